@@ -1,0 +1,1267 @@
+/*
+ * cuvk: the CUDA driver API, implemented on Vulkan.
+ *
+ * This header declares the part of the driver API that cuvk provides.  A
+ * program built against NVIDIA's cuda.h must run unchanged on libcuvk, so
+ * every type, constant and symbol name below matches NVIDIA's CUDA 13.0
+ * header bit for bit (tests/abi checks this against the real header).  The
+ * text is our own; only the facts (names, values, layouts) are shared.
+ *
+ * Versioned symbols.  Many entry points changed signature over the years
+ * and NVIDIA kept the old ones for old binaries: the plain name is the
+ * oldest version, and this header renames calls to the current one
+ * (cuMemAlloc -> cuMemAlloc_v2).  Defining CUDA_API_PER_THREAD_DEFAULT_STREAM
+ * further renames calls that use the default stream to their _ptds/_ptsz
+ * forms.  An implementation file defines __CUDA_API_VERSION_INTERNAL before
+ * including this header: then the renames are dropped again at the end, and
+ * every symbol (plain legacy, _vN, _ptds, _ptsz) is declared under its own
+ * name so that each can be defined.
+ */
+#ifndef __cuda_cuda_h__
+#define __cuda_cuda_h__
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The API version this header describes: 13.0. */
+#define CUDA_VERSION 13000
+
+#if defined(_WIN32)
+#define CUDAAPI __stdcall
+#else
+#define CUDAAPI
+#endif
+
+typedef uint32_t cuuint32_t;
+typedef uint64_t cuuint64_t;
+
+/*
+ * Per-thread default stream.  __CUDA_API_PTDS names a synchronous call,
+ * __CUDA_API_PTSZ one that takes a stream; both add the per-thread suffix
+ * when the program asked for it (and always for the implementation, which
+ * must see every symbol).
+ */
+#if defined(__CUDA_API_VERSION_INTERNAL) || defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
+#define __CUDA_API_PER_THREAD_DEFAULT_STREAM
+#define __CUDA_API_PTDS(api) api ## _ptds
+#define __CUDA_API_PTSZ(api) api ## _ptsz
+#else
+#define __CUDA_API_PTDS(api) api
+#define __CUDA_API_PTSZ(api) api
+#endif
+
+/* ---- Current versions of renamed entry points (CUDA 13.0) ---- */
+
+/* Devices and primary contexts */
+#define cuDeviceGetUuid             cuDeviceGetUuid_v2
+#define cuDeviceTotalMem            cuDeviceTotalMem_v2
+#define cuDevicePrimaryCtxRelease   cuDevicePrimaryCtxRelease_v2
+#define cuDevicePrimaryCtxReset     cuDevicePrimaryCtxReset_v2
+#define cuDevicePrimaryCtxSetFlags  cuDevicePrimaryCtxSetFlags_v2
+
+/* Contexts */
+#define cuCtxCreate                 cuCtxCreate_v4
+#define cuCtxDestroy                cuCtxDestroy_v2
+#define cuCtxPushCurrent            cuCtxPushCurrent_v2
+#define cuCtxPopCurrent             cuCtxPopCurrent_v2
+
+/* Allocation */
+#define cuMemGetInfo                cuMemGetInfo_v2
+#define cuMemAlloc                  cuMemAlloc_v2
+#define cuMemAllocPitch             cuMemAllocPitch_v2
+#define cuMemFree                   cuMemFree_v2
+#define cuMemGetAddressRange        cuMemGetAddressRange_v2
+#define cuMemAllocHost              cuMemAllocHost_v2
+#define cuMemHostGetDevicePointer   cuMemHostGetDevicePointer_v2
+#define cuMemHostRegister           cuMemHostRegister_v2
+
+/* Copies and fills: size_t sizes, plus per-thread stream forms */
+#define cuMemcpyHtoD                __CUDA_API_PTDS(cuMemcpyHtoD_v2)
+#define cuMemcpyDtoH                __CUDA_API_PTDS(cuMemcpyDtoH_v2)
+#define cuMemcpyDtoD                __CUDA_API_PTDS(cuMemcpyDtoD_v2)
+#define cuMemcpyHtoDAsync           __CUDA_API_PTSZ(cuMemcpyHtoDAsync_v2)
+#define cuMemcpyDtoHAsync           __CUDA_API_PTSZ(cuMemcpyDtoHAsync_v2)
+#define cuMemcpyDtoDAsync           __CUDA_API_PTSZ(cuMemcpyDtoDAsync_v2)
+#define cuMemsetD8                  __CUDA_API_PTDS(cuMemsetD8_v2)
+#define cuMemsetD16                 __CUDA_API_PTDS(cuMemsetD16_v2)
+#define cuMemsetD32                 __CUDA_API_PTDS(cuMemsetD32_v2)
+#define cuMemsetD2D8                __CUDA_API_PTDS(cuMemsetD2D8_v2)
+#define cuMemsetD2D16               __CUDA_API_PTDS(cuMemsetD2D16_v2)
+#define cuMemsetD2D32               __CUDA_API_PTDS(cuMemsetD2D32_v2)
+
+/* Streams and events */
+#define cuStreamDestroy             cuStreamDestroy_v2
+#define cuEventDestroy              cuEventDestroy_v2
+#define cuEventElapsedTime          cuEventElapsedTime_v2
+
+/* Entry-point lookup */
+#define cuGetProcAddress            cuGetProcAddress_v2
+
+/* Calls whose only other version is the per-thread default stream one. */
+#if defined(__CUDA_API_PER_THREAD_DEFAULT_STREAM)
+#define cuMemcpy                    __CUDA_API_PTDS(cuMemcpy)
+#define cuMemcpyAsync               __CUDA_API_PTSZ(cuMemcpyAsync)
+#define cuMemsetD8Async             __CUDA_API_PTSZ(cuMemsetD8Async)
+#define cuMemsetD16Async            __CUDA_API_PTSZ(cuMemsetD16Async)
+#define cuMemsetD32Async            __CUDA_API_PTSZ(cuMemsetD32Async)
+#define cuMemsetD2D8Async           __CUDA_API_PTSZ(cuMemsetD2D8Async)
+#define cuMemsetD2D16Async          __CUDA_API_PTSZ(cuMemsetD2D16Async)
+#define cuMemsetD2D32Async          __CUDA_API_PTSZ(cuMemsetD2D32Async)
+#define cuStreamQuery               __CUDA_API_PTSZ(cuStreamQuery)
+#define cuStreamSynchronize         __CUDA_API_PTSZ(cuStreamSynchronize)
+#define cuStreamWaitEvent           __CUDA_API_PTSZ(cuStreamWaitEvent)
+#define cuStreamGetFlags            __CUDA_API_PTSZ(cuStreamGetFlags)
+#define cuStreamGetPriority         __CUDA_API_PTSZ(cuStreamGetPriority)
+#define cuEventRecord               __CUDA_API_PTSZ(cuEventRecord)
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Handles and basic types ---- */
+
+/* Device addresses are as wide as host pointers. */
+#if defined(_WIN64) || defined(__LP64__)
+typedef unsigned long long CUdeviceptr_v2;
+#else
+typedef unsigned int CUdeviceptr_v2;
+#endif
+typedef CUdeviceptr_v2 CUdeviceptr;
+
+/* A device is an ordinal. */
+typedef int CUdevice_v1;
+typedef CUdevice_v1 CUdevice;
+
+/* Opaque objects; the struct tags match NVIDIA's so C++ code that names
+ * them (struct CUstream_st) keeps working. */
+typedef struct CUctx_st *CUcontext;
+typedef struct CUmod_st *CUmodule;
+typedef struct CUfunc_st *CUfunction;
+typedef struct CUarray_st *CUarray;
+typedef struct CUmipmappedArray_st *CUmipmappedArray;
+typedef struct CUevent_st *CUevent;
+typedef struct CUstream_st *CUstream;
+typedef struct CUextMemory_st *CUexternalMemory;
+typedef struct CUextSemaphore_st *CUexternalSemaphore;
+
+/* A physical allocation of the virtual-memory API. */
+typedef unsigned long long CUmemGenericAllocationHandle_v1;
+typedef CUmemGenericAllocationHandle_v1 CUmemGenericAllocationHandle;
+
+/* Shared with the runtime API headers, hence the guard. */
+#ifndef CU_UUID_HAS_BEEN_DEFINED
+#define CU_UUID_HAS_BEEN_DEFINED
+typedef struct CUuuid_st {
+   char bytes[16];
+} CUuuid;
+#endif
+
+/* Special stream handles: the legacy (process-wide, synchronising) default
+ * stream, and the calling thread's own default stream. */
+#define CU_STREAM_LEGACY     ((CUstream)0x1)
+#define CU_STREAM_PER_THREAD ((CUstream)0x2)
+
+/* Device ordinals with a special meaning (memory locations, advice). */
+#define CU_DEVICE_CPU     ((CUdevice)-1)
+#define CU_DEVICE_INVALID ((CUdevice)-2)
+
+/* ---- Result codes ---- */
+
+typedef enum cudaError_enum {
+   CUDA_SUCCESS = 0,
+   CUDA_ERROR_INVALID_VALUE = 1,
+   CUDA_ERROR_OUT_OF_MEMORY = 2,
+   CUDA_ERROR_NOT_INITIALIZED = 3,
+   CUDA_ERROR_DEINITIALIZED = 4,
+   CUDA_ERROR_PROFILER_DISABLED = 5,
+   CUDA_ERROR_PROFILER_NOT_INITIALIZED = 6,
+   CUDA_ERROR_PROFILER_ALREADY_STARTED = 7,
+   CUDA_ERROR_PROFILER_ALREADY_STOPPED = 8,
+   CUDA_ERROR_STUB_LIBRARY = 34,
+   CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER = 36,
+   CUDA_ERROR_DEVICE_UNAVAILABLE = 46,
+
+   CUDA_ERROR_NO_DEVICE = 100,
+   CUDA_ERROR_INVALID_DEVICE = 101,
+   CUDA_ERROR_DEVICE_NOT_LICENSED = 102,
+
+   CUDA_ERROR_INVALID_IMAGE = 200,
+   CUDA_ERROR_INVALID_CONTEXT = 201,
+   CUDA_ERROR_CONTEXT_ALREADY_CURRENT = 202,
+   CUDA_ERROR_MAP_FAILED = 205,
+   CUDA_ERROR_UNMAP_FAILED = 206,
+   CUDA_ERROR_ARRAY_IS_MAPPED = 207,
+   CUDA_ERROR_ALREADY_MAPPED = 208,
+   CUDA_ERROR_NO_BINARY_FOR_GPU = 209,
+   CUDA_ERROR_ALREADY_ACQUIRED = 210,
+   CUDA_ERROR_NOT_MAPPED = 211,
+   CUDA_ERROR_NOT_MAPPED_AS_ARRAY = 212,
+   CUDA_ERROR_NOT_MAPPED_AS_POINTER = 213,
+   CUDA_ERROR_ECC_UNCORRECTABLE = 214,
+   CUDA_ERROR_UNSUPPORTED_LIMIT = 215,
+   CUDA_ERROR_CONTEXT_ALREADY_IN_USE = 216,
+   CUDA_ERROR_PEER_ACCESS_UNSUPPORTED = 217,
+   CUDA_ERROR_INVALID_PTX = 218,
+   CUDA_ERROR_INVALID_GRAPHICS_CONTEXT = 219,
+   CUDA_ERROR_NVLINK_UNCORRECTABLE = 220,
+   CUDA_ERROR_JIT_COMPILER_NOT_FOUND = 221,
+   CUDA_ERROR_UNSUPPORTED_PTX_VERSION = 222,
+   CUDA_ERROR_JIT_COMPILATION_DISABLED = 223,
+   CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY = 224,
+   CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC = 225,
+   CUDA_ERROR_CONTAINED = 226,
+
+   CUDA_ERROR_INVALID_SOURCE = 300,
+   CUDA_ERROR_FILE_NOT_FOUND = 301,
+   CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND = 302,
+   CUDA_ERROR_SHARED_OBJECT_INIT_FAILED = 303,
+   CUDA_ERROR_OPERATING_SYSTEM = 304,
+
+   CUDA_ERROR_INVALID_HANDLE = 400,
+   CUDA_ERROR_ILLEGAL_STATE = 401,
+   CUDA_ERROR_LOSSY_QUERY = 402,
+
+   CUDA_ERROR_NOT_FOUND = 500,
+
+   CUDA_ERROR_NOT_READY = 600,
+
+   CUDA_ERROR_ILLEGAL_ADDRESS = 700,
+   CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES = 701,
+   CUDA_ERROR_LAUNCH_TIMEOUT = 702,
+   CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING = 703,
+   CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED = 704,
+   CUDA_ERROR_PEER_ACCESS_NOT_ENABLED = 705,
+   CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE = 708,
+   CUDA_ERROR_CONTEXT_IS_DESTROYED = 709,
+   CUDA_ERROR_ASSERT = 710,
+   CUDA_ERROR_TOO_MANY_PEERS = 711,
+   CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED = 712,
+   CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED = 713,
+   CUDA_ERROR_HARDWARE_STACK_ERROR = 714,
+   CUDA_ERROR_ILLEGAL_INSTRUCTION = 715,
+   CUDA_ERROR_MISALIGNED_ADDRESS = 716,
+   CUDA_ERROR_INVALID_ADDRESS_SPACE = 717,
+   CUDA_ERROR_INVALID_PC = 718,
+   CUDA_ERROR_LAUNCH_FAILED = 719,
+   CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE = 720,
+   CUDA_ERROR_TENSOR_MEMORY_LEAK = 721,
+
+   CUDA_ERROR_NOT_PERMITTED = 800,
+   CUDA_ERROR_NOT_SUPPORTED = 801,
+   CUDA_ERROR_SYSTEM_NOT_READY = 802,
+   CUDA_ERROR_SYSTEM_DRIVER_MISMATCH = 803,
+   CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE = 804,
+   CUDA_ERROR_MPS_CONNECTION_FAILED = 805,
+   CUDA_ERROR_MPS_RPC_FAILURE = 806,
+   CUDA_ERROR_MPS_SERVER_NOT_READY = 807,
+   CUDA_ERROR_MPS_MAX_CLIENTS_REACHED = 808,
+   CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED = 809,
+   CUDA_ERROR_MPS_CLIENT_TERMINATED = 810,
+   CUDA_ERROR_CDP_NOT_SUPPORTED = 811,
+   CUDA_ERROR_CDP_VERSION_MISMATCH = 812,
+
+   CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED = 900,
+   CUDA_ERROR_STREAM_CAPTURE_INVALIDATED = 901,
+   CUDA_ERROR_STREAM_CAPTURE_MERGE = 902,
+   CUDA_ERROR_STREAM_CAPTURE_UNMATCHED = 903,
+   CUDA_ERROR_STREAM_CAPTURE_UNJOINED = 904,
+   CUDA_ERROR_STREAM_CAPTURE_ISOLATION = 905,
+   CUDA_ERROR_STREAM_CAPTURE_IMPLICIT = 906,
+   CUDA_ERROR_CAPTURED_EVENT = 907,
+   CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD = 908,
+   CUDA_ERROR_TIMEOUT = 909,
+   CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE = 910,
+   CUDA_ERROR_EXTERNAL_DEVICE = 911,
+   CUDA_ERROR_INVALID_CLUSTER_SIZE = 912,
+   CUDA_ERROR_FUNCTION_NOT_LOADED = 913,
+   CUDA_ERROR_INVALID_RESOURCE_TYPE = 914,
+   CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION = 915,
+   CUDA_ERROR_KEY_ROTATION = 916,
+
+   CUDA_ERROR_UNKNOWN = 999
+} CUresult;
+
+/* ---- Device properties ---- */
+
+typedef enum CUdevice_attribute_enum {
+   CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1,
+   CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X = 2,
+   CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y = 3,
+   CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z = 4,
+   CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X = 5,
+   CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y = 6,
+   CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z = 7,
+   CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK = 8,
+   CU_DEVICE_ATTRIBUTE_SHARED_MEMORY_PER_BLOCK = 8,            /* old name */
+   CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY = 9,
+   CU_DEVICE_ATTRIBUTE_WARP_SIZE = 10,
+   CU_DEVICE_ATTRIBUTE_MAX_PITCH = 11,
+   CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK = 12,
+   CU_DEVICE_ATTRIBUTE_REGISTERS_PER_BLOCK = 12,               /* old name */
+   CU_DEVICE_ATTRIBUTE_CLOCK_RATE = 13,
+   CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT = 14,
+   CU_DEVICE_ATTRIBUTE_GPU_OVERLAP = 15,
+   CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
+   CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT = 17,
+   CU_DEVICE_ATTRIBUTE_INTEGRATED = 18,
+   CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY = 19,
+   CU_DEVICE_ATTRIBUTE_COMPUTE_MODE = 20,
+   CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH = 21,
+   CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH = 22,
+   CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT = 23,
+   CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH = 24,
+   CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT = 25,
+   CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH = 26,
+   CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH = 27,
+   CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT = 28,
+   CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS = 29,
+   CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_WIDTH = 27,     /* old name */
+   CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_HEIGHT = 28,    /* old name */
+   CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_NUMSLICES = 29, /* old name */
+   CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT = 30,
+   CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS = 31,
+   CU_DEVICE_ATTRIBUTE_ECC_ENABLED = 32,
+   CU_DEVICE_ATTRIBUTE_PCI_BUS_ID = 33,
+   CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID = 34,
+   CU_DEVICE_ATTRIBUTE_TCC_DRIVER = 35,
+   CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE = 36,
+   CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH = 37,
+   CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE = 38,
+   CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR = 39,
+   CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT = 40,
+   CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING = 41,
+   CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH = 42,
+   CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_LAYERS = 43,
+   CU_DEVICE_ATTRIBUTE_CAN_TEX2D_GATHER = 44,
+   CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH = 45,
+   CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_HEIGHT = 46,
+   CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE = 47,
+   CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE = 48,
+   CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE = 49,
+   CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID = 50,
+   CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT = 51,
+   CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH = 52,
+   CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH = 53,
+   CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS = 54,
+   CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH = 55,
+   CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH = 56,
+   CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT = 57,
+   CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH = 58,
+   CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT = 59,
+   CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH = 60,
+   CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH = 61,
+   CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_LAYERS = 62,
+   CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH = 63,
+   CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT = 64,
+   CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_LAYERS = 65,
+   CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH = 66,
+   CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH = 67,
+   CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_LAYERS = 68,
+   CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH = 69,
+   CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH = 70,
+   CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT = 71,
+   CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH = 72,
+   CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH = 73,
+   CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_HEIGHT = 74,
+   CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
+   CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
+   CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH = 77,
+   CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED = 78,
+   CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED = 79,
+   CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED = 80,
+   CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR = 81,
+   CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR = 82,
+   CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY = 83,
+   CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD = 84,
+   CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID = 85,
+   CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED = 86,
+   CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO = 87,
+   CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS = 88,
+   CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS = 89,
+   CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED = 90,
+   CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM = 91,
+   CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1 = 92,
+   CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V1 = 93,
+   CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V1 = 94,
+   CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH = 95,
+   CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH = 96,
+   CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97,
+   CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES = 98,
+   CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED = 99,
+   CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES = 100,
+   CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST = 101,
+   CU_DEVICE_ATTRIBUTE_VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED = 102, /* old name */
+   CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED = 102,
+   CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED = 103,
+   CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_HANDLE_SUPPORTED = 104,
+   CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_KMT_HANDLE_SUPPORTED = 105,
+   CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR = 106,
+   CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED = 107,
+   CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE = 108,
+   CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE = 109,
+   CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED = 110,
+   CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK = 111,
+   CU_DEVICE_ATTRIBUTE_SPARSE_CUDA_ARRAY_SUPPORTED = 112,
+   CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED = 113,
+   CU_DEVICE_ATTRIBUTE_TIMELINE_SEMAPHORE_INTEROP_SUPPORTED = 114,
+   CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED = 115,
+   CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED = 116,
+   CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS = 117,
+   CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING = 118,
+   CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES = 119,
+   CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH = 120,
+   CU_DEVICE_ATTRIBUTE_DEFERRED_MAPPING_CUDA_ARRAY_SUPPORTED = 121,
+   CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS = 122,
+   CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR = 123,
+   CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED = 124,
+   CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED = 125,
+   CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT = 126,
+   CU_DEVICE_ATTRIBUTE_TENSOR_MAP_ACCESS_SUPPORTED = 127,
+   CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED = 128,
+   CU_DEVICE_ATTRIBUTE_UNIFIED_FUNCTION_POINTERS = 129,
+   CU_DEVICE_ATTRIBUTE_NUMA_CONFIG = 130,
+   CU_DEVICE_ATTRIBUTE_NUMA_ID = 131,
+   CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED = 132,
+   CU_DEVICE_ATTRIBUTE_MPS_ENABLED = 133,
+   CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID = 134,
+   CU_DEVICE_ATTRIBUTE_D3D12_CIG_SUPPORTED = 135,
+   CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_ALGORITHM_MASK = 136,
+   CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_MAXIMUM_LENGTH = 137,
+   CU_DEVICE_ATTRIBUTE_VULKAN_CIG_SUPPORTED = 138,
+   CU_DEVICE_ATTRIBUTE_GPU_PCI_DEVICE_ID = 139,
+   CU_DEVICE_ATTRIBUTE_GPU_PCI_SUBSYSTEM_ID = 140,
+   CU_DEVICE_ATTRIBUTE_HOST_NUMA_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED = 141,
+   CU_DEVICE_ATTRIBUTE_HOST_NUMA_MEMORY_POOLS_SUPPORTED = 142,
+   CU_DEVICE_ATTRIBUTE_HOST_NUMA_MULTINODE_IPC_SUPPORTED = 143,
+   CU_DEVICE_ATTRIBUTE_HOST_MEMORY_POOLS_SUPPORTED = 144,
+   CU_DEVICE_ATTRIBUTE_HOST_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED = 145,
+   CU_DEVICE_ATTRIBUTE_HOST_ALLOC_DMA_BUF_SUPPORTED = 146,
+   CU_DEVICE_ATTRIBUTE_ONLY_PARTIAL_HOST_NATIVE_ATOMIC_SUPPORTED = 147,
+   CU_DEVICE_ATTRIBUTE_MAX = 148
+} CUdevice_attribute;
+
+/* Value of CU_DEVICE_ATTRIBUTE_COMPUTE_MODE. */
+typedef enum CUcomputemode_enum {
+   CU_COMPUTEMODE_DEFAULT = 0,
+   CU_COMPUTEMODE_PROHIBITED = 2,
+   CU_COMPUTEMODE_EXCLUSIVE_PROCESS = 3
+} CUcomputemode;
+
+/* Value of CU_DEVICE_ATTRIBUTE_NUMA_CONFIG. */
+typedef enum CUdeviceNumaConfig_enum {
+   CU_DEVICE_NUMA_CONFIG_NONE = 0,
+   CU_DEVICE_NUMA_CONFIG_NUMA_NODE = 1
+} CUdeviceNumaConfig;
+
+/* ---- Contexts ---- */
+
+typedef enum CUctx_flags_enum {
+   CU_CTX_SCHED_AUTO = 0x00,
+   CU_CTX_SCHED_SPIN = 0x01,
+   CU_CTX_SCHED_YIELD = 0x02,
+   CU_CTX_SCHED_BLOCKING_SYNC = 0x04,
+   CU_CTX_BLOCKING_SYNC = 0x04,        /* old name of SCHED_BLOCKING_SYNC */
+   CU_CTX_SCHED_MASK = 0x07,
+   CU_CTX_MAP_HOST = 0x08,
+   CU_CTX_LMEM_RESIZE_TO_MAX = 0x10,
+   CU_CTX_COREDUMP_ENABLE = 0x20,
+   CU_CTX_USER_COREDUMP_ENABLE = 0x40,
+   CU_CTX_SYNC_MEMOPS = 0x80,
+   CU_CTX_FLAGS_MASK = 0xff
+} CUctx_flags;
+
+/* Execution-affinity (SM partitioning) requests for cuCtxCreate. */
+typedef enum CUexecAffinityType_enum {
+   CU_EXEC_AFFINITY_TYPE_SM_COUNT = 0,
+   CU_EXEC_AFFINITY_TYPE_MAX = 1
+} CUexecAffinityType;
+
+typedef struct CUexecAffinitySmCount_st {
+   unsigned int val;
+} CUexecAffinitySmCount_v1;
+typedef CUexecAffinitySmCount_v1 CUexecAffinitySmCount;
+
+typedef struct CUexecAffinityParam_st {
+   CUexecAffinityType type;
+   union {
+      CUexecAffinitySmCount smCount;
+   } param;
+} CUexecAffinityParam_v1;
+typedef CUexecAffinityParam_v1 CUexecAffinityParam;
+
+/* Shared-context ("CIG") data for cuCtxCreate. */
+typedef enum CUcigDataType_enum {
+   CIG_DATA_TYPE_D3D12_COMMAND_QUEUE = 0x1,
+   CIG_DATA_TYPE_NV_BLOB = 0x2
+} CUcigDataType;
+
+typedef struct CUctxCigParam_st {
+   CUcigDataType sharedDataType;
+   void *sharedData;
+} CUctxCigParam;
+
+/* Optional extras of cuCtxCreate (_v4); NULL asks for none. */
+typedef struct CUctxCreateParams_st {
+   CUexecAffinityParam *execAffinityParams;
+   int numExecAffinityParams;
+   CUctxCigParam *cigParams;
+} CUctxCreateParams;
+
+/* ---- Streams and events ---- */
+
+typedef enum CUstream_flags_enum {
+   CU_STREAM_DEFAULT = 0x0,
+   CU_STREAM_NON_BLOCKING = 0x1       /* no implicit sync with the legacy stream */
+} CUstream_flags;
+
+typedef enum CUevent_flags_enum {
+   CU_EVENT_DEFAULT = 0x0,
+   CU_EVENT_BLOCKING_SYNC = 0x1,
+   CU_EVENT_DISABLE_TIMING = 0x2,
+   CU_EVENT_INTERPROCESS = 0x4
+} CUevent_flags;
+
+typedef enum CUevent_sched_flags_enum {
+   CU_EVENT_SCHED_AUTO = 0x00,
+   CU_EVENT_SCHED_SPIN = 0x01,
+   CU_EVENT_SCHED_YIELD = 0x02,
+   CU_EVENT_SCHED_BLOCKING_SYNC = 0x04
+} CUevent_sched_flags;
+
+typedef enum CUevent_record_flags_enum {
+   CU_EVENT_RECORD_DEFAULT = 0x0,
+   CU_EVENT_RECORD_EXTERNAL = 0x1
+} CUevent_record_flags;
+
+typedef enum CUevent_wait_flags_enum {
+   CU_EVENT_WAIT_DEFAULT = 0x0,
+   CU_EVENT_WAIT_EXTERNAL = 0x1
+} CUevent_wait_flags;
+
+/* ---- Memory ---- */
+
+typedef enum CUmemorytype_enum {
+   CU_MEMORYTYPE_HOST = 0x01,
+   CU_MEMORYTYPE_DEVICE = 0x02,
+   CU_MEMORYTYPE_ARRAY = 0x03,
+   CU_MEMORYTYPE_UNIFIED = 0x04
+} CUmemorytype;
+
+typedef enum CUpointer_attribute_enum {
+   CU_POINTER_ATTRIBUTE_CONTEXT = 1,
+   CU_POINTER_ATTRIBUTE_MEMORY_TYPE = 2,
+   CU_POINTER_ATTRIBUTE_DEVICE_POINTER = 3,
+   CU_POINTER_ATTRIBUTE_HOST_POINTER = 4,
+   CU_POINTER_ATTRIBUTE_P2P_TOKENS = 5,
+   CU_POINTER_ATTRIBUTE_SYNC_MEMOPS = 6,
+   CU_POINTER_ATTRIBUTE_BUFFER_ID = 7,
+   CU_POINTER_ATTRIBUTE_IS_MANAGED = 8,
+   CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9,
+   CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE = 10,
+   CU_POINTER_ATTRIBUTE_RANGE_START_ADDR = 11,
+   CU_POINTER_ATTRIBUTE_RANGE_SIZE = 12,
+   CU_POINTER_ATTRIBUTE_MAPPED = 13,
+   CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES = 14,
+   CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE = 15,
+   CU_POINTER_ATTRIBUTE_ACCESS_FLAGS = 16,
+   CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE = 17,
+   CU_POINTER_ATTRIBUTE_MAPPING_SIZE = 18,
+   CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR = 19,
+   CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID = 20,
+   CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE = 21
+} CUpointer_attribute;
+
+/* Result of CU_POINTER_ATTRIBUTE_P2P_TOKENS. */
+typedef struct CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_st {
+   unsigned long long p2pToken;
+   unsigned int vaSpaceToken;
+} CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_v1;
+typedef CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_v1 CUDA_POINTER_ATTRIBUTE_P2P_TOKENS;
+
+/* Result of CU_POINTER_ATTRIBUTE_ACCESS_FLAGS. */
+typedef enum CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS_enum {
+   CU_POINTER_ATTRIBUTE_ACCESS_FLAG_NONE = 0x0,
+   CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READ = 0x1,
+   CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE = 0x3
+} CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS;
+
+/* Flags of cuMemHostAlloc. */
+#define CU_MEMHOSTALLOC_PORTABLE      0x01
+#define CU_MEMHOSTALLOC_DEVICEMAP     0x02
+#define CU_MEMHOSTALLOC_WRITECOMBINED 0x04
+
+/* Flags of cuMemHostRegister. */
+#define CU_MEMHOSTREGISTER_PORTABLE   0x01
+#define CU_MEMHOSTREGISTER_DEVICEMAP  0x02
+#define CU_MEMHOSTREGISTER_IOMEMORY   0x04
+#define CU_MEMHOSTREGISTER_READ_ONLY  0x08
+
+/* Element formats of CUDA arrays. */
+typedef enum CUarray_format_enum {
+   CU_AD_FORMAT_UNSIGNED_INT8 = 0x01,
+   CU_AD_FORMAT_UNSIGNED_INT16 = 0x02,
+   CU_AD_FORMAT_UNSIGNED_INT32 = 0x03,
+   CU_AD_FORMAT_SIGNED_INT8 = 0x08,
+   CU_AD_FORMAT_SIGNED_INT16 = 0x09,
+   CU_AD_FORMAT_SIGNED_INT32 = 0x0a,
+   CU_AD_FORMAT_HALF = 0x10,
+   CU_AD_FORMAT_FLOAT = 0x20,
+   CU_AD_FORMAT_UNORM_INT_101010_2 = 0x50,
+   /* block-compressed */
+   CU_AD_FORMAT_BC1_UNORM = 0x91,
+   CU_AD_FORMAT_BC1_UNORM_SRGB = 0x92,
+   CU_AD_FORMAT_BC2_UNORM = 0x93,
+   CU_AD_FORMAT_BC2_UNORM_SRGB = 0x94,
+   CU_AD_FORMAT_BC3_UNORM = 0x95,
+   CU_AD_FORMAT_BC3_UNORM_SRGB = 0x96,
+   CU_AD_FORMAT_BC4_UNORM = 0x97,
+   CU_AD_FORMAT_BC4_SNORM = 0x98,
+   CU_AD_FORMAT_BC5_UNORM = 0x99,
+   CU_AD_FORMAT_BC5_SNORM = 0x9a,
+   CU_AD_FORMAT_BC6H_UF16 = 0x9b,
+   CU_AD_FORMAT_BC6H_SF16 = 0x9c,
+   CU_AD_FORMAT_BC7_UNORM = 0x9d,
+   CU_AD_FORMAT_BC7_UNORM_SRGB = 0x9e,
+   /* video (YUV) layouts */
+   CU_AD_FORMAT_P010 = 0x9f,
+   CU_AD_FORMAT_P016 = 0xa1,
+   CU_AD_FORMAT_NV16 = 0xa2,
+   CU_AD_FORMAT_P210 = 0xa3,
+   CU_AD_FORMAT_P216 = 0xa4,
+   CU_AD_FORMAT_YUY2 = 0xa5,
+   CU_AD_FORMAT_Y210 = 0xa6,
+   CU_AD_FORMAT_Y216 = 0xa7,
+   CU_AD_FORMAT_AYUV = 0xa8,
+   CU_AD_FORMAT_Y410 = 0xa9,
+   CU_AD_FORMAT_NV12 = 0xb0,
+   CU_AD_FORMAT_Y416 = 0xb1,
+   CU_AD_FORMAT_Y444_PLANAR8 = 0xb2,
+   CU_AD_FORMAT_Y444_PLANAR10 = 0xb3,
+   CU_AD_FORMAT_YUV444_8bit_SemiPlanar = 0xb4,
+   CU_AD_FORMAT_YUV444_16bit_SemiPlanar = 0xb5,
+   /* normalized vectors */
+   CU_AD_FORMAT_UNORM_INT8X1 = 0xc0,
+   CU_AD_FORMAT_UNORM_INT8X2 = 0xc1,
+   CU_AD_FORMAT_UNORM_INT8X4 = 0xc2,
+   CU_AD_FORMAT_UNORM_INT16X1 = 0xc3,
+   CU_AD_FORMAT_UNORM_INT16X2 = 0xc4,
+   CU_AD_FORMAT_UNORM_INT16X4 = 0xc5,
+   CU_AD_FORMAT_SNORM_INT8X1 = 0xc6,
+   CU_AD_FORMAT_SNORM_INT8X2 = 0xc7,
+   CU_AD_FORMAT_SNORM_INT8X4 = 0xc8,
+   CU_AD_FORMAT_SNORM_INT16X1 = 0xc9,
+   CU_AD_FORMAT_SNORM_INT16X2 = 0xca,
+   CU_AD_FORMAT_SNORM_INT16X4 = 0xcb,
+   CU_AD_FORMAT_MAX = 0x7fffffff
+} CUarray_format;
+
+typedef struct CUDA_ARRAY_DESCRIPTOR_st {
+   size_t Width;
+   size_t Height;
+   CUarray_format Format;
+   unsigned int NumChannels;
+} CUDA_ARRAY_DESCRIPTOR_v2;
+typedef CUDA_ARRAY_DESCRIPTOR_v2 CUDA_ARRAY_DESCRIPTOR;
+
+typedef struct CUDA_ARRAY3D_DESCRIPTOR_st {
+   size_t Width;
+   size_t Height;
+   size_t Depth;                       /* 0 for 1D and 2D arrays */
+   CUarray_format Format;
+   unsigned int NumChannels;
+   unsigned int Flags;                 /* CUDA_ARRAY3D_* */
+} CUDA_ARRAY3D_DESCRIPTOR_v2;
+typedef CUDA_ARRAY3D_DESCRIPTOR_v2 CUDA_ARRAY3D_DESCRIPTOR;
+
+/* CUDA_ARRAY3D_DESCRIPTOR.Flags */
+#define CUDA_ARRAY3D_LAYERED             0x01
+#define CUDA_ARRAY3D_2DARRAY             0x01  /* old name of LAYERED */
+#define CUDA_ARRAY3D_SURFACE_LDST        0x02
+#define CUDA_ARRAY3D_CUBEMAP             0x04
+#define CUDA_ARRAY3D_TEXTURE_GATHER      0x08
+#define CUDA_ARRAY3D_DEPTH_TEXTURE       0x10
+#define CUDA_ARRAY3D_COLOR_ATTACHMENT    0x20
+#define CUDA_ARRAY3D_SPARSE              0x40
+#define CUDA_ARRAY3D_DEFERRED_MAPPING    0x80
+#define CUDA_ARRAY3D_VIDEO_ENCODE_DECODE 0x100
+
+/* 2D copy: the *MemoryType field of each side picks which of its
+ * Host/Device/Array fields is used. */
+typedef struct CUDA_MEMCPY2D_st {
+   size_t srcXInBytes;
+   size_t srcY;
+   CUmemorytype srcMemoryType;
+   const void *srcHost;
+   CUdeviceptr srcDevice;
+   CUarray srcArray;
+   size_t srcPitch;
+
+   size_t dstXInBytes;
+   size_t dstY;
+   CUmemorytype dstMemoryType;
+   void *dstHost;
+   CUdeviceptr dstDevice;
+   CUarray dstArray;
+   size_t dstPitch;
+
+   size_t WidthInBytes;
+   size_t Height;
+} CUDA_MEMCPY2D_v2;
+typedef CUDA_MEMCPY2D_v2 CUDA_MEMCPY2D;
+
+/* 3D copy; reserved0/reserved1 must be NULL. */
+typedef struct CUDA_MEMCPY3D_st {
+   size_t srcXInBytes;
+   size_t srcY;
+   size_t srcZ;
+   size_t srcLOD;
+   CUmemorytype srcMemoryType;
+   const void *srcHost;
+   CUdeviceptr srcDevice;
+   CUarray srcArray;
+   void *reserved0;
+   size_t srcPitch;
+   size_t srcHeight;
+
+   size_t dstXInBytes;
+   size_t dstY;
+   size_t dstZ;
+   size_t dstLOD;
+   CUmemorytype dstMemoryType;
+   void *dstHost;
+   CUdeviceptr dstDevice;
+   CUarray dstArray;
+   void *reserved1;
+   size_t dstPitch;
+   size_t dstHeight;
+
+   size_t WidthInBytes;
+   size_t Height;
+   size_t Depth;
+} CUDA_MEMCPY3D_v2;
+typedef CUDA_MEMCPY3D_v2 CUDA_MEMCPY3D;
+
+/* ---- External memory ---- */
+
+typedef enum CUexternalMemoryHandleType_enum {
+   CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD = 1,
+   CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32 = 2,
+   CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT = 3,
+   CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP = 4,
+   CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE = 5,
+   CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE = 6,
+   CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT = 7,
+   CU_EXTERNAL_MEMORY_HANDLE_TYPE_NVSCIBUF = 8,
+   CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD = 9
+} CUexternalMemoryHandleType;
+
+/* CUDA_EXTERNAL_MEMORY_HANDLE_DESC.flags: the memory is a dedicated
+ * allocation (Vulkan: imported with VkMemoryDedicatedAllocateInfo). */
+#define CUDA_EXTERNAL_MEMORY_DEDICATED 0x1
+
+typedef struct CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st {
+   CUexternalMemoryHandleType type;
+   union {
+      int fd;                          /* OPAQUE_FD, DMABUF_FD */
+      struct {
+         void *handle;
+         const void *name;
+      } win32;
+      const void *nvSciBufObject;
+   } handle;
+   unsigned long long size;
+   unsigned int flags;
+   unsigned int reserved[16];
+} CUDA_EXTERNAL_MEMORY_HANDLE_DESC_v1;
+typedef CUDA_EXTERNAL_MEMORY_HANDLE_DESC_v1 CUDA_EXTERNAL_MEMORY_HANDLE_DESC;
+
+typedef struct CUDA_EXTERNAL_MEMORY_BUFFER_DESC_st {
+   unsigned long long offset;
+   unsigned long long size;
+   unsigned int flags;
+   unsigned int reserved[16];
+} CUDA_EXTERNAL_MEMORY_BUFFER_DESC_v1;
+typedef CUDA_EXTERNAL_MEMORY_BUFFER_DESC_v1 CUDA_EXTERNAL_MEMORY_BUFFER_DESC;
+
+typedef struct CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st {
+   unsigned long long offset;
+   CUDA_ARRAY3D_DESCRIPTOR arrayDesc;
+   unsigned int numLevels;
+   unsigned int reserved[16];
+} CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_v1;
+typedef CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_v1 CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC;
+
+/* ---- Virtual memory management ---- */
+
+/* OS handle kinds a physical allocation can be exported as (a bit mask). */
+typedef enum CUmemAllocationHandleType_enum {
+   CU_MEM_HANDLE_TYPE_NONE = 0x0,
+   CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR = 0x1,
+   CU_MEM_HANDLE_TYPE_WIN32 = 0x2,
+   CU_MEM_HANDLE_TYPE_WIN32_KMT = 0x4,
+   CU_MEM_HANDLE_TYPE_FABRIC = 0x8,
+   CU_MEM_HANDLE_TYPE_MAX = 0x7fffffff
+} CUmemAllocationHandleType;
+
+typedef enum CUmemAccess_flags_enum {
+   CU_MEM_ACCESS_FLAGS_PROT_NONE = 0x0,
+   CU_MEM_ACCESS_FLAGS_PROT_READ = 0x1,
+   CU_MEM_ACCESS_FLAGS_PROT_READWRITE = 0x3,
+   CU_MEM_ACCESS_FLAGS_PROT_MAX = 0x7fffffff
+} CUmemAccess_flags;
+
+typedef enum CUmemLocationType_enum {
+   CU_MEM_LOCATION_TYPE_INVALID = 0x0,
+   CU_MEM_LOCATION_TYPE_NONE = 0x0,
+   CU_MEM_LOCATION_TYPE_DEVICE = 0x1,
+   CU_MEM_LOCATION_TYPE_HOST = 0x2,
+   CU_MEM_LOCATION_TYPE_HOST_NUMA = 0x3,
+   CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT = 0x4,
+   CU_MEM_LOCATION_TYPE_MAX = 0x7fffffff
+} CUmemLocationType;
+
+typedef enum CUmemAllocationType_enum {
+   CU_MEM_ALLOCATION_TYPE_INVALID = 0x0,
+   CU_MEM_ALLOCATION_TYPE_PINNED = 0x1,
+   CU_MEM_ALLOCATION_TYPE_MANAGED = 0x2,
+   CU_MEM_ALLOCATION_TYPE_MAX = 0x7fffffff
+} CUmemAllocationType;
+
+typedef enum CUmemAllocationGranularity_flags_enum {
+   CU_MEM_ALLOC_GRANULARITY_MINIMUM = 0x0,
+   CU_MEM_ALLOC_GRANULARITY_RECOMMENDED = 0x1
+} CUmemAllocationGranularity_flags;
+
+typedef enum CUmemAllocationCompType_enum {
+   CU_MEM_ALLOCATION_COMP_NONE = 0x0,
+   CU_MEM_ALLOCATION_COMP_GENERIC = 0x1
+} CUmemAllocationCompType;
+
+/* Handle kinds for exporting an address range (dma-buf). */
+typedef enum CUmemRangeHandleType_enum {
+   CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD = 0x1,
+   CU_MEM_RANGE_HANDLE_TYPE_MAX = 0x7fffffff
+} CUmemRangeHandleType;
+
+/* CUmemAllocationProp.allocFlags.usage */
+#define CU_MEM_CREATE_USAGE_TILE_POOL     0x1
+#define CU_MEM_CREATE_USAGE_HW_DECOMPRESS 0x2
+
+typedef struct CUmemLocation_st {
+   CUmemLocationType type;
+   int id;                             /* device ordinal or NUMA node */
+} CUmemLocation_v1;
+typedef CUmemLocation_v1 CUmemLocation;
+
+typedef struct CUmemAllocationProp_st {
+   CUmemAllocationType type;
+   CUmemAllocationHandleType requestedHandleTypes;
+   CUmemLocation location;
+   void *win32HandleMetaData;
+   struct {
+      unsigned char compressionType;   /* CUmemAllocationCompType */
+      unsigned char gpuDirectRDMACapable;
+      unsigned short usage;            /* CU_MEM_CREATE_USAGE_* */
+      unsigned char reserved[4];
+   } allocFlags;
+} CUmemAllocationProp_v1;
+typedef CUmemAllocationProp_v1 CUmemAllocationProp;
+
+typedef struct CUmemAccessDesc_st {
+   CUmemLocation location;
+   CUmemAccess_flags flags;
+} CUmemAccessDesc_v1;
+typedef CUmemAccessDesc_v1 CUmemAccessDesc;
+
+/* ---- Entry-point lookup ---- */
+
+/* cuGetProcAddress flags: which default-stream flavour to return. */
+typedef enum CUdriverProcAddress_flags_enum {
+   CU_GET_PROC_ADDRESS_DEFAULT = 0,
+   CU_GET_PROC_ADDRESS_LEGACY_STREAM = 1 << 0,
+   CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM = 1 << 1
+} CUdriverProcAddress_flags;
+
+typedef enum CUdriverProcAddressQueryResult_enum {
+   CU_GET_PROC_ADDRESS_SUCCESS = 0,
+   CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND = 1,
+   CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT = 2
+} CUdriverProcAddressQueryResult;
+
+/* ==== Functions ==== */
+
+/* Errors */
+CUresult CUDAAPI cuGetErrorName(CUresult error, const char **pStr);
+CUresult CUDAAPI cuGetErrorString(CUresult error, const char **pStr);
+
+/* Initialization and version */
+CUresult CUDAAPI cuInit(unsigned int Flags);
+CUresult CUDAAPI cuDriverGetVersion(int *driverVersion);
+
+/* Devices */
+CUresult CUDAAPI cuDeviceGetCount(int *count);
+CUresult CUDAAPI cuDeviceGet(CUdevice *device, int ordinal);
+CUresult CUDAAPI cuDeviceGetName(char *name, int len, CUdevice dev);
+CUresult CUDAAPI cuDeviceGetUuid(CUuuid *uuid, CUdevice dev);
+CUresult CUDAAPI cuDeviceTotalMem(size_t *bytes, CUdevice dev);
+CUresult CUDAAPI cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev);
+CUresult CUDAAPI cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev);
+CUresult CUDAAPI cuDeviceGetByPCIBusId(CUdevice *dev, const char *pciBusId);
+
+/* Primary contexts */
+CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev);
+CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice dev);
+CUresult CUDAAPI cuDevicePrimaryCtxReset(CUdevice dev);
+CUresult CUDAAPI cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags, int *active);
+CUresult CUDAAPI cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned int flags);
+
+/* Contexts */
+CUresult CUDAAPI cuCtxCreate(CUcontext *pctx, CUctxCreateParams *ctxCreateParams,
+                             unsigned int flags, CUdevice dev);
+CUresult CUDAAPI cuCtxDestroy(CUcontext ctx);
+CUresult CUDAAPI cuCtxPushCurrent(CUcontext ctx);
+CUresult CUDAAPI cuCtxPopCurrent(CUcontext *pctx);
+CUresult CUDAAPI cuCtxSetCurrent(CUcontext ctx);
+CUresult CUDAAPI cuCtxGetCurrent(CUcontext *pctx);
+CUresult CUDAAPI cuCtxGetDevice(CUdevice *device);
+CUresult CUDAAPI cuCtxGetFlags(unsigned int *flags);
+CUresult CUDAAPI cuCtxSynchronize(void);
+CUresult CUDAAPI cuCtxGetStreamPriorityRange(int *leastPriority, int *greatestPriority);
+
+/* Device memory */
+CUresult CUDAAPI cuMemGetInfo(size_t *free, size_t *total);
+CUresult CUDAAPI cuMemAlloc(CUdeviceptr *dptr, size_t bytesize);
+CUresult CUDAAPI cuMemAllocPitch(CUdeviceptr *dptr, size_t *pPitch, size_t WidthInBytes,
+                                 size_t Height, unsigned int ElementSizeBytes);
+CUresult CUDAAPI cuMemFree(CUdeviceptr dptr);
+CUresult CUDAAPI cuMemGetAddressRange(CUdeviceptr *pbase, size_t *psize, CUdeviceptr dptr);
+
+/* Host memory */
+CUresult CUDAAPI cuMemAllocHost(void **pp, size_t bytesize);
+CUresult CUDAAPI cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags);
+CUresult CUDAAPI cuMemFreeHost(void *p);
+CUresult CUDAAPI cuMemHostGetDevicePointer(CUdeviceptr *pdptr, void *p, unsigned int Flags);
+CUresult CUDAAPI cuMemHostGetFlags(unsigned int *pFlags, void *p);
+CUresult CUDAAPI cuMemHostRegister(void *p, size_t bytesize, unsigned int Flags);
+CUresult CUDAAPI cuMemHostUnregister(void *p);
+
+/* Pointers */
+CUresult CUDAAPI cuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdeviceptr ptr);
+
+/* Copies */
+CUresult CUDAAPI cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount);
+CUresult CUDAAPI cuMemcpyHtoD(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount);
+CUresult CUDAAPI cuMemcpyDtoH(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount);
+CUresult CUDAAPI cuMemcpyDtoD(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount);
+CUresult CUDAAPI cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream);
+CUresult CUDAAPI cuMemcpyHtoDAsync(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount,
+                                   CUstream hStream);
+CUresult CUDAAPI cuMemcpyDtoHAsync(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount,
+                                   CUstream hStream);
+CUresult CUDAAPI cuMemcpyDtoDAsync(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount,
+                                   CUstream hStream);
+
+/* Fills */
+CUresult CUDAAPI cuMemsetD8(CUdeviceptr dstDevice, unsigned char uc, size_t N);
+CUresult CUDAAPI cuMemsetD16(CUdeviceptr dstDevice, unsigned short us, size_t N);
+CUresult CUDAAPI cuMemsetD32(CUdeviceptr dstDevice, unsigned int ui, size_t N);
+CUresult CUDAAPI cuMemsetD2D8(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc,
+                              size_t Width, size_t Height);
+CUresult CUDAAPI cuMemsetD2D16(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us,
+                               size_t Width, size_t Height);
+CUresult CUDAAPI cuMemsetD2D32(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui,
+                               size_t Width, size_t Height);
+CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N,
+                                 CUstream hStream);
+CUresult CUDAAPI cuMemsetD16Async(CUdeviceptr dstDevice, unsigned short us, size_t N,
+                                  CUstream hStream);
+CUresult CUDAAPI cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N,
+                                  CUstream hStream);
+CUresult CUDAAPI cuMemsetD2D8Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc,
+                                   size_t Width, size_t Height, CUstream hStream);
+CUresult CUDAAPI cuMemsetD2D16Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us,
+                                    size_t Width, size_t Height, CUstream hStream);
+CUresult CUDAAPI cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui,
+                                    size_t Width, size_t Height, CUstream hStream);
+
+/* Streams */
+CUresult CUDAAPI cuStreamCreate(CUstream *phStream, unsigned int Flags);
+CUresult CUDAAPI cuStreamCreateWithPriority(CUstream *phStream, unsigned int flags, int priority);
+CUresult CUDAAPI cuStreamGetPriority(CUstream hStream, int *priority);
+CUresult CUDAAPI cuStreamGetFlags(CUstream hStream, unsigned int *flags);
+CUresult CUDAAPI cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags);
+CUresult CUDAAPI cuStreamQuery(CUstream hStream);
+CUresult CUDAAPI cuStreamSynchronize(CUstream hStream);
+CUresult CUDAAPI cuStreamDestroy(CUstream hStream);
+
+/* Events */
+CUresult CUDAAPI cuEventCreate(CUevent *phEvent, unsigned int Flags);
+CUresult CUDAAPI cuEventRecord(CUevent hEvent, CUstream hStream);
+CUresult CUDAAPI cuEventQuery(CUevent hEvent);
+CUresult CUDAAPI cuEventSynchronize(CUevent hEvent);
+CUresult CUDAAPI cuEventDestroy(CUevent hEvent);
+CUresult CUDAAPI cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent hEnd);
+
+/* External memory */
+CUresult CUDAAPI cuImportExternalMemory(CUexternalMemory *extMem_out,
+                                        const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *memHandleDesc);
+CUresult CUDAAPI cuExternalMemoryGetMappedBuffer(CUdeviceptr *devPtr, CUexternalMemory extMem,
+                                                 const CUDA_EXTERNAL_MEMORY_BUFFER_DESC *bufferDesc);
+CUresult CUDAAPI cuDestroyExternalMemory(CUexternalMemory extMem);
+
+/* Entry-point lookup */
+CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion,
+                                  cuuint64_t flags, CUdriverProcAddressQueryResult *symbolStatus);
+
+#if defined(__CUDA_API_VERSION_INTERNAL)
+/*
+ * The implementation's view.  Above, each prototype was declared under the
+ * name its macro selects (_vN, and _ptds/_ptsz since the internal build
+ * always turns those on).  Now drop the renames and declare the remaining
+ * symbols: the non-per-thread _v2 copies and the legacy plain names.  The
+ * legacy ones take 32-bit sizes and device addresses.
+ */
+#undef cuDeviceGetUuid
+#undef cuDeviceTotalMem
+#undef cuDevicePrimaryCtxRelease
+#undef cuDevicePrimaryCtxReset
+#undef cuDevicePrimaryCtxSetFlags
+#undef cuCtxCreate
+#undef cuCtxDestroy
+#undef cuCtxPushCurrent
+#undef cuCtxPopCurrent
+#undef cuMemGetInfo
+#undef cuMemAlloc
+#undef cuMemAllocPitch
+#undef cuMemFree
+#undef cuMemGetAddressRange
+#undef cuMemAllocHost
+#undef cuMemHostGetDevicePointer
+#undef cuMemHostRegister
+#undef cuMemcpyHtoD
+#undef cuMemcpyDtoH
+#undef cuMemcpyDtoD
+#undef cuMemcpyHtoDAsync
+#undef cuMemcpyDtoHAsync
+#undef cuMemcpyDtoDAsync
+#undef cuMemsetD8
+#undef cuMemsetD16
+#undef cuMemsetD32
+#undef cuMemsetD2D8
+#undef cuMemsetD2D16
+#undef cuMemsetD2D32
+#undef cuStreamDestroy
+#undef cuEventDestroy
+#undef cuEventElapsedTime
+#undef cuGetProcAddress
+#undef cuMemcpy
+#undef cuMemcpyAsync
+#undef cuMemsetD8Async
+#undef cuMemsetD16Async
+#undef cuMemsetD32Async
+#undef cuMemsetD2D8Async
+#undef cuMemsetD2D16Async
+#undef cuMemsetD2D32Async
+#undef cuStreamQuery
+#undef cuStreamSynchronize
+#undef cuStreamWaitEvent
+#undef cuStreamGetFlags
+#undef cuStreamGetPriority
+#undef cuEventRecord
+
+/* 32-bit device address of the oldest ABI. */
+typedef unsigned int CUdeviceptr_v1;
+
+typedef struct CUDA_ARRAY_DESCRIPTOR_v1_st {
+   unsigned int Width;
+   unsigned int Height;
+   CUarray_format Format;
+   unsigned int NumChannels;
+} CUDA_ARRAY_DESCRIPTOR_v1;
+
+typedef struct CUDA_ARRAY3D_DESCRIPTOR_v1_st {
+   unsigned int Width;
+   unsigned int Height;
+   unsigned int Depth;
+   CUarray_format Format;
+   unsigned int NumChannels;
+   unsigned int Flags;
+} CUDA_ARRAY3D_DESCRIPTOR_v1;
+
+typedef struct CUDA_MEMCPY2D_v1_st {
+   unsigned int srcXInBytes;
+   unsigned int srcY;
+   CUmemorytype srcMemoryType;
+   const void *srcHost;
+   CUdeviceptr_v1 srcDevice;
+   CUarray srcArray;
+   unsigned int srcPitch;
+
+   unsigned int dstXInBytes;
+   unsigned int dstY;
+   CUmemorytype dstMemoryType;
+   void *dstHost;
+   CUdeviceptr_v1 dstDevice;
+   CUarray dstArray;
+   unsigned int dstPitch;
+
+   unsigned int WidthInBytes;
+   unsigned int Height;
+} CUDA_MEMCPY2D_v1;
+
+typedef struct CUDA_MEMCPY3D_v1_st {
+   unsigned int srcXInBytes;
+   unsigned int srcY;
+   unsigned int srcZ;
+   unsigned int srcLOD;
+   CUmemorytype srcMemoryType;
+   const void *srcHost;
+   CUdeviceptr_v1 srcDevice;
+   CUarray srcArray;
+   void *reserved0;
+   unsigned int srcPitch;
+   unsigned int srcHeight;
+
+   unsigned int dstXInBytes;
+   unsigned int dstY;
+   unsigned int dstZ;
+   unsigned int dstLOD;
+   CUmemorytype dstMemoryType;
+   void *dstHost;
+   CUdeviceptr_v1 dstDevice;
+   CUarray dstArray;
+   void *reserved1;
+   unsigned int dstPitch;
+   unsigned int dstHeight;
+
+   unsigned int WidthInBytes;
+   unsigned int Height;
+   unsigned int Depth;
+} CUDA_MEMCPY3D_v1;
+
+/* Older context creation: no parameters (plain and _v2), then affinity
+ * parameters (_v3). */
+CUresult CUDAAPI cuCtxCreate(CUcontext *pctx, unsigned int flags, CUdevice dev);
+CUresult CUDAAPI cuCtxCreate_v2(CUcontext *pctx, unsigned int flags, CUdevice dev);
+CUresult CUDAAPI cuCtxCreate_v3(CUcontext *pctx, CUexecAffinityParam *paramsArray, int numParams,
+                                unsigned int flags, CUdevice dev);
+
+/* Same signature as _v2; the versions differ in behaviour only. */
+CUresult CUDAAPI cuDeviceGetUuid(CUuuid *uuid, CUdevice dev);
+CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice dev);
+CUresult CUDAAPI cuDevicePrimaryCtxReset(CUdevice dev);
+CUresult CUDAAPI cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned int flags);
+CUresult CUDAAPI cuCtxDestroy(CUcontext ctx);
+CUresult CUDAAPI cuCtxPushCurrent(CUcontext ctx);
+CUresult CUDAAPI cuCtxPopCurrent(CUcontext *pctx);
+CUresult CUDAAPI cuMemHostRegister(void *p, size_t bytesize, unsigned int Flags);
+CUresult CUDAAPI cuStreamDestroy(CUstream hStream);
+CUresult CUDAAPI cuEventDestroy(CUevent hEvent);
+CUresult CUDAAPI cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent hEnd);
+
+/* 32-bit sizes and addresses. */
+CUresult CUDAAPI cuDeviceTotalMem(unsigned int *bytes, CUdevice dev);
+CUresult CUDAAPI cuMemGetInfo(unsigned int *free, unsigned int *total);
+CUresult CUDAAPI cuMemAlloc(CUdeviceptr_v1 *dptr, unsigned int bytesize);
+CUresult CUDAAPI cuMemAllocPitch(CUdeviceptr_v1 *dptr, unsigned int *pPitch,
+                                 unsigned int WidthInBytes, unsigned int Height,
+                                 unsigned int ElementSizeBytes);
+CUresult CUDAAPI cuMemFree(CUdeviceptr_v1 dptr);
+CUresult CUDAAPI cuMemGetAddressRange(CUdeviceptr_v1 *pbase, unsigned int *psize,
+                                      CUdeviceptr_v1 dptr);
+CUresult CUDAAPI cuMemAllocHost(void **pp, unsigned int bytesize);
+CUresult CUDAAPI cuMemHostGetDevicePointer(CUdeviceptr_v1 *pdptr, void *p, unsigned int Flags);
+CUresult CUDAAPI cuMemcpyHtoD(CUdeviceptr_v1 dstDevice, const void *srcHost,
+                              unsigned int ByteCount);
+CUresult CUDAAPI cuMemcpyDtoH(void *dstHost, CUdeviceptr_v1 srcDevice, unsigned int ByteCount);
+CUresult CUDAAPI cuMemcpyDtoD(CUdeviceptr_v1 dstDevice, CUdeviceptr_v1 srcDevice,
+                              unsigned int ByteCount);
+CUresult CUDAAPI cuMemcpyHtoDAsync(CUdeviceptr_v1 dstDevice, const void *srcHost,
+                                   unsigned int ByteCount, CUstream hStream);
+CUresult CUDAAPI cuMemcpyDtoHAsync(void *dstHost, CUdeviceptr_v1 srcDevice,
+                                   unsigned int ByteCount, CUstream hStream);
+CUresult CUDAAPI cuMemcpyDtoDAsync(CUdeviceptr_v1 dstDevice, CUdeviceptr_v1 srcDevice,
+                                   unsigned int ByteCount, CUstream hStream);
+CUresult CUDAAPI cuMemsetD8(CUdeviceptr_v1 dstDevice, unsigned char uc, unsigned int N);
+CUresult CUDAAPI cuMemsetD16(CUdeviceptr_v1 dstDevice, unsigned short us, unsigned int N);
+CUresult CUDAAPI cuMemsetD32(CUdeviceptr_v1 dstDevice, unsigned int ui, unsigned int N);
+CUresult CUDAAPI cuMemsetD2D8(CUdeviceptr_v1 dstDevice, unsigned int dstPitch, unsigned char uc,
+                              unsigned int Width, unsigned int Height);
+CUresult CUDAAPI cuMemsetD2D16(CUdeviceptr_v1 dstDevice, unsigned int dstPitch,
+                               unsigned short us, unsigned int Width, unsigned int Height);
+CUresult CUDAAPI cuMemsetD2D32(CUdeviceptr_v1 dstDevice, unsigned int dstPitch, unsigned int ui,
+                               unsigned int Width, unsigned int Height);
+
+/* The _v2 copies and fills on the legacy default stream (above they were
+ * declared as their _ptds/_ptsz forms). */
+CUresult CUDAAPI cuMemcpyHtoD_v2(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount);
+CUresult CUDAAPI cuMemcpyDtoH_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount);
+CUresult CUDAAPI cuMemcpyDtoD_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount);
+CUresult CUDAAPI cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice, const void *srcHost,
+                                      size_t ByteCount, CUstream hStream);
+CUresult CUDAAPI cuMemcpyDtoHAsync_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount,
+                                      CUstream hStream);
+CUresult CUDAAPI cuMemcpyDtoDAsync_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice,
+                                      size_t ByteCount, CUstream hStream);
+CUresult CUDAAPI cuMemsetD8_v2(CUdeviceptr dstDevice, unsigned char uc, size_t N);
+CUresult CUDAAPI cuMemsetD16_v2(CUdeviceptr dstDevice, unsigned short us, size_t N);
+CUresult CUDAAPI cuMemsetD32_v2(CUdeviceptr dstDevice, unsigned int ui, size_t N);
+CUresult CUDAAPI cuMemsetD2D8_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc,
+                                 size_t Width, size_t Height);
+CUresult CUDAAPI cuMemsetD2D16_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us,
+                                  size_t Width, size_t Height);
+CUresult CUDAAPI cuMemsetD2D32_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui,
+                                  size_t Width, size_t Height);
+
+/* Legacy-default-stream versions of the calls that only have a per-thread
+ * variant. */
+CUresult CUDAAPI cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount);
+CUresult CUDAAPI cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream);
+CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N,
+                                 CUstream hStream);
+CUresult CUDAAPI cuMemsetD16Async(CUdeviceptr dstDevice, unsigned short us, size_t N,
+                                  CUstream hStream);
+CUresult CUDAAPI cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N,
+                                  CUstream hStream);
+CUresult CUDAAPI cuMemsetD2D8Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc,
+                                   size_t Width, size_t Height, CUstream hStream);
+CUresult CUDAAPI cuMemsetD2D16Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us,
+                                    size_t Width, size_t Height, CUstream hStream);
+CUresult CUDAAPI cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui,
+                                    size_t Width, size_t Height, CUstream hStream);
+CUresult CUDAAPI cuStreamGetPriority(CUstream hStream, int *priority);
+CUresult CUDAAPI cuStreamGetFlags(CUstream hStream, unsigned int *flags);
+CUresult CUDAAPI cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags);
+CUresult CUDAAPI cuStreamQuery(CUstream hStream);
+CUresult CUDAAPI cuStreamSynchronize(CUstream hStream);
+CUresult CUDAAPI cuEventRecord(CUevent hEvent, CUstream hStream);
+
+/* Lookup without the symbol status. */
+CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion,
+                                  cuuint64_t flags);
+
+#elif defined(__CUDA_API_PER_THREAD_DEFAULT_STREAM)
+/*
+ * A program built for the per-thread default stream gets per-thread
+ * entry points from cuGetProcAddress too, unless its flags ask for a
+ * flavour explicitly.  This wrapper lives in the program, not in libcuda.
+ */
+static inline CUresult
+cuGetProcAddress_v2_ptsz(const char *symbol, void **funcPtr, int driverVersion,
+                         cuuint64_t flags, CUdriverProcAddressQueryResult *symbolStatus)
+{
+   const cuuint64_t flavours = CU_GET_PROC_ADDRESS_LEGACY_STREAM |
+                               CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM;
+   if (!(flags & flavours))
+      flags |= CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM;
+   return cuGetProcAddress_v2(symbol, funcPtr, driverVersion, flags, symbolStatus);
+}
+#define cuGetProcAddress_v2 cuGetProcAddress_v2_ptsz
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* __cuda_cuda_h__ */

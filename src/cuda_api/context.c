@@ -1,0 +1,521 @@
+/*
+ * Contexts: creation of the VkDevice and everything a context owns, the
+ * per-thread stack of current contexts, primary contexts and the cuCtx*
+ * entry points.
+ */
+#include "cuda_api/context.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_api/driver.h"
+#include "cuda_api/memory.h"
+#include "cuda_api/pipeline.h"
+#include "cuda_api/transfer.h"
+#include "util/error.h"
+#include "util/log.h"
+#include "util/macros.h"
+
+/* Small blocks keep lavapipe's 2 GiB heap usable by many contexts; large
+ * enough that sub-allocation covers typical interop buffers. */
+#define DEVICE_BLOCK_SIZE (64ull << 20)
+#define HOST_BLOCK_SIZE (16ull << 20)
+
+/* CUDA keeps no fixed limit; 64 nested pushes is far past any real use. */
+#define CONTEXT_STACK_DEPTH 64
+
+static _Thread_local struct cuvk_context *ctx_stack[CONTEXT_STACK_DEPTH];
+static _Thread_local int ctx_depth;
+
+#define CTX_FLAGS_MASK 0xffu
+#define CTX_SCHED_MASK 0x07u
+
+static CUresult
+context_create_device(struct cuvk_context *ctx)
+{
+   struct cuvk_device *dev = ctx->dev;
+   const char *exts[8];
+   uint32_t ext_count = 0;
+   VkResult vr;
+
+   exts[ext_count++] = VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME;
+   if (dev->has_external_memory_host)
+      exts[ext_count++] = VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME;
+   if (dev->has_dma_buf)
+      exts[ext_count++] = VK_EXT_EXTERNAL_MEMORY_DMA_BUF_EXTENSION_NAME;
+   if (dev->has_memory_budget)
+      exts[ext_count++] = VK_EXT_MEMORY_BUDGET_EXTENSION_NAME;
+
+   VkPhysicalDeviceVulkan12Features f12 = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+      .bufferDeviceAddress = VK_TRUE,
+      .timelineSemaphore = VK_TRUE,
+      .storageBuffer8BitAccess = VK_TRUE,
+      .shaderInt8 = VK_TRUE,
+   };
+   VkPhysicalDeviceFeatures2 features = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+      .pNext = &f12,
+      .features = { .shaderInt64 = VK_TRUE },
+   };
+   float priority = 1.0f;
+   VkDeviceQueueCreateInfo queue_info = {
+      .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+      .queueFamilyIndex = dev->queue_family,
+      .queueCount = 1,
+      .pQueuePriorities = &priority,
+   };
+   VkDeviceCreateInfo info = {
+      .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+      .pNext = &features,
+      .queueCreateInfoCount = 1,
+      .pQueueCreateInfos = &queue_info,
+      .enabledExtensionCount = ext_count,
+      .ppEnabledExtensionNames = exts,
+   };
+   vr = vkCreateDevice(dev->pdev, &info, NULL, &ctx->vk);
+   if (vr != VK_SUCCESS)
+      return cuvk_vk_error(vr, "vkCreateDevice");
+
+   vkGetDeviceQueue(ctx->vk, dev->queue_family, 0, &ctx->queue);
+   ctx->GetMemoryFdKHR = (PFN_vkGetMemoryFdKHR)vkGetDeviceProcAddr(ctx->vk, "vkGetMemoryFdKHR");
+   if (dev->has_external_memory_host)
+      ctx->GetMemoryHostPointerPropertiesEXT = (PFN_vkGetMemoryHostPointerPropertiesEXT)
+         vkGetDeviceProcAddr(ctx->vk, "vkGetMemoryHostPointerPropertiesEXT");
+   return CUDA_SUCCESS;
+}
+
+CUresult
+cuvk_context_create(struct cuvk_device *dev, unsigned flags, bool primary,
+                    struct cuvk_context **out)
+{
+   struct cuvk_context *ctx = NULL;
+   CUresult res;
+
+   ctx = calloc(1, sizeof(*ctx));
+   if (!ctx)
+      return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory for a context");
+   ctx->dev = dev;
+   ctx->flags = flags;
+   ctx->primary = primary;
+   pthread_mutex_init(&ctx->lock, NULL);
+   cuvk_list_init(&ctx->streams);
+   cuvk_list_init(&ctx->events);
+   cuvk_list_init(&ctx->query_pools);
+   cuvk_list_init(&ctx->allocations);
+
+   res = context_create_device(ctx);
+   if (res != CUDA_SUCCESS)
+      goto fail_ctx;
+
+   res = cuvk_pipelines_init(ctx);
+   if (res != CUDA_SUCCESS)
+      goto fail_device;
+
+   res = cuvk_submit_init(ctx);
+   if (res != CUDA_SUCCESS)
+      goto fail_pipelines;
+
+   cuvk_staging_init(ctx);
+   cuvk_mem_heap_init(&ctx->device_heap, ctx->vk, dev->device_type_index,
+                      dev->mem.memoryTypes[dev->device_type_index].propertyFlags, DEVICE_BLOCK_SIZE);
+   cuvk_mem_heap_init(&ctx->host_heap, ctx->vk, dev->host_type_index,
+                      dev->mem.memoryTypes[dev->host_type_index].propertyFlags, HOST_BLOCK_SIZE);
+
+   ctx->null_stream.ctx = ctx;
+   cuvk_object_add(&ctx->base, CUVK_OBJECT_CONTEXT);
+   *out = ctx;
+   return CUDA_SUCCESS;
+
+fail_pipelines:
+   cuvk_pipelines_finish(ctx);
+fail_device:
+   vkDestroyDevice(ctx->vk, NULL);
+fail_ctx:
+   pthread_mutex_destroy(&ctx->lock);
+   free(ctx);
+   return res;
+}
+
+void
+cuvk_context_destroy(struct cuvk_context *ctx)
+{
+   cuvk_object_remove(&ctx->base);
+   cuvk_context_unbind(ctx);
+
+   pthread_mutex_lock(&ctx->lock);
+   cuvk_submit_flush(ctx);
+   pthread_mutex_unlock(&ctx->lock);
+   vkDeviceWaitIdle(ctx->vk);
+
+   pthread_mutex_lock(&ctx->lock);
+   cuvk_submit_retire(ctx);
+   cuvk_list_for_each_entry_safe(struct cuvk_stream, s, &ctx->streams, link)
+      cuvk_stream_destroy_locked(s);
+   cuvk_list_for_each_entry_safe(struct cuvk_event, e, &ctx->events, link)
+      cuvk_event_destroy_locked(e);
+   pthread_mutex_unlock(&ctx->lock);
+
+   /* Allocations go before the submission state: freeing one may defer
+    * work onto a batch. */
+   cuvk_memory_release_context(ctx);
+   cuvk_submit_finish(ctx);
+
+   cuvk_list_for_each_entry_safe(struct cuvk_query_pool, qp, &ctx->query_pools, link) {
+      vkDestroyQueryPool(ctx->vk, qp->pool, NULL);
+      free(qp);
+   }
+   cuvk_staging_finish(ctx);
+   cuvk_mem_heap_finish(&ctx->host_heap);
+   cuvk_mem_heap_finish(&ctx->device_heap);
+   cuvk_pipelines_finish(ctx);
+   vkDestroyDevice(ctx->vk, NULL);
+   pthread_mutex_destroy(&ctx->lock);
+   free(ctx);
+}
+
+CUresult
+cuvk_context_current(const char *entry, struct cuvk_context **out)
+{
+   CUresult res = cuvk_driver_check(entry);
+   if (res != CUDA_SUCCESS)
+      return res;
+
+   struct cuvk_context *ctx = ctx_depth > 0 ? ctx_stack[ctx_depth - 1] : NULL;
+   if (!ctx)
+      return cuvk_error(CUDA_ERROR_INVALID_CONTEXT, "%s: no context is current on this thread", entry);
+   if (!cuvk_object_is(ctx, CUVK_OBJECT_CONTEXT))
+      return cuvk_error(CUDA_ERROR_CONTEXT_IS_DESTROYED, "%s: the current context was destroyed", entry);
+   *out = ctx;
+   return CUDA_SUCCESS;
+}
+
+void
+cuvk_context_set_current_if_none(struct cuvk_context *ctx)
+{
+   if (ctx_depth == 0)
+      ctx_stack[ctx_depth++] = ctx;
+   else if (!ctx_stack[ctx_depth - 1])
+      ctx_stack[ctx_depth - 1] = ctx;
+}
+
+void
+cuvk_context_unbind(struct cuvk_context *ctx)
+{
+   /* CUDA pops a destroyed context that is current on the calling thread;
+    * other threads find out through the handle check. */
+   if (ctx_depth > 0 && ctx_stack[ctx_depth - 1] == ctx)
+      ctx_depth--;
+}
+
+static CUresult
+context_check_flags(const char *entry, unsigned flags)
+{
+   if (flags & ~CTX_FLAGS_MASK)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: unknown flags 0x%x", entry, flags & ~CTX_FLAGS_MASK);
+   unsigned sched = flags & CTX_SCHED_MASK;
+   if (sched != 0 && sched != CU_CTX_SCHED_SPIN && sched != CU_CTX_SCHED_YIELD &&
+       sched != CU_CTX_SCHED_BLOCKING_SYNC)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: scheduling flags 0x%x name more than one policy",
+                        entry, sched);
+   return CUDA_SUCCESS;
+}
+
+static CUresult
+context_create_current(CUcontext *pctx, unsigned int flags, CUdevice dev, const char *entry)
+{
+   struct cuvk_device *device;
+   struct cuvk_context *ctx = NULL;
+   CUresult res;
+
+   res = cuvk_device_get(dev, entry, &device);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!pctx)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: pctx is NULL", entry);
+   res = context_check_flags(entry, flags);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (ctx_depth == CONTEXT_STACK_DEPTH)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: more than %d contexts pushed on this thread",
+                        entry, CONTEXT_STACK_DEPTH);
+
+   res = cuvk_context_create(device, flags, false, &ctx);
+   if (res != CUDA_SUCCESS)
+      return res;
+   ctx_stack[ctx_depth++] = ctx;
+   *pctx = (CUcontext)ctx;
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuCtxCreate_v2(CUcontext *pctx, unsigned int flags, CUdevice dev)
+{
+   return context_create_current(pctx, flags, dev, "cuCtxCreate");
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuCtxCreate_v3(CUcontext *pctx, CUexecAffinityParam *params, int num_params, unsigned int flags,
+               CUdevice dev)
+{
+   if (num_params < 0 || (num_params > 0 && !params))
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuCtxCreate_v3: bad affinity parameters");
+   if (num_params > 0)
+      return cuvk_error(CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY,
+                        "cuCtxCreate_v3: execution affinity is not supported by cuvk");
+   return context_create_current(pctx, flags, dev, "cuCtxCreate_v3");
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *params, unsigned int flags, CUdevice dev)
+{
+   if (params && (params->numExecAffinityParams > 0 || params->cigParams))
+      return cuvk_error(CUDA_ERROR_NOT_SUPPORTED,
+                        "cuCtxCreate: execution affinity and CIG parameters are not supported by cuvk");
+   return context_create_current(pctx, flags, dev, "cuCtxCreate");
+}
+
+static CUresult
+context_lookup(CUcontext hctx, const char *entry, struct cuvk_context **out)
+{
+   CUresult res = cuvk_driver_check(entry);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!cuvk_object_is(hctx, CUVK_OBJECT_CONTEXT))
+      return cuvk_error(CUDA_ERROR_INVALID_CONTEXT, "%s: %p is not a live context", entry, (void *)hctx);
+   *out = (struct cuvk_context *)hctx;
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuCtxDestroy_v2(CUcontext hctx)
+{
+   struct cuvk_context *ctx = NULL;
+   CUresult res = context_lookup(hctx, "cuCtxDestroy", &ctx);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (ctx->primary)
+      return cuvk_error(CUDA_ERROR_INVALID_CONTEXT,
+                        "cuCtxDestroy: %p is a primary context; release it instead", (void *)hctx);
+   cuvk_context_destroy(ctx);
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuCtxPushCurrent_v2(CUcontext hctx)
+{
+   struct cuvk_context *ctx = NULL;
+   CUresult res = context_lookup(hctx, "cuCtxPushCurrent", &ctx);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (ctx_depth == CONTEXT_STACK_DEPTH)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuCtxPushCurrent: more than %d contexts pushed",
+                        CONTEXT_STACK_DEPTH);
+   ctx_stack[ctx_depth++] = ctx;
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuCtxPopCurrent_v2(CUcontext *pctx)
+{
+   CUresult res = cuvk_driver_check("cuCtxPopCurrent");
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (ctx_depth == 0 || !ctx_stack[ctx_depth - 1])
+      return cuvk_error(CUDA_ERROR_INVALID_CONTEXT, "cuCtxPopCurrent: no context is current");
+   struct cuvk_context *ctx = ctx_stack[--ctx_depth];
+   if (pctx)
+      *pctx = (CUcontext)ctx;
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuCtxSetCurrent(CUcontext hctx)
+{
+   struct cuvk_context *ctx = NULL;
+   CUresult res;
+
+   if (hctx) {
+      res = context_lookup(hctx, "cuCtxSetCurrent", &ctx);
+      if (res != CUDA_SUCCESS)
+         return res;
+   } else {
+      res = cuvk_driver_check("cuCtxSetCurrent");
+      if (res != CUDA_SUCCESS)
+         return res;
+   }
+
+   /* Replaces the top of the stack; NULL unbinds it. */
+   if (ctx_depth == 0) {
+      if (ctx)
+         ctx_stack[ctx_depth++] = ctx;
+   } else if (ctx) {
+      ctx_stack[ctx_depth - 1] = ctx;
+   } else {
+      ctx_depth--;
+   }
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuCtxGetCurrent(CUcontext *pctx)
+{
+   CUresult res = cuvk_driver_check("cuCtxGetCurrent");
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!pctx)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuCtxGetCurrent: pctx is NULL");
+   *pctx = ctx_depth > 0 ? (CUcontext)ctx_stack[ctx_depth - 1] : NULL;
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuCtxGetDevice(CUdevice *device)
+{
+   struct cuvk_context *ctx = NULL;
+   CUresult res = cuvk_context_current("cuCtxGetDevice", &ctx);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!device)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuCtxGetDevice: device is NULL");
+   *device = ctx->dev->ordinal;
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuCtxGetFlags(unsigned int *flags)
+{
+   struct cuvk_context *ctx = NULL;
+   CUresult res = cuvk_context_current("cuCtxGetFlags", &ctx);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!flags)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuCtxGetFlags: flags is NULL");
+   *flags = ctx->flags;
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuCtxSynchronize(void)
+{
+   struct cuvk_context *ctx = NULL;
+   CUresult res = cuvk_context_current("cuCtxSynchronize", &ctx);
+   if (res != CUDA_SUCCESS)
+      return res;
+
+   pthread_mutex_lock(&ctx->lock);
+   uint64_t value = cuvk_submit_last_value(ctx);
+   pthread_mutex_unlock(&ctx->lock);
+   return cuvk_submit_wait(ctx, value);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuCtxGetStreamPriorityRange(int *least, int *greatest)
+{
+   CUresult res = cuvk_driver_check("cuCtxGetStreamPriorityRange");
+   if (res != CUDA_SUCCESS)
+      return res;
+   /* One queue serves every stream, so priorities are accepted and kept
+    * but do not reorder work; the range CUDA reports on current GPUs is
+    * given so code that clamps priorities behaves the same. */
+   if (least)
+      *least = 0;
+   if (greatest)
+      *greatest = -5;
+   return CUDA_SUCCESS;
+}
+
+/* Primary contexts. */
+
+CUVK_EXPORT CUresult CUDAAPI
+cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
+{
+   struct cuvk_device *device;
+   CUresult res = cuvk_device_get(dev, "cuDevicePrimaryCtxRetain", &device);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!pctx)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuDevicePrimaryCtxRetain: pctx is NULL");
+
+   pthread_mutex_lock(&device->primary_lock);
+   if (!device->primary)
+      res = cuvk_context_create(device, device->primary_flags, true, &device->primary);
+   if (res == CUDA_SUCCESS) {
+      device->primary_refs++;
+      *pctx = (CUcontext)device->primary;
+   }
+   pthread_mutex_unlock(&device->primary_lock);
+   return res;
+}
+
+static CUresult
+primary_release(CUdevice dev, const char *entry, bool reset)
+{
+   struct cuvk_device *device;
+   CUresult res = cuvk_device_get(dev, entry, &device);
+   if (res != CUDA_SUCCESS)
+      return res;
+
+   pthread_mutex_lock(&device->primary_lock);
+   if (!reset && device->primary_refs == 0) {
+      pthread_mutex_unlock(&device->primary_lock);
+      return cuvk_error(CUDA_ERROR_INVALID_CONTEXT, "%s: the primary context of device %d is not retained",
+                        entry, dev);
+   }
+   if (!reset)
+      device->primary_refs--;
+   if ((reset || device->primary_refs == 0) && device->primary) {
+      cuvk_context_destroy(device->primary);
+      device->primary = NULL;
+   }
+   if (reset)
+      device->primary_refs = 0;
+   pthread_mutex_unlock(&device->primary_lock);
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuDevicePrimaryCtxRelease_v2(CUdevice dev)
+{
+   return primary_release(dev, "cuDevicePrimaryCtxRelease", false);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuDevicePrimaryCtxReset_v2(CUdevice dev)
+{
+   return primary_release(dev, "cuDevicePrimaryCtxReset", true);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags, int *active)
+{
+   struct cuvk_device *device;
+   CUresult res = cuvk_device_get(dev, "cuDevicePrimaryCtxGetState", &device);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!flags || !active)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuDevicePrimaryCtxGetState: NULL output");
+   pthread_mutex_lock(&device->primary_lock);
+   *flags = device->primary_flags;
+   *active = device->primary != NULL;
+   pthread_mutex_unlock(&device->primary_lock);
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuDevicePrimaryCtxSetFlags_v2(CUdevice dev, unsigned int flags)
+{
+   struct cuvk_device *device;
+   CUresult res = cuvk_device_get(dev, "cuDevicePrimaryCtxSetFlags", &device);
+   if (res != CUDA_SUCCESS)
+      return res;
+   res = context_check_flags("cuDevicePrimaryCtxSetFlags", flags);
+   if (res != CUDA_SUCCESS)
+      return res;
+   pthread_mutex_lock(&device->primary_lock);
+   device->primary_flags = flags;
+   if (device->primary)
+      device->primary->flags = flags;
+   pthread_mutex_unlock(&device->primary_lock);
+   return CUDA_SUCCESS;
+}

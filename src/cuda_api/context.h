@@ -1,0 +1,133 @@
+/*
+ * Contexts, streams and events.
+ *
+ * A context owns a VkDevice with one compute queue, the copy and fill
+ * pipelines, the submission state, a staging ring for pageable host
+ * transfers and the timestamp queries of its events.  Streams and events
+ * are light: a stream is a label plus "done when" value, an event a
+ * timeline value plus an optional timestamp query.
+ */
+#ifndef CUVK_API_CONTEXT_H
+#define CUVK_API_CONTEXT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <cuda.h>
+#include <vulkan/vulkan.h>
+
+#include "cuda_api/object.h"
+#include "cuda_api/submit.h"
+#include "mem/block_heap.h"
+#include "util/list.h"
+
+struct cuvk_device;
+
+struct cuvk_stream {
+   struct cuvk_object base;
+   struct cuvk_context *ctx;
+   struct cuvk_list link;    /* in ctx->streams */
+   unsigned flags;
+   int priority;
+   uint64_t last_value;      /* completes when all its work has */
+};
+
+#define CUVK_QUERY_POOL_SIZE 256u
+
+struct cuvk_query_pool {
+   struct cuvk_list link;
+   VkQueryPool pool;
+   uint32_t used[CUVK_QUERY_POOL_SIZE / 32];
+};
+
+struct cuvk_event {
+   struct cuvk_object base;
+   struct cuvk_context *ctx;
+   struct cuvk_list link;    /* in ctx->events */
+   unsigned flags;
+   uint64_t value;           /* 0: never recorded */
+   struct cuvk_query_pool *qpool; /* NULL with CU_EVENT_DISABLE_TIMING */
+   uint32_t query;
+};
+
+/* Staging for pageable host memory: a ring of host-visible slots, each
+ * reusable once the GPU work that read or wrote it has completed. */
+#define CUVK_STAGING_SLOTS 4u
+#define CUVK_STAGING_SLOT_SIZE (8u << 20)
+
+struct cuvk_staging {
+   pthread_mutex_t lock;     /* one pageable transfer at a time */
+   VkDeviceMemory memory;
+   VkBuffer buffer;
+   VkDeviceAddress address;
+   uint8_t *map;
+   bool cached;
+   uint64_t slot_value[CUVK_STAGING_SLOTS];
+   unsigned next;
+};
+
+struct cuvk_context {
+   struct cuvk_object base;
+   struct cuvk_device *dev;
+   unsigned flags;
+   bool primary;
+
+   VkDevice vk;
+   VkQueue queue;
+   PFN_vkGetMemoryFdKHR GetMemoryFdKHR;
+   PFN_vkGetMemoryHostPointerPropertiesEXT GetMemoryHostPointerPropertiesEXT;
+
+   VkPipelineLayout copy_layout;
+   VkPipeline copy_pipeline;
+   VkPipelineLayout fill_layout;
+   VkPipeline fill_pipeline;
+   uint32_t max_groups_x;    /* grid-stride cap for dispatches */
+   /* Copies and fills use transfer commands instead of the shaders (see
+    * pipeline.c for when). */
+   bool transfer_engine;
+
+   /* Guards submission, the queue and the object lists below. */
+   pthread_mutex_t lock;
+   struct cuvk_submit submit;
+   struct cuvk_stream null_stream; /* the legacy default stream */
+   struct cuvk_list streams;
+   struct cuvk_list events;
+   struct cuvk_list query_pools;
+   struct cuvk_list allocations;   /* cuvk_mem_alloc, for teardown */
+
+   /* Device allocations, and pinned host allocations (cuMemAllocHost). */
+   struct cuvk_mem_heap device_heap;
+   struct cuvk_mem_heap host_heap;
+
+   struct cuvk_staging staging;
+};
+
+CUresult cuvk_context_create(struct cuvk_device *dev, unsigned flags, bool primary,
+                             struct cuvk_context **out);
+void cuvk_context_destroy(struct cuvk_context *ctx);
+
+/* The calling thread's current context, checked to be live:
+ * CUDA_ERROR_INVALID_CONTEXT when there is none. */
+CUresult cuvk_context_current(const char *entry, struct cuvk_context **out);
+
+/* Makes ctx the current context if nothing is current (what the runtime
+ * API does implicitly). */
+void cuvk_context_set_current_if_none(struct cuvk_context *ctx);
+
+/* Drops ctx from the calling thread's stack when it is destroyed. */
+void cuvk_context_unbind(struct cuvk_context *ctx);
+
+/* Resolves a CUstream for ctx: NULL, CU_STREAM_LEGACY and
+ * CU_STREAM_PER_THREAD are ctx's default stream. */
+CUresult cuvk_stream_resolve(struct cuvk_context *ctx, CUstream hstream, const char *entry,
+                             struct cuvk_stream **out);
+
+/* For entry points given only a stream: the stream's context, or the
+ * current one for the default streams. */
+CUresult cuvk_stream_lookup(CUstream hstream, const char *entry, struct cuvk_context **ctx_out,
+                            struct cuvk_stream **out);
+
+void cuvk_stream_destroy_locked(struct cuvk_stream *stream);
+void cuvk_event_destroy_locked(struct cuvk_event *event);
+
+#endif

@@ -1,0 +1,255 @@
+/*
+ * cuDevice*: CUDA devices are the Vulkan physical devices cuInit kept.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cuda_api/driver.h"
+#include "util/error.h"
+#include "util/macros.h"
+
+CUVK_EXPORT CUresult CUDAAPI
+cuDeviceGetCount(int *count)
+{
+   CUresult res = cuvk_driver_check("cuDeviceGetCount");
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!count)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuDeviceGetCount: count is NULL");
+   *count = cuvk_driver.device_count;
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuDeviceGet(CUdevice *device, int ordinal)
+{
+   struct cuvk_device *dev;
+   CUresult res = cuvk_driver_check("cuDeviceGet");
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!device)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuDeviceGet: device is NULL");
+   res = cuvk_device_get(ordinal, "cuDeviceGet", &dev);
+   if (res != CUDA_SUCCESS)
+      return res;
+   *device = dev->ordinal;
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuDeviceGetName(char *name, int len, CUdevice device)
+{
+   struct cuvk_device *dev;
+   CUresult res = cuvk_device_get(device, "cuDeviceGetName", &dev);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!name || len <= 0)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuDeviceGetName: NULL name or length %d", len);
+   snprintf(name, (size_t)len, "%s", dev->props.deviceName);
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice device)
+{
+   struct cuvk_device *dev;
+   CUresult res = cuvk_device_get(device, "cuDeviceGetUuid", &dev);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!uuid)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuDeviceGetUuid: uuid is NULL");
+   /* The Vulkan deviceUUID, so interop code matching its VkPhysicalDevice
+    * to a CUDA device by UUID finds the same device. */
+   _Static_assert(sizeof(uuid->bytes) == VK_UUID_SIZE, "CUuuid is 16 bytes");
+   memcpy(uuid->bytes, dev->id.deviceUUID, VK_UUID_SIZE);
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuDeviceTotalMem_v2(size_t *bytes, CUdevice device)
+{
+   struct cuvk_device *dev;
+   CUresult res = cuvk_device_get(device, "cuDeviceTotalMem", &dev);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!bytes)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuDeviceTotalMem: bytes is NULL");
+   *bytes = dev->device_heap_size;
+   return CUDA_SUCCESS;
+}
+
+static int
+clamp_int(uint64_t v)
+{
+   return v > INT32_MAX ? INT32_MAX : (int)v;
+}
+
+/* Attributes with a meaning on Vulkan come from its limits; the CUDA-only
+ * ones (clock rates, compute capability, ...) have no Vulkan source and
+ * read 0, which is also what CUDA reports for an absent feature. */
+static int
+device_attribute(const struct cuvk_device *dev, CUdevice_attribute attrib)
+{
+   const VkPhysicalDeviceLimits *l = &dev->props.limits;
+
+   switch (attrib) {
+   case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
+      return clamp_int(l->maxComputeWorkGroupInvocations);
+   case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X:
+      return clamp_int(l->maxComputeWorkGroupSize[0]);
+   case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y:
+      return clamp_int(l->maxComputeWorkGroupSize[1]);
+   case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z:
+      return clamp_int(l->maxComputeWorkGroupSize[2]);
+   case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X:
+      return clamp_int(l->maxComputeWorkGroupCount[0]);
+   case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y:
+      return clamp_int(l->maxComputeWorkGroupCount[1]);
+   case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z:
+      return clamp_int(l->maxComputeWorkGroupCount[2]);
+   case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK:
+   case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN:
+      return clamp_int(l->maxComputeSharedMemorySize);
+   case CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY:
+      return clamp_int(l->maxUniformBufferRange);
+   case CU_DEVICE_ATTRIBUTE_WARP_SIZE:
+      return clamp_int(dev->subgroup.subgroupSize);
+   case CU_DEVICE_ATTRIBUTE_MAX_PITCH:
+      return INT32_MAX;
+   case CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT:
+   case CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT:
+      return 256;
+   case CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT:
+      return 512;
+   case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT:
+      /* Vulkan has no portable core count; a CPU device has its threads.
+       * 1 keeps code that divides by it working. */
+      if (dev->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU)
+         return clamp_int((uint64_t)CUVK_MAX(sysconf(_SC_NPROCESSORS_ONLN), 1L));
+      return 1;
+   case CU_DEVICE_ATTRIBUTE_INTEGRATED:
+      return dev->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU ||
+             dev->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+   case CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY:
+   case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING:
+   case CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED:
+      return 1;
+   case CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED:
+   case CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM:
+      return dev->has_external_memory_host;
+   case CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED:
+      return dev->has_dma_buf;
+   case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH:
+   case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH:
+   case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH:
+   case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH:
+   case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH:
+      return clamp_int(l->maxImageDimension1D);
+   case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH:
+   case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT:
+   case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH:
+   case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT:
+   case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH:
+   case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT:
+   case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH:
+   case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT:
+   case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH:
+   case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_HEIGHT:
+   case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH:
+   case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_HEIGHT:
+      return clamp_int(l->maxImageDimension2D);
+   case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH:
+   case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT:
+   case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH:
+   case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH:
+   case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT:
+   case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH:
+      return clamp_int(l->maxImageDimension3D);
+   case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH:
+   case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH:
+   case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH:
+   case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH:
+      return clamp_int(l->maxImageDimensionCube);
+   case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS:
+   case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_LAYERS:
+   case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_LAYERS:
+   case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_LAYERS:
+      return clamp_int(l->maxImageArrayLayers);
+   case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS:
+   case CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_LAYERS:
+      return clamp_int(l->maxImageArrayLayers / 6 * 6);
+   case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID:
+      return dev->has_pci_bus_info ? (int)dev->pci.pciBus : 0;
+   case CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID:
+      return dev->has_pci_bus_info ? (int)dev->pci.pciDevice : 0;
+   case CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID:
+      return dev->has_pci_bus_info ? (int)dev->pci.pciDomain : 0;
+   case CU_DEVICE_ATTRIBUTE_GPU_PCI_DEVICE_ID:
+      return (int)((dev->props.deviceID << 16) | dev->props.vendorID);
+   default:
+      return 0;
+   }
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuDeviceGetAttribute(int *value, CUdevice_attribute attrib, CUdevice device)
+{
+   struct cuvk_device *dev;
+   CUresult res = cuvk_device_get(device, "cuDeviceGetAttribute", &dev);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!value)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuDeviceGetAttribute: value is NULL");
+   if ((int)attrib <= 0 || attrib >= CU_DEVICE_ATTRIBUTE_MAX)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuDeviceGetAttribute: %d is not a device attribute",
+                        (int)attrib);
+   *value = device_attribute(dev, attrib);
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuDeviceGetPCIBusId(char *pci_bus_id, int len, CUdevice device)
+{
+   struct cuvk_device *dev;
+   CUresult res = cuvk_device_get(device, "cuDeviceGetPCIBusId", &dev);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!pci_bus_id || len <= 0)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuDeviceGetPCIBusId: NULL buffer or length %d", len);
+   if (!dev->has_pci_bus_info)
+      return cuvk_error(CUDA_ERROR_NOT_SUPPORTED,
+                        "cuDeviceGetPCIBusId: %s does not report its PCI address (no VK_EXT_pci_bus_info)",
+                        dev->props.deviceName);
+   snprintf(pci_bus_id, (size_t)len, "%08X:%02X:%02X.%X", dev->pci.pciDomain, dev->pci.pciBus,
+            dev->pci.pciDevice, dev->pci.pciFunction);
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuDeviceGetByPCIBusId(CUdevice *device, const char *pci_bus_id)
+{
+   unsigned domain = 0, bus, slot, function = 0;
+   CUresult res = cuvk_driver_check("cuDeviceGetByPCIBusId");
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!device || !pci_bus_id)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuDeviceGetByPCIBusId: NULL argument");
+
+   /* Accepts [domain]:[bus]:[device].[function] and [bus]:[device].[function]. */
+   if (sscanf(pci_bus_id, "%x:%x:%x.%x", &domain, &bus, &slot, &function) != 4) {
+      domain = 0;
+      if (sscanf(pci_bus_id, "%x:%x.%x", &bus, &slot, &function) != 3)
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuDeviceGetByPCIBusId: cannot parse \"%s\"",
+                           pci_bus_id);
+   }
+   for (int i = 0; i < cuvk_driver.device_count; i++) {
+      const struct cuvk_device *dev = &cuvk_driver.devices[i];
+      if (dev->has_pci_bus_info && dev->pci.pciDomain == domain && dev->pci.pciBus == bus &&
+          dev->pci.pciDevice == slot && dev->pci.pciFunction == function) {
+         *device = dev->ordinal;
+         return CUDA_SUCCESS;
+      }
+   }
+   return cuvk_error(CUDA_ERROR_INVALID_DEVICE, "cuDeviceGetByPCIBusId: no device at %s", pci_bus_id);
+}

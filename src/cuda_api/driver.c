@@ -1,0 +1,429 @@
+/*
+ * cuInit, the Vulkan instance and device discovery.
+ */
+#include "cuda_api/driver.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+#include "util/log.h"
+#include "util/macros.h"
+
+struct cuvk_driver cuvk_driver;
+
+static pthread_mutex_t driver_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Read without the lock on every call; written once, under it, with a
+ * release store after the driver state is complete. */
+static int driver_ready;
+static CUresult driver_init_result = CUDA_ERROR_NOT_INITIALIZED;
+static bool driver_init_tried;
+
+CUresult
+cuvk_driver_check(const char *entry)
+{
+   if (cuvk_likely(__atomic_load_n(&driver_ready, __ATOMIC_ACQUIRE)))
+      return CUDA_SUCCESS;
+   return cuvk_error(CUDA_ERROR_NOT_INITIALIZED, "%s: cuInit has not been called", entry);
+}
+
+CUresult
+cuvk_device_get(CUdevice dev, const char *entry, struct cuvk_device **out)
+{
+   CUresult res = cuvk_driver_check(entry);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (dev < 0 || dev >= cuvk_driver.device_count)
+      return cuvk_error(CUDA_ERROR_INVALID_DEVICE, "%s: device %d does not exist (%d devices)",
+                        entry, dev, cuvk_driver.device_count);
+   *out = &cuvk_driver.devices[dev];
+   return CUDA_SUCCESS;
+}
+
+PFN_vkVoidFunction
+cuvk_driver_instance_proc(const char *name)
+{
+   return vkGetInstanceProcAddr(cuvk_driver.instance, name);
+}
+
+static VKAPI_ATTR VkBool32 VKAPI_CALL
+driver_debug_callback(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                      VkDebugUtilsMessageTypeFlagsEXT types,
+                      const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
+{
+   static int fatal = -1;
+
+   if (fatal < 0) {
+      const char *env = getenv("CUVK_VALIDATION_FATAL");
+      fatal = env && strcmp(env, "0") != 0;
+   }
+   cuvk_loge("Vulkan %s: %s", (types & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT) ?
+             "validation" : "driver", data->pMessage ? data->pMessage : "(no message)");
+   if (fatal) {
+      fprintf(stderr, "cuvk: CUVK_VALIDATION_FATAL is set; aborting on a Vulkan validation message\n");
+      abort();
+   }
+   return VK_FALSE;
+}
+
+static bool
+has_extension(const VkExtensionProperties *exts, uint32_t count, const char *name)
+{
+   for (uint32_t i = 0; i < count; i++)
+      if (strcmp(exts[i].extensionName, name) == 0)
+         return true;
+   return false;
+}
+
+static uint32_t
+pick_memory_type(const VkPhysicalDeviceMemoryProperties *mem, VkMemoryPropertyFlags want,
+                 VkMemoryPropertyFlags avoid)
+{
+   for (uint32_t i = 0; i < mem->memoryTypeCount; i++) {
+      VkMemoryPropertyFlags f = mem->memoryTypes[i].propertyFlags;
+      if ((f & want) == want && !(f & avoid))
+         return i;
+   }
+   return UINT32_MAX;
+}
+
+static void
+device_choose_memory_types(struct cuvk_device *dev)
+{
+   const VkPhysicalDeviceMemoryProperties *mem = &dev->mem;
+   uint32_t big_heap = 0;
+   VkDeviceSize big = 0;
+
+   for (uint32_t h = 0; h < mem->memoryHeapCount; h++) {
+      if ((mem->memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) &&
+          mem->memoryHeaps[h].size > big) {
+         big = mem->memoryHeaps[h].size;
+         big_heap = h;
+      }
+   }
+
+   /* Device memory the CPU can also map (lavapipe's only type, a GPU's
+    * resizable BAR) lets small transfers skip the GPU entirely; take it
+    * when it covers the whole of the largest device-local heap. */
+   dev->device_type_index = UINT32_MAX;
+   for (uint32_t i = 0; i < mem->memoryTypeCount; i++) {
+      VkMemoryPropertyFlags f = mem->memoryTypes[i].propertyFlags;
+      VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT |
+                                   VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                   VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+      if ((f & want) == want && mem->memoryTypes[i].heapIndex == big_heap &&
+          !(f & (VK_MEMORY_PROPERTY_PROTECTED_BIT | VK_MEMORY_PROPERTY_DEVICE_COHERENT_BIT_AMD))) {
+         dev->device_type_index = i;
+         break;
+      }
+   }
+   if (dev->device_type_index == UINT32_MAX)
+      dev->device_type_index = pick_memory_type(mem, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
+                                                VK_MEMORY_PROPERTY_PROTECTED_BIT);
+   if (dev->device_type_index == UINT32_MAX)
+      dev->device_type_index = pick_memory_type(mem, 0, VK_MEMORY_PROPERTY_PROTECTED_BIT);
+
+   dev->host_type_index = pick_memory_type(mem, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                                VK_MEMORY_PROPERTY_HOST_COHERENT_BIT |
+                                                VK_MEMORY_PROPERTY_HOST_CACHED_BIT,
+                                           VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT |
+                                           VK_MEMORY_PROPERTY_PROTECTED_BIT);
+   if (dev->host_type_index == UINT32_MAX)
+      dev->host_type_index = pick_memory_type(mem, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                                   VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                                              VK_MEMORY_PROPERTY_PROTECTED_BIT);
+
+   dev->device_heap_size = mem->memoryHeaps[mem->memoryTypes[dev->device_type_index].heapIndex].size;
+}
+
+/* Fills dev from pdev; false (with an info line saying why) when the
+ * device lacks something cuvk needs. */
+static bool
+device_probe(VkPhysicalDevice pdev, struct cuvk_device *dev)
+{
+   VkExtensionProperties *exts = NULL;
+   uint32_t ext_count = 0;
+   bool ok = false;
+
+   memset(dev, 0, sizeof(*dev));
+   dev->pdev = pdev;
+   vkGetPhysicalDeviceProperties(pdev, &dev->props);
+   const char *name = dev->props.deviceName;
+
+   if (dev->props.apiVersion < VK_API_VERSION_1_2) {
+      cuvk_logi("skipping %s: Vulkan %u.%u, cuvk needs 1.2", name,
+                VK_API_VERSION_MAJOR(dev->props.apiVersion),
+                VK_API_VERSION_MINOR(dev->props.apiVersion));
+      return false;
+   }
+
+   if (vkEnumerateDeviceExtensionProperties(pdev, NULL, &ext_count, NULL) != VK_SUCCESS)
+      return false;
+   exts = calloc(ext_count ? ext_count : 1, sizeof(*exts));
+   if (!exts)
+      return false;
+   if (vkEnumerateDeviceExtensionProperties(pdev, NULL, &ext_count, exts) != VK_SUCCESS)
+      goto out;
+
+   if (!has_extension(exts, ext_count, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME)) {
+      cuvk_logi("skipping %s: no %s", name, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
+      goto out;
+   }
+   dev->has_external_memory_host = has_extension(exts, ext_count, VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
+   dev->has_dma_buf = has_extension(exts, ext_count, VK_EXT_EXTERNAL_MEMORY_DMA_BUF_EXTENSION_NAME);
+   dev->has_pci_bus_info = has_extension(exts, ext_count, VK_EXT_PCI_BUS_INFO_EXTENSION_NAME);
+   dev->has_memory_budget = has_extension(exts, ext_count, VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
+
+   VkPhysicalDeviceVulkan12Features f12 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES };
+   VkPhysicalDeviceFeatures2 f = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f12 };
+   vkGetPhysicalDeviceFeatures2(pdev, &f);
+   if (!f12.bufferDeviceAddress || !f12.timelineSemaphore || !f12.storageBuffer8BitAccess ||
+       !f12.shaderInt8 || !f.features.shaderInt64) {
+      cuvk_logi("skipping %s: needs bufferDeviceAddress, timelineSemaphore, "
+                "storageBuffer8BitAccess, shaderInt8 and shaderInt64", name);
+      goto out;
+   }
+
+   uint32_t qf_count = 0;
+   vkGetPhysicalDeviceQueueFamilyProperties(pdev, &qf_count, NULL);
+   VkQueueFamilyProperties *qfs = calloc(qf_count ? qf_count : 1, sizeof(*qfs));
+   if (!qfs)
+      goto out;
+   vkGetPhysicalDeviceQueueFamilyProperties(pdev, &qf_count, qfs);
+   /* Prefer a compute family without graphics: on GPUs it is the async
+    * compute queue, free of the display's work. */
+   dev->queue_family = UINT32_MAX;
+   for (int pass = 0; pass < 2 && dev->queue_family == UINT32_MAX; pass++) {
+      for (uint32_t i = 0; i < qf_count; i++) {
+         bool compute = qfs[i].queueFlags & VK_QUEUE_COMPUTE_BIT;
+         bool graphics = qfs[i].queueFlags & VK_QUEUE_GRAPHICS_BIT;
+         if (compute && (pass == 1 || !graphics)) {
+            dev->queue_family = i;
+            dev->timestamp_valid_bits = qfs[i].timestampValidBits;
+            break;
+         }
+      }
+   }
+   free(qfs);
+   if (dev->queue_family == UINT32_MAX) {
+      cuvk_logi("skipping %s: no compute queue", name);
+      goto out;
+   }
+
+   dev->id.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES;
+   dev->subgroup.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES;
+   dev->subgroup.pNext = &dev->id;
+   VkPhysicalDeviceExternalMemoryHostPropertiesEXT host_props = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT,
+   };
+   dev->pci.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PCI_BUS_INFO_PROPERTIES_EXT;
+   void *chain = &dev->subgroup;
+   if (dev->has_external_memory_host) {
+      host_props.pNext = chain;
+      chain = &host_props;
+   }
+   if (dev->has_pci_bus_info) {
+      dev->pci.pNext = chain;
+      chain = &dev->pci;
+   }
+   VkPhysicalDeviceProperties2 props2 = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+      .pNext = chain,
+   };
+   vkGetPhysicalDeviceProperties2(pdev, &props2);
+   dev->pci.pNext = NULL;
+   dev->subgroup.pNext = NULL;
+   dev->min_imported_host_alignment = host_props.minImportedHostPointerAlignment;
+
+   vkGetPhysicalDeviceMemoryProperties(pdev, &dev->mem);
+   device_choose_memory_types(dev);
+   if (dev->device_type_index == UINT32_MAX || dev->host_type_index == UINT32_MAX) {
+      cuvk_logi("skipping %s: no usable memory types", name);
+      goto out;
+   }
+
+   pthread_mutex_init(&dev->primary_lock, NULL);
+   ok = true;
+out:
+   free(exts);
+   return ok;
+}
+
+static CUresult
+driver_create_instance(void)
+{
+   VkExtensionProperties *exts = NULL;
+   uint32_t ext_count = 0;
+   const char *enabled[4];
+   uint32_t enabled_count = 0;
+   bool debug_utils = false;
+   VkResult vr;
+
+   uint32_t loader_version = VK_API_VERSION_1_0;
+   vkEnumerateInstanceVersion(&loader_version);
+   if (loader_version < VK_API_VERSION_1_2)
+      return cuvk_error(CUDA_ERROR_NO_DEVICE, "the Vulkan loader supports only %u.%u; cuvk needs 1.2",
+                        VK_API_VERSION_MAJOR(loader_version), VK_API_VERSION_MINOR(loader_version));
+   cuvk_driver.api_version = loader_version >= VK_API_VERSION_1_3 ? VK_API_VERSION_1_3 : VK_API_VERSION_1_2;
+
+   if (vkEnumerateInstanceExtensionProperties(NULL, &ext_count, NULL) == VK_SUCCESS && ext_count) {
+      exts = calloc(ext_count, sizeof(*exts));
+      if (exts && vkEnumerateInstanceExtensionProperties(NULL, &ext_count, exts) == VK_SUCCESS)
+         debug_utils = has_extension(exts, ext_count, VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+      free(exts);
+   }
+   if (debug_utils)
+      enabled[enabled_count++] = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+
+   VkApplicationInfo app = {
+      .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
+      .pApplicationName = "cuvk",
+      .pEngineName = "cuvk",
+      .engineVersion = VK_MAKE_VERSION(0, 1, 0),
+      .apiVersion = cuvk_driver.api_version,
+   };
+   VkInstanceCreateInfo info = {
+      .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
+      .pApplicationInfo = &app,
+      .enabledExtensionCount = enabled_count,
+      .ppEnabledExtensionNames = enabled,
+   };
+   vr = vkCreateInstance(&info, NULL, &cuvk_driver.instance);
+   if (vr != VK_SUCCESS)
+      return cuvk_vk_error(vr, "vkCreateInstance");
+
+   if (debug_utils) {
+      PFN_vkCreateDebugUtilsMessengerEXT create = (PFN_vkCreateDebugUtilsMessengerEXT)
+         vkGetInstanceProcAddr(cuvk_driver.instance, "vkCreateDebugUtilsMessengerEXT");
+      VkDebugUtilsMessengerCreateInfoEXT minfo = {
+         .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
+         .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+                            VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+         .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                        VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                        VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
+         .pfnUserCallback = driver_debug_callback,
+      };
+      if (create)
+         create(cuvk_driver.instance, &minfo, NULL, &cuvk_driver.messenger);
+   }
+
+   /* The layer lives in this very library; whether the loader put it in
+    * the application's instances is what VK_INSTANCE_LAYERS says. */
+   const char *layers = getenv("VK_INSTANCE_LAYERS");
+   cuvk_driver.layer_active = layers && strstr(layers, "VK_LAYER_CUVK_interop");
+   return CUDA_SUCCESS;
+}
+
+static CUresult
+driver_enumerate_devices(void)
+{
+   VkPhysicalDevice *pdevs = NULL;
+   uint32_t count = 0;
+   VkResult vr;
+
+   vr = vkEnumeratePhysicalDevices(cuvk_driver.instance, &count, NULL);
+   if (vr != VK_SUCCESS)
+      return cuvk_vk_error(vr, "vkEnumeratePhysicalDevices");
+   if (count == 0)
+      return CUDA_SUCCESS;
+
+   pdevs = calloc(count, sizeof(*pdevs));
+   cuvk_driver.devices = calloc(count, sizeof(*cuvk_driver.devices));
+   if (!pdevs || !cuvk_driver.devices) {
+      free(pdevs);
+      free(cuvk_driver.devices);
+      cuvk_driver.devices = NULL;
+      return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory listing devices");
+   }
+   vr = vkEnumeratePhysicalDevices(cuvk_driver.instance, &count, pdevs);
+   if (vr != VK_SUCCESS && vr != VK_INCOMPLETE) {
+      free(pdevs);
+      return cuvk_vk_error(vr, "vkEnumeratePhysicalDevices");
+   }
+
+   for (uint32_t i = 0; i < count; i++) {
+      struct cuvk_device *dev = &cuvk_driver.devices[cuvk_driver.device_count];
+      if (device_probe(pdevs[i], dev)) {
+         dev->ordinal = cuvk_driver.device_count++;
+         cuvk_logi("device %d: %s", dev->ordinal, dev->props.deviceName);
+      }
+   }
+   free(pdevs);
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuInit(unsigned int flags)
+{
+   CUresult res;
+
+   if (flags != 0)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuInit: flags must be 0, got 0x%x", flags);
+
+   if (__atomic_load_n(&driver_ready, __ATOMIC_ACQUIRE))
+      return CUDA_SUCCESS;
+
+   pthread_mutex_lock(&driver_lock);
+   if (driver_init_tried) {
+      res = driver_init_result;
+      pthread_mutex_unlock(&driver_lock);
+      return res;
+   }
+   driver_init_tried = true;
+
+   res = driver_create_instance();
+   if (res == CUDA_SUCCESS)
+      res = driver_enumerate_devices();
+   if (res == CUDA_SUCCESS && cuvk_driver.device_count == 0)
+      res = cuvk_error(CUDA_ERROR_NO_DEVICE,
+                       "cuInit: no Vulkan device has what cuvk needs (CUVK_LOG=info says why)");
+
+   driver_init_result = res;
+   if (res == CUDA_SUCCESS)
+      __atomic_store_n(&driver_ready, 1, __ATOMIC_RELEASE);
+   pthread_mutex_unlock(&driver_lock);
+   return res;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuDriverGetVersion(int *version)
+{
+   if (!version)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuDriverGetVersion: version is NULL");
+   *version = CUDA_VERSION;
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuGetErrorName(CUresult error, const char **str)
+{
+   const char *name;
+
+   if (!str)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuGetErrorName: output is NULL");
+   name = cuvk_result_name(error);
+   if (!name) {
+      *str = NULL;
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuGetErrorName: %d is not a CUresult", (int)error);
+   }
+   *str = name;
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuGetErrorString(CUresult error, const char **str)
+{
+   const char *desc;
+
+   if (!str)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuGetErrorString: output is NULL");
+   desc = cuvk_result_string(error);
+   if (!desc) {
+      *str = NULL;
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuGetErrorString: %d is not a CUresult", (int)error);
+   }
+   *str = desc;
+   return CUDA_SUCCESS;
+}

@@ -1,0 +1,68 @@
+/*
+ * Process-wide driver state: the Vulkan instance cuvk owns, and one
+ * cuvk_device per Vulkan physical device that can run cuvk.
+ */
+#ifndef CUVK_API_DRIVER_H
+#define CUVK_API_DRIVER_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <cuda.h>
+#include <vulkan/vulkan.h>
+
+struct cuvk_context;
+
+struct cuvk_device {
+   int ordinal;
+   VkPhysicalDevice pdev;
+   VkPhysicalDeviceProperties props;
+   VkPhysicalDeviceIDProperties id;
+   VkPhysicalDeviceSubgroupProperties subgroup;
+   VkPhysicalDeviceMemoryProperties mem;
+   VkPhysicalDevicePCIBusInfoPropertiesEXT pci;
+   VkDeviceSize min_imported_host_alignment;
+   uint32_t queue_family;
+   uint32_t timestamp_valid_bits;
+
+   bool has_pci_bus_info;
+   bool has_external_memory_host;
+   bool has_dma_buf;
+   bool has_memory_budget;
+
+   /* The memory type device allocations use, and the one pinned host
+    * allocations use (host-visible, cached where the device has it). */
+   uint32_t device_type_index;
+   uint32_t host_type_index;
+   VkDeviceSize device_heap_size;
+
+   /* Primary context: created by the first retain, destroyed by the last
+    * release or by a reset. */
+   pthread_mutex_t primary_lock;
+   struct cuvk_context *primary;
+   unsigned primary_refs;
+   unsigned primary_flags;
+};
+
+struct cuvk_driver {
+   VkInstance instance;
+   VkDebugUtilsMessengerEXT messenger;
+   uint32_t api_version;
+   int device_count;
+   struct cuvk_device *devices;
+   bool layer_active;
+};
+
+extern struct cuvk_driver cuvk_driver;
+
+/* CUDA_SUCCESS once cuInit has succeeded; CUDA_ERROR_NOT_INITIALIZED (with
+ * a log line naming the entry point) before. */
+CUresult cuvk_driver_check(const char *entry);
+
+/* Resolves a CUdevice to its cuvk_device, or CUDA_ERROR_INVALID_DEVICE. */
+CUresult cuvk_device_get(CUdevice dev, const char *entry, struct cuvk_device **out);
+
+/* Instance-level entry point of an extension, looked up once. */
+PFN_vkVoidFunction cuvk_driver_instance_proc(const char *name);
+
+#endif

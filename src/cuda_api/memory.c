@@ -1,0 +1,603 @@
+/*
+ * Device and host allocations: cuMemAlloc, cuMemFree, cuMemAllocPitch,
+ * cuMemGetInfo, cuMemGetAddressRange, the pinned and registered host
+ * memory calls, and cuPointerGetAttribute.
+ */
+#include "cuda_api/memory.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_api/context.h"
+#include "cuda_api/driver.h"
+#include "mem/va_space.h"
+#include "util/error.h"
+#include "util/log.h"
+#include "util/macros.h"
+
+/* CUDA promises at least 256-byte alignment for cuMemAlloc. */
+#define DEVICE_ALIGNMENT 256u
+/* Pinned host memory is handed out page-aligned, as CUDA does. */
+#define HOST_ALIGNMENT 4096u
+/* cuMemAllocPitch rows are aligned like CUDA's texture pitch. */
+#define PITCH_ALIGNMENT 512u
+
+#define HOSTALLOC_FLAGS (CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_WRITECOMBINED)
+#define HOSTREGISTER_FLAGS (CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_DEVICEMAP | \
+                            CU_MEMHOSTREGISTER_IOMEMORY | CU_MEMHOSTREGISTER_READ_ONLY)
+
+static struct cuvk_mem_range_map mem_ranges;
+static pthread_once_t mem_ranges_once = PTHREAD_ONCE_INIT;
+static CUresult mem_ranges_result;
+static uint64_t next_buffer_id = 1;
+
+static void
+mem_ranges_init(void)
+{
+   mem_ranges_result = cuvk_mem_range_map_init(&mem_ranges);
+}
+
+static struct cuvk_mem_range_map *
+ranges(void)
+{
+   pthread_once(&mem_ranges_once, mem_ranges_init);
+   return &mem_ranges;
+}
+
+bool
+cuvk_mem_is_device_address(uint64_t ptr)
+{
+   return cuvk_mem_va_contains(ptr);
+}
+
+static bool
+span_fill(struct cuvk_mem_range *range, void *data)
+{
+   struct cuvk_mem_alloc *alloc = cuvk_container_of(range, struct cuvk_mem_alloc, range);
+   struct cuvk_mem_span *span = data;
+   uint64_t delta = span->base - range->start; /* base holds the pointer on entry */
+   struct cuvk_mem_block *block = alloc->block;
+
+   span->ctx = alloc->ctx;
+   span->kind = (enum cuvk_mem_kind)range->kind;
+   span->base = range->start;
+   span->size = range->size;
+   span->address = block->address + alloc->offset + delta;
+   span->buffer = block->buffer;
+   span->buffer_offset = alloc->offset + delta;
+   span->map = block->map ? block->map + alloc->offset + delta : NULL;
+   span->cached = block->heap ?
+      (block->heap->type_flags & VK_MEMORY_PROPERTY_HOST_CACHED_BIT) != 0 :
+      range->kind == CUVK_MEM_REGISTERED;
+   span->avail = range->size - delta;
+   span->buffer_id = alloc->buffer_id;
+   span->host_flags = alloc->host_flags;
+   return true;
+}
+
+bool
+cuvk_mem_resolve(uint64_t ptr, struct cuvk_mem_span *out)
+{
+   memset(out, 0, sizeof(*out));
+   out->base = ptr;
+   if (cuvk_mem_range_map_find(ranges(), ptr, span_fill, out))
+      return true;
+   memset(out, 0, sizeof(*out));
+   return false;
+}
+
+CUresult
+cuvk_mem_alloc_publish(struct cuvk_mem_alloc *alloc)
+{
+   struct cuvk_context *ctx = alloc->ctx;
+
+   if (mem_ranges_result != CUDA_SUCCESS)
+      return mem_ranges_result;
+   alloc->buffer_id = __atomic_fetch_add(&next_buffer_id, 1, __ATOMIC_RELAXED);
+   if (!cuvk_mem_range_map_insert(ranges(), &alloc->range))
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "range 0x%llx+%llu overlaps an existing allocation",
+                        (unsigned long long)alloc->range.start, (unsigned long long)alloc->range.size);
+   pthread_mutex_lock(&ctx->lock);
+   cuvk_list_addtail(&alloc->link, &ctx->allocations);
+   pthread_mutex_unlock(&ctx->lock);
+   return CUDA_SUCCESS;
+}
+
+static void
+alloc_release_now(struct cuvk_context *ctx, void *data)
+{
+   struct cuvk_mem_alloc *alloc = data;
+   struct cuvk_mem_block *block = alloc->block;
+
+   if (block->heap) {
+      struct cuvk_mem_block *dead =
+         cuvk_mem_heap_free(block->heap, block, alloc->offset, alloc->reserved);
+      if (dead)
+         cuvk_mem_block_destroy(dead);
+   } else if (alloc->reserved) {
+      /* A wrapped block owned by this allocation alone. */
+      cuvk_mem_block_destroy(block);
+   }
+   if (alloc->on_release)
+      alloc->on_release(alloc);
+   free(alloc);
+}
+
+/* Removes ptr's allocation of the given kind from the map if ptr is its
+ * start; the caller then releases it.  Atomic against a concurrent free of
+ * the same pointer. */
+static struct cuvk_mem_alloc *
+alloc_unpublish(uint64_t ptr, enum cuvk_mem_kind kind, enum cuvk_mem_kind kind2)
+{
+   struct cuvk_mem_range_map *map = ranges();
+   struct cuvk_mem_alloc *alloc = NULL;
+
+   cuvk_mem_range_map_write_lock(map);
+   struct cuvk_mem_range *range = cuvk_mem_range_map_lookup_locked(map, ptr);
+   if (range && range->start == ptr && (range->kind == kind || range->kind == kind2)) {
+      cuvk_mem_range_map_remove_locked(map, range);
+      alloc = cuvk_container_of(range, struct cuvk_mem_alloc, range);
+   }
+   cuvk_mem_range_map_write_unlock(map);
+   return alloc;
+}
+
+/* The GPU may still be using the memory: the release waits for all work
+ * recorded so far. */
+static void
+alloc_release(struct cuvk_mem_alloc *alloc)
+{
+   struct cuvk_context *ctx = alloc->ctx;
+
+   pthread_mutex_lock(&ctx->lock);
+   cuvk_list_del(&alloc->link);
+   alloc->release.fn = alloc_release_now;
+   alloc->release.data = alloc;
+   cuvk_submit_defer(ctx, &alloc->release);
+   pthread_mutex_unlock(&ctx->lock);
+}
+
+void
+cuvk_memory_release_context(struct cuvk_context *ctx)
+{
+   struct cuvk_mem_range_map *map = ranges();
+
+   cuvk_list_for_each_entry_safe(struct cuvk_mem_alloc, alloc, &ctx->allocations, link) {
+      cuvk_mem_range_map_remove(map, &alloc->range);
+      cuvk_list_del(&alloc->link);
+      alloc_release_now(ctx, alloc);
+   }
+}
+
+static CUresult
+alloc_from_heap(struct cuvk_context *ctx, struct cuvk_mem_heap *heap, enum cuvk_mem_kind kind,
+                size_t size, VkDeviceSize alignment, struct cuvk_mem_alloc **out)
+{
+   struct cuvk_mem_alloc *alloc;
+   CUresult res;
+
+   alloc = calloc(1, sizeof(*alloc));
+   if (!alloc)
+      return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory for an allocation record");
+   alloc->ctx = ctx;
+   alloc->reserved = CUVK_ALIGN_UP((VkDeviceSize)size, alignment);
+   if (alloc->reserved < size) {
+      free(alloc);
+      return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "size %zu is too large", size);
+   }
+
+   res = cuvk_mem_heap_alloc(heap, alloc->reserved, alignment, &alloc->block, &alloc->offset);
+   if (res != CUDA_SUCCESS) {
+      free(alloc);
+      return res;
+   }
+
+   alloc->range.kind = kind;
+   alloc->range.size = size;
+   alloc->range.start = kind == CUVK_MEM_DEVICE ?
+      alloc->block->va + alloc->offset : (uint64_t)(uintptr_t)(alloc->block->map + alloc->offset);
+
+   res = cuvk_mem_alloc_publish(alloc);
+   if (res != CUDA_SUCCESS) {
+      struct cuvk_mem_block *dead = cuvk_mem_heap_free(heap, alloc->block, alloc->offset, alloc->reserved);
+      if (dead)
+         cuvk_mem_block_destroy(dead);
+      free(alloc);
+      return res;
+   }
+   *out = alloc;
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize)
+{
+   struct cuvk_context *ctx = NULL;
+   struct cuvk_mem_alloc *alloc;
+   CUresult res = cuvk_context_current("cuMemAlloc", &ctx);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!dptr)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemAlloc: dptr is NULL");
+   if (bytesize == 0)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemAlloc: size is 0");
+
+   res = alloc_from_heap(ctx, &ctx->device_heap, CUVK_MEM_DEVICE, bytesize, DEVICE_ALIGNMENT, &alloc);
+   if (res != CUDA_SUCCESS)
+      return res;
+   *dptr = alloc->range.start;
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pitch, size_t width, size_t height,
+                   unsigned int element_size)
+{
+   struct cuvk_context *ctx = NULL;
+   CUresult res = cuvk_context_current("cuMemAllocPitch", &ctx);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!dptr || !pitch)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemAllocPitch: NULL output");
+   if (element_size != 4 && element_size != 8 && element_size != 16)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemAllocPitch: element size %u is not 4, 8 or 16",
+                        element_size);
+   if (width == 0 || height == 0)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemAllocPitch: %zux%zu has no bytes", width, height);
+
+   size_t row = CUVK_ALIGN_UP(width, (size_t)PITCH_ALIGNMENT);
+   if (row < width || height > SIZE_MAX / row)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemAllocPitch: %zux%zu overflows", width, height);
+
+   res = cuMemAlloc_v2(dptr, row * height);
+   if (res == CUDA_SUCCESS)
+      *pitch = row;
+   return res;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuMemFree_v2(CUdeviceptr dptr)
+{
+   CUresult res = cuvk_driver_check("cuMemFree");
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (dptr == 0)
+      return CUDA_SUCCESS;
+
+   struct cuvk_mem_alloc *alloc = alloc_unpublish(dptr, CUVK_MEM_DEVICE, CUVK_MEM_EXTERNAL);
+   if (!alloc) {
+      struct cuvk_mem_span span;
+      if (cuvk_mem_resolve(dptr, &span))
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE,
+                           "cuMemFree: 0x%llx is inside the allocation at 0x%llx, not its start",
+                           (unsigned long long)dptr, (unsigned long long)span.base);
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemFree: 0x%llx is not an allocation (already freed?)",
+                        (unsigned long long)dptr);
+   }
+   alloc_release(alloc);
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuMemGetAddressRange_v2(CUdeviceptr *pbase, size_t *psize, CUdeviceptr dptr)
+{
+   struct cuvk_mem_span span;
+   CUresult res = cuvk_driver_check("cuMemGetAddressRange");
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!cuvk_mem_resolve(dptr, &span))
+      return cuvk_error(CUDA_ERROR_NOT_FOUND, "cuMemGetAddressRange: 0x%llx is in no allocation",
+                        (unsigned long long)dptr);
+   if (pbase)
+      *pbase = span.base;
+   if (psize)
+      *psize = span.size;
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuMemGetInfo_v2(size_t *free_bytes, size_t *total_bytes)
+{
+   struct cuvk_context *ctx = NULL;
+   CUresult res = cuvk_context_current("cuMemGetInfo", &ctx);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!free_bytes || !total_bytes)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemGetInfo: NULL output");
+
+   struct cuvk_device *dev = ctx->dev;
+   uint32_t heap = dev->mem.memoryTypes[dev->device_type_index].heapIndex;
+   VkDeviceSize total = dev->mem.memoryHeaps[heap].size;
+   VkDeviceSize avail;
+
+   if (dev->has_memory_budget) {
+      /* The budget counts every process's use, as CUDA's free figure does. */
+      VkPhysicalDeviceMemoryBudgetPropertiesEXT budget = {
+         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT,
+      };
+      VkPhysicalDeviceMemoryProperties2 props = {
+         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_PROPERTIES_2,
+         .pNext = &budget,
+      };
+      vkGetPhysicalDeviceMemoryProperties2(dev->pdev, &props);
+      avail = budget.heapBudget[heap] > budget.heapUsage[heap] ?
+              budget.heapBudget[heap] - budget.heapUsage[heap] : 0;
+   } else {
+      pthread_mutex_lock(&ctx->device_heap.lock);
+      VkDeviceSize used = ctx->device_heap.allocated;
+      pthread_mutex_unlock(&ctx->device_heap.lock);
+      avail = total > used ? total - used : 0;
+   }
+   *free_bytes = avail;
+   *total_bytes = total;
+   return CUDA_SUCCESS;
+}
+
+/* Pinned host memory. */
+
+CUVK_EXPORT CUresult CUDAAPI
+cuMemHostAlloc(void **pp, size_t bytesize, unsigned int flags)
+{
+   struct cuvk_context *ctx = NULL;
+   struct cuvk_mem_alloc *alloc;
+   CUresult res = cuvk_context_current("cuMemHostAlloc", &ctx);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!pp)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemHostAlloc: pp is NULL");
+   if (flags & ~HOSTALLOC_FLAGS)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemHostAlloc: unknown flags 0x%x", flags & ~HOSTALLOC_FLAGS);
+   if (bytesize == 0)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemHostAlloc: size is 0");
+
+   res = alloc_from_heap(ctx, &ctx->host_heap, CUVK_MEM_HOST, bytesize, HOST_ALIGNMENT, &alloc);
+   if (res != CUDA_SUCCESS)
+      return res;
+   /* Under unified addressing every pinned allocation is mapped. */
+   alloc->host_flags = flags | CU_MEMHOSTALLOC_DEVICEMAP;
+   *pp = (void *)(uintptr_t)alloc->range.start;
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuMemAllocHost_v2(void **pp, size_t bytesize)
+{
+   return cuMemHostAlloc(pp, bytesize, 0);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuMemFreeHost(void *p)
+{
+   CUresult res = cuvk_driver_check("cuMemFreeHost");
+   if (res != CUDA_SUCCESS)
+      return res;
+   struct cuvk_mem_alloc *alloc = alloc_unpublish((uint64_t)(uintptr_t)p, CUVK_MEM_HOST, CUVK_MEM_HOST);
+   if (!alloc)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemFreeHost: %p is not from cuMemHostAlloc", p);
+   alloc_release(alloc);
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuMemHostGetDevicePointer_v2(CUdeviceptr *pdptr, void *p, unsigned int flags)
+{
+   struct cuvk_mem_span span;
+   CUresult res = cuvk_driver_check("cuMemHostGetDevicePointer");
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!pdptr || !p)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemHostGetDevicePointer: NULL argument");
+   if (flags != 0)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemHostGetDevicePointer: flags must be 0");
+   if (!cuvk_mem_resolve((uint64_t)(uintptr_t)p, &span) ||
+       (span.kind != CUVK_MEM_HOST && span.kind != CUVK_MEM_REGISTERED))
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemHostGetDevicePointer: %p is not pinned host memory", p);
+   *pdptr = (CUdeviceptr)(uintptr_t)p;
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuMemHostGetFlags(unsigned int *pflags, void *p)
+{
+   struct cuvk_mem_span span;
+   CUresult res = cuvk_driver_check("cuMemHostGetFlags");
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!pflags)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemHostGetFlags: pflags is NULL");
+   if (!cuvk_mem_resolve((uint64_t)(uintptr_t)p, &span) ||
+       (span.kind != CUVK_MEM_HOST && span.kind != CUVK_MEM_REGISTERED))
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemHostGetFlags: %p is not pinned host memory", p);
+   *pflags = span.host_flags;
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int flags)
+{
+   struct cuvk_context *ctx = NULL;
+   struct cuvk_mem_alloc *alloc;
+   struct cuvk_mem_span span;
+   VkDeviceMemory memory;
+   VkResult vr;
+   CUresult res = cuvk_context_current("cuMemHostRegister", &ctx);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!p || bytesize == 0)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemHostRegister: NULL pointer or size 0");
+   if (flags & ~HOSTREGISTER_FLAGS)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemHostRegister: unknown flags 0x%x",
+                        flags & ~HOSTREGISTER_FLAGS);
+   if (flags & (CU_MEMHOSTREGISTER_IOMEMORY | CU_MEMHOSTREGISTER_READ_ONLY))
+      return cuvk_error(CUDA_ERROR_NOT_SUPPORTED,
+                        "cuMemHostRegister: IOMEMORY and READ_ONLY registration are not supported by cuvk");
+   if (!ctx->dev->has_external_memory_host)
+      return cuvk_error(CUDA_ERROR_NOT_SUPPORTED,
+                        "cuMemHostRegister: %s has no VK_EXT_external_memory_host",
+                        ctx->dev->props.deviceName);
+
+   uint64_t start = (uint64_t)(uintptr_t)p;
+   if (cuvk_mem_is_device_address(start))
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemHostRegister: %p is a device address", p);
+   if (start + bytesize < start)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemHostRegister: range wraps around");
+   if (cuvk_mem_resolve(start, &span) || cuvk_mem_resolve(start + bytesize - 1, &span))
+      return cuvk_error(CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED,
+                        "cuMemHostRegister: %p+%zu overlaps memory that is already pinned", p, bytesize);
+
+   /* Vulkan imports whole aligned pages; cover the caller's range with
+    * them and point the allocation at the caller's first byte. */
+   VkDeviceSize align = CUVK_MAX(ctx->dev->min_imported_host_alignment, (VkDeviceSize)4096);
+   uint64_t base = start & ~(align - 1);
+   uint64_t end = CUVK_ALIGN_UP(start + bytesize, align);
+
+   VkMemoryHostPointerPropertiesEXT host_props = {
+      .sType = VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT,
+   };
+   vr = ctx->GetMemoryHostPointerPropertiesEXT(ctx->vk, VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT,
+                                               (void *)(uintptr_t)base, &host_props);
+   if (vr != VK_SUCCESS || host_props.memoryTypeBits == 0)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemHostRegister: the driver cannot import %p", p);
+   uint32_t type = ctx->dev->host_type_index;
+   if (!(host_props.memoryTypeBits & (1u << type)))
+      type = (uint32_t)__builtin_ctz(host_props.memoryTypeBits);
+
+   VkImportMemoryHostPointerInfoEXT import = {
+      .sType = VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT,
+      .handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT,
+      .pHostPointer = (void *)(uintptr_t)base,
+   };
+   VkMemoryAllocateFlagsInfo flags_info = {
+      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO,
+      .pNext = &import,
+      .flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT,
+   };
+   VkMemoryAllocateInfo info = {
+      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+      .pNext = &flags_info,
+      .allocationSize = end - base,
+      .memoryTypeIndex = type,
+   };
+   vr = vkAllocateMemory(ctx->vk, &info, NULL, &memory);
+   if (vr != VK_SUCCESS)
+      return cuvk_vk_error(vr, "cuMemHostRegister: vkAllocateMemory importing host memory");
+
+   alloc = calloc(1, sizeof(*alloc));
+   if (!alloc) {
+      vkFreeMemory(ctx->vk, memory, NULL);
+      return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory for an allocation record");
+   }
+   res = cuvk_mem_block_wrap(ctx->vk, memory, end - base, false,
+                             VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT, &alloc->block);
+   if (res != CUDA_SUCCESS) {
+      vkFreeMemory(ctx->vk, memory, NULL);
+      free(alloc);
+      return res;
+   }
+   alloc->block->map = (uint8_t *)(uintptr_t)base;
+   alloc->ctx = ctx;
+   alloc->offset = start - base;
+   alloc->reserved = end - base;
+   alloc->host_flags = flags | CU_MEMHOSTREGISTER_DEVICEMAP;
+   alloc->range.kind = CUVK_MEM_REGISTERED;
+   alloc->range.start = start;
+   alloc->range.size = bytesize;
+
+   res = cuvk_mem_alloc_publish(alloc);
+   if (res != CUDA_SUCCESS) {
+      cuvk_mem_block_destroy(alloc->block);
+      free(alloc);
+      return res == CUDA_ERROR_INVALID_VALUE ? CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED : res;
+   }
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuMemHostUnregister(void *p)
+{
+   CUresult res = cuvk_driver_check("cuMemHostUnregister");
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!p)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemHostUnregister: p is NULL");
+   struct cuvk_mem_alloc *alloc =
+      alloc_unpublish((uint64_t)(uintptr_t)p, CUVK_MEM_REGISTERED, CUVK_MEM_REGISTERED);
+   if (!alloc)
+      return cuvk_error(CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED,
+                        "cuMemHostUnregister: %p is not the start of a registered range", p);
+   alloc_release(alloc);
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdeviceptr ptr)
+{
+   struct cuvk_mem_span span;
+   CUresult res = cuvk_driver_check("cuPointerGetAttribute");
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!data)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuPointerGetAttribute: data is NULL");
+
+   bool known = cuvk_mem_resolve(ptr, &span);
+   if (!known)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE,
+                        "cuPointerGetAttribute: 0x%llx is not memory cuvk allocated or registered",
+                        (unsigned long long)ptr);
+   bool host = span.kind == CUVK_MEM_HOST || span.kind == CUVK_MEM_REGISTERED;
+
+   switch (attribute) {
+   case CU_POINTER_ATTRIBUTE_CONTEXT:
+      *(CUcontext *)data = (CUcontext)span.ctx;
+      return CUDA_SUCCESS;
+   case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
+      *(unsigned int *)data = host ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
+      return CUDA_SUCCESS;
+   case CU_POINTER_ATTRIBUTE_DEVICE_POINTER:
+      *(CUdeviceptr *)data = ptr;
+      return CUDA_SUCCESS;
+   case CU_POINTER_ATTRIBUTE_HOST_POINTER:
+      if (!host)
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE,
+                           "cuPointerGetAttribute: device memory at 0x%llx has no host pointer",
+                           (unsigned long long)ptr);
+      *(void **)data = (void *)(uintptr_t)ptr;
+      return CUDA_SUCCESS;
+   case CU_POINTER_ATTRIBUTE_BUFFER_ID:
+      *(unsigned long long *)data = span.buffer_id;
+      return CUDA_SUCCESS;
+   case CU_POINTER_ATTRIBUTE_IS_MANAGED:
+   case CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE:
+   case CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE:
+      *(int *)data = 0;
+      return CUDA_SUCCESS;
+   case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS:
+   case CU_POINTER_ATTRIBUTE_MAPPED:
+      /* Every command is ordered after every earlier one, so memory
+       * operations on any allocation are synchronous in CUDA's sense. */
+      *(int *)data = 1;
+      return CUDA_SUCCESS;
+   case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
+      *(int *)data = span.ctx->dev->ordinal;
+      return CUDA_SUCCESS;
+   case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
+      *(CUdeviceptr *)data = span.base;
+      return CUDA_SUCCESS;
+   case CU_POINTER_ATTRIBUTE_RANGE_SIZE:
+      *(size_t *)data = span.size;
+      return CUDA_SUCCESS;
+   case CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES:
+      *(unsigned long long *)data = 0;
+      return CUDA_SUCCESS;
+   case CU_POINTER_ATTRIBUTE_ACCESS_FLAGS:
+      *(unsigned int *)data = CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE;
+      return CUDA_SUCCESS;
+   case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE:
+      *(void **)data = NULL;
+      return CUDA_SUCCESS;
+   default:
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuPointerGetAttribute: attribute %d is not supported",
+                        (int)attribute);
+   }
+}

@@ -1,0 +1,79 @@
+/*
+ * Allocations behind CUdeviceptr and pinned host pointers.
+ *
+ * Every allocation (device memory, pinned or registered host memory, a
+ * mapped external buffer) is one range in a process-wide range map, so any
+ * pointer, interior ones included, resolves to the block that backs it.
+ * Device pointers live in cuvk's reserved device address space; pinned
+ * host pointers are their own device pointers, as under CUDA's unified
+ * addressing, and the reservation guarantees the two never collide.
+ */
+#ifndef CUVK_API_MEMORY_H
+#define CUVK_API_MEMORY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <cuda.h>
+#include <vulkan/vulkan.h>
+
+#include "cuda_api/submit.h"
+#include "mem/block_heap.h"
+#include "mem/range_map.h"
+#include "util/list.h"
+
+struct cuvk_context;
+
+enum cuvk_mem_kind {
+   CUVK_MEM_DEVICE = 1,   /* cuMemAlloc and friends */
+   CUVK_MEM_HOST,         /* cuMemAllocHost / cuMemHostAlloc */
+   CUVK_MEM_REGISTERED,   /* cuMemHostRegister */
+   CUVK_MEM_EXTERNAL,     /* cuExternalMemoryGetMappedBuffer */
+};
+
+struct cuvk_mem_alloc {
+   struct cuvk_mem_range range;  /* start = the pointer, size = as asked */
+   struct cuvk_context *ctx;
+   struct cuvk_list link;        /* in ctx->allocations */
+   struct cuvk_mem_block *block;
+   VkDeviceSize offset;          /* of range.start within block */
+   VkDeviceSize reserved;        /* bytes taken from the block's heap */
+   unsigned host_flags;
+   uint64_t buffer_id;           /* CU_POINTER_ATTRIBUTE_BUFFER_ID */
+   struct cuvk_deferred release;
+   /* Called at release for allocations that keep something else alive
+    * (a mapped external buffer keeps its import). */
+   void (*on_release)(struct cuvk_mem_alloc *alloc);
+   void *owner;
+};
+
+/* What a pointer resolves to, copied out while the range is locked. */
+struct cuvk_mem_span {
+   struct cuvk_context *ctx;
+   enum cuvk_mem_kind kind;
+   uint64_t base;              /* the allocation's start and size */
+   uint64_t size;
+   VkDeviceAddress address;    /* device address of the pointer */
+   VkBuffer buffer;            /* a buffer holding the pointer ... */
+   VkDeviceSize buffer_offset; /* ... at this offset */
+   uint8_t *map;               /* host view of the pointer, or NULL */
+   bool cached;                /* map is cached (cheap to read) */
+   uint64_t avail;             /* bytes from the pointer to the end */
+   uint64_t buffer_id;
+   unsigned host_flags;
+};
+
+/* False when ptr lies in no allocation. */
+bool cuvk_mem_resolve(uint64_t ptr, struct cuvk_mem_span *out);
+
+/* True when ptr is inside cuvk's device address space (so it can never be
+ * a host pointer). */
+bool cuvk_mem_is_device_address(uint64_t ptr);
+
+/* Enters a fully set-up allocation in the range map and the context's
+ * list; CUDA_ERROR_INVALID_VALUE if it overlaps one already there. */
+CUresult cuvk_mem_alloc_publish(struct cuvk_mem_alloc *alloc);
+
+/* Frees every allocation of a context being destroyed (GPU idle). */
+void cuvk_memory_release_context(struct cuvk_context *ctx);
+
+#endif

@@ -1,0 +1,219 @@
+/*
+ * Streams.  Work of every stream of a context is recorded in host call
+ * order into one submission sequence (see submit.h), so a stream only has
+ * to remember when its own last command completes.
+ */
+#include <stdlib.h>
+
+#include "cuda_api/context.h"
+#include "cuda_api/driver.h"
+#include "util/error.h"
+#include "util/macros.h"
+
+#define STREAM_FLAGS CU_STREAM_NON_BLOCKING
+#define STREAM_PRIORITY_LEAST 0
+#define STREAM_PRIORITY_GREATEST (-5)
+
+static bool
+stream_is_default(CUstream hstream)
+{
+   return hstream == NULL || hstream == CU_STREAM_LEGACY || hstream == CU_STREAM_PER_THREAD;
+}
+
+CUresult
+cuvk_stream_lookup(CUstream hstream, const char *entry, struct cuvk_context **ctx_out,
+                   struct cuvk_stream **out)
+{
+   struct cuvk_context *ctx = NULL;
+   CUresult res;
+
+   if (stream_is_default(hstream)) {
+      res = cuvk_context_current(entry, &ctx);
+      if (res != CUDA_SUCCESS)
+         return res;
+      *ctx_out = ctx;
+      *out = &ctx->null_stream;
+      return CUDA_SUCCESS;
+   }
+   res = cuvk_driver_check(entry);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!cuvk_object_is(hstream, CUVK_OBJECT_STREAM))
+      return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "%s: %p is not a live stream", entry, (void *)hstream);
+   *out = (struct cuvk_stream *)hstream;
+   *ctx_out = (*out)->ctx;
+   return CUDA_SUCCESS;
+}
+
+CUresult
+cuvk_stream_resolve(struct cuvk_context *ctx, CUstream hstream, const char *entry,
+                    struct cuvk_stream **out)
+{
+   if (stream_is_default(hstream)) {
+      *out = &ctx->null_stream;
+      return CUDA_SUCCESS;
+   }
+   if (!cuvk_object_is(hstream, CUVK_OBJECT_STREAM))
+      return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "%s: %p is not a live stream", entry, (void *)hstream);
+   struct cuvk_stream *stream = (struct cuvk_stream *)hstream;
+   if (stream->ctx != ctx)
+      return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "%s: stream %p belongs to another context",
+                        entry, (void *)hstream);
+   *out = stream;
+   return CUDA_SUCCESS;
+}
+
+void
+cuvk_stream_destroy_locked(struct cuvk_stream *stream)
+{
+   cuvk_object_remove(&stream->base);
+   cuvk_list_del(&stream->link);
+   free(stream);
+}
+
+static CUresult
+stream_create(CUstream *phstream, unsigned int flags, int priority, const char *entry)
+{
+   struct cuvk_context *ctx = NULL;
+   struct cuvk_stream *stream = NULL;
+   CUresult res = cuvk_context_current(entry, &ctx);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!phstream)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: phStream is NULL", entry);
+   if (flags & ~STREAM_FLAGS)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: unknown flags 0x%x", entry, flags & ~STREAM_FLAGS);
+
+   stream = calloc(1, sizeof(*stream));
+   if (!stream)
+      return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", entry);
+   stream->ctx = ctx;
+   stream->flags = flags;
+   /* CUDA clamps priorities into the supported range. */
+   stream->priority = CUVK_MAX(CUVK_MIN(priority, STREAM_PRIORITY_LEAST), STREAM_PRIORITY_GREATEST);
+
+   pthread_mutex_lock(&ctx->lock);
+   cuvk_list_addtail(&stream->link, &ctx->streams);
+   pthread_mutex_unlock(&ctx->lock);
+   cuvk_object_add(&stream->base, CUVK_OBJECT_STREAM);
+   *phstream = (CUstream)stream;
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuStreamCreate(CUstream *phstream, unsigned int flags)
+{
+   return stream_create(phstream, flags, 0, "cuStreamCreate");
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuStreamCreateWithPriority(CUstream *phstream, unsigned int flags, int priority)
+{
+   return stream_create(phstream, flags, priority, "cuStreamCreateWithPriority");
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuStreamDestroy_v2(CUstream hstream)
+{
+   CUresult res = cuvk_driver_check("cuStreamDestroy");
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (stream_is_default(hstream) || !cuvk_object_is(hstream, CUVK_OBJECT_STREAM))
+      return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "cuStreamDestroy: %p is not a live stream",
+                        (void *)hstream);
+   /* Work already recorded completes on its own; a stream holds nothing
+    * the GPU uses. */
+   struct cuvk_stream *stream = (struct cuvk_stream *)hstream;
+   struct cuvk_context *ctx = stream->ctx;
+   pthread_mutex_lock(&ctx->lock);
+   cuvk_stream_destroy_locked(stream);
+   pthread_mutex_unlock(&ctx->lock);
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuStreamSynchronize(CUstream hstream)
+{
+   struct cuvk_context *ctx = NULL;
+   struct cuvk_stream *stream = NULL;
+   CUresult res = cuvk_stream_lookup(hstream, "cuStreamSynchronize", &ctx, &stream);
+   if (res != CUDA_SUCCESS)
+      return res;
+   pthread_mutex_lock(&ctx->lock);
+   uint64_t value = stream->last_value;
+   /* The legacy stream waits for every blocking stream too; with one
+    * submission order that is everything recorded so far. */
+   if (stream == &ctx->null_stream)
+      value = cuvk_submit_last_value(ctx);
+   pthread_mutex_unlock(&ctx->lock);
+   return cuvk_submit_wait(ctx, value);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuStreamQuery(CUstream hstream)
+{
+   struct cuvk_context *ctx = NULL;
+   struct cuvk_stream *stream = NULL;
+   bool done;
+   CUresult res = cuvk_stream_lookup(hstream, "cuStreamQuery", &ctx, &stream);
+   if (res != CUDA_SUCCESS)
+      return res;
+   pthread_mutex_lock(&ctx->lock);
+   uint64_t value = stream == &ctx->null_stream ? cuvk_submit_last_value(ctx) : stream->last_value;
+   pthread_mutex_unlock(&ctx->lock);
+   res = cuvk_submit_is_done(ctx, value, &done);
+   if (res != CUDA_SUCCESS)
+      return res;
+   return done ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuStreamWaitEvent(CUstream hstream, CUevent hevent, unsigned int flags)
+{
+   struct cuvk_context *ctx = NULL;
+   struct cuvk_stream *stream = NULL;
+   CUresult res = cuvk_stream_lookup(hstream, "cuStreamWaitEvent", &ctx, &stream);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (flags != 0)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuStreamWaitEvent: flags must be 0, got 0x%x", flags);
+   if (!cuvk_object_is(hevent, CUVK_OBJECT_EVENT))
+      return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "cuStreamWaitEvent: %p is not a live event",
+                        (void *)hevent);
+
+   struct cuvk_event *event = (struct cuvk_event *)hevent;
+   /* Within a context, later work already runs after the event's work.
+    * Across contexts (two VkDevices) there is nothing to chain on the GPU
+    * side, so the host waits. */
+   if (event->ctx != ctx && event->value)
+      return cuvk_submit_wait(event->ctx, event->value);
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuStreamGetFlags(CUstream hstream, unsigned int *flags)
+{
+   struct cuvk_context *ctx = NULL;
+   struct cuvk_stream *stream = NULL;
+   CUresult res = cuvk_stream_lookup(hstream, "cuStreamGetFlags", &ctx, &stream);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!flags)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuStreamGetFlags: flags is NULL");
+   *flags = stream->flags;
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuStreamGetPriority(CUstream hstream, int *priority)
+{
+   struct cuvk_context *ctx = NULL;
+   struct cuvk_stream *stream = NULL;
+   CUresult res = cuvk_stream_lookup(hstream, "cuStreamGetPriority", &ctx, &stream);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!priority)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuStreamGetPriority: priority is NULL");
+   *priority = stream->priority;
+   return CUDA_SUCCESS;
+}

@@ -1,0 +1,334 @@
+#include "cuda_api/submit.h"
+
+#include <stdlib.h>
+
+#include "cuda_api/context.h"
+#include "cuda_api/driver.h"
+#include "util/error.h"
+#include "util/log.h"
+#include "util/macros.h"
+
+/* A batch this full is submitted even while the GPU is busy, so a long
+ * stream of small commands still reaches the GPU in bounded chunks. */
+#define BATCH_MAX_COMMANDS 64u
+
+static const VkPipelineStageFlags work_stages =
+   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+static const VkAccessFlags work_writes =
+   VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+static const VkAccessFlags work_access =
+   VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+   VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+
+CUresult
+cuvk_submit_init(struct cuvk_context *ctx)
+{
+   struct cuvk_submit *s = &ctx->submit;
+   VkResult vr;
+
+   cuvk_list_init(&s->pending);
+   cuvk_list_init(&s->free);
+   s->open = NULL;
+   s->next_value = 1;
+   s->last_submitted = 0;
+   s->completed = 0;
+
+   VkCommandPoolCreateInfo pool_info = {
+      .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+      .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
+      .queueFamilyIndex = ctx->dev->queue_family,
+   };
+   vr = vkCreateCommandPool(ctx->vk, &pool_info, NULL, &s->pool);
+   if (vr != VK_SUCCESS)
+      return cuvk_vk_error(vr, "vkCreateCommandPool");
+
+   VkSemaphoreTypeCreateInfo type_info = {
+      .sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
+      .semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE,
+      .initialValue = 0,
+   };
+   VkSemaphoreCreateInfo sem_info = {
+      .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO,
+      .pNext = &type_info,
+   };
+   vr = vkCreateSemaphore(ctx->vk, &sem_info, NULL, &s->timeline);
+   if (vr != VK_SUCCESS) {
+      vkDestroyCommandPool(ctx->vk, s->pool, NULL);
+      return cuvk_vk_error(vr, "vkCreateSemaphore");
+   }
+   return CUDA_SUCCESS;
+}
+
+static void
+batch_run_deferred(struct cuvk_context *ctx, struct cuvk_batch *batch)
+{
+   cuvk_list_for_each_entry_safe(struct cuvk_deferred, d, &batch->deferred, link) {
+      cuvk_list_del(&d->link);
+      d->fn(ctx, d->data);
+   }
+}
+
+void
+cuvk_submit_retire(struct cuvk_context *ctx)
+{
+   struct cuvk_submit *s = &ctx->submit;
+   uint64_t value;
+
+   if (cuvk_list_is_empty(&s->pending))
+      return;
+   if (vkGetSemaphoreCounterValue(ctx->vk, s->timeline, &value) == VK_SUCCESS)
+      __atomic_store_n(&s->completed, CUVK_MAX(s->completed, value), __ATOMIC_RELAXED);
+
+   cuvk_list_for_each_entry_safe(struct cuvk_batch, b, &s->pending, link) {
+      if (b->value > s->completed)
+         break;
+      batch_run_deferred(ctx, b);
+      vkResetCommandBuffer(b->cmd, 0);
+      cuvk_list_del(&b->link);
+      cuvk_list_add(&b->link, &s->free);
+   }
+}
+
+void
+cuvk_submit_finish(struct cuvk_context *ctx)
+{
+   struct cuvk_submit *s = &ctx->submit;
+
+   cuvk_submit_flush(ctx);
+   if (s->last_submitted > s->completed) {
+      VkSemaphoreWaitInfo wait = {
+         .sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO,
+         .semaphoreCount = 1,
+         .pSemaphores = &s->timeline,
+         .pValues = &s->last_submitted,
+      };
+      vkWaitSemaphores(ctx->vk, &wait, UINT64_MAX);
+   }
+   cuvk_submit_retire(ctx);
+
+   /* Whatever is still listed never ran (a failed submit); its deferred
+    * work still has to release what it holds. */
+   cuvk_list_for_each_entry_safe(struct cuvk_batch, b, &s->pending, link) {
+      batch_run_deferred(ctx, b);
+      cuvk_list_del(&b->link);
+      free(b);
+   }
+   cuvk_list_for_each_entry_safe(struct cuvk_batch, b, &s->free, link) {
+      cuvk_list_del(&b->link);
+      free(b);
+   }
+   vkDestroySemaphore(ctx->vk, s->timeline, NULL);
+   vkDestroyCommandPool(ctx->vk, s->pool, NULL);
+}
+
+static CUresult
+batch_open(struct cuvk_context *ctx)
+{
+   struct cuvk_submit *s = &ctx->submit;
+   struct cuvk_batch *batch;
+   VkResult vr;
+
+   if (!cuvk_list_is_empty(&s->free)) {
+      batch = cuvk_list_first_entry(&s->free, struct cuvk_batch, link);
+      cuvk_list_del(&batch->link);
+   } else {
+      batch = calloc(1, sizeof(*batch));
+      if (!batch)
+         return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory for a batch");
+      VkCommandBufferAllocateInfo info = {
+         .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+         .commandPool = s->pool,
+         .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+         .commandBufferCount = 1,
+      };
+      vr = vkAllocateCommandBuffers(ctx->vk, &info, &batch->cmd);
+      if (vr != VK_SUCCESS) {
+         free(batch);
+         return cuvk_vk_error(vr, "vkAllocateCommandBuffers");
+      }
+   }
+   cuvk_list_init(&batch->deferred);
+   cuvk_list_init(&batch->link);
+   batch->command_count = 0;
+
+   VkCommandBufferBeginInfo begin = {
+      .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+      .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
+   };
+   vr = vkBeginCommandBuffer(batch->cmd, &begin);
+   if (vr != VK_SUCCESS) {
+      cuvk_list_add(&batch->link, &s->free);
+      return cuvk_vk_error(vr, "vkBeginCommandBuffer");
+   }
+   batch->value = s->next_value++;
+   s->open = batch;
+   return CUDA_SUCCESS;
+}
+
+CUresult
+cuvk_submit_record(struct cuvk_context *ctx, VkCommandBuffer *cmd, uint64_t *value)
+{
+   struct cuvk_submit *s = &ctx->submit;
+   CUresult res;
+
+   if (!s->open) {
+      res = batch_open(ctx);
+      if (res != CUDA_SUCCESS)
+         return res;
+   }
+
+   /* The barrier's first scope is everything earlier in submission order
+    * on this queue, earlier batches included: this one barrier is what
+    * orders every command after every previous one. */
+   VkMemoryBarrier barrier = {
+      .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+      .srcAccessMask = work_writes,
+      .dstAccessMask = work_access,
+   };
+   vkCmdPipelineBarrier(s->open->cmd, work_stages, work_stages, 0, 1, &barrier, 0, NULL, 0, NULL);
+
+   *cmd = s->open->cmd;
+   *value = s->open->value;
+   return CUDA_SUCCESS;
+}
+
+CUresult
+cuvk_submit_flush(struct cuvk_context *ctx)
+{
+   struct cuvk_submit *s = &ctx->submit;
+   struct cuvk_batch *batch = s->open;
+   VkResult vr;
+
+   if (!batch)
+      return CUDA_SUCCESS;
+   s->open = NULL;
+
+   /* Make the batch's writes visible to the host once it signals, for
+    * readers that map the memory. */
+   VkMemoryBarrier barrier = {
+      .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+      .srcAccessMask = work_writes,
+      .dstAccessMask = VK_ACCESS_HOST_READ_BIT,
+   };
+   vkCmdPipelineBarrier(batch->cmd, work_stages, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier,
+                        0, NULL, 0, NULL);
+
+   vr = vkEndCommandBuffer(batch->cmd);
+   if (vr == VK_SUCCESS) {
+      VkTimelineSemaphoreSubmitInfo timeline = {
+         .sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
+         .signalSemaphoreValueCount = 1,
+         .pSignalSemaphoreValues = &batch->value,
+      };
+      VkSubmitInfo submit = {
+         .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+         .pNext = &timeline,
+         .commandBufferCount = 1,
+         .pCommandBuffers = &batch->cmd,
+         .signalSemaphoreCount = 1,
+         .pSignalSemaphores = &s->timeline,
+      };
+      vr = vkQueueSubmit(ctx->queue, 1, &submit, VK_NULL_HANDLE);
+   }
+
+   cuvk_list_addtail(&batch->link, &s->pending);
+   if (vr != VK_SUCCESS) {
+      /* The value will never be signalled by the GPU; signal it from the
+       * host so waiters do not hang, and report the failure. */
+      VkSemaphoreSignalInfo sig = {
+         .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO,
+         .semaphore = s->timeline,
+         .value = batch->value,
+      };
+      vkSignalSemaphore(ctx->vk, &sig);
+      s->last_submitted = batch->value;
+      return cuvk_vk_error(vr, "vkQueueSubmit");
+   }
+   s->last_submitted = batch->value;
+   return CUDA_SUCCESS;
+}
+
+CUresult
+cuvk_submit_commit(struct cuvk_context *ctx)
+{
+   struct cuvk_submit *s = &ctx->submit;
+
+   s->open->command_count++;
+   cuvk_submit_retire(ctx);
+   if (cuvk_list_is_empty(&s->pending) || s->open->command_count >= BATCH_MAX_COMMANDS)
+      return cuvk_submit_flush(ctx);
+   return CUDA_SUCCESS;
+}
+
+uint64_t
+cuvk_submit_last_value(struct cuvk_context *ctx)
+{
+   struct cuvk_submit *s = &ctx->submit;
+   return s->open ? s->open->value : s->last_submitted;
+}
+
+void
+cuvk_submit_defer(struct cuvk_context *ctx, struct cuvk_deferred *node)
+{
+   struct cuvk_submit *s = &ctx->submit;
+   struct cuvk_batch *batch = s->open;
+
+   cuvk_submit_retire(ctx);
+   if (!batch && !cuvk_list_is_empty(&s->pending))
+      batch = cuvk_container_of(s->pending.prev, struct cuvk_batch, link);
+   if (!batch) {
+      node->fn(ctx, node->data);
+      return;
+   }
+   cuvk_list_addtail(&node->link, &batch->deferred);
+}
+
+CUresult
+cuvk_submit_is_done(struct cuvk_context *ctx, uint64_t value, bool *done)
+{
+   struct cuvk_submit *s = &ctx->submit;
+   CUresult res = CUDA_SUCCESS;
+
+   pthread_mutex_lock(&ctx->lock);
+   if (value > s->completed) {
+      if (s->open && value >= s->open->value)
+         res = cuvk_submit_flush(ctx);
+      cuvk_submit_retire(ctx);
+   }
+   *done = value <= s->completed;
+   pthread_mutex_unlock(&ctx->lock);
+   return res;
+}
+
+CUresult
+cuvk_submit_wait(struct cuvk_context *ctx, uint64_t value)
+{
+   struct cuvk_submit *s = &ctx->submit;
+   CUresult res = CUDA_SUCCESS;
+   VkResult vr;
+
+   if (value <= __atomic_load_n(&s->completed, __ATOMIC_RELAXED))
+      return CUDA_SUCCESS;
+
+   pthread_mutex_lock(&ctx->lock);
+   if (s->open && value >= s->open->value)
+      res = cuvk_submit_flush(ctx);
+   pthread_mutex_unlock(&ctx->lock);
+   if (res != CUDA_SUCCESS)
+      return res;
+
+   VkSemaphoreWaitInfo wait = {
+      .sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO,
+      .semaphoreCount = 1,
+      .pSemaphores = &s->timeline,
+      .pValues = &value,
+   };
+   vr = vkWaitSemaphores(ctx->vk, &wait, UINT64_MAX);
+   if (vr != VK_SUCCESS)
+      return cuvk_vk_error(vr, "vkWaitSemaphores");
+
+   pthread_mutex_lock(&ctx->lock);
+   cuvk_submit_retire(ctx);
+   pthread_mutex_unlock(&ctx->lock);
+   return CUDA_SUCCESS;
+}

@@ -1,0 +1,98 @@
+/*
+ * Work submission for one context.
+ *
+ * All streams of a context record into one open batch (a pooled command
+ * buffer) in the order the host calls arrive, with a full compute barrier
+ * between commands.  Batches are submitted to the context's single queue
+ * and signal increasing values on one timeline semaphore.  Since every
+ * command is ordered after every earlier one, CUDA's stream rules (the
+ * legacy default stream's implicit synchronisation included) hold by
+ * construction; the price is that streams never overlap, which a CPU
+ * driver gains nothing from anyway and which only matters on a GPU when a
+ * single copy does not fill it.
+ *
+ * A batch is submitted at once when the queue is idle, so a lone command
+ * starts without delay; while earlier work is running, commands accumulate
+ * and go together at the next synchronisation point or when the batch is
+ * full.  Nothing is created per command: command buffers, the semaphore and
+ * the garbage lists are reused.
+ *
+ * Locking: every function here expects the context's lock held, except
+ * cuvk_submit_wait and cuvk_submit_is_done, which take it as needed.
+ */
+#ifndef CUVK_API_SUBMIT_H
+#define CUVK_API_SUBMIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <cuda.h>
+#include <vulkan/vulkan.h>
+
+#include "util/list.h"
+
+struct cuvk_context;
+
+typedef void (*cuvk_deferred_fn)(struct cuvk_context *ctx, void *data);
+
+struct cuvk_deferred {
+   struct cuvk_list link;
+   cuvk_deferred_fn fn;
+   void *data;
+};
+
+struct cuvk_batch {
+   struct cuvk_list link;
+   VkCommandBuffer cmd;
+   uint64_t value;         /* timeline value signalled when it completes */
+   uint32_t command_count;
+   struct cuvk_list deferred; /* cuvk_deferred run once it completes */
+};
+
+struct cuvk_submit {
+   VkCommandPool pool;
+   VkSemaphore timeline;
+   struct cuvk_batch *open;   /* recording, or NULL */
+   struct cuvk_list pending;  /* submitted, oldest first */
+   struct cuvk_list free;     /* completed, ready for reuse */
+   uint64_t next_value;       /* value of the next batch to open */
+   uint64_t last_submitted;   /* value of the newest submitted batch */
+   uint64_t completed;        /* newest value known complete */
+};
+
+CUresult cuvk_submit_init(struct cuvk_context *ctx);
+void cuvk_submit_finish(struct cuvk_context *ctx);
+
+/* Opens a batch if needed and returns its command buffer, with a barrier
+ * recorded after the previous command.  *value receives the timeline value
+ * the batch will signal, which the caller records as "done when". */
+CUresult cuvk_submit_record(struct cuvk_context *ctx, VkCommandBuffer *cmd, uint64_t *value);
+
+/* Called after the command is recorded: submits now when the queue is idle
+ * or the batch is full. */
+CUresult cuvk_submit_commit(struct cuvk_context *ctx);
+
+/* Submits the open batch, if any. */
+CUresult cuvk_submit_flush(struct cuvk_context *ctx);
+
+/* Runs node->fn(ctx, node->data) once everything recorded so far has
+ * completed (at once when nothing is outstanding).  The node is embedded
+ * in the caller's object, so deferring never fails; fn runs with the
+ * context lock held and must not take it. */
+void cuvk_submit_defer(struct cuvk_context *ctx, struct cuvk_deferred *node);
+
+/* The value of the newest recorded work: the open batch, else the last
+ * submitted one.  Waiting for it waits for everything recorded so far. */
+uint64_t cuvk_submit_last_value(struct cuvk_context *ctx);
+
+/* Blocks until value has completed, flushing first if value is in the open
+ * batch.  Takes the context lock itself; must be called without it. */
+CUresult cuvk_submit_wait(struct cuvk_context *ctx, uint64_t value);
+
+/* Non-blocking: flushes value's batch if still open, then polls. Takes
+ * the context lock itself. */
+CUresult cuvk_submit_is_done(struct cuvk_context *ctx, uint64_t value, bool *done);
+
+/* Retires completed batches (runs their deferred work); lock held. */
+void cuvk_submit_retire(struct cuvk_context *ctx);
+
+#endif

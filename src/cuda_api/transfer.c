@@ -1,0 +1,630 @@
+#include "cuda_api/transfer.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_api/context.h"
+#include "cuda_api/driver.h"
+#include "cuda_api/memory.h"
+#include "cuvk_shader_params.h"
+#include "util/error.h"
+#include "util/log.h"
+#include "util/macros.h"
+
+/* Synchronous copies up to this size between two CPU-visible places skip
+ * the GPU when it is idle: a memcpy costs less than a submit. */
+#define DIRECT_SMALL_MAX (64u << 10)
+/* Reading uncached (write-combined) memory from the CPU is slow; only tiny
+ * reads go direct, the rest stream through cached staging memory. */
+#define DIRECT_UNCACHED_READ_MAX (4u << 10)
+/* One dispatch covers at most this many bytes per row, which keeps the
+ * shader's 32-bit row offsets exact. */
+#define DISPATCH_MAX_ROW_BYTES (1ull << 31)
+#define DISPATCH_MAX_ROWS (1ull << 31)
+
+void
+cuvk_staging_init(struct cuvk_context *ctx)
+{
+   memset(&ctx->staging, 0, sizeof(ctx->staging));
+   pthread_mutex_init(&ctx->staging.lock, NULL);
+}
+
+void
+cuvk_staging_finish(struct cuvk_context *ctx)
+{
+   struct cuvk_staging *st = &ctx->staging;
+
+   if (st->map) {
+      vkUnmapMemory(ctx->vk, st->memory);
+      vkDestroyBuffer(ctx->vk, st->buffer, NULL);
+      vkFreeMemory(ctx->vk, st->memory, NULL);
+   }
+   pthread_mutex_destroy(&st->lock);
+}
+
+/* Created at first use: a context that never copies pageable memory
+ * through it (all of lavapipe's) never pays for it.  Staging lock held. */
+static CUresult
+staging_ensure(struct cuvk_context *ctx)
+{
+   struct cuvk_staging *st = &ctx->staging;
+   VkDeviceSize size = (VkDeviceSize)CUVK_STAGING_SLOTS * CUVK_STAGING_SLOT_SIZE;
+   uint32_t type = ctx->dev->host_type_index;
+   VkResult vr;
+   void *map;
+
+   if (st->map)
+      return CUDA_SUCCESS;
+
+   VkMemoryAllocateFlagsInfo flags_info = {
+      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO,
+      .flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT,
+   };
+   VkMemoryAllocateInfo alloc_info = {
+      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+      .pNext = &flags_info,
+      .allocationSize = size,
+      .memoryTypeIndex = type,
+   };
+   vr = vkAllocateMemory(ctx->vk, &alloc_info, NULL, &st->memory);
+   if (vr != VK_SUCCESS)
+      return cuvk_vk_error(vr, "vkAllocateMemory for the staging ring");
+
+   VkBufferCreateInfo buffer_info = {
+      .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+      .size = size,
+      .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT |
+               VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+   };
+   vr = vkCreateBuffer(ctx->vk, &buffer_info, NULL, &st->buffer);
+   if (vr != VK_SUCCESS)
+      goto fail_memory;
+   vr = vkBindBufferMemory(ctx->vk, st->buffer, st->memory, 0);
+   if (vr != VK_SUCCESS)
+      goto fail_buffer;
+   vr = vkMapMemory(ctx->vk, st->memory, 0, VK_WHOLE_SIZE, 0, &map);
+   if (vr != VK_SUCCESS)
+      goto fail_buffer;
+
+   st->address = vkGetBufferDeviceAddress(ctx->vk, &(VkBufferDeviceAddressInfo){
+      .sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO,
+      .buffer = st->buffer,
+   });
+   st->cached = ctx->dev->mem.memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
+   st->map = map;
+   return CUDA_SUCCESS;
+
+fail_buffer:
+   vkDestroyBuffer(ctx->vk, st->buffer, NULL);
+fail_memory:
+   vkFreeMemory(ctx->vk, st->memory, NULL);
+   return cuvk_vk_error(vr, "setting up the staging ring");
+}
+
+static void
+dispatch_groups(struct cuvk_context *ctx, uint64_t row_bytes, uint64_t rows,
+                uint32_t *gx, uint32_t *gy)
+{
+   uint64_t units = row_bytes / 16 + 1;
+   uint64_t groups = (units + CUVK_SHADER_LOCAL_SIZE - 1) / CUVK_SHADER_LOCAL_SIZE;
+   uint32_t max_y = ctx->dev->props.limits.maxComputeWorkGroupCount[1];
+
+   *gx = (uint32_t)CUVK_MIN(groups, (uint64_t)ctx->max_groups_x);
+   *gy = (uint32_t)CUVK_MIN(rows, (uint64_t)max_y);
+}
+
+static uint32_t
+copy_src_mode(uint64_t dst, uint64_t src, uint64_t dst_pitch, uint64_t src_pitch, uint64_t rows)
+{
+   uint64_t delta = src - dst;
+   uint64_t pitch_delta = rows > 1 ? src_pitch - dst_pitch : 0;
+
+   if ((delta & 15) == 0 && (pitch_delta & 15) == 0)
+      return CUVK_COPY_SRC_ALIGN16;
+   if ((delta & 3) == 0 && (pitch_delta & 3) == 0)
+      return CUVK_COPY_SRC_ALIGN4;
+   return CUVK_COPY_SRC_UNALIGNED;
+}
+
+/* A place on the GPU, named both ways: shaders use the address, transfer
+ * commands the buffer and offset. */
+struct gpu_ref {
+   VkBuffer buffer;
+   VkDeviceSize offset;
+   VkDeviceAddress address;
+};
+
+static struct gpu_ref
+span_ref(const struct cuvk_mem_span *span)
+{
+   return (struct gpu_ref){ span->buffer, span->buffer_offset, span->address };
+}
+
+static struct gpu_ref
+staging_ref(struct cuvk_staging *st, unsigned slot)
+{
+   VkDeviceSize off = (VkDeviceSize)slot * CUVK_STAGING_SLOT_SIZE;
+   return (struct gpu_ref){ st->buffer, off, st->address + off };
+}
+
+static struct gpu_ref
+ref_advance(struct gpu_ref r, uint64_t bytes)
+{
+   r.offset += bytes;
+   r.address += bytes;
+   return r;
+}
+
+/* Regions per vkCmdCopyBuffer on the transfer engine. */
+#define TRANSFER_MAX_REGIONS 1024u
+
+static CUresult
+record_copy_transfer(struct cuvk_context *ctx, struct cuvk_stream *stream, struct gpu_ref dst,
+                     struct gpu_ref src, uint64_t row_bytes, uint64_t rows, uint64_t dst_pitch,
+                     uint64_t src_pitch)
+{
+   VkBufferCopy regions[64];
+   CUresult res;
+
+   for (uint64_t row = 0; row < rows;) {
+      VkCommandBuffer cmd;
+      uint64_t value;
+      res = cuvk_submit_record(ctx, &cmd, &value);
+      if (res != CUDA_SUCCESS)
+         return res;
+      /* One command holds up to TRANSFER_MAX_REGIONS rows, passed in
+       * small slices of the region array. */
+      uint64_t end = CUVK_MIN(rows, row + TRANSFER_MAX_REGIONS);
+      while (row < end) {
+         uint32_t count = 0;
+         for (; row < end && count < CUVK_ARRAY_SIZE(regions); row++, count++) {
+            regions[count] = (VkBufferCopy){
+               .srcOffset = src.offset + row * src_pitch,
+               .dstOffset = dst.offset + row * dst_pitch,
+               .size = row_bytes,
+            };
+         }
+         vkCmdCopyBuffer(cmd, src.buffer, dst.buffer, count, regions);
+      }
+      stream->last_value = value;
+      res = cuvk_submit_commit(ctx);
+      if (res != CUDA_SUCCESS)
+         return res;
+   }
+   return CUDA_SUCCESS;
+}
+
+static CUresult
+record_copy_compute(struct cuvk_context *ctx, struct cuvk_stream *stream, VkDeviceAddress dst,
+                    VkDeviceAddress src, uint64_t row_bytes, uint64_t rows, uint64_t dst_pitch,
+                    uint64_t src_pitch)
+{
+   CUresult res;
+
+   /* Rows wider than a dispatch covers become several dispatches, each a
+    * column of the copy. */
+   for (uint64_t col = 0; col < row_bytes; col += DISPATCH_MAX_ROW_BYTES) {
+      uint64_t width = CUVK_MIN(row_bytes - col, DISPATCH_MAX_ROW_BYTES);
+      for (uint64_t row = 0; row < rows; row += DISPATCH_MAX_ROWS) {
+         uint64_t height = CUVK_MIN(rows - row, DISPATCH_MAX_ROWS);
+         struct cuvk_copy_params p = {
+            .src = src + row * src_pitch + col,
+            .dst = dst + row * dst_pitch + col,
+            .src_pitch = src_pitch,
+            .dst_pitch = dst_pitch,
+            .width = (uint32_t)width,
+            .height = (uint32_t)height,
+         };
+         p.src_mode = copy_src_mode(p.dst, p.src, dst_pitch, src_pitch, height);
+
+         VkCommandBuffer cmd;
+         uint64_t value;
+         uint32_t gx, gy;
+         res = cuvk_submit_record(ctx, &cmd, &value);
+         if (res != CUDA_SUCCESS)
+            return res;
+         dispatch_groups(ctx, width, height, &gx, &gy);
+         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, ctx->copy_pipeline);
+         vkCmdPushConstants(cmd, ctx->copy_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(p), &p);
+         vkCmdDispatch(cmd, gx, gy, 1);
+         stream->last_value = value;
+         res = cuvk_submit_commit(ctx);
+         if (res != CUDA_SUCCESS)
+            return res;
+      }
+   }
+   return CUDA_SUCCESS;
+}
+
+static bool
+copy_overlaps(struct gpu_ref dst, struct gpu_ref src, uint64_t row_bytes, uint64_t rows,
+              uint64_t dst_pitch, uint64_t src_pitch)
+{
+   uint64_t dst_end = dst.offset + (rows - 1) * dst_pitch + row_bytes;
+   uint64_t src_end = src.offset + (rows - 1) * src_pitch + row_bytes;
+   return dst.buffer == src.buffer && dst.offset < src_end && src.offset < dst_end;
+}
+
+/* Records a 2D copy; ctx lock held. */
+static CUresult
+record_copy(struct cuvk_context *ctx, struct cuvk_stream *stream, struct gpu_ref dst,
+            struct gpu_ref src, uint64_t row_bytes, uint64_t rows, uint64_t dst_pitch,
+            uint64_t src_pitch)
+{
+   /* vkCmdCopyBuffer forbids overlapping regions; CUDA leaves overlapping
+    * copies undefined, so they take the shader, which at least does not
+    * break Vulkan's rules. */
+   if (ctx->transfer_engine &&
+       !copy_overlaps(dst, src, row_bytes, rows, dst_pitch, src_pitch))
+      return record_copy_transfer(ctx, stream, dst, src, row_bytes, rows, dst_pitch, src_pitch);
+   return record_copy_compute(ctx, stream, dst.address, src.address, row_bytes, rows, dst_pitch,
+                              src_pitch);
+}
+
+static CUresult
+record_fill_compute(struct cuvk_context *ctx, struct cuvk_stream *stream, VkDeviceAddress dst,
+                    uint64_t row_bytes, uint64_t rows, uint64_t pitch, uint32_t pattern)
+{
+   CUresult res;
+
+   for (uint64_t col = 0; col < row_bytes; col += DISPATCH_MAX_ROW_BYTES) {
+      uint64_t width = CUVK_MIN(row_bytes - col, DISPATCH_MAX_ROW_BYTES);
+      for (uint64_t row = 0; row < rows; row += DISPATCH_MAX_ROWS) {
+         uint64_t height = CUVK_MIN(rows - row, DISPATCH_MAX_ROWS);
+         struct cuvk_fill_params p = {
+            .dst = dst + row * pitch + col,
+            .dst_pitch = pitch,
+            .width = (uint32_t)width,
+            .height = (uint32_t)height,
+            .pattern = pattern,
+         };
+         VkCommandBuffer cmd;
+         uint64_t value;
+         uint32_t gx, gy;
+         res = cuvk_submit_record(ctx, &cmd, &value);
+         if (res != CUDA_SUCCESS)
+            return res;
+         dispatch_groups(ctx, width, height, &gx, &gy);
+         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, ctx->fill_pipeline);
+         vkCmdPushConstants(cmd, ctx->fill_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(p), &p);
+         vkCmdDispatch(cmd, gx, gy, 1);
+         stream->last_value = value;
+         res = cuvk_submit_commit(ctx);
+         if (res != CUDA_SUCCESS)
+            return res;
+      }
+   }
+   return CUDA_SUCCESS;
+}
+
+/* Records a fill; ctx lock held.  On the transfer engine a 1D fill's
+ * 4-aligned body is one vkCmdFillBuffer and only its unaligned edges (at
+ * most 3 bytes each) take the shader; 2D fills stay one dispatch rather
+ * than one command per row. */
+static CUresult
+record_fill(struct cuvk_context *ctx, struct cuvk_stream *stream, struct gpu_ref dst,
+            uint64_t row_bytes, uint64_t rows, uint64_t pitch, uint32_t pattern)
+{
+   if (!ctx->transfer_engine || rows > 1)
+      return record_fill_compute(ctx, stream, dst.address, row_bytes, rows, pitch, pattern);
+
+   uint64_t head = CUVK_MIN((4 - (dst.address & 3)) & 3, row_bytes);
+   uint64_t body = (row_bytes - head) & ~(uint64_t)3;
+   uint64_t tail = row_bytes - head - body;
+   CUresult res = CUDA_SUCCESS;
+
+   if (head)
+      res = record_fill_compute(ctx, stream, dst.address, head, 1, head, pattern);
+   if (res == CUDA_SUCCESS && body) {
+      VkCommandBuffer cmd;
+      uint64_t value;
+      res = cuvk_submit_record(ctx, &cmd, &value);
+      if (res != CUDA_SUCCESS)
+         return res;
+      vkCmdFillBuffer(cmd, dst.buffer, dst.offset + head, body, pattern);
+      stream->last_value = value;
+      res = cuvk_submit_commit(ctx);
+   }
+   if (res == CUDA_SUCCESS && tail)
+      res = record_fill_compute(ctx, stream, dst.address + head + body, tail, 1, tail, pattern);
+   return res;
+}
+
+/* Waits for everything recorded on ctx so far. */
+static CUresult
+context_idle(struct cuvk_context *ctx)
+{
+   pthread_mutex_lock(&ctx->lock);
+   uint64_t value = cuvk_submit_last_value(ctx);
+   pthread_mutex_unlock(&ctx->lock);
+   return cuvk_submit_wait(ctx, value);
+}
+
+static bool
+context_is_idle(struct cuvk_context *ctx)
+{
+   bool idle;
+   pthread_mutex_lock(&ctx->lock);
+   cuvk_submit_retire(ctx);
+   idle = cuvk_submit_last_value(ctx) <= ctx->submit.completed;
+   pthread_mutex_unlock(&ctx->lock);
+   return idle;
+}
+
+static CUresult
+staging_upload(struct cuvk_context *ctx, struct cuvk_stream *stream, struct gpu_ref dst,
+               const uint8_t *src, size_t size)
+{
+   struct cuvk_staging *st = &ctx->staging;
+   CUresult res;
+
+   pthread_mutex_lock(&st->lock);
+   res = staging_ensure(ctx);
+   for (size_t off = 0; res == CUDA_SUCCESS && off < size; off += CUVK_STAGING_SLOT_SIZE) {
+      size_t len = CUVK_MIN(size - off, (size_t)CUVK_STAGING_SLOT_SIZE);
+      unsigned slot = st->next;
+      st->next = (st->next + 1) % CUVK_STAGING_SLOTS;
+
+      res = cuvk_submit_wait(ctx, st->slot_value[slot]);
+      if (res != CUDA_SUCCESS)
+         break;
+      memcpy(st->map + (size_t)slot * CUVK_STAGING_SLOT_SIZE, src + off, len);
+
+      pthread_mutex_lock(&ctx->lock);
+      res = record_copy(ctx, stream, ref_advance(dst, off), staging_ref(st, slot), len, 1, 0, 0);
+      st->slot_value[slot] = stream->last_value;
+      /* Start the GPU on this chunk while the CPU fills the next. */
+      if (res == CUDA_SUCCESS)
+         res = cuvk_submit_flush(ctx);
+      pthread_mutex_unlock(&ctx->lock);
+   }
+   pthread_mutex_unlock(&st->lock);
+   return res;
+}
+
+static CUresult
+staging_download(struct cuvk_context *ctx, struct cuvk_stream *stream, uint8_t *dst,
+                 struct gpu_ref src, size_t size)
+{
+   struct cuvk_staging *st = &ctx->staging;
+   size_t chunks = (size + CUVK_STAGING_SLOT_SIZE - 1) / CUVK_STAGING_SLOT_SIZE;
+   CUresult res;
+
+   pthread_mutex_lock(&st->lock);
+   res = staging_ensure(ctx);
+
+   /* Keep up to all slots in flight; drain the oldest chunk before its
+    * slot is reused. */
+   for (size_t i = 0; res == CUDA_SUCCESS && i < chunks + CUVK_STAGING_SLOTS; i++) {
+      if (i >= CUVK_STAGING_SLOTS && i - CUVK_STAGING_SLOTS < chunks) {
+         size_t done = i - CUVK_STAGING_SLOTS;
+         unsigned slot = done % CUVK_STAGING_SLOTS;
+         size_t off = done * CUVK_STAGING_SLOT_SIZE;
+         size_t len = CUVK_MIN(size - off, (size_t)CUVK_STAGING_SLOT_SIZE);
+         res = cuvk_submit_wait(ctx, st->slot_value[slot]);
+         if (res != CUDA_SUCCESS)
+            break;
+         memcpy(dst + off, st->map + (size_t)slot * CUVK_STAGING_SLOT_SIZE, len);
+      }
+      if (i < chunks) {
+         unsigned slot = i % CUVK_STAGING_SLOTS;
+         size_t off = i * CUVK_STAGING_SLOT_SIZE;
+         size_t len = CUVK_MIN(size - off, (size_t)CUVK_STAGING_SLOT_SIZE);
+         res = cuvk_submit_wait(ctx, st->slot_value[slot]);
+         if (res != CUDA_SUCCESS)
+            break;
+         pthread_mutex_lock(&ctx->lock);
+         res = record_copy(ctx, stream, staging_ref(st, slot), ref_advance(src, off), len, 1, 0, 0);
+         st->slot_value[slot] = stream->last_value;
+         if (res == CUDA_SUCCESS)
+            res = cuvk_submit_flush(ctx);
+         pthread_mutex_unlock(&ctx->lock);
+      }
+   }
+   pthread_mutex_unlock(&st->lock);
+   return res;
+}
+
+/* Resolves one side of a copy.  *found is false for host memory cuvk does
+ * not know (pageable), which only a host side may be. */
+static CUresult
+copy_resolve(const struct cuvk_copy *copy, uint64_t ptr, enum cuvk_copy_side side,
+             const char *which, struct cuvk_mem_span *span, bool *found)
+{
+   *found = cuvk_mem_resolve(ptr, span);
+   if (*found) {
+      if (side == CUVK_SIDE_HOST && span->kind != CUVK_MEM_HOST && span->kind != CUVK_MEM_REGISTERED)
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: %s 0x%llx is device memory, not a host pointer",
+                           copy->entry, which, (unsigned long long)ptr);
+      return CUDA_SUCCESS;
+   }
+   if (side == CUVK_SIDE_DEVICE || cuvk_mem_is_device_address(ptr))
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: %s 0x%llx is not inside any allocation",
+                        copy->entry, which, (unsigned long long)ptr);
+   return CUDA_SUCCESS;
+}
+
+static bool
+span_is_host(const struct cuvk_mem_span *span)
+{
+   return span->kind == CUVK_MEM_HOST || span->kind == CUVK_MEM_REGISTERED;
+}
+
+static CUresult
+copy_segment(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct cuvk_copy *copy,
+             uint64_t dst, uint64_t src, size_t n, const struct cuvk_mem_span *ds, bool dfound,
+             const struct cuvk_mem_span *ss, bool sfound)
+{
+   bool gpu_d = dfound && ds->ctx == ctx;
+   bool gpu_s = sfound && ss->ctx == ctx;
+   uint8_t *dmap = dfound ? ds->map : (uint8_t *)(uintptr_t)dst;
+   const uint8_t *smap = sfound ? ss->map : (const uint8_t *)(uintptr_t)src;
+   CUresult res;
+
+   if ((dfound && !gpu_d && !dmap) || (sfound && !gpu_s && !smap))
+      return cuvk_error(CUDA_ERROR_NOT_SUPPORTED,
+                        "%s: copies with memory of another context need it host-visible", copy->entry);
+
+   if (gpu_d && gpu_s) {
+      bool host_side = span_is_host(ds) || span_is_host(ss);
+      if (!copy->async && dmap && smap && n <= DIRECT_SMALL_MAX && context_is_idle(ctx)) {
+         memcpy(dmap, smap, n);
+         return CUDA_SUCCESS;
+      }
+      pthread_mutex_lock(&ctx->lock);
+      res = record_copy(ctx, stream, span_ref(ds), span_ref(ss), n, 1, 0, 0);
+      pthread_mutex_unlock(&ctx->lock);
+      /* A synchronous copy that involves host memory returns once the
+       * host side is done with, as CUDA's does. */
+      if (res == CUDA_SUCCESS && !copy->async && host_side)
+         res = context_idle(ctx);
+      return res;
+   }
+
+   /* From here one side is pageable host memory (or another context's
+    * mapped memory): the transfer is synchronous for the host. */
+   struct cuvk_context *other = NULL;
+   if (dfound && ds->ctx != ctx)
+      other = ds->ctx;
+   if (sfound && ss->ctx != ctx)
+      other = ss->ctx;
+
+   bool read_ok = !sfound || !gpu_s || ss->cached || n <= DIRECT_UNCACHED_READ_MAX;
+   if (dmap && smap && (read_ok || !gpu_s)) {
+      res = context_idle(ctx);
+      if (res == CUDA_SUCCESS && other)
+         res = context_idle(other);
+      if (res == CUDA_SUCCESS)
+         memcpy(dmap, smap, n);
+      return res;
+   }
+   if (gpu_d)
+      return staging_upload(ctx, stream, span_ref(ds), smap, n);
+   return staging_download(ctx, stream, dmap, span_ref(ss), n);
+}
+
+CUresult
+cuvk_copy(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct cuvk_copy *copy)
+{
+   uint64_t dst = copy->dst, src = copy->src;
+   size_t left = copy->size;
+   CUresult res;
+
+   if (left == 0)
+      return CUDA_SUCCESS;
+   if (dst == 0 || src == 0)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: %s pointer is NULL", copy->entry,
+                        dst == 0 ? "destination" : "source");
+   if (dst + left < dst || src + left < src)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: range wraps around the address space", copy->entry);
+
+   /* Walk both sides together; a copy may cross from one allocation into
+    * the next only where they are contiguous (virtual memory mappings). */
+   while (left > 0) {
+      struct cuvk_mem_span ds, ss;
+      bool dfound, sfound;
+
+      res = copy_resolve(copy, dst, copy->dst_side, "destination", &ds, &dfound);
+      if (res != CUDA_SUCCESS)
+         return res;
+      res = copy_resolve(copy, src, copy->src_side, "source", &ss, &sfound);
+      if (res != CUDA_SUCCESS)
+         return res;
+
+      size_t n = left;
+      if (dfound)
+         n = CUVK_MIN(n, ds.avail);
+      if (sfound)
+         n = CUVK_MIN(n, ss.avail);
+      /* When n < left the next round resolves what follows; past the end
+       * of a device allocation that is an error there. */
+
+      res = copy_segment(ctx, stream, copy, dst, src, n, &ds, dfound, &ss, sfound);
+      if (res != CUDA_SUCCESS)
+         return res;
+      dst += n;
+      src += n;
+      left -= n;
+   }
+   return CUDA_SUCCESS;
+}
+
+/* CPU fill of a host view whose address modulo 4 matches the device
+ * address the pattern is laid out for. */
+static void
+fill_cpu(uint8_t *p, size_t n, uint32_t pattern)
+{
+   for (size_t i = 0; i < n; i++)
+      p[i] = (uint8_t)(pattern >> ((((uintptr_t)(p + i)) & 3) * 8));
+}
+
+CUresult
+cuvk_fill(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct cuvk_fill *fill)
+{
+   struct cuvk_mem_span span;
+   CUresult res;
+
+   if (fill->dst == 0)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: destination is NULL", fill->entry);
+   if (fill->dst % fill->elem_size)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: destination 0x%llx is not %u-byte aligned",
+                        fill->entry, (unsigned long long)fill->dst, fill->elem_size);
+   if (fill->width == 0 || fill->height == 0)
+      return CUDA_SUCCESS;
+   if (fill->width > SIZE_MAX / fill->elem_size)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: width overflows", fill->entry);
+
+   uint64_t row_bytes = (uint64_t)fill->width * fill->elem_size;
+   uint64_t pitch = fill->height > 1 ? fill->pitch : row_bytes;
+   if (fill->height > 1 && (pitch < row_bytes || pitch % fill->elem_size))
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: pitch %zu is smaller than a row or misaligned",
+                        fill->entry, fill->pitch);
+   if (fill->height - 1 > (UINT64_MAX - row_bytes) / pitch)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: extent overflows", fill->entry);
+   uint64_t extent = (uint64_t)(fill->height - 1) * pitch + row_bytes;
+
+   uint32_t pattern = fill->value;
+   if (fill->elem_size == 1)
+      pattern = (fill->value & 0xff) * 0x01010101u;
+   else if (fill->elem_size == 2)
+      pattern = (fill->value & 0xffff) * 0x00010001u;
+
+   /* A 1D fill may cross contiguous mappings; a 2D one stays inside one
+    * allocation. */
+   uint64_t dst = fill->dst;
+   uint64_t left = extent;
+   while (left > 0) {
+      if (!cuvk_mem_resolve(dst, &span))
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is not inside any allocation",
+                           fill->entry, (unsigned long long)dst);
+      if (span.ctx != ctx)
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx belongs to another context",
+                           fill->entry, (unsigned long long)dst);
+      uint64_t n = CUVK_MIN(left, span.avail);
+      if (n < left && fill->height > 1)
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: %llu bytes run past the end of the allocation",
+                           fill->entry, (unsigned long long)extent);
+
+      if (!fill->async && span.map && extent <= DIRECT_SMALL_MAX && context_is_idle(ctx)) {
+         for (uint64_t r = 0; r < fill->height; r++)
+            fill_cpu(span.map + r * pitch, fill->height > 1 ? row_bytes : n, pattern);
+      } else {
+         pthread_mutex_lock(&ctx->lock);
+         if (fill->height > 1)
+            res = record_fill(ctx, stream, span_ref(&span), row_bytes, fill->height, pitch, pattern);
+         else
+            res = record_fill(ctx, stream, span_ref(&span), n, 1, n, pattern);
+         pthread_mutex_unlock(&ctx->lock);
+         if (res != CUDA_SUCCESS)
+            return res;
+         if (!fill->async && span_is_host(&span)) {
+            res = context_idle(ctx);
+            if (res != CUDA_SUCCESS)
+               return res;
+         }
+      }
+      dst += n;
+      left -= n;
+   }
+   return CUDA_SUCCESS;
+}

@@ -1,0 +1,275 @@
+#include "mem/block_heap.h"
+
+#include <stdlib.h>
+
+#include "mem/va_space.h"
+#include "util/error.h"
+#include "util/log.h"
+#include "util/macros.h"
+
+/* Device addresses of blocks are aligned so any sub-allocation's address
+ * keeps the alignment it was carved with. */
+#define BLOCK_VA_ALIGNMENT (2u << 20)
+
+static const VkBufferUsageFlags block_usage =
+   VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+   VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+
+void
+cuvk_mem_heap_init(struct cuvk_mem_heap *heap, VkDevice vk, uint32_t type_index,
+                   VkMemoryPropertyFlags type_flags, VkDeviceSize block_size)
+{
+   heap->vk = vk;
+   heap->type_index = type_index;
+   heap->type_flags = type_flags;
+   heap->block_size = block_size;
+   pthread_mutex_init(&heap->lock, NULL);
+   cuvk_list_init(&heap->blocks);
+   heap->allocated = 0;
+   heap->used = 0;
+}
+
+/* Buffer, address, mapping and va for memory that is already allocated. */
+static CUresult
+block_setup(struct cuvk_mem_block *block, bool map, VkExternalMemoryHandleTypeFlagBits handle_type)
+{
+   /* A buffer bound to imported memory must name the handle type. */
+   VkExternalMemoryBufferCreateInfo external_info = {
+      .sType = VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO,
+      .handleTypes = handle_type,
+   };
+   VkBufferCreateInfo buffer_info = {
+      .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+      .pNext = handle_type ? &external_info : NULL,
+      .size = block->size,
+      .usage = block_usage,
+      .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+   };
+   VkResult vr;
+   CUresult res;
+
+   vr = vkCreateBuffer(block->vk, &buffer_info, NULL, &block->buffer);
+   if (vr != VK_SUCCESS)
+      return cuvk_vk_error(vr, "vkCreateBuffer");
+
+   vr = vkBindBufferMemory(block->vk, block->buffer, block->memory, 0);
+   if (vr != VK_SUCCESS) {
+      res = cuvk_vk_error(vr, "vkBindBufferMemory");
+      goto fail_buffer;
+   }
+
+   block->address = vkGetBufferDeviceAddress(block->vk, &(VkBufferDeviceAddressInfo){
+      .sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO,
+      .buffer = block->buffer,
+   });
+
+   if (map) {
+      void *ptr;
+      vr = vkMapMemory(block->vk, block->memory, 0, VK_WHOLE_SIZE, 0, &ptr);
+      if (vr != VK_SUCCESS) {
+         res = cuvk_vk_error(vr, "vkMapMemory");
+         goto fail_buffer;
+      }
+      block->map = ptr;
+      block->owns_map = true;
+   }
+
+   res = cuvk_mem_va_alloc(block->size, BLOCK_VA_ALIGNMENT, 0, &block->va);
+   if (res != CUDA_SUCCESS)
+      goto fail_map;
+
+   return CUDA_SUCCESS;
+
+fail_map:
+   if (block->owns_map)
+      vkUnmapMemory(block->vk, block->memory);
+   block->map = NULL;
+fail_buffer:
+   vkDestroyBuffer(block->vk, block->buffer, NULL);
+   block->buffer = VK_NULL_HANDLE;
+   return res;
+}
+
+static CUresult
+block_create(struct cuvk_mem_heap *heap, VkDeviceSize size, bool dedicated,
+             struct cuvk_mem_block **out)
+{
+   struct cuvk_mem_block *block;
+   VkResult vr;
+   CUresult res;
+
+   block = calloc(1, sizeof(*block));
+   if (!block)
+      return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory for a block");
+
+   block->heap = heap;
+   block->vk = heap->vk;
+   block->size = size;
+   block->dedicated = dedicated;
+
+   VkMemoryAllocateFlagsInfo flags_info = {
+      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO,
+      .flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT,
+   };
+   VkMemoryAllocateInfo alloc_info = {
+      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+      .pNext = &flags_info,
+      .allocationSize = size,
+      .memoryTypeIndex = heap->type_index,
+   };
+   vr = vkAllocateMemory(heap->vk, &alloc_info, NULL, &block->memory);
+   if (vr != VK_SUCCESS) {
+      res = cuvk_vk_error(vr, "vkAllocateMemory");
+      goto fail_free;
+   }
+
+   res = block_setup(block, heap->type_flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT, 0);
+   if (res != CUDA_SUCCESS)
+      goto fail_memory;
+
+   if (!dedicated)
+      cuvk_vma_heap_init(&block->space, 0, size);
+
+   heap->allocated += size;
+   cuvk_list_addtail(&block->link, &heap->blocks);
+   *out = block;
+   return CUDA_SUCCESS;
+
+fail_memory:
+   vkFreeMemory(heap->vk, block->memory, NULL);
+fail_free:
+   free(block);
+   return res;
+}
+
+CUresult
+cuvk_mem_block_wrap(VkDevice vk, VkDeviceMemory memory, VkDeviceSize size, bool map,
+                    VkExternalMemoryHandleTypeFlagBits handle_type, struct cuvk_mem_block **out)
+{
+   struct cuvk_mem_block *block;
+   CUresult res;
+
+   block = calloc(1, sizeof(*block));
+   if (!block)
+      return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory for a block");
+   block->vk = vk;
+   block->memory = memory;
+   block->size = size;
+   block->dedicated = true;
+   cuvk_list_init(&block->link);
+
+   res = block_setup(block, map, handle_type);
+   if (res != CUDA_SUCCESS) {
+      free(block);
+      return res;
+   }
+   *out = block;
+   return CUDA_SUCCESS;
+}
+
+void
+cuvk_mem_block_destroy(struct cuvk_mem_block *block)
+{
+   cuvk_mem_va_free(block->va, block->size);
+   if (block->owns_map)
+      vkUnmapMemory(block->vk, block->memory);
+   vkDestroyBuffer(block->vk, block->buffer, NULL);
+   vkFreeMemory(block->vk, block->memory, NULL);
+   if (!block->dedicated)
+      cuvk_vma_heap_finish(&block->space);
+   free(block);
+}
+
+void
+cuvk_mem_heap_finish(struct cuvk_mem_heap *heap)
+{
+   cuvk_list_for_each_entry_safe(struct cuvk_mem_block, block, &heap->blocks, link) {
+      cuvk_list_del(&block->link);
+      cuvk_mem_block_destroy(block);
+   }
+   pthread_mutex_destroy(&heap->lock);
+}
+
+CUresult
+cuvk_mem_heap_alloc(struct cuvk_mem_heap *heap, VkDeviceSize size, VkDeviceSize alignment,
+                    struct cuvk_mem_block **out_block, VkDeviceSize *out_offset)
+{
+   struct cuvk_mem_block *block = NULL;
+   uint64_t offset = 0;
+   CUresult res = CUDA_SUCCESS;
+
+   pthread_mutex_lock(&heap->lock);
+
+   if (size > heap->block_size / 2) {
+      res = block_create(heap, size, true, &block);
+      if (res == CUDA_SUCCESS)
+         block->live = 1;
+      goto out;
+   }
+
+   cuvk_list_for_each_entry(struct cuvk_mem_block, b, &heap->blocks, link) {
+      if (!b->dedicated && cuvk_vma_heap_alloc(&b->space, size, alignment, &offset)) {
+         block = b;
+         break;
+      }
+   }
+
+   if (!block) {
+      res = block_create(heap, heap->block_size, false, &block);
+      if (res != CUDA_SUCCESS)
+         goto out;
+      if (!cuvk_vma_heap_alloc(&block->space, size, alignment, &offset)) {
+         /* A fresh block always fits size <= block_size / 2, so only host
+          * memory exhaustion gets here. */
+         cuvk_list_del(&block->link);
+         heap->allocated -= block->size;
+         cuvk_mem_block_destroy(block);
+         block = NULL;
+         res = cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "sub-allocation of %llu bytes failed",
+                          (unsigned long long)size);
+         goto out;
+      }
+   }
+   block->live++;
+
+out:
+   if (res == CUDA_SUCCESS) {
+      heap->used += size;
+      *out_block = block;
+      *out_offset = offset;
+   }
+   pthread_mutex_unlock(&heap->lock);
+   return res;
+}
+
+struct cuvk_mem_block *
+cuvk_mem_heap_free(struct cuvk_mem_heap *heap, struct cuvk_mem_block *block,
+                   VkDeviceSize offset, VkDeviceSize size)
+{
+   struct cuvk_mem_block *dead = NULL;
+
+   pthread_mutex_lock(&heap->lock);
+   heap->used -= size;
+   if (!block->dedicated)
+      cuvk_vma_heap_free(&block->space, offset, size);
+   block->live--;
+
+   if (block->live == 0) {
+      /* Keep one empty block around so a loop of alloc/free of small
+       * buffers does not allocate Vulkan memory each time. */
+      bool keep = false;
+      if (!block->dedicated) {
+         unsigned empty = 0;
+         cuvk_list_for_each_entry(struct cuvk_mem_block, b, &heap->blocks, link)
+            empty += !b->dedicated && b->live == 0;
+         keep = empty == 1;
+      }
+      if (!keep) {
+         cuvk_list_del(&block->link);
+         heap->allocated -= block->size;
+         dead = block;
+      }
+   }
+   pthread_mutex_unlock(&heap->lock);
+   return dead;
+}

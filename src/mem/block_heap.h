@@ -1,0 +1,83 @@
+/*
+ * Physical memory for one VkDevice and one memory type.
+ *
+ * Small allocations are carved out of large blocks; an allocation above
+ * half a block gets a block of its own (a dedicated block), as VMA does.
+ * Every block is one VkDeviceMemory with one VkBuffer spanning it, created
+ * with SHADER_DEVICE_ADDRESS so shaders reach any byte through a device
+ * address, and a range of cuvk's device address space (va) so that
+ * CUdeviceptr = block->va + offset.  Host-visible blocks are mapped once
+ * for their whole life.
+ *
+ * Thread-safe: the heap has its own lock.  A block that becomes empty is
+ * returned to the caller, who destroys it once the GPU no longer uses it.
+ */
+#ifndef CUVK_MEM_BLOCK_HEAP_H
+#define CUVK_MEM_BLOCK_HEAP_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <cuda.h>
+#include <vulkan/vulkan.h>
+
+#include "util/list.h"
+#include "util/vma_heap.h"
+
+struct cuvk_mem_heap;
+
+struct cuvk_mem_block {
+   struct cuvk_list link;
+   struct cuvk_mem_heap *heap; /* NULL for a wrapped import */
+   VkDevice vk;
+   VkDeviceMemory memory;
+   VkBuffer buffer;
+   VkDeviceAddress address;
+   uint8_t *map;               /* host view of offset 0, or NULL */
+   bool owns_map;              /* map came from vkMapMemory */
+   VkDeviceSize size;
+   uint64_t va;
+   bool dedicated;
+   uint32_t live;              /* allocations inside */
+   struct cuvk_vma_heap space; /* sub-allocation; unused when dedicated */
+};
+
+struct cuvk_mem_heap {
+   VkDevice vk;
+   uint32_t type_index;
+   VkMemoryPropertyFlags type_flags;
+   VkDeviceSize block_size;
+   pthread_mutex_t lock;
+   struct cuvk_list blocks;
+   VkDeviceSize allocated;     /* bytes of VkDeviceMemory held */
+   VkDeviceSize used;          /* bytes handed out */
+};
+
+void cuvk_mem_heap_init(struct cuvk_mem_heap *heap, VkDevice vk, uint32_t type_index,
+                        VkMemoryPropertyFlags type_flags, VkDeviceSize block_size);
+
+/* Destroys every block; the caller has made sure the GPU is idle. */
+void cuvk_mem_heap_finish(struct cuvk_mem_heap *heap);
+
+CUresult cuvk_mem_heap_alloc(struct cuvk_mem_heap *heap, VkDeviceSize size, VkDeviceSize alignment,
+                             struct cuvk_mem_block **block, VkDeviceSize *offset);
+
+/* Returns the block when it became empty and should be destroyed (through
+ * cuvk_mem_block_destroy, after the GPU is done with it); NULL otherwise. */
+struct cuvk_mem_block *cuvk_mem_heap_free(struct cuvk_mem_heap *heap, struct cuvk_mem_block *block,
+                                          VkDeviceSize offset, VkDeviceSize size);
+
+/* Frees the block's buffer, mapping, va and memory (a wrapped block's
+ * memory too: the wrap took ownership). */
+void cuvk_mem_block_destroy(struct cuvk_mem_block *block);
+
+/* Creates a block around memory the caller allocated (an import), owned by
+ * no heap: buffer, address and va are set up like a heap block's, the
+ * buffer created for handle_type (0 for none).  On success the block owns
+ * memory; on failure the caller still does.  A caller that already has a
+ * host view (imported host memory) passes map = false and sets block->map. */
+CUresult cuvk_mem_block_wrap(VkDevice vk, VkDeviceMemory memory, VkDeviceSize size, bool map,
+                             VkExternalMemoryHandleTypeFlagBits handle_type,
+                             struct cuvk_mem_block **out);
+
+#endif

@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""Checks libcuvk's dynamic symbol table against our public headers.
+
+The API is every function declared in include/*.h, as the C preprocessor
+sees each header in three views: plain, with
+CUDA_API_PER_THREAD_DEFAULT_STREAM (adds the _ptds/_ptsz symbols), and with
+__CUDA_API_VERSION_INTERNAL (adds the legacy plain names and every _vN
+symbol).  Static inline helpers are the program's, not ours, and are left
+out.  --extra adds names that are exported on purpose without a prototype
+(the Vulkan layer's negotiate entry point).
+
+Fails on
+  * an exported symbol outside the API: a private function leaking out, or
+    a C runtime symbol (_init, _fini, _edata, ...) that a version script
+    should hide;
+  * an API function the library does not export: a program linked against
+    our header would fail to load.
+
+Reads the symbol table with binutils' nm, or readelf; exits 77 (skipped)
+when neither exists.
+"""
+
+import argparse
+import glob
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+VIEWS = {
+    "plain": [],
+    "per-thread": ["-DCUDA_API_PER_THREAD_DEFAULT_STREAM"],
+    "internal": ["-D__CUDA_API_VERSION_INTERNAL"],
+}
+
+# Symbols the toolchain adds to a shared library.  Exporting them is never
+# intended; they are named separately so the report says what they are.
+RUNTIME = {"_init", "_fini", "_edata", "_end", "__bss_start", "_DYNAMIC",
+           "_GLOBAL_OFFSET_TABLE_", "__dso_handle", "_IO_stdin_used"}
+
+ATTRIBUTE = re.compile(r"__(?:attribute|declspec)__\s*\(")
+
+
+def drop_attributes(text):
+    """Removes __attribute__((...)) groups, which look like calls."""
+    out, i = [], 0
+    while True:
+        m = ATTRIBUTE.search(text, i)
+        if not m:
+            out.append(text[i:])
+            return "".join(out)
+        out.append(text[i:m.start()])
+        depth, j = 1, m.end()
+        while j < len(text) and depth:
+            depth += text[j] == "("
+            depth -= text[j] == ")"
+            j += 1
+        i = j
+
+
+def declared_functions(cc, include_dir, header, defines):
+    """(declared, inline): function names a header declares in one view."""
+    cmd = cc + ["-E", "-x", "c", "-I", include_dir] + defines + [header]
+    res = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if res.returncode != 0:
+        raise RuntimeError(f"preprocessing {header} failed:\n{' '.join(cmd)}\n{res.stderr}")
+
+    # Keep only lines that came from our include folder.
+    ours_dir = os.path.realpath(include_dir)
+    keep, chunks = False, []
+    for line in res.stdout.splitlines():
+        m = re.match(r'#\s*\d+\s+"([^"]*)"', line)
+        if m:
+            keep = os.path.realpath(m.group(1)).startswith(ours_dir + os.sep)
+            continue
+        if keep and not line.startswith("#"):
+            chunks.append(line)
+    text = drop_attributes("\n".join(chunks))
+
+    # Split into top-level declarations; bodies ({...}) are skipped.
+    declared, inline = set(), set()
+    depth, current = 0, []
+    for c in text:
+        if c == "{":
+            if depth == 0:
+                current.append("{")
+            depth += 1
+        elif c == "}":
+            depth -= 1
+        elif depth == 0:
+            if c == ";":
+                _classify("".join(current), declared, inline)
+                current = []
+            else:
+                current.append(c)
+    _classify("".join(current), declared, inline)
+    return declared, inline
+
+
+def _classify(decl, declared, inline):
+    for part in decl.split("{"):
+        part = part.strip()
+        if not part or re.match(r"typedef\b", part):
+            continue
+        m = re.search(r"\b([A-Za-z_]\w*)\s*\((?!\s*\*)", part)
+        if not m or m.group(1) in ("struct", "union", "enum"):
+            continue
+        if re.search(r"\bstatic\b", part[:m.start()]):
+            inline.add(m.group(1))
+        else:
+            declared.add(m.group(1))
+
+
+def exported_symbols(nm, readelf, lib):
+    if nm:
+        out = subprocess.run([nm, "-D", "--defined-only", lib], check=True,
+                             stdout=subprocess.PIPE, text=True).stdout
+        names = set()
+        for line in out.splitlines():
+            parts = line.split()
+            if len(parts) >= 2:
+                names.add(parts[-1].split("@")[0])
+        return names
+    out = subprocess.run([readelf, "--dyn-syms", "-W", lib], check=True,
+                         stdout=subprocess.PIPE, text=True).stdout
+    names = set()
+    for line in out.splitlines():
+        # Num: Value Size Type Bind Vis Ndx Name
+        parts = line.split()
+        if len(parts) >= 8 and parts[0].rstrip(":").isdigit() and parts[6] != "UND" \
+                and parts[3] != "SECTION" and parts[3] != "FILE" and parts[4] != "LOCAL":
+            names.add(parts[7].split("@")[0])
+    return names
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--lib", required=True, help="libcuvk.so")
+    ap.add_argument("--include-dir", required=True, help="our public include folder")
+    ap.add_argument("--cc", required=True, help="C compiler command line (for -E)")
+    ap.add_argument("--extra", action="append", default=[],
+                    help="a symbol exported on purpose without a prototype")
+    ap.add_argument("--nm")
+    ap.add_argument("--readelf")
+    args = ap.parse_args()
+
+    if not args.nm and not args.readelf:
+        print("SKIP: neither nm nor readelf (binutils) was found")
+        return 77
+
+    cc = shlex.split(args.cc)
+    headers = sorted(glob.glob(os.path.join(args.include_dir, "*.h")))
+    if not headers:
+        print(f"FAIL: no headers in {args.include_dir}")
+        return 1
+
+    api, inline = set(), set()
+    for header in headers:
+        for defines in VIEWS.values():
+            d, i = declared_functions(cc, args.include_dir, header, defines)
+            api |= d
+            inline |= i
+    api -= inline
+    extras = set(args.extra)
+
+    exported = exported_symbols(args.nm, args.readelf, args.lib)
+
+    stray_runtime = sorted(exported & RUNTIME)
+    stray = sorted(exported - api - extras - RUNTIME)
+    missing = sorted((api | extras) - exported)
+
+    print(f"{os.path.basename(args.lib)}: {len(exported)} exported symbols; "
+          f"headers declare {len(api)} API symbols ({', '.join(os.path.basename(h) for h in headers)})")
+    if stray:
+        print(f"\nExported but not declared in include/*.h ({len(stray)}):")
+        for name in stray:
+            print(f"  {name}")
+    if stray_runtime:
+        print(f"\nC runtime symbols exported, which a version script should hide ({len(stray_runtime)}):")
+        for name in stray_runtime:
+            print(f"  {name}")
+    if missing:
+        print(f"\nDeclared but not exported ({len(missing)}):")
+        for name in missing:
+            print(f"  {name}")
+
+    if stray or stray_runtime or missing:
+        print("\nFAIL")
+        return 1
+    print("OK: exports match the headers")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
