@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cuda_api/driver.h"
+#include "cuda_api/external_memory.h"
 #include "cuda_api/memory.h"
 #include "cuda_api/pipeline.h"
 #include "cuda_api/transfer.h"
@@ -103,6 +104,7 @@ cuvk_context_create(struct cuvk_device *dev, unsigned flags, bool primary,
    cuvk_list_init(&ctx->events);
    cuvk_list_init(&ctx->query_pools);
    cuvk_list_init(&ctx->allocations);
+   cuvk_list_init(&ctx->external_memories);
 
    res = context_create_device(ctx);
    if (res != CUDA_SUCCESS)
@@ -159,6 +161,7 @@ cuvk_context_destroy(struct cuvk_context *ctx)
    /* Allocations go before the submission state: freeing one may defer
     * work onto a batch. */
    cuvk_memory_release_context(ctx);
+   cuvk_external_memory_release_context(ctx);
    cuvk_submit_finish(ctx);
 
    cuvk_list_for_each_entry_safe(struct cuvk_query_pool, qp, &ctx->query_pools, link) {

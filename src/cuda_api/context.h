@@ -94,6 +94,7 @@ struct cuvk_context {
    struct cuvk_list events;
    struct cuvk_list query_pools;
    struct cuvk_list allocations;   /* cuvk_mem_alloc, for teardown */
+   struct cuvk_list external_memories; /* cuvk_external_memory */
 
    /* Device allocations, and pinned host allocations (cuMemAllocHost). */
    struct cuvk_mem_heap device_heap;

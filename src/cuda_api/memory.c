@@ -488,7 +488,7 @@ cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int flags)
       vkFreeMemory(ctx->vk, memory, NULL);
       return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory for an allocation record");
    }
-   res = cuvk_mem_block_wrap(ctx->vk, memory, end - base, false,
+   res = cuvk_mem_block_wrap(ctx->vk, memory, VK_NULL_HANDLE, end - base, false,
                              VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT, &alloc->block);
    if (res != CUDA_SUCCESS) {
       vkFreeMemory(ctx->vk, memory, NULL);

@@ -48,9 +48,32 @@ block_setup(struct cuvk_mem_block *block, bool map, VkExternalMemoryHandleTypeFl
    VkResult vr;
    CUresult res;
 
-   vr = vkCreateBuffer(block->vk, &buffer_info, NULL, &block->buffer);
-   if (vr != VK_SUCCESS)
-      return cuvk_vk_error(vr, "vkCreateBuffer");
+   /* A dedicated import comes with its buffer: memory dedicated to a
+    * buffer may have no other. */
+   if (!block->buffer) {
+      vr = vkCreateBuffer(block->vk, &buffer_info, NULL, &block->buffer);
+      if (vr != VK_SUCCESS)
+         return cuvk_vk_error(vr, "vkCreateBuffer");
+
+      /* Imported memory has the exporter's size, which need not be a
+       * multiple of what a buffer of that size asks for; shrink the buffer
+       * until it fits rather than bind it past the end. */
+      VkMemoryRequirements reqs;
+      vkGetBufferMemoryRequirements(block->vk, block->buffer, &reqs);
+      if (reqs.size > block->size && reqs.alignment && block->size > reqs.alignment) {
+         vkDestroyBuffer(block->vk, block->buffer, NULL);
+         buffer_info.size = block->size / reqs.alignment * reqs.alignment;
+         vr = vkCreateBuffer(block->vk, &buffer_info, NULL, &block->buffer);
+         if (vr != VK_SUCCESS)
+            return cuvk_vk_error(vr, "vkCreateBuffer");
+         vkGetBufferMemoryRequirements(block->vk, block->buffer, &reqs);
+      }
+      if (reqs.size > block->size) {
+         res = cuvk_error(CUDA_ERROR_INVALID_VALUE, "a buffer over %llu bytes of memory needs %llu",
+                          (unsigned long long)block->size, (unsigned long long)reqs.size);
+         goto fail_buffer;
+      }
+   }
 
    vr = vkBindBufferMemory(block->vk, block->buffer, block->memory, 0);
    if (vr != VK_SUCCESS) {
@@ -143,7 +166,7 @@ fail_free:
 }
 
 CUresult
-cuvk_mem_block_wrap(VkDevice vk, VkDeviceMemory memory, VkDeviceSize size, bool map,
+cuvk_mem_block_wrap(VkDevice vk, VkDeviceMemory memory, VkBuffer buffer, VkDeviceSize size, bool map,
                     VkExternalMemoryHandleTypeFlagBits handle_type, struct cuvk_mem_block **out)
 {
    struct cuvk_mem_block *block;
@@ -154,6 +177,7 @@ cuvk_mem_block_wrap(VkDevice vk, VkDeviceMemory memory, VkDeviceSize size, bool 
       return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory for a block");
    block->vk = vk;
    block->memory = memory;
+   block->buffer = buffer;
    block->size = size;
    block->dedicated = true;
    cuvk_list_init(&block->link);

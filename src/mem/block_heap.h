@@ -73,10 +73,11 @@ void cuvk_mem_block_destroy(struct cuvk_mem_block *block);
 
 /* Creates a block around memory the caller allocated (an import), owned by
  * no heap: buffer, address and va are set up like a heap block's, the
- * buffer created for handle_type (0 for none).  On success the block owns
- * memory; on failure the caller still does.  A caller that already has a
+ * buffer created for handle_type (0 for none) unless the caller passes the
+ * buffer the memory is dedicated to.  On success the block owns memory and
+ * buffer; on failure the caller still does (the buffer is destroyed).  A caller that already has a
  * host view (imported host memory) passes map = false and sets block->map. */
-CUresult cuvk_mem_block_wrap(VkDevice vk, VkDeviceMemory memory, VkDeviceSize size, bool map,
+CUresult cuvk_mem_block_wrap(VkDevice vk, VkDeviceMemory memory, VkBuffer buffer, VkDeviceSize size, bool map,
                              VkExternalMemoryHandleTypeFlagBits handle_type,
                              struct cuvk_mem_block **out);
 

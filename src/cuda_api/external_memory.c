@@ -1,0 +1,464 @@
+/*
+ * cuImportExternalMemory, cuExternalMemoryGetMappedBuffer and
+ * cuDestroyExternalMemory.
+ */
+#include "cuda_api/external_memory.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cuda_api/context.h"
+#include "cuda_api/driver.h"
+#include "cuda_api/memory.h"
+#include "mem/block_heap.h"
+#include "mem/va_space.h"
+#include "util/error.h"
+#include "util/log.h"
+#include "util/macros.h"
+
+/* Mapped pointers keep the offset's alignment modulo this, as CUDA's do
+ * (its base allocations are at least this aligned). */
+#define MAPPING_ALIGNMENT 256u
+
+static void
+external_memory_free(struct cuvk_context *ctx, void *data)
+{
+   struct cuvk_external_memory *ext = data;
+
+   if (ext->block)
+      cuvk_mem_block_destroy(ext->block); /* frees the memory too */
+   else
+      vkFreeMemory(ctx->vk, ext->memory, NULL);
+   if (ext->dedicated_image)
+      vkDestroyImage(ctx->vk, ext->dedicated_image, NULL);
+   free(ext);
+}
+
+/* ctx lock held. */
+static void
+external_memory_unref_locked(struct cuvk_external_memory *ext)
+{
+   if (--ext->refs > 0)
+      return;
+   cuvk_list_del(&ext->link);
+   ext->release.fn = external_memory_free;
+   ext->release.data = ext;
+   cuvk_submit_defer(ext->ctx, &ext->release);
+}
+
+void
+cuvk_external_memory_release_context(struct cuvk_context *ctx)
+{
+   cuvk_list_for_each_entry_safe(struct cuvk_external_memory, ext, &ctx->external_memories, link) {
+      if (ext->handle_live)
+         cuvk_object_remove(&ext->base);
+      cuvk_list_del(&ext->link);
+      external_memory_free(ctx, ext);
+   }
+}
+
+static VkExternalMemoryHandleTypeFlagBits
+external_vk_handle_type(CUexternalMemoryHandleType type)
+{
+   return type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD ?
+      VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT : VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+}
+
+static CUresult
+external_check_desc(struct cuvk_context *ctx, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *desc)
+{
+   switch (desc->type) {
+   case CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD:
+      break;
+   case CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD:
+      if (!ctx->dev->has_dma_buf)
+         return cuvk_error(CUDA_ERROR_NOT_SUPPORTED,
+                           "cuImportExternalMemory: %s cannot import dma-bufs (no VK_EXT_external_memory_dma_buf)",
+                           ctx->dev->props.deviceName);
+      break;
+   case CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32:
+   case CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT:
+   case CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP:
+   case CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE:
+   case CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE:
+   case CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT:
+      return cuvk_error(CUDA_ERROR_NOT_SUPPORTED,
+                        "cuImportExternalMemory: handle type %d is a Windows handle; this is a Linux build",
+                        (int)desc->type);
+   case CU_EXTERNAL_MEMORY_HANDLE_TYPE_NVSCIBUF:
+      return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "cuImportExternalMemory: NvSciBuf is not supported by cuvk");
+   default:
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuImportExternalMemory: unknown handle type %d",
+                        (int)desc->type);
+   }
+
+   if (desc->flags & ~(unsigned)CUDA_EXTERNAL_MEMORY_DEDICATED)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuImportExternalMemory: unknown flags 0x%x",
+                        desc->flags & ~(unsigned)CUDA_EXTERNAL_MEMORY_DEDICATED);
+   if (desc->size == 0)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuImportExternalMemory: size is 0");
+
+   int fd = desc->handle.fd;
+   struct stat st;
+   if (fd < 0 || fcntl(fd, F_GETFD) < 0)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuImportExternalMemory: %d is not an open file descriptor", fd);
+   if (fstat(fd, &st) != 0 || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISDIR(st.st_mode))
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE,
+                        "cuImportExternalMemory: fd %d is a pipe, socket or folder, not exported memory", fd);
+   return CUDA_SUCCESS;
+}
+
+static void
+image_create_info(const struct cuvk_mem_image_info *info, VkImageCreateInfo *ci,
+                  VkExternalMemoryImageCreateInfo *ext, VkImageFormatListCreateInfo *list,
+                  VkExternalMemoryHandleTypeFlagBits handle_type)
+{
+   *ext = (VkExternalMemoryImageCreateInfo){
+      .sType = VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_IMAGE_CREATE_INFO,
+      .handleTypes = info->handle_types ? info->handle_types : handle_type,
+   };
+   *list = (VkImageFormatListCreateInfo){
+      .sType = VK_STRUCTURE_TYPE_IMAGE_FORMAT_LIST_CREATE_INFO,
+      .viewFormatCount = info->view_format_count,
+      .pViewFormats = info->view_formats,
+   };
+   if (info->view_format_count && !info->view_formats_truncated)
+      ext->pNext = list;
+   *ci = (VkImageCreateInfo){
+      .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+      .pNext = ext,
+      .flags = info->flags,
+      .imageType = info->image_type,
+      .format = info->format,
+      .extent = info->extent,
+      .mipLevels = info->mip_levels,
+      .arrayLayers = info->array_layers,
+      .samples = info->samples,
+      .tiling = info->tiling,
+      .usage = info->usage,
+      .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+      .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+   };
+}
+
+/* Imports a dup of the caller's fd, so that whatever fails after Vulkan
+ * took the handle, the caller's own fd is untouched. */
+static CUresult
+external_import(struct cuvk_context *ctx, struct cuvk_external_memory *ext, int fd,
+                VkDeviceSize size, uint32_t type_index, bool dedicated_buffer,
+                const struct cuvk_mem_buffer_info *buffer_info)
+{
+   VkExternalMemoryHandleTypeFlagBits handle_type = external_vk_handle_type(ext->type);
+   VkBuffer dedicated = VK_NULL_HANDLE;
+   VkResult vr;
+   CUresult res;
+
+   int dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+   if (dup_fd < 0)
+      return cuvk_error(CUDA_ERROR_OPERATING_SYSTEM, "cuImportExternalMemory: dup of fd %d failed: %s",
+                        fd, strerror(errno));
+
+   VkImportMemoryFdInfoKHR import = {
+      .sType = VK_STRUCTURE_TYPE_IMPORT_MEMORY_FD_INFO_KHR,
+      .handleType = handle_type,
+      .fd = dup_fd,
+   };
+   VkMemoryDedicatedAllocateInfo dedicated_info = {
+      .sType = VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO,
+      .pNext = &import,
+   };
+   VkMemoryAllocateFlagsInfo flags_info = {
+      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO,
+      .pNext = &import,
+      .flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT,
+   };
+
+   VkImageCreateInfo image_ci;
+   VkExternalMemoryImageCreateInfo image_ext;
+   VkImageFormatListCreateInfo image_list;
+   if (ext->has_record && ext->record.dedicated == CUVK_MEM_DEDICATED_IMAGE) {
+      image_create_info(&ext->record.dedicated_image, &image_ci, &image_ext, &image_list, handle_type);
+      vr = vkCreateImage(ctx->vk, &image_ci, NULL, &ext->dedicated_image);
+      if (vr != VK_SUCCESS) {
+         res = cuvk_vk_error(vr, "cuImportExternalMemory: re-creating the exported image");
+         goto fail_fd;
+      }
+      dedicated_info.image = ext->dedicated_image;
+      flags_info.pNext = &dedicated_info;
+   } else if (dedicated_buffer) {
+      /* The exporter's buffer, plus the usages cuvk's copies need; Vulkan
+       * validation cannot see the two devices' objects side by side, and
+       * drivers key dedicated imports on the size. */
+      VkExternalMemoryBufferCreateInfo buf_ext = {
+         .sType = VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO,
+         .handleTypes = handle_type,
+      };
+      VkBufferCreateInfo buf_ci = {
+         .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+         .pNext = &buf_ext,
+         .flags = buffer_info->flags,
+         .size = buffer_info->size,
+         .usage = buffer_info->usage | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                  VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                  VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT,
+         .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+      };
+      vr = vkCreateBuffer(ctx->vk, &buf_ci, NULL, &dedicated);
+      if (vr != VK_SUCCESS) {
+         res = cuvk_vk_error(vr, "cuImportExternalMemory: re-creating the exported buffer");
+         goto fail_fd;
+      }
+      dedicated_info.buffer = dedicated;
+      flags_info.pNext = &dedicated_info;
+   }
+
+   VkMemoryAllocateInfo alloc_info = {
+      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+      .pNext = &flags_info,
+      .allocationSize = size,
+      .memoryTypeIndex = type_index,
+   };
+   vr = vkAllocateMemory(ctx->vk, &alloc_info, NULL, &ext->memory);
+   if (vr != VK_SUCCESS) {
+      res = cuvk_vk_error(vr, "cuImportExternalMemory: vkAllocateMemory importing the fd");
+      goto fail_objects;
+   }
+   /* Vulkan owns dup_fd from here. */
+
+   if (ext->dedicated_image) {
+      vr = vkBindImageMemory(ctx->vk, ext->dedicated_image, ext->memory, 0);
+      if (vr != VK_SUCCESS) {
+         res = cuvk_vk_error(vr, "cuImportExternalMemory: vkBindImageMemory");
+         goto fail_memory;
+      }
+      return CUDA_SUCCESS;
+   }
+
+   res = cuvk_mem_block_wrap(ctx->vk, ext->memory, dedicated, size, false, handle_type, &ext->block);
+   if (res != CUDA_SUCCESS) {
+      dedicated = VK_NULL_HANDLE; /* destroyed by the failed wrap */
+      goto fail_memory;
+   }
+   return CUDA_SUCCESS;
+
+fail_memory:
+   vkFreeMemory(ctx->vk, ext->memory, NULL);
+   ext->memory = VK_NULL_HANDLE;
+   dup_fd = -1;
+fail_objects:
+   if (dedicated)
+      vkDestroyBuffer(ctx->vk, dedicated, NULL);
+   if (ext->dedicated_image)
+      vkDestroyImage(ctx->vk, ext->dedicated_image, NULL);
+   ext->dedicated_image = VK_NULL_HANDLE;
+fail_fd:
+   if (dup_fd >= 0)
+      close(dup_fd);
+   return res;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuImportExternalMemory(CUexternalMemory *ext_out, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *desc)
+{
+   struct cuvk_context *ctx = NULL;
+   struct cuvk_external_memory *ext;
+   CUresult res = cuvk_context_current("cuImportExternalMemory", &ctx);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!ext_out || !desc)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuImportExternalMemory: NULL argument");
+   res = external_check_desc(ctx, desc);
+   if (res != CUDA_SUCCESS)
+      return res;
+
+   ext = calloc(1, sizeof(*ext));
+   if (!ext)
+      return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "cuImportExternalMemory: out of host memory");
+   ext->ctx = ctx;
+   ext->type = desc->type;
+   int fd = desc->handle.fd;
+
+   ext->has_record = cuvk_mem_registry_lookup_fd(fd, &ext->record);
+   if (ext->has_record && ext->record.has_uuids &&
+       memcmp(ext->record.device_uuid, ctx->dev->id.deviceUUID, VK_UUID_SIZE) != 0) {
+      free(ext);
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE,
+                        "cuImportExternalMemory: fd %d was exported by another device than %s",
+                        fd, ctx->dev->props.deviceName);
+   }
+
+   VkDeviceSize size = desc->size;
+   uint32_t type_index = ctx->dev->device_type_index;
+   bool dedicated_buffer = false;
+   struct cuvk_mem_buffer_info buffer_info = { .size = desc->size };
+
+   if (ext->has_record) {
+      size = ext->record.allocation_size;
+      type_index = ext->record.memory_type_index;
+      if (ext->record.dedicated == CUVK_MEM_DEDICATED_BUFFER && ext->record.dedicated_buffer.size) {
+         dedicated_buffer = true;
+         buffer_info = ext->record.dedicated_buffer;
+      } else if (ext->record.dedicated == CUVK_MEM_DEDICATED_IMAGE &&
+                 ext->record.dedicated_image.format == VK_FORMAT_UNDEFINED) {
+         free(ext);
+         return cuvk_error(CUDA_ERROR_NOT_SUPPORTED,
+                           "cuImportExternalMemory: fd %d is dedicated to an image created without "
+                           "VkExternalMemoryImageCreateInfo, which cannot be re-created for import", fd);
+      }
+      if (desc->size > size)
+         cuvk_logw("cuImportExternalMemory: declared size %llu is larger than the exported %llu bytes; "
+                   "mappings past %llu will fail", (unsigned long long)desc->size,
+                   (unsigned long long)size, (unsigned long long)size);
+      ext->size = CUVK_MIN((VkDeviceSize)desc->size, size);
+   } else {
+      if (ext->type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD) {
+         PFN_vkGetMemoryFdPropertiesKHR props_fn = (PFN_vkGetMemoryFdPropertiesKHR)
+            vkGetDeviceProcAddr(ctx->vk, "vkGetMemoryFdPropertiesKHR");
+         VkMemoryFdPropertiesKHR props = { .sType = VK_STRUCTURE_TYPE_MEMORY_FD_PROPERTIES_KHR };
+         if (!props_fn || props_fn(ctx->vk, VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT, fd, &props) !=
+                             VK_SUCCESS || !props.memoryTypeBits) {
+            free(ext);
+            return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuImportExternalMemory: fd %d is not a dma-buf "
+                              "this device can import", fd);
+         }
+         if (!(props.memoryTypeBits & (1u << type_index)))
+            type_index = (uint32_t)__builtin_ctz(props.memoryTypeBits);
+      } else {
+         cuvk_log_once(CUVK_LOG_WARN,
+                       "cuImportExternalMemory: fd %d has no record of its export; importing %llu bytes "
+                       "with cuvk's own memory type. Enable VK_LAYER_CUVK_interop in the exporting "
+                       "process (VK_INSTANCE_LAYERS) to make imports exact", fd,
+                       (unsigned long long)size);
+         dedicated_buffer = desc->flags & CUDA_EXTERNAL_MEMORY_DEDICATED;
+      }
+      ext->size = size;
+   }
+   if (type_index >= ctx->dev->mem.memoryTypeCount) {
+      free(ext);
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuImportExternalMemory: memory type %u does not exist here",
+                        type_index);
+   }
+
+   res = external_import(ctx, ext, fd, size, type_index, dedicated_buffer, &buffer_info);
+   if (res != CUDA_SUCCESS) {
+      free(ext);
+      return res;
+   }
+
+   /* Success: the import holds the memory, so cuvk owns the caller's fd
+    * and is done with it. */
+   close(fd);
+
+   ext->refs = 1;
+   ext->handle_live = true;
+   pthread_mutex_lock(&ctx->lock);
+   cuvk_list_addtail(&ext->link, &ctx->external_memories);
+   pthread_mutex_unlock(&ctx->lock);
+   cuvk_object_add(&ext->base, CUVK_OBJECT_EXTERNAL_MEMORY);
+   *ext_out = (CUexternalMemory)ext;
+   return CUDA_SUCCESS;
+}
+
+static void
+mapping_release(struct cuvk_mem_alloc *alloc)
+{
+   struct cuvk_external_memory *ext = alloc->owner;
+
+   /* The range's va came from mapping_va below; undo its alignment shift. */
+   uint64_t shift = alloc->range.start % MAPPING_ALIGNMENT;
+   cuvk_mem_va_free(alloc->range.start - shift, alloc->range.size + shift);
+   external_memory_unref_locked(ext);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuExternalMemoryGetMappedBuffer(CUdeviceptr *dptr, CUexternalMemory hext,
+                                const CUDA_EXTERNAL_MEMORY_BUFFER_DESC *desc)
+{
+   struct cuvk_external_memory *ext;
+   struct cuvk_mem_alloc *alloc;
+   uint64_t va;
+   CUresult res = cuvk_driver_check("cuExternalMemoryGetMappedBuffer");
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!dptr || !hext || !desc)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuExternalMemoryGetMappedBuffer: NULL argument");
+   if (!cuvk_object_is(hext, CUVK_OBJECT_EXTERNAL_MEMORY))
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuExternalMemoryGetMappedBuffer: %p is not a live import",
+                        (void *)hext);
+   ext = (struct cuvk_external_memory *)hext;
+   if (desc->flags != 0)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuExternalMemoryGetMappedBuffer: flags must be 0, got 0x%x",
+                        desc->flags);
+   if (desc->size == 0)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuExternalMemoryGetMappedBuffer: size is 0");
+   if (desc->offset > ext->size || desc->size > ext->size - desc->offset)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE,
+                        "cuExternalMemoryGetMappedBuffer: %llu bytes at offset %llu run past the %llu bytes "
+                        "of the import", (unsigned long long)desc->size, (unsigned long long)desc->offset,
+                        (unsigned long long)ext->size);
+   if (!ext->block)
+      return cuvk_error(CUDA_ERROR_NOT_SUPPORTED,
+                        "cuExternalMemoryGetMappedBuffer: the memory is dedicated to an image; Vulkan allows "
+                        "no buffer on it (map it as a mipmapped array)");
+
+   alloc = calloc(1, sizeof(*alloc));
+   if (!alloc)
+      return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "cuExternalMemoryGetMappedBuffer: out of host memory");
+
+   uint64_t shift = desc->offset % MAPPING_ALIGNMENT;
+   res = cuvk_mem_va_alloc(desc->size + shift, MAPPING_ALIGNMENT, 0, &va);
+   if (res != CUDA_SUCCESS) {
+      free(alloc);
+      return res;
+   }
+   alloc->ctx = ext->ctx;
+   alloc->block = ext->block;
+   alloc->offset = desc->offset;
+   alloc->range.kind = CUVK_MEM_EXTERNAL;
+   alloc->range.start = va + shift;
+   alloc->range.size = desc->size;
+   alloc->owner = ext;
+   alloc->on_release = mapping_release;
+
+   pthread_mutex_lock(&ext->ctx->lock);
+   ext->refs++;
+   pthread_mutex_unlock(&ext->ctx->lock);
+
+   res = cuvk_mem_alloc_publish(alloc);
+   if (res != CUDA_SUCCESS) {
+      pthread_mutex_lock(&ext->ctx->lock);
+      external_memory_unref_locked(ext);
+      pthread_mutex_unlock(&ext->ctx->lock);
+      cuvk_mem_va_free(va, desc->size + shift);
+      free(alloc);
+      return res;
+   }
+   *dptr = alloc->range.start;
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuDestroyExternalMemory(CUexternalMemory hext)
+{
+   CUresult res = cuvk_driver_check("cuDestroyExternalMemory");
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!hext)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuDestroyExternalMemory: extMem is NULL");
+   if (!cuvk_object_is(hext, CUVK_OBJECT_EXTERNAL_MEMORY))
+      return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "cuDestroyExternalMemory: %p is not a live import",
+                        (void *)hext);
+
+   struct cuvk_external_memory *ext = (struct cuvk_external_memory *)hext;
+   struct cuvk_context *ctx = ext->ctx;
+   cuvk_object_remove(&ext->base);
+   pthread_mutex_lock(&ctx->lock);
+   ext->handle_live = false;
+   external_memory_unref_locked(ext);
+   pthread_mutex_unlock(&ctx->lock);
+   return CUDA_SUCCESS;
+}

@@ -1,0 +1,48 @@
+/*
+ * Imported external memory (CUexternalMemory).
+ *
+ * An import is one VkDeviceMemory in the context's own VkDevice, created
+ * from the application's exported handle with the exporter's exact size,
+ * memory type and dedicated object when the layer recorded them.  Mapped
+ * buffers are ordinary allocations (CUVK_MEM_EXTERNAL) that keep the
+ * import alive, so destroying the import while mappings live is fine, as
+ * in CUDA.
+ */
+#ifndef CUVK_API_EXTERNAL_MEMORY_H
+#define CUVK_API_EXTERNAL_MEMORY_H
+
+#include <stdbool.h>
+#include <cuda.h>
+#include <vulkan/vulkan.h>
+
+#include "cuda_api/object.h"
+#include "cuda_api/submit.h"
+#include "mem/registry.h"
+#include "util/list.h"
+
+struct cuvk_context;
+struct cuvk_mem_block;
+
+struct cuvk_external_memory {
+   struct cuvk_object base;
+   struct cuvk_context *ctx;
+   struct cuvk_list link;        /* in ctx->external_memories */
+   CUexternalMemoryHandleType type;
+   VkDeviceSize size;            /* bytes a mapping may reach */
+   bool has_record;
+   struct cuvk_mem_export_record record;
+
+   VkDeviceMemory memory;
+   VkImage dedicated_image;      /* the exporter's image, re-created here */
+   struct cuvk_mem_block *block; /* buffer over the memory; NULL when the
+                                  * memory is dedicated to an image */
+   unsigned refs;                /* the handle and each live mapping */
+   bool handle_live;
+   struct cuvk_deferred release;
+};
+
+/* Drops everything of a context being destroyed (GPU idle, mappings
+ * already released). */
+void cuvk_external_memory_release_context(struct cuvk_context *ctx);
+
+#endif
