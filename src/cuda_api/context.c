@@ -105,6 +105,7 @@ cuvk_context_create(struct cuvk_device *dev, unsigned flags, bool primary,
    cuvk_list_init(&ctx->query_pools);
    cuvk_list_init(&ctx->allocations);
    cuvk_list_init(&ctx->external_memories);
+   cuvk_list_init(&ctx->vmm_handles);
 
    res = context_create_device(ctx);
    if (res != CUDA_SUCCESS)
@@ -162,6 +163,7 @@ cuvk_context_destroy(struct cuvk_context *ctx)
     * work onto a batch. */
    cuvk_memory_release_context(ctx);
    cuvk_external_memory_release_context(ctx);
+   cuvk_vmm_release_context(ctx);
    cuvk_submit_finish(ctx);
 
    cuvk_list_for_each_entry_safe(struct cuvk_query_pool, qp, &ctx->query_pools, link) {

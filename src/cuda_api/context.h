@@ -95,6 +95,7 @@ struct cuvk_context {
    struct cuvk_list query_pools;
    struct cuvk_list allocations;   /* cuvk_mem_alloc, for teardown */
    struct cuvk_list external_memories; /* cuvk_external_memory */
+   struct cuvk_list vmm_handles;   /* cuMemCreate / import handles */
 
    /* Device allocations, and pinned host allocations (cuMemAllocHost). */
    struct cuvk_mem_heap device_heap;
@@ -114,6 +115,9 @@ CUresult cuvk_context_current(const char *entry, struct cuvk_context **out);
 /* Makes ctx the current context if nothing is current (what the runtime
  * API does implicitly). */
 void cuvk_context_set_current_if_none(struct cuvk_context *ctx);
+
+/* Frees the virtual-memory handles of a context being destroyed. */
+void cuvk_vmm_release_context(struct cuvk_context *ctx);
 
 /* Drops ctx from the calling thread's stack when it is destroyed. */
 void cuvk_context_unbind(struct cuvk_context *ctx);

@@ -45,6 +45,12 @@ ranges(void)
    return &mem_ranges;
 }
 
+struct cuvk_mem_range_map *
+cuvk_mem_ranges(void)
+{
+   return ranges();
+}
+
 bool
 cuvk_mem_is_device_address(uint64_t ptr)
 {
@@ -145,8 +151,8 @@ alloc_unpublish(uint64_t ptr, enum cuvk_mem_kind kind, enum cuvk_mem_kind kind2)
 
 /* The GPU may still be using the memory: the release waits for all work
  * recorded so far. */
-static void
-alloc_release(struct cuvk_mem_alloc *alloc)
+void
+cuvk_mem_alloc_release(struct cuvk_mem_alloc *alloc)
 {
    struct cuvk_context *ctx = alloc->ctx;
 
@@ -275,7 +281,7 @@ cuMemFree_v2(CUdeviceptr dptr)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemFree: 0x%llx is not an allocation (already freed?)",
                         (unsigned long long)dptr);
    }
-   alloc_release(alloc);
+   cuvk_mem_alloc_release(alloc);
    return CUDA_SUCCESS;
 }
 
@@ -375,7 +381,7 @@ cuMemFreeHost(void *p)
    struct cuvk_mem_alloc *alloc = alloc_unpublish((uint64_t)(uintptr_t)p, CUVK_MEM_HOST, CUVK_MEM_HOST);
    if (!alloc)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemFreeHost: %p is not from cuMemHostAlloc", p);
-   alloc_release(alloc);
+   cuvk_mem_alloc_release(alloc);
    return CUDA_SUCCESS;
 }
 
@@ -526,7 +532,7 @@ cuMemHostUnregister(void *p)
    if (!alloc)
       return cuvk_error(CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED,
                         "cuMemHostUnregister: %p is not the start of a registered range", p);
-   alloc_release(alloc);
+   cuvk_mem_alloc_release(alloc);
    return CUDA_SUCCESS;
 }
 

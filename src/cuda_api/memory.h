@@ -28,6 +28,7 @@ enum cuvk_mem_kind {
    CUVK_MEM_HOST,         /* cuMemAllocHost / cuMemHostAlloc */
    CUVK_MEM_REGISTERED,   /* cuMemHostRegister */
    CUVK_MEM_EXTERNAL,     /* cuExternalMemoryGetMappedBuffer */
+   CUVK_MEM_VMM,          /* cuMemMap */
 };
 
 struct cuvk_mem_alloc {
@@ -38,6 +39,7 @@ struct cuvk_mem_alloc {
    VkDeviceSize offset;          /* of range.start within block */
    VkDeviceSize reserved;        /* bytes taken from the block's heap */
    unsigned host_flags;
+   unsigned access_flags;        /* CUmemAccess_flags of a cuMemMap range */
    uint64_t buffer_id;           /* CU_POINTER_ATTRIBUTE_BUFFER_ID */
    struct cuvk_deferred release;
    /* Called at release for allocations that keep something else alive
@@ -72,6 +74,14 @@ bool cuvk_mem_is_device_address(uint64_t ptr);
 /* Enters a fully set-up allocation in the range map and the context's
  * list; CUDA_ERROR_INVALID_VALUE if it overlaps one already there. */
 CUresult cuvk_mem_alloc_publish(struct cuvk_mem_alloc *alloc);
+
+/* The process-wide range map; for callers (virtual memory) that edit
+ * several ranges under one write lock. */
+struct cuvk_mem_range_map *cuvk_mem_ranges(void);
+
+/* Releases an allocation already removed from the range map, once the
+ * GPU is done with everything recorded so far. */
+void cuvk_mem_alloc_release(struct cuvk_mem_alloc *alloc);
 
 /* Frees every allocation of a context being destroyed (GPU idle). */
 void cuvk_memory_release_context(struct cuvk_context *ctx);

@@ -22,6 +22,7 @@ enum cuvk_object_type {
    CUVK_OBJECT_EXTERNAL_MEMORY,
    CUVK_OBJECT_ARRAY,
    CUVK_OBJECT_MIPMAPPED_ARRAY,
+   CUVK_OBJECT_VMM_HANDLE,
 };
 
 struct cuvk_object {

@@ -271,15 +271,22 @@ void
 cuvk_submit_defer(struct cuvk_context *ctx, struct cuvk_deferred *node)
 {
    struct cuvk_submit *s = &ctx->submit;
-   struct cuvk_batch *batch = s->open;
+   uint64_t value;
 
-   cuvk_submit_retire(ctx);
-   if (!batch && !cuvk_list_is_empty(&s->pending))
-      batch = cuvk_container_of(s->pending.prev, struct cuvk_batch, link);
-   if (!batch) {
+   /* No retiring here: deferred work runs inside cuvk_submit_retire's
+    * walk of the pending list and may defer more.  Polling the counter
+    * leaves the lists alone. */
+   if (vkGetSemaphoreCounterValue(ctx->vk, s->timeline, &value) == VK_SUCCESS)
+      __atomic_store_n(&s->completed, CUVK_MAX(s->completed, value), __ATOMIC_RELAXED);
+
+   if (cuvk_submit_last_value(ctx) <= s->completed) {
       node->fn(ctx, node->data);
       return;
    }
+   /* The newest batch: open, else the last submitted, which is not the
+    * one a running retire is walking (that one is complete). */
+   struct cuvk_batch *batch = s->open ? s->open :
+      cuvk_container_of(s->pending.prev, struct cuvk_batch, link);
    cuvk_list_addtail(&node->link, &batch->deferred);
 }
 

@@ -1,0 +1,736 @@
+/*
+ * Virtual memory management: cuMemAddressReserve, cuMemCreate, cuMemMap
+ * and the calls around them.
+ *
+ * A reservation is a range of cuvk's device address space with nothing
+ * behind it.  cuMemCreate makes one VkDeviceMemory (exportable as an
+ * OPAQUE_FD when asked) with a buffer over it.  cuMemMap enters a range of
+ * the reservation in the range map, pointing at that buffer, so mapped
+ * addresses are ordinary device memory for every copy and fill; a copy
+ * that crosses from one mapping into the next is split at the seam by the
+ * transfer engine.  Devices with sparse binding could back a whole
+ * reservation with one sparse VkBuffer instead; cuvk does not do that yet
+ * (docs/api-coverage.md).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cuda_api/context.h"
+#include "cuda_api/driver.h"
+#include "cuda_api/memory.h"
+#include "mem/block_heap.h"
+#include "mem/registry.h"
+#include "mem/va_space.h"
+#include "util/error.h"
+#include "util/log.h"
+#include "util/macros.h"
+#include "util/rb_tree.h"
+
+/* CUDA's granularity on current GPUs; a multiple of what any Vulkan
+ * device needs for a buffer binding, so code tuned for CUDA's value keeps
+ * working. */
+#define VMM_GRANULARITY (2ull << 20)
+
+struct vmm_handle {
+   struct cuvk_object base;
+   struct cuvk_context *ctx;
+   struct cuvk_list link;       /* in ctx->vmm_handles */
+   CUmemAllocationProp prop;
+   size_t size;
+   struct cuvk_mem_block *block;
+   bool exportable;
+   bool exported;
+   unsigned refs;               /* handle references and live mappings */
+   struct cuvk_deferred release;
+};
+
+struct vmm_reservation {
+   struct cuvk_rb_node node;    /* keyed by start */
+   uint64_t size;
+};
+
+/* Guards the reservations and every handle's refs. */
+static pthread_mutex_t vmm_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct cuvk_rb_tree vmm_reservations;
+
+static struct vmm_reservation *
+reservation_containing(uint64_t ptr, uint64_t size)
+{
+   struct cuvk_rb_node *node = cuvk_rb_tree_floor(&vmm_reservations, ptr);
+   if (!node)
+      return NULL;
+   struct vmm_reservation *r = cuvk_container_of(node, struct vmm_reservation, node);
+   if (ptr - node->key >= r->size || size > r->size - (ptr - node->key))
+      return NULL;
+   return r;
+}
+
+static void
+handle_free(struct cuvk_context *ctx, void *data)
+{
+   struct vmm_handle *h = data;
+   cuvk_mem_block_destroy(h->block);
+   free(h);
+}
+
+/* Drops one reference; the memory goes once the GPU is done with it.
+ * With ctx_locked the caller holds the context lock (mapping releases run
+ * as deferred work, under it). */
+static void
+handle_unref(struct vmm_handle *h, bool ctx_locked)
+{
+   struct cuvk_context *ctx = h->ctx;
+
+   pthread_mutex_lock(&vmm_lock);
+   bool last = --h->refs == 0;
+   pthread_mutex_unlock(&vmm_lock);
+   if (!last)
+      return;
+
+   cuvk_object_remove(&h->base);
+   if (h->exported)
+      cuvk_mem_registry_forget_owner(h);
+   if (!ctx_locked)
+      pthread_mutex_lock(&ctx->lock);
+   cuvk_list_del(&h->link);
+   h->release.fn = handle_free;
+   h->release.data = h;
+   cuvk_submit_defer(ctx, &h->release);
+   if (!ctx_locked)
+      pthread_mutex_unlock(&ctx->lock);
+}
+
+void
+cuvk_vmm_release_context(struct cuvk_context *ctx)
+{
+   cuvk_list_for_each_entry_safe(struct vmm_handle, h, &ctx->vmm_handles, link) {
+      cuvk_object_remove(&h->base);
+      if (h->exported)
+         cuvk_mem_registry_forget_owner(h);
+      cuvk_list_del(&h->link);
+      handle_free(ctx, h);
+   }
+}
+
+static CUresult
+handle_lookup(CUmemGenericAllocationHandle handle, const char *entry, struct vmm_handle **out)
+{
+   void *ptr = (void *)(uintptr_t)handle;
+   if (!handle || !cuvk_object_is(ptr, CUVK_OBJECT_VMM_HANDLE))
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is not a live allocation handle", entry,
+                        (unsigned long long)handle);
+   *out = ptr;
+   return CUDA_SUCCESS;
+}
+
+static CUresult
+check_prop(const CUmemAllocationProp *prop, const char *entry)
+{
+   struct cuvk_device *dev;
+
+   if (!prop)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: prop is NULL", entry);
+   if (prop->type != CU_MEM_ALLOCATION_TYPE_PINNED)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: allocation type %d is not PINNED", entry, (int)prop->type);
+   if (prop->location.type != CU_MEM_LOCATION_TYPE_DEVICE)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: location type %d is not a device", entry,
+                        (int)prop->location.type);
+   CUresult res = cuvk_device_get(prop->location.id, entry, &dev);
+   if (res != CUDA_SUCCESS)
+      return res;
+   unsigned types = (unsigned)prop->requestedHandleTypes;
+   if (types & ~(unsigned)(CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR | CU_MEM_HANDLE_TYPE_WIN32 |
+                           CU_MEM_HANDLE_TYPE_WIN32_KMT | CU_MEM_HANDLE_TYPE_FABRIC))
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: unknown handle types 0x%x", entry, types);
+   if (types & ~(unsigned)CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
+      return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "%s: only POSIX file descriptor handles are supported "
+                        "(asked for 0x%x)", entry, types);
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuMemGetAllocationGranularity(size_t *granularity, const CUmemAllocationProp *prop,
+                              CUmemAllocationGranularity_flags option)
+{
+   CUresult res = cuvk_driver_check("cuMemGetAllocationGranularity");
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!granularity)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemGetAllocationGranularity: granularity is NULL");
+   if (option != CU_MEM_ALLOC_GRANULARITY_MINIMUM && option != CU_MEM_ALLOC_GRANULARITY_RECOMMENDED)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemGetAllocationGranularity: unknown option %d", (int)option);
+   res = check_prop(prop, "cuMemGetAllocationGranularity");
+   if (res != CUDA_SUCCESS)
+      return res;
+   *granularity = VMM_GRANULARITY;
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t alignment, CUdeviceptr addr,
+                    unsigned long long flags)
+{
+   struct vmm_reservation *r;
+   uint64_t start;
+   CUresult res = cuvk_driver_check("cuMemAddressReserve");
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!ptr)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemAddressReserve: ptr is NULL");
+   if (flags != 0)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemAddressReserve: flags must be 0");
+   if (size == 0 || size % VMM_GRANULARITY)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE,
+                        "cuMemAddressReserve: size %zu is not a nonzero multiple of the granularity %llu",
+                        size, VMM_GRANULARITY);
+   if (alignment == 0)
+      alignment = VMM_GRANULARITY;
+   if (!CUVK_IS_POW2(alignment) || alignment % VMM_GRANULARITY)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE,
+                        "cuMemAddressReserve: alignment %zu is not a power-of-two multiple of %llu",
+                        alignment, VMM_GRANULARITY);
+
+   r = calloc(1, sizeof(*r));
+   if (!r)
+      return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "cuMemAddressReserve: out of host memory");
+   /* A hint that is taken or misaligned is ignored, as CUDA does. */
+   res = cuvk_mem_va_alloc(size, alignment, addr % alignment ? 0 : addr, &start);
+   if (res != CUDA_SUCCESS) {
+      free(r);
+      return res;
+   }
+   r->size = size;
+   pthread_mutex_lock(&vmm_lock);
+   cuvk_rb_tree_insert(&vmm_reservations, &r->node, start);
+   pthread_mutex_unlock(&vmm_lock);
+   *ptr = start;
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuMemAddressFree(CUdeviceptr ptr, size_t size)
+{
+   struct cuvk_mem_range_map *map = cuvk_mem_ranges();
+   CUresult res = cuvk_driver_check("cuMemAddressFree");
+   if (res != CUDA_SUCCESS)
+      return res;
+
+   pthread_mutex_lock(&vmm_lock);
+   struct cuvk_rb_node *node = cuvk_rb_tree_search(&vmm_reservations, ptr);
+   struct vmm_reservation *r = node ? cuvk_container_of(node, struct vmm_reservation, node) : NULL;
+   if (!r || r->size != size) {
+      pthread_mutex_unlock(&vmm_lock);
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE,
+                        "cuMemAddressFree: 0x%llx+%zu is not a reservation from cuMemAddressReserve",
+                        (unsigned long long)ptr, size);
+   }
+   cuvk_mem_range_map_read_lock(map);
+   struct cuvk_mem_range *mapped = cuvk_mem_range_map_lookup_next_locked(map, ptr);
+   bool busy = mapped && mapped->start < ptr + size;
+   cuvk_mem_range_map_read_unlock(map);
+   if (busy) {
+      pthread_mutex_unlock(&vmm_lock);
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemAddressFree: 0x%llx+%zu still has mappings; "
+                        "cuMemUnmap them first", (unsigned long long)ptr, size);
+   }
+   cuvk_rb_tree_remove(&vmm_reservations, &r->node);
+   pthread_mutex_unlock(&vmm_lock);
+   cuvk_mem_va_free(ptr, size);
+   free(r);
+   return CUDA_SUCCESS;
+}
+
+static CUresult
+handle_create(struct cuvk_context *ctx, VkDeviceMemory memory, size_t size, bool exportable,
+              const CUmemAllocationProp *prop, CUmemGenericAllocationHandle *out)
+{
+   struct cuvk_device *dev = ctx->dev;
+   struct vmm_handle *h = NULL;
+   CUresult res;
+
+   h = calloc(1, sizeof(*h));
+   if (!h) {
+      vkFreeMemory(ctx->vk, memory, NULL);
+      return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory for an allocation handle");
+   }
+   bool host_visible = dev->mem.memoryTypes[dev->device_type_index].propertyFlags &
+                       VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
+   res = cuvk_mem_block_wrap(ctx->vk, memory, VK_NULL_HANDLE, size, host_visible,
+                             VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT, &h->block);
+   if (res != CUDA_SUCCESS) {
+      vkFreeMemory(ctx->vk, memory, NULL);
+      free(h);
+      return res;
+   }
+   h->ctx = ctx;
+   h->prop = *prop;
+   h->size = size;
+   h->exportable = exportable;
+   h->refs = 1;
+   pthread_mutex_lock(&ctx->lock);
+   cuvk_list_addtail(&h->link, &ctx->vmm_handles);
+   pthread_mutex_unlock(&ctx->lock);
+   cuvk_object_add(&h->base, CUVK_OBJECT_VMM_HANDLE);
+   *out = (CUmemGenericAllocationHandle)(uintptr_t)h;
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size, const CUmemAllocationProp *prop,
+            unsigned long long flags)
+{
+   struct cuvk_context *ctx = NULL;
+   VkDeviceMemory memory;
+   CUresult res = cuvk_context_current("cuMemCreate", &ctx);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!handle)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemCreate: handle is NULL");
+   if (flags != 0)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemCreate: flags must be 0");
+   res = check_prop(prop, "cuMemCreate");
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (size == 0 || size % VMM_GRANULARITY)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE,
+                        "cuMemCreate: size %zu is not a nonzero multiple of the granularity %llu",
+                        size, VMM_GRANULARITY);
+   if (prop->location.id != ctx->dev->ordinal)
+      return cuvk_error(CUDA_ERROR_INVALID_DEVICE,
+                        "cuMemCreate: the current context is on device %d, not %d", ctx->dev->ordinal,
+                        prop->location.id);
+
+   bool exportable = prop->requestedHandleTypes & CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+   VkExportMemoryAllocateInfo export_info = {
+      .sType = VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO,
+      .handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT,
+   };
+   VkMemoryAllocateFlagsInfo flags_info = {
+      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO,
+      .pNext = exportable ? &export_info : NULL,
+      .flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT,
+   };
+   VkMemoryAllocateInfo info = {
+      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+      .pNext = &flags_info,
+      .allocationSize = size,
+      .memoryTypeIndex = ctx->dev->device_type_index,
+   };
+   VkResult vr = vkAllocateMemory(ctx->vk, &info, NULL, &memory);
+   if (vr != VK_SUCCESS)
+      return cuvk_vk_error(vr, "cuMemCreate: vkAllocateMemory");
+   return handle_create(ctx, memory, size, exportable, prop, handle);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuMemRelease(CUmemGenericAllocationHandle handle)
+{
+   struct vmm_handle *h = NULL;
+   CUresult res = cuvk_driver_check("cuMemRelease");
+   if (res == CUDA_SUCCESS)
+      res = handle_lookup(handle, "cuMemRelease", &h);
+   if (res != CUDA_SUCCESS)
+      return res;
+   /* Mapped memory lives on until its last cuMemUnmap. */
+   handle_unref(h, false);
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuMemGetAllocationPropertiesFromHandle(CUmemAllocationProp *prop, CUmemGenericAllocationHandle handle)
+{
+   struct vmm_handle *h = NULL;
+   CUresult res = cuvk_driver_check("cuMemGetAllocationPropertiesFromHandle");
+   if (res == CUDA_SUCCESS)
+      res = handle_lookup(handle, "cuMemGetAllocationPropertiesFromHandle", &h);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!prop)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemGetAllocationPropertiesFromHandle: prop is NULL");
+   *prop = h->prop;
+   return CUDA_SUCCESS;
+}
+
+static bool
+mapping_handle(struct cuvk_mem_range *range, void *data)
+{
+   struct cuvk_mem_alloc *alloc = cuvk_container_of(range, struct cuvk_mem_alloc, range);
+   if (range->kind != CUVK_MEM_VMM)
+      return false;
+   struct vmm_handle *h = alloc->owner;
+   pthread_mutex_lock(&vmm_lock);
+   h->refs++;
+   pthread_mutex_unlock(&vmm_lock);
+   *(struct vmm_handle **)data = h;
+   return true;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuMemRetainAllocationHandle(CUmemGenericAllocationHandle *handle, void *addr)
+{
+   struct vmm_handle *h = NULL;
+   CUresult res = cuvk_driver_check("cuMemRetainAllocationHandle");
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!handle)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemRetainAllocationHandle: handle is NULL");
+   if (!cuvk_mem_range_map_find(cuvk_mem_ranges(), (uint64_t)(uintptr_t)addr, mapping_handle, &h))
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemRetainAllocationHandle: %p is not mapped with cuMemMap",
+                        addr);
+   *handle = (CUmemGenericAllocationHandle)(uintptr_t)h;
+   return CUDA_SUCCESS;
+}
+
+static void
+mapping_release(struct cuvk_mem_alloc *alloc)
+{
+   handle_unref(alloc->owner, true);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHandle handle,
+         unsigned long long flags)
+{
+   struct vmm_handle *h = NULL;
+   struct cuvk_mem_alloc *alloc;
+   CUresult res = cuvk_driver_check("cuMemMap");
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (flags != 0)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemMap: flags must be 0");
+   if (handle == 0)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemMap: handle is 0");
+   res = handle_lookup(handle, "cuMemMap", &h);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (offset != 0)
+      return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "cuMemMap: offset %zu into the handle; only 0 is supported",
+                        offset);
+   if (size == 0 || size > h->size)
+      return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "cuMemMap: size %zu, the handle has %zu bytes", size, h->size);
+   if (ptr % VMM_GRANULARITY || size % VMM_GRANULARITY)
+      return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "cuMemMap: 0x%llx+%zu is not aligned to the granularity",
+                        (unsigned long long)ptr, size);
+   pthread_mutex_lock(&vmm_lock);
+   bool reserved = reservation_containing(ptr, size) != NULL;
+   pthread_mutex_unlock(&vmm_lock);
+   if (!reserved)
+      return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "cuMemMap: 0x%llx+%zu is not inside one reservation",
+                        (unsigned long long)ptr, size);
+
+   alloc = calloc(1, sizeof(*alloc));
+   if (!alloc)
+      return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "cuMemMap: out of host memory");
+   alloc->ctx = h->ctx;
+   alloc->block = h->block;
+   alloc->range.kind = CUVK_MEM_VMM;
+   alloc->range.start = ptr;
+   alloc->range.size = size;
+   alloc->owner = h;
+   alloc->on_release = mapping_release;
+
+   pthread_mutex_lock(&vmm_lock);
+   h->refs++;
+   pthread_mutex_unlock(&vmm_lock);
+   res = cuvk_mem_alloc_publish(alloc);
+   if (res != CUDA_SUCCESS) {
+      handle_unref(h, false);
+      free(alloc);
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemMap: 0x%llx+%zu overlaps a mapped range",
+                        (unsigned long long)ptr, size);
+   }
+   return CUDA_SUCCESS;
+}
+
+/* Checks that [ptr, ptr + size) is covered by cuMemMap ranges with no
+ * hole; with whole, that no range sticks out at either end.  Range map
+ * lock held. */
+static bool
+mappings_cover(struct cuvk_mem_range_map *map, uint64_t ptr, uint64_t size, bool whole)
+{
+   uint64_t end = ptr + size;
+   for (uint64_t addr = ptr; addr < end;) {
+      struct cuvk_mem_range *r = cuvk_mem_range_map_lookup_locked(map, addr);
+      if (!r || r->kind != CUVK_MEM_VMM)
+         return false;
+      if (whole && (r->start != addr || r->size > end - addr))
+         return false;
+      addr = r->start + r->size;
+   }
+   return true;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuMemUnmap(CUdeviceptr ptr, size_t size)
+{
+   struct cuvk_mem_range_map *map = cuvk_mem_ranges();
+   struct cuvk_list dead;
+   CUresult res = cuvk_driver_check("cuMemUnmap");
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (size == 0 || ptr + size < ptr)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemUnmap: empty or wrapping range");
+
+   cuvk_mem_range_map_write_lock(map);
+   if (!mappings_cover(map, ptr, size, true)) {
+      cuvk_mem_range_map_write_unlock(map);
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE,
+                        "cuMemUnmap: 0x%llx+%zu is not exactly a run of whole mappings",
+                        (unsigned long long)ptr, size);
+   }
+   /* One call may span several adjacent mappings: take them all out under
+    * one lock, release them after. */
+   cuvk_list_init(&dead);
+   for (uint64_t addr = ptr; addr < ptr + size;) {
+      struct cuvk_mem_range *r = cuvk_mem_range_map_lookup_locked(map, addr);
+      struct cuvk_mem_alloc *alloc = cuvk_container_of(r, struct cuvk_mem_alloc, range);
+      addr = r->start + r->size;
+      cuvk_mem_range_map_remove_locked(map, r);
+      cuvk_list_addtail(&alloc->release.link, &dead);
+   }
+   cuvk_mem_range_map_write_unlock(map);
+
+   cuvk_list_for_each_entry_safe(struct cuvk_mem_alloc, alloc, &dead, release.link) {
+      cuvk_list_del(&alloc->release.link);
+      cuvk_mem_alloc_release(alloc);
+   }
+   return CUDA_SUCCESS;
+}
+
+static CUresult
+check_access_desc(const CUmemAccessDesc *d, const char *entry)
+{
+   struct cuvk_device *dev;
+   if (d->location.type != CU_MEM_LOCATION_TYPE_DEVICE)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: location type %d is not a device", entry,
+                        (int)d->location.type);
+   CUresult res = cuvk_device_get(d->location.id, entry, &dev);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (d->flags != CU_MEM_ACCESS_FLAGS_PROT_NONE && d->flags != CU_MEM_ACCESS_FLAGS_PROT_READ &&
+       d->flags != CU_MEM_ACCESS_FLAGS_PROT_READWRITE)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: unknown access flags %d", entry, (int)d->flags);
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc, size_t count)
+{
+   struct cuvk_mem_range_map *map = cuvk_mem_ranges();
+   CUresult res = cuvk_driver_check("cuMemSetAccess");
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!desc || count == 0)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemSetAccess: no access descriptors");
+   if (size == 0 || ptr + size < ptr)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemSetAccess: empty or wrapping range");
+   for (size_t i = 0; i < count; i++) {
+      res = check_access_desc(&desc[i], "cuMemSetAccess");
+      if (res != CUDA_SUCCESS)
+         return res;
+   }
+
+   cuvk_mem_range_map_write_lock(map);
+   if (!mappings_cover(map, ptr, size, false)) {
+      cuvk_mem_range_map_write_unlock(map);
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemSetAccess: 0x%llx+%zu is not entirely mapped",
+                        (unsigned long long)ptr, size);
+   }
+   for (uint64_t addr = ptr; addr < ptr + size;) {
+      struct cuvk_mem_range *r = cuvk_mem_range_map_lookup_locked(map, addr);
+      struct cuvk_mem_alloc *alloc = cuvk_container_of(r, struct cuvk_mem_alloc, range);
+      /* Memory lives in one VkDevice: its own device's entry is what
+       * counts; other devices have no path to it in cuvk. */
+      for (size_t i = 0; i < count; i++)
+         if (desc[i].location.id == alloc->ctx->dev->ordinal)
+            alloc->access_flags = desc[i].flags;
+      addr = r->start + r->size;
+   }
+   cuvk_mem_range_map_write_unlock(map);
+
+   for (size_t i = 0; i < count; i++) {
+      if (desc[i].flags != CU_MEM_ACCESS_FLAGS_PROT_NONE && cuvk_driver.device_count > 1)
+         cuvk_log_once(CUVK_LOG_WARN, "cuMemSetAccess: access from other devices (peer access) is not "
+                       "supported by cuvk; only the owning device's entry takes effect");
+   }
+   return CUDA_SUCCESS;
+}
+
+struct access_query {
+   int device;
+   unsigned long long flags;
+};
+
+static bool
+mapping_access(struct cuvk_mem_range *range, void *data)
+{
+   struct cuvk_mem_alloc *alloc = cuvk_container_of(range, struct cuvk_mem_alloc, range);
+   struct access_query *q = data;
+   if (range->kind != CUVK_MEM_VMM)
+      return false;
+   q->flags = q->device == alloc->ctx->dev->ordinal ? alloc->access_flags : CU_MEM_ACCESS_FLAGS_PROT_NONE;
+   return true;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuMemGetAccess(unsigned long long *flags, const CUmemLocation *location, CUdeviceptr ptr)
+{
+   struct cuvk_device *dev;
+   CUresult res = cuvk_driver_check("cuMemGetAccess");
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!flags || !location)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemGetAccess: NULL argument");
+   if (location->type != CU_MEM_LOCATION_TYPE_DEVICE)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemGetAccess: location type %d is not a device",
+                        (int)location->type);
+   res = cuvk_device_get(location->id, "cuMemGetAccess", &dev);
+   if (res != CUDA_SUCCESS)
+      return res;
+   struct access_query q = { .device = location->id };
+   if (!cuvk_mem_range_map_find(cuvk_mem_ranges(), ptr, mapping_access, &q))
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemGetAccess: 0x%llx is not mapped with cuMemMap",
+                        (unsigned long long)ptr);
+   *flags = q.flags;
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuMemExportToShareableHandle(void *shareable, CUmemGenericAllocationHandle handle,
+                             CUmemAllocationHandleType type, unsigned long long flags)
+{
+   struct vmm_handle *h = NULL;
+   CUresult res = cuvk_driver_check("cuMemExportToShareableHandle");
+   if (res == CUDA_SUCCESS)
+      res = handle_lookup(handle, "cuMemExportToShareableHandle", &h);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!shareable)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemExportToShareableHandle: shareableHandle is NULL");
+   if (flags != 0)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemExportToShareableHandle: flags must be 0");
+   if (type != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
+      return cuvk_error(type == CU_MEM_HANDLE_TYPE_WIN32 || type == CU_MEM_HANDLE_TYPE_WIN32_KMT ||
+                        type == CU_MEM_HANDLE_TYPE_FABRIC ? CUDA_ERROR_NOT_SUPPORTED : CUDA_ERROR_INVALID_VALUE,
+                        "cuMemExportToShareableHandle: handle type %d; only POSIX file descriptors", (int)type);
+   if (!h->exportable)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemExportToShareableHandle: the allocation was not "
+                        "created with requestedHandleTypes POSIX_FILE_DESCRIPTOR");
+
+   struct cuvk_context *ctx = h->ctx;
+   int fd = -1;
+   VkMemoryGetFdInfoKHR info = {
+      .sType = VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR,
+      .memory = h->block->memory,
+      .handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT,
+   };
+   VkResult vr = ctx->GetMemoryFdKHR(ctx->vk, &info, &fd);
+   if (vr != VK_SUCCESS)
+      return cuvk_vk_error(vr, "cuMemExportToShareableHandle: vkGetMemoryFdKHR");
+
+   /* Record the export as the layer would, so an importer in this process
+    * (cuvk or, through the layer's lookups, anyone) knows size and type. */
+   struct cuvk_mem_export_record *rec = calloc(1, sizeof(*rec));
+   if (rec) {
+      rec->has_uuids = true;
+      memcpy(rec->device_uuid, ctx->dev->id.deviceUUID, VK_UUID_SIZE);
+      memcpy(rec->driver_uuid, ctx->dev->id.driverUUID, VK_UUID_SIZE);
+      rec->allocation_size = h->size;
+      rec->memory_type_index = ctx->dev->device_type_index;
+      rec->memory_flags = ctx->dev->mem.memoryTypes[rec->memory_type_index].propertyFlags;
+      rec->allocate_flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
+      rec->handle_types = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+      rec->dedicated = CUVK_MEM_DEDICATED_NONE;
+      if (cuvk_mem_registry_register_fd(fd, VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT, h, rec))
+         h->exported = true;
+      free(rec);
+   }
+   *(int *)shareable = fd;
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *handle, void *os_handle,
+                               CUmemAllocationHandleType type)
+{
+   struct cuvk_context *ctx = NULL;
+   struct cuvk_mem_export_record rec;
+   VkDeviceMemory memory;
+   CUresult res = cuvk_context_current("cuMemImportFromShareableHandle", &ctx);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!handle)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemImportFromShareableHandle: handle is NULL");
+   if (type != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
+      return cuvk_error(type == CU_MEM_HANDLE_TYPE_WIN32 || type == CU_MEM_HANDLE_TYPE_WIN32_KMT ||
+                        type == CU_MEM_HANDLE_TYPE_FABRIC ? CUDA_ERROR_NOT_SUPPORTED : CUDA_ERROR_INVALID_VALUE,
+                        "cuMemImportFromShareableHandle: handle type %d; only POSIX file descriptors", (int)type);
+
+   /* The fd travels in the pointer argument, as CUDA defines it. */
+   int fd = (int)(intptr_t)os_handle;
+   struct stat st;
+   if (fd < 0 || fcntl(fd, F_GETFD) < 0 || fstat(fd, &st) != 0 || S_ISFIFO(st.st_mode) ||
+       S_ISSOCK(st.st_mode) || S_ISDIR(st.st_mode))
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemImportFromShareableHandle: %d is not exported memory", fd);
+
+   VkDeviceSize size;
+   uint32_t type_index = ctx->dev->device_type_index;
+   if (cuvk_mem_registry_lookup_fd(fd, &rec)) {
+      if (rec.has_uuids && memcmp(rec.device_uuid, ctx->dev->id.deviceUUID, VK_UUID_SIZE) != 0)
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE,
+                           "cuMemImportFromShareableHandle: fd %d was exported by another device", fd);
+      size = rec.allocation_size;
+      type_index = rec.memory_type_index;
+   } else {
+      /* Without a record the size is what the file says, where it says
+       * anything (memfds and dma-bufs do). */
+      off_t end = lseek(fd, 0, SEEK_END);
+      if (end <= 0)
+         return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "cuMemImportFromShareableHandle: fd %d does not tell "
+                           "its size and no export of it was recorded in this process", fd);
+      size = (VkDeviceSize)end;
+   }
+   if (size % VMM_GRANULARITY)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemImportFromShareableHandle: fd %d holds %llu bytes, not a "
+                        "multiple of the granularity", fd, (unsigned long long)size);
+
+   /* CUDA leaves the fd with the caller: import a dup. */
+   int dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+   if (dup_fd < 0)
+      return cuvk_error(CUDA_ERROR_OPERATING_SYSTEM, "cuMemImportFromShareableHandle: dup failed: %s",
+                        strerror(errno));
+   VkImportMemoryFdInfoKHR import = {
+      .sType = VK_STRUCTURE_TYPE_IMPORT_MEMORY_FD_INFO_KHR,
+      .handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT,
+      .fd = dup_fd,
+   };
+   VkMemoryAllocateFlagsInfo flags_info = {
+      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO,
+      .pNext = &import,
+      .flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT,
+   };
+   VkMemoryAllocateInfo info = {
+      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+      .pNext = &flags_info,
+      .allocationSize = size,
+      .memoryTypeIndex = type_index,
+   };
+   VkResult vr = vkAllocateMemory(ctx->vk, &info, NULL, &memory);
+   if (vr != VK_SUCCESS) {
+      close(dup_fd);
+      return cuvk_vk_error(vr, "cuMemImportFromShareableHandle: vkAllocateMemory");
+   }
+
+   CUmemAllocationProp prop = {
+      .type = CU_MEM_ALLOCATION_TYPE_PINNED,
+      .requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR,
+      .location = { .type = CU_MEM_LOCATION_TYPE_DEVICE, .id = ctx->dev->ordinal },
+   };
+   /* Imported memory was not allocated for export here, so it cannot be
+    * exported again (docs/api-coverage.md). */
+   return handle_create(ctx, memory, size, false, &prop, handle);
+}
