@@ -86,15 +86,18 @@ block_setup(struct cuvk_mem_block *block, bool map, VkExternalMemoryHandleTypeFl
       .buffer = block->buffer,
    });
 
+   /* A host view is an optimisation (direct CPU copies); a driver that
+    * will not map a large BAR allocation just costs the fast path. */
    if (map) {
       void *ptr;
       vr = vkMapMemory(block->vk, block->memory, 0, VK_WHOLE_SIZE, 0, &ptr);
-      if (vr != VK_SUCCESS) {
-         res = cuvk_vk_error(vr, "vkMapMemory");
-         goto fail_buffer;
+      if (vr == VK_SUCCESS) {
+         block->map = ptr;
+         block->owns_map = true;
+      } else {
+         cuvk_logi("vkMapMemory of %llu bytes failed (%s); using GPU copies only",
+                   (unsigned long long)block->size, cuvk_vk_result_name(vr));
       }
-      block->map = ptr;
-      block->owns_map = true;
    }
 
    res = cuvk_mem_va_alloc(block->size, BLOCK_VA_ALIGNMENT, 0, &block->va);
