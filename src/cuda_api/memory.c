@@ -199,6 +199,14 @@ alloc_from_heap(struct cuvk_context *ctx, struct cuvk_mem_heap *heap, enum cuvk_
       return res;
    }
 
+   if (kind == CUVK_MEM_HOST && !alloc->block->map) {
+      struct cuvk_mem_block *dead = cuvk_mem_heap_free(heap, alloc->block, alloc->offset, alloc->reserved);
+      if (dead)
+         cuvk_mem_block_destroy(dead);
+      free(alloc);
+      return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "the driver would not map pinned host memory");
+   }
+
    alloc->range.kind = kind;
    alloc->range.size = size;
    alloc->range.start = kind == CUVK_MEM_DEVICE ?
