@@ -290,6 +290,8 @@ driver_create_instance(void)
       .ppEnabledExtensionNames = enabled,
    };
    vr = vkCreateInstance(&info, NULL, &cuvk_driver.instance);
+   if (vr == VK_ERROR_INCOMPATIBLE_DRIVER)
+      return cuvk_error(CUDA_ERROR_NO_DEVICE, "cuInit: the Vulkan loader found no driver");
    if (vr != VK_SUCCESS)
       return cuvk_vk_error(vr, "vkCreateInstance");
 

@@ -94,7 +94,10 @@ cuvk_pipelines_init(struct cuvk_context *ctx)
       long cpus = sysconf(_SC_NPROCESSORS_ONLN);
       ctx->max_groups_x = (uint32_t)CUVK_MAX(cpus, 1) * 4;
    } else {
-      ctx->max_groups_x = 65535;
+      /* One 16-byte unit per invocation where the device allows that
+       * many workgroups (NVIDIA: 2^31 - 1), so a copy is one wave of
+       * loads and stores with no loop overhead. */
+      ctx->max_groups_x = limit;
    }
    ctx->max_groups_x = CUVK_MIN(ctx->max_groups_x, limit);
 

@@ -14,9 +14,10 @@
 /* Synchronous copies up to this size between two CPU-visible places skip
  * the GPU when it is idle: a memcpy costs less than a submit. */
 #define DIRECT_SMALL_MAX (64u << 10)
-/* Reading uncached (write-combined) memory from the CPU is slow; only tiny
- * reads go direct, the rest stream through cached staging memory. */
-#define DIRECT_UNCACHED_READ_MAX (4u << 10)
+/* CPU access to uncached (write-combined, PCIe BAR) memory is slow: on an
+ * H200 a GPU copy wins above about 512 bytes (cuvk-bench), so only tiny
+ * transfers touch it directly. */
+#define DIRECT_UNCACHED_MAX 512u
 /* One dispatch covers at most this many bytes per row, which keeps the
  * shader's 32-bit row offsets exact. */
 #define DISPATCH_MAX_ROW_BYTES (1ull << 31)
@@ -330,6 +331,59 @@ record_fill(struct cuvk_context *ctx, struct cuvk_stream *stream, struct gpu_ref
    return res;
 }
 
+CUresult
+cuvk_transfer_record_copy_2d(struct cuvk_context *ctx, struct cuvk_stream *stream,
+                             VkBuffer dst_buffer, VkDeviceSize dst_offset, VkDeviceAddress dst_address,
+                             VkBuffer src_buffer, VkDeviceSize src_offset, VkDeviceAddress src_address,
+                             uint64_t row_bytes, uint64_t rows, uint64_t dst_pitch, uint64_t src_pitch)
+{
+   return record_copy(ctx, stream, (struct gpu_ref){ dst_buffer, dst_offset, dst_address },
+                      (struct gpu_ref){ src_buffer, src_offset, src_address }, row_bytes, rows,
+                      dst_pitch, src_pitch);
+}
+
+CUresult
+cuvk_staging_lock(struct cuvk_context *ctx)
+{
+   pthread_mutex_lock(&ctx->staging.lock);
+   CUresult res = staging_ensure(ctx);
+   if (res != CUDA_SUCCESS)
+      pthread_mutex_unlock(&ctx->staging.lock);
+   return res;
+}
+
+void
+cuvk_staging_unlock(struct cuvk_context *ctx)
+{
+   pthread_mutex_unlock(&ctx->staging.lock);
+}
+
+CUresult
+cuvk_staging_next(struct cuvk_context *ctx, struct cuvk_staging_slot *slot)
+{
+   struct cuvk_staging *st = &ctx->staging;
+   unsigned index = st->next;
+   CUresult res = cuvk_submit_wait(ctx, st->slot_value[index]);
+   if (res != CUDA_SUCCESS)
+      return res;
+   st->next = (st->next + 1) % CUVK_STAGING_SLOTS;
+   struct gpu_ref ref = staging_ref(st, index);
+   *slot = (struct cuvk_staging_slot){
+      .index = index,
+      .buffer = ref.buffer,
+      .offset = ref.offset,
+      .address = ref.address,
+      .map = st->map + (size_t)index * CUVK_STAGING_SLOT_SIZE,
+   };
+   return CUDA_SUCCESS;
+}
+
+void
+cuvk_staging_set_busy(struct cuvk_context *ctx, const struct cuvk_staging_slot *slot, uint64_t value)
+{
+   ctx->staging.slot_value[slot->index] = value;
+}
+
 /* Waits for everything recorded on ctx so far. */
 static CUresult
 context_idle(struct cuvk_context *ctx)
@@ -467,7 +521,8 @@ copy_segment(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct 
 
    if (gpu_d && gpu_s) {
       bool host_side = span_is_host(ds) || span_is_host(ss);
-      if (!copy->async && dmap && smap && n <= DIRECT_SMALL_MAX && context_is_idle(ctx)) {
+      bool cheap = (ds->cached && ss->cached) ? n <= DIRECT_SMALL_MAX : n <= DIRECT_UNCACHED_MAX;
+      if (!copy->async && dmap && smap && cheap && context_is_idle(ctx)) {
          memcpy(dmap, smap, n);
          return CUDA_SUCCESS;
       }
@@ -489,7 +544,7 @@ copy_segment(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct 
    if (sfound && ss->ctx != ctx)
       other = ss->ctx;
 
-   bool read_ok = !sfound || !gpu_s || ss->cached || n <= DIRECT_UNCACHED_READ_MAX;
+   bool read_ok = !sfound || !gpu_s || ss->cached || n <= DIRECT_UNCACHED_MAX;
    if (dmap && smap && (read_ok || !gpu_s)) {
       res = context_idle(ctx);
       if (res == CUDA_SUCCESS && other)
@@ -605,7 +660,8 @@ cuvk_fill(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct cuv
          return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: %llu bytes run past the end of the allocation",
                            fill->entry, (unsigned long long)extent);
 
-      if (!fill->async && span.map && extent <= DIRECT_SMALL_MAX && context_is_idle(ctx)) {
+      bool cheap = extent <= (span.cached ? DIRECT_SMALL_MAX : DIRECT_UNCACHED_MAX);
+      if (!fill->async && span.map && cheap && context_is_idle(ctx)) {
          for (uint64_t r = 0; r < fill->height; r++)
             fill_cpu(span.map + r * pitch, fill->height > 1 ? row_bytes : n, pattern);
       } else {
