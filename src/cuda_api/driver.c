@@ -58,9 +58,12 @@ driver_debug_callback(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
       const char *env = getenv("CUVK_VALIDATION_FATAL");
       fatal = env && strcmp(env, "0") != 0;
    }
-   cuvk_loge("Vulkan %s: %s", (types & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT) ?
-             "validation" : "driver", data->pMessage ? data->pMessage : "(no message)");
-   if (fatal) {
+   bool validation = types & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
+   cuvk_loge("Vulkan %s: %s", validation ? "validation" : "driver",
+             data->pMessage ? data->pMessage : "(no message)");
+   /* Only validation messages are bugs; a driver saying why a call failed
+    * (an import it refused) comes with an error code cuvk returns. */
+   if (fatal && validation) {
       fprintf(stderr, "cuvk: CUVK_VALIDATION_FATAL is set; aborting on a Vulkan validation message\n");
       abort();
    }

@@ -51,6 +51,12 @@ external_memory_unref_locked(struct cuvk_external_memory *ext)
 }
 
 void
+cuvk_external_memory_unref_locked(struct cuvk_external_memory *ext)
+{
+   external_memory_unref_locked(ext);
+}
+
+void
 cuvk_external_memory_release_context(struct cuvk_context *ctx)
 {
    cuvk_list_for_each_entry_safe(struct cuvk_external_memory, ext, &ctx->external_memories, link) {
@@ -143,6 +149,14 @@ image_create_info(const struct cuvk_mem_image_info *info, VkImageCreateInfo *ci,
       .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
       .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
    };
+}
+
+void
+cuvk_external_image_create_info(const struct cuvk_mem_image_info *info, VkImageCreateInfo *ci,
+                                VkExternalMemoryImageCreateInfo *ext, VkImageFormatListCreateInfo *list,
+                                VkExternalMemoryHandleTypeFlagBits handle_type)
+{
+   image_create_info(info, ci, ext, list, handle_type);
 }
 
 /* Imports a dup of the caller's fd, so that whatever fails after Vulkan
@@ -334,6 +348,17 @@ cuImportExternalMemory(CUexternalMemory *ext_out, const CUDA_EXTERNAL_MEMORY_HAN
                        "process (VK_INSTANCE_LAYERS) to make imports exact", fd,
                        (unsigned long long)size);
          dedicated_buffer = desc->flags & CUDA_EXTERNAL_MEMORY_DEDICATED;
+      }
+      /* A memfd (lavapipe's export) knows its size; a declared size past
+       * it would make the import fail where CUDA's succeeds, so import
+       * what is there and let mappings past it fail. */
+      struct stat st;
+      if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+          (uint64_t)st.st_size < size) {
+         cuvk_logw("cuImportExternalMemory: declared size %llu is larger than the %llu bytes fd %d holds; "
+                   "mappings past %llu will fail", (unsigned long long)size,
+                   (unsigned long long)st.st_size, fd, (unsigned long long)st.st_size);
+         size = (VkDeviceSize)st.st_size;
       }
       ext->size = size;
    }

@@ -688,7 +688,7 @@ cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *handle, void *os_ha
    } else {
       /* Without a record the size is what the file says, where it says
        * anything (memfds and dma-bufs do). */
-      off_t end = lseek(fd, 0, SEEK_END);
+      off_t end = S_ISREG(st.st_mode) ? st.st_size : 0;
       if (end <= 0)
          return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "cuMemImportFromShareableHandle: fd %d does not tell "
                            "its size and no export of it was recorded in this process", fd);
