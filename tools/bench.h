@@ -1,0 +1,230 @@
+/*
+ * cuvk-bench: shared declarations.
+ *
+ *    cuvk_bench.c    options, sizes, the timing loop and the benchmarks
+ *    bench_cuda.c    a CUDA driver-API library reached through dlsym:
+ *                    cuvk, and optionally NVIDIA's real libcuda
+ *    bench_vulkan.c  the tool's own VkDevice: vkCmdCopyBuffer and
+ *                    vkCmdFillBuffer as the driver's baseline, and the
+ *                    exporter for the import benchmark
+ *    bench_report.c  results, the readable table and the JSON
+ */
+#ifndef CUVK_TOOLS_BENCH_H
+#define CUVK_TOOLS_BENCH_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cuda.h>
+#include <vulkan/vulkan.h>
+
+#include "tool_util.h"
+
+/* ---- CUDA driver-API libraries ---- */
+
+/*
+ * One implementation of the driver API, every entry point looked up with
+ * dlsym on the library's own handle.  cuvk and NVIDIA's libcuda export the
+ * same names, so nothing of the second library may ever be resolved by
+ * the dynamic linker's global scope: it is opened RTLD_LOCAL|RTLD_DEEPBIND
+ * and reached only through these pointers.  The versioned names (_v2) are
+ * looked up explicitly, as cuda.h's renaming macros would have linked
+ * them.
+ */
+struct bench_cu {
+   const char *label;
+   char path[PATH_MAX];
+   void *handle;
+   CUdevice device;
+   CUcontext context;
+   bool started;
+
+   CUresult (*Init)(unsigned int flags);
+   CUresult (*DriverGetVersion)(int *version);
+   CUresult (*GetErrorName)(CUresult error, const char **name);
+   CUresult (*DeviceGetCount)(int *count);
+   CUresult (*DeviceGet)(CUdevice *device, int ordinal);
+   CUresult (*DeviceGetName)(char *name, int len, CUdevice device);
+   CUresult (*DeviceGetUuid)(CUuuid *uuid, CUdevice device);
+   CUresult (*DeviceTotalMem)(size_t *bytes, CUdevice device);
+   CUresult (*DevicePrimaryCtxRetain)(CUcontext *ctx, CUdevice device);
+   CUresult (*DevicePrimaryCtxRelease)(CUdevice device);
+   CUresult (*CtxSetCurrent)(CUcontext ctx);
+   CUresult (*CtxSynchronize)(void);
+   CUresult (*MemAlloc)(CUdeviceptr *dptr, size_t size);
+   CUresult (*MemFree)(CUdeviceptr dptr);
+   CUresult (*MemAllocHost)(void **pp, size_t size);
+   CUresult (*MemFreeHost)(void *p);
+   CUresult (*MemcpyHtoD)(CUdeviceptr dst, const void *src, size_t size);
+   CUresult (*MemcpyDtoH)(void *dst, CUdeviceptr src, size_t size);
+   CUresult (*MemcpyDtoD)(CUdeviceptr dst, CUdeviceptr src, size_t size);
+   CUresult (*MemsetD32)(CUdeviceptr dst, unsigned int value, size_t count);
+
+   /* NULL where the library does not export them (yet). */
+   CUresult (*ImportExternalMemory)(CUexternalMemory *ext,
+                                    const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *desc);
+   CUresult (*ExternalMemoryGetMappedBuffer)(CUdeviceptr *dptr, CUexternalMemory ext,
+                                             const CUDA_EXTERNAL_MEMORY_BUFFER_DESC *desc);
+   CUresult (*DestroyExternalMemory)(CUexternalMemory ext);
+};
+
+/* Opens the library at path (RTLD_NOW|RTLD_LOCAL|RTLD_DEEPBIND), or, with
+ * path NULL, takes the libcuvk this program is linked against.  False with
+ * the reason in err when it or a required symbol is missing. */
+bool bench_cu_load(struct bench_cu *cu, const char *label, const char *path, char *err, size_t len);
+
+/* cuInit, the device (by UUID when uuid is not NULL and a device has it,
+ * else by ordinal), its primary context made current. */
+bool bench_cu_start(struct bench_cu *cu, int ordinal, const uint8_t *uuid, char *err, size_t len);
+void bench_cu_stop(struct bench_cu *cu);
+
+/* True on CUDA_SUCCESS; otherwise prints "<label>: <what>: <error name>". */
+bool bench_cu_ok(const struct bench_cu *cu, CUresult r, const char *what);
+
+bool bench_cu_has_import(const struct bench_cu *cu);
+
+/* ---- The tool's own Vulkan device ---- */
+
+struct bench_vk {
+   struct tool_vk_instance vi;
+   VkPhysicalDevice pdev;
+   VkPhysicalDeviceProperties props;
+   VkPhysicalDeviceMemoryProperties mem;
+   VkDevice device;
+   uint32_t queue_family;
+   VkQueue queue;
+   VkCommandPool pool;
+   VkCommandBuffer cmd;
+   VkFence fence;
+   bool can_export;
+   bool export_dedicated_only;
+   PFN_vkGetMemoryFdKHR GetMemoryFdKHR;
+};
+
+enum bench_vk_memory {
+   /* Device-local: the buffers of the DtoD and memset baselines. */
+   BENCH_VK_DEVICE,
+   /* Host-visible, cached where possible, mapped: Vulkan's pinned memory. */
+   BENCH_VK_STAGING,
+};
+
+struct bench_vk_buffer {
+   VkBuffer buffer;
+   VkDeviceMemory memory;
+   VkDeviceSize size;
+   VkDeviceSize allocation_size;
+   bool dedicated;
+   void *map;
+};
+
+/* The physical device whose deviceUUID is uuid (the first when NULL), a
+ * VkDevice with one queue of the family cuvk would pick, a command buffer
+ * and a fence that every measurement reuses. */
+bool bench_vk_init(struct bench_vk *vk, const uint8_t *uuid, char *err, size_t len);
+void bench_vk_finish(struct bench_vk *vk);
+
+bool bench_vk_buffer_create(struct bench_vk *vk, VkDeviceSize size, enum bench_vk_memory where,
+                            bool exportable, struct bench_vk_buffer *out);
+void bench_vk_buffer_destroy(struct bench_vk *vk, struct bench_vk_buffer *b);
+
+/* Record the one command buffer anew with a copy or a fill (and the
+ * barrier that makes a staging buffer's contents visible to the host). */
+bool bench_vk_record_copy(struct bench_vk *vk, const struct bench_vk_buffer *src, VkDeviceSize src_offset,
+                          const struct bench_vk_buffer *dst, VkDeviceSize dst_offset, VkDeviceSize size);
+bool bench_vk_record_fill(struct bench_vk *vk, const struct bench_vk_buffer *dst, VkDeviceSize size,
+                          uint32_t value);
+
+/* Submits the recorded command buffer and waits for its fence. */
+bool bench_vk_submit_wait(struct bench_vk *vk);
+
+/* A new OPAQUE_FD of an exportable buffer's memory; -1 on failure. */
+int bench_vk_export_fd(struct bench_vk *vk, const struct bench_vk_buffer *b);
+
+/* ---- Results ---- */
+
+enum bench_impl {
+   BENCH_IMPL_CUVK,
+   BENCH_IMPL_CUDA,
+   BENCH_IMPL_VULKAN,
+   BENCH_IMPL_HOST,
+   BENCH_IMPL_COUNT,
+};
+
+extern const char *const bench_impl_names[BENCH_IMPL_COUNT];
+
+enum bench_kind {
+   /* Rows are sizes; the figure is GB/s. */
+   BENCH_KIND_BANDWIDTH,
+   /* Rows are labelled operations; the figure is microseconds. */
+   BENCH_KIND_LATENCY,
+};
+
+struct bench_result {
+   bool valid;
+   double median_s;
+   double min_s;
+   unsigned samples;
+   unsigned reps;
+};
+
+#define BENCH_MAX_ROWS 40
+#define BENCH_MAX_NOTES 8
+#define BENCH_NOTE_LEN 256
+
+struct bench_row {
+   uint64_t size;
+   char label[64];
+   struct bench_result r[BENCH_IMPL_COUNT];
+};
+
+struct bench_table {
+   const char *id;
+   const char *title;
+   enum bench_kind kind;
+   /* Bytes a bandwidth figure counts per byte of size: 2 for a copy that
+    * reads and writes device memory. */
+   unsigned bytes_factor;
+   const char *counted;
+   /* What each column measures ("vkCmdCopyBuffer"); NULL: not run. */
+   const char *impl_what[BENCH_IMPL_COUNT];
+   char notes[BENCH_MAX_NOTES][BENCH_NOTE_LEN];
+   unsigned note_count;
+   unsigned row_count;
+   struct bench_row rows[BENCH_MAX_ROWS];
+};
+
+#define BENCH_MAX_TABLES 12
+
+struct bench_report {
+   char device_name[256];
+   char device_uuid[37];
+   char vulkan_driver[2 * VK_MAX_DRIVER_INFO_SIZE + 8];
+   char cuvk_lib[PATH_MAX];
+   char cuda_lib[PATH_MAX];
+   char cuda_device_name[256];
+   uint64_t max_size;
+   double min_time_s;
+   bool quick;
+   char notes[BENCH_MAX_NOTES][BENCH_NOTE_LEN];
+   unsigned note_count;
+   bool has_impl[BENCH_IMPL_COUNT];
+   unsigned table_count;
+   struct bench_table tables[BENCH_MAX_TABLES];
+};
+
+void bench_report_note(struct bench_report *rep, const char *fmt, ...)
+   __attribute__((format(printf, 2, 3)));
+void bench_table_note(struct bench_table *t, const char *fmt, ...)
+   __attribute__((format(printf, 2, 3)));
+
+/* Bandwidth in GB/s (10^9 bytes a second) of a row's result. */
+double bench_gbps(const struct bench_table *t, const struct bench_row *row, enum bench_impl impl);
+
+void bench_report_print_header(const struct bench_report *rep, FILE *f);
+void bench_report_print_table(const struct bench_report *rep, const struct bench_table *t, FILE *f);
+void bench_report_write_json(const struct bench_report *rep, FILE *f);
+
+#endif

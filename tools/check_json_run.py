@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Smoke test of a cuvk tool: runs it, requires exit status 0, and parses
+the JSON it wrote (to stdout, or to a file).
+
+    check_json_run.py stdout [--plain-too] -- TOOL ARGS...
+        TOOL ARGS must print JSON on stdout; with --plain-too the tool is
+        first run without its last argument (the readable output).
+    check_json_run.py file PATH -- TOOL ARGS...
+        TOOL ARGS must write JSON to PATH (the file is removed first).
+"""
+import json
+import os
+import subprocess
+import sys
+
+
+def run(cmd, capture):
+    print('running:', ' '.join(cmd), flush=True)
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE if capture else None)
+    if proc.returncode != 0:
+        print(f'FAIL: exit status {proc.returncode}', file=sys.stderr)
+        if capture:
+            sys.stdout.write(proc.stdout.decode(errors='replace'))
+        sys.exit(1)
+    return proc.stdout
+
+
+def parse(text, where):
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        print(f'FAIL: {where} is not JSON: {e}', file=sys.stderr)
+        sys.exit(1)
+    if not isinstance(data, dict):
+        print(f'FAIL: {where} is not a JSON object', file=sys.stderr)
+        sys.exit(1)
+    return data
+
+
+def main(argv):
+    if '--' not in argv:
+        print(__doc__, file=sys.stderr)
+        return 2
+    split = argv.index('--')
+    opts, cmd = argv[1:split], argv[split + 1:]
+    if not cmd or not opts or opts[0] not in ('stdout', 'file'):
+        print(__doc__, file=sys.stderr)
+        return 2
+
+    if opts[0] == 'stdout':
+        if '--plain-too' in opts[1:]:
+            run(cmd[:-1], capture=False)
+        out = run(cmd, capture=True)
+        data = parse(out.decode(errors='replace'), 'stdout')
+    else:
+        path = opts[1]
+        if os.path.exists(path):
+            os.remove(path)
+        run(cmd, capture=False)
+        if not os.path.exists(path):
+            print(f'FAIL: {path} was not written', file=sys.stderr)
+            return 1
+        with open(path, encoding='utf-8') as f:
+            data = parse(f.read(), path)
+    print(f'ok: JSON object with keys {", ".join(sorted(data))}')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))

@@ -1,0 +1,1080 @@
+/*
+ * cuvk-bench: bandwidth and latency of cuvk's copies and fills, next to
+ * the same Vulkan driver's own vkCmdCopyBuffer/vkCmdFillBuffer, a plain
+ * host memcpy and, with --cuda-lib, NVIDIA's real libcuda running the very
+ * same driver-API calls.
+ *
+ * Every figure is the median of per-run times.  A run is one operation and
+ * the synchronisation that makes it complete (cuCtxSynchronize, a fence
+ * wait), so small sizes measure latency and large ones bandwidth.  Each
+ * size runs at least 3 times and for at least --min-time; operations far
+ * shorter than the clock's resolution are timed in batches.
+ */
+#include "bench.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define BENCH_DEFAULT_MAX_SIZE TOOL_GIB
+#define BENCH_IMPORT_SIZE TOOL_MIB
+#define BENCH_MEMSET_VALUE 0x5a5aa5a5u
+#define BENCH_MIN_SAMPLES 3
+#define BENCH_MAX_SAMPLES 5000
+/* Shorter operations are repeated within one timed sample. */
+#define BENCH_MIN_SAMPLE_S 20e-6
+
+enum bench_id {
+   BENCH_DTOD,
+   BENCH_MEMSET,
+   BENCH_HTOD_PINNED,
+   BENCH_HTOD_PAGEABLE,
+   BENCH_DTOH_PINNED,
+   BENCH_DTOH_PAGEABLE,
+   BENCH_LATENCY,
+   BENCH_IMPORT,
+   BENCH_ID_COUNT,
+};
+
+#define BIT(b) (1u << (b))
+
+static const struct {
+   const char *name;
+   unsigned mask;
+} bench_selectors[] = {
+   { "dtod", BIT(BENCH_DTOD) },
+   { "memset", BIT(BENCH_MEMSET) },
+   { "htod", BIT(BENCH_HTOD_PINNED) | BIT(BENCH_HTOD_PAGEABLE) },
+   { "dtoh", BIT(BENCH_DTOH_PINNED) | BIT(BENCH_DTOH_PAGEABLE) },
+   { "htod-pinned", BIT(BENCH_HTOD_PINNED) },
+   { "htod-pageable", BIT(BENCH_HTOD_PAGEABLE) },
+   { "dtoh-pinned", BIT(BENCH_DTOH_PINNED) },
+   { "dtoh-pageable", BIT(BENCH_DTOH_PAGEABLE) },
+   { "latency", BIT(BENCH_LATENCY) },
+   { "import", BIT(BENCH_IMPORT) },
+   { "all", BIT(BENCH_ID_COUNT) - 1 },
+};
+
+struct bench_options {
+   uint64_t max_size;
+   bool max_size_given;
+   double min_time_s;
+   bool quick;
+   const char *json_path;
+   const char *cuda_lib;
+   const char *cuvk_lib;
+   int device;
+   unsigned only;
+};
+
+struct bench_state {
+   struct bench_options opt;
+   struct bench_report *rep;
+   /* [0] cuvk, [1] the real CUDA of --cuda-lib. */
+   struct bench_cu cu[2];
+   bool have_cuda;
+   struct bench_vk vk;
+   bool have_vk;
+   uint64_t sizes[BENCH_MAX_ROWS];
+   unsigned size_count;
+   /* Host memcpy and memset per size, measured once and shown in every
+    * table that compares with them. */
+   bool host_copy_done, host_set_done;
+   struct bench_result host_copy[BENCH_MAX_ROWS];
+   struct bench_result host_set[BENCH_MAX_ROWS];
+   unsigned failures;
+};
+
+/* ---- Timing ---- */
+
+typedef bool (*bench_op_fn)(void *ctx);
+
+static double
+now_s(void)
+{
+   struct timespec ts;
+   clock_gettime(CLOCK_MONOTONIC, &ts);
+   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+   double x = *(const double *)a, y = *(const double *)b;
+   return x < y ? -1 : x > y;
+}
+
+/*
+ * Times op.  prepare, when given, runs before each op outside the timed
+ * part (the import benchmark gets its fresh fd there), and forces one op
+ * per sample.  Two runs that are not part of the result come first: the
+ * first pays for first touches and lazy setup, the faster of the two
+ * estimates what an op takes, which sets the batch and sample counts.
+ */
+static bool
+bench_measure(const struct bench_state *s, bench_op_fn op, bench_op_fn prepare, void *ctx,
+              struct bench_result *out)
+{
+   double estimate = INFINITY;
+   double *times;
+   unsigned reps = 1, samples;
+
+   memset(out, 0, sizeof(*out));
+   for (int i = 0; i < 2; i++) {
+      if (prepare && !prepare(ctx))
+         return false;
+      double t0 = now_s();
+      if (!op(ctx))
+         return false;
+      estimate = TOOL_MIN(estimate, now_s() - t0);
+   }
+   estimate = TOOL_MAX(estimate, 1e-9);
+   if (!prepare && estimate < BENCH_MIN_SAMPLE_S)
+      reps = (unsigned)ceil(BENCH_MIN_SAMPLE_S / estimate);
+   samples = (unsigned)ceil(s->opt.min_time_s / (estimate * reps));
+   samples = TOOL_MIN(TOOL_MAX(samples, BENCH_MIN_SAMPLES), BENCH_MAX_SAMPLES);
+
+   times = malloc(samples * sizeof(*times));
+   if (!times)
+      return false;
+   for (unsigned i = 0; i < samples; i++) {
+      if (prepare && !prepare(ctx))
+         goto fail;
+      double t0 = now_s();
+      for (unsigned r = 0; r < reps; r++)
+         if (!op(ctx))
+            goto fail;
+      times[i] = (now_s() - t0) / reps;
+   }
+   qsort(times, samples, sizeof(*times), cmp_double);
+   out->median_s = samples % 2 ? times[samples / 2]
+                               : 0.5 * (times[samples / 2 - 1] + times[samples / 2]);
+   out->min_s = times[0];
+   out->samples = samples;
+   out->reps = reps;
+   out->valid = true;
+   free(times);
+   return true;
+
+fail:
+   free(times);
+   return false;
+}
+
+/* ---- Operations ---- */
+
+struct op_ctx {
+   struct bench_cu *cu;
+   struct bench_vk *vk;
+   CUdeviceptr dsrc, ddst;
+   void *hsrc, *hdst;
+   size_t size;
+   /* Vulkan: the buffers a size's command buffer is recorded with, and
+    * the mapped staging word of the latency test. */
+   const struct bench_vk_buffer *vsrc, *vdst;
+   volatile uint32_t *word;
+   uint32_t counter;
+   /* Import. */
+   const struct bench_vk_buffer *exported;
+   int fd;
+};
+
+static bool
+op_cu_dtod(void *p)
+{
+   struct op_ctx *c = p;
+   return bench_cu_ok(c->cu, c->cu->MemcpyDtoD(c->ddst, c->dsrc, c->size), "cuMemcpyDtoD") &&
+          bench_cu_ok(c->cu, c->cu->CtxSynchronize(), "cuCtxSynchronize");
+}
+
+static bool
+op_cu_memset(void *p)
+{
+   struct op_ctx *c = p;
+   return bench_cu_ok(c->cu, c->cu->MemsetD32(c->ddst, BENCH_MEMSET_VALUE, c->size / 4), "cuMemsetD32") &&
+          bench_cu_ok(c->cu, c->cu->CtxSynchronize(), "cuCtxSynchronize");
+}
+
+static bool
+op_cu_htod(void *p)
+{
+   struct op_ctx *c = p;
+   return bench_cu_ok(c->cu, c->cu->MemcpyHtoD(c->ddst, c->hsrc, c->size), "cuMemcpyHtoD") &&
+          bench_cu_ok(c->cu, c->cu->CtxSynchronize(), "cuCtxSynchronize");
+}
+
+/* cuMemcpyDtoH returns with the data in host memory: nothing to wait for. */
+static bool
+op_cu_dtoh(void *p)
+{
+   struct op_ctx *c = p;
+   return bench_cu_ok(c->cu, c->cu->MemcpyDtoH(c->hdst, c->dsrc, c->size), "cuMemcpyDtoH");
+}
+
+static bool
+op_vk_submit(void *p)
+{
+   struct op_ctx *c = p;
+   return bench_vk_submit_wait(c->vk);
+}
+
+/* A 4-byte upload the Vulkan way: store into mapped staging memory, copy
+ * to the device buffer, wait. */
+static bool
+op_vk_upload_word(void *p)
+{
+   struct op_ctx *c = p;
+   *c->word = ++c->counter;
+   return bench_vk_submit_wait(c->vk);
+}
+
+static bool
+op_vk_download_word(void *p)
+{
+   struct op_ctx *c = p;
+   if (!bench_vk_submit_wait(c->vk))
+      return false;
+   c->counter += *c->word;
+   return true;
+}
+
+static bool
+op_host_memcpy(void *p)
+{
+   struct op_ctx *c = p;
+   memcpy(c->hdst, c->hsrc, c->size);
+   /* The destination escapes, so the copy cannot be dropped. */
+   __asm__ __volatile__("" : : "r"(c->hdst) : "memory");
+   return true;
+}
+
+static bool
+op_host_memset(void *p)
+{
+   struct op_ctx *c = p;
+   memset(c->hdst, (int)(BENCH_MEMSET_VALUE & 0xff), c->size);
+   __asm__ __volatile__("" : : "r"(c->hdst) : "memory");
+   return true;
+}
+
+static bool
+op_import_prepare(void *p)
+{
+   struct op_ctx *c = p;
+   if (c->fd >= 0)
+      close(c->fd);
+   c->fd = bench_vk_export_fd(c->vk, c->exported);
+   return c->fd >= 0;
+}
+
+static CUresult
+cu_import(struct bench_cu *cu, const struct bench_vk_buffer *b, int fd, CUexternalMemory *ext)
+{
+   CUDA_EXTERNAL_MEMORY_HANDLE_DESC desc = {
+      .type = CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD,
+      .handle.fd = fd,
+      .size = b->allocation_size,
+      .flags = b->dedicated ? CUDA_EXTERNAL_MEMORY_DEDICATED : 0,
+   };
+   return cu->ImportExternalMemory(ext, &desc);
+}
+
+static CUresult
+cu_map(struct bench_cu *cu, CUexternalMemory ext, uint64_t offset, uint64_t size, CUdeviceptr *out)
+{
+   CUDA_EXTERNAL_MEMORY_BUFFER_DESC desc = { .offset = offset, .size = size };
+   return cu->ExternalMemoryGetMappedBuffer(out, ext, &desc);
+}
+
+/* The whole life of an imported buffer, as an interop application that
+ * imports per frame would pay it. */
+static bool
+op_cu_import_cycle(void *p)
+{
+   struct op_ctx *c = p;
+   CUexternalMemory ext = NULL;
+   CUdeviceptr ptr = 0;
+
+   /* On success the fd belongs to the driver. */
+   if (!bench_cu_ok(c->cu, cu_import(c->cu, c->exported, c->fd, &ext), "cuImportExternalMemory"))
+      return false;
+   c->fd = -1;
+   bool ok = bench_cu_ok(c->cu, cu_map(c->cu, ext, 0, BENCH_IMPORT_SIZE, &ptr),
+                         "cuExternalMemoryGetMappedBuffer");
+   if (ok)
+      ok = bench_cu_ok(c->cu, c->cu->MemFree(ptr), "cuMemFree");
+   ok &= bench_cu_ok(c->cu, c->cu->DestroyExternalMemory(ext), "cuDestroyExternalMemory");
+   return ok;
+}
+
+/* ---- Tables ---- */
+
+static struct bench_table *
+table_begin(struct bench_state *s, const char *id, const char *title, enum bench_kind kind,
+            unsigned bytes_factor, const char *counted)
+{
+   struct bench_report *rep = s->rep;
+   if (rep->table_count >= BENCH_MAX_TABLES)
+      return NULL;
+   struct bench_table *t = &rep->tables[rep->table_count++];
+   memset(t, 0, sizeof(*t));
+   t->id = id;
+   t->title = title;
+   t->kind = kind;
+   t->bytes_factor = bytes_factor;
+   t->counted = counted;
+   if (kind == BENCH_KIND_BANDWIDTH) {
+      t->row_count = s->size_count;
+      for (unsigned i = 0; i < s->size_count; i++)
+         t->rows[i].size = s->sizes[i];
+   }
+   return t;
+}
+
+static void
+table_add_row(struct bench_table *t, const char *label, uint64_t size)
+{
+   if (t->row_count >= BENCH_MAX_ROWS)
+      return;
+   struct bench_row *row = &t->rows[t->row_count++];
+   snprintf(row->label, sizeof(row->label), "%s", label);
+   row->size = size;
+}
+
+static void
+progress(const struct bench_state *s, const char *id, const char *impl)
+{
+   if (isatty(STDERR_FILENO))
+      fprintf(stderr, "\r\033[K  running %s: %s ...", id, impl);
+}
+
+static void
+progress_done(void)
+{
+   if (isatty(STDERR_FILENO))
+      fprintf(stderr, "\r\033[K");
+}
+
+/* Runs op for every row of t not bigger than limit, into column impl.  A
+ * failure ends the column: the next sizes would fail the same way. */
+static void
+run_rows(struct bench_state *s, struct bench_table *t, enum bench_impl impl, uint64_t limit,
+         struct op_ctx *c, bench_op_fn op, bool (*record)(struct bench_state *, struct op_ctx *))
+{
+   for (unsigned i = 0; i < t->row_count; i++) {
+      if (t->rows[i].size > limit)
+         break;
+      c->size = (size_t)t->rows[i].size;
+      if ((record && !record(s, c)) || !bench_measure(s, op, NULL, c, &t->rows[i].r[impl])) {
+         char size[32];
+         tool_format_size(t->rows[i].size, size, sizeof(size));
+         bench_table_note(t, "%s failed at %s (see the messages above)", bench_impl_names[impl], size);
+         s->failures++;
+         break;
+      }
+   }
+}
+
+/* The host column: one measurement per size, shared by all tables. */
+static void
+run_host(struct bench_state *s, struct bench_table *t, bool set)
+{
+   struct bench_result *cache = set ? s->host_set : s->host_copy;
+   bool *done = set ? &s->host_set_done : &s->host_copy_done;
+   uint64_t max = s->sizes[s->size_count - 1];
+
+   if (!*done) {
+      struct op_ctx c = { 0 };
+      progress(s, t->id, set ? "host memset" : "host memcpy");
+      c.hsrc = set ? NULL : malloc(max);
+      c.hdst = malloc(max);
+      if (c.hdst && (set || c.hsrc)) {
+         if (c.hsrc)
+            memset(c.hsrc, 1, max);
+         memset(c.hdst, 2, max);
+         for (unsigned i = 0; i < s->size_count; i++) {
+            c.size = s->sizes[i];
+            bench_measure(s, set ? op_host_memset : op_host_memcpy, NULL, &c, &cache[i]);
+         }
+      } else {
+         bench_table_note(t, "host: out of memory for two buffers of %" PRIu64 " bytes", max);
+         s->failures++;
+      }
+      free(c.hsrc);
+      free(c.hdst);
+      *done = true;
+   }
+   for (unsigned i = 0; i < t->row_count && i < s->size_count; i++)
+      t->rows[i].r[BENCH_IMPL_HOST] = cache[i];
+}
+
+/* Device memory for a benchmark, its contents set so no page is first
+ * touched while timed. */
+static bool
+cu_alloc_device(struct bench_state *s, struct bench_table *t, struct bench_cu *cu, uint64_t size,
+                CUdeviceptr *out)
+{
+   char what[64], sz[32];
+   tool_format_size(size, sz, sizeof(sz));
+   snprintf(what, sizeof(what), "cuMemAlloc(%s)", sz);
+   *out = 0;
+   if (!bench_cu_ok(cu, cu->MemAlloc(out, size), what)) {
+      bench_table_note(t, "%s: %s failed", cu->label, what);
+      s->failures++;
+      *out = 0;
+      return false;
+   }
+   if (!bench_cu_ok(cu, cu->MemsetD32(*out, 0x01010101u, size / 4), "cuMemsetD32") ||
+       !bench_cu_ok(cu, cu->CtxSynchronize(), "cuCtxSynchronize")) {
+      s->failures++;
+      return false;
+   }
+   return true;
+}
+
+static bool
+cu_alloc_host(struct bench_state *s, struct bench_table *t, struct bench_cu *cu, bool pinned,
+              uint64_t size, void **out)
+{
+   char sz[32];
+   tool_format_size(size, sz, sizeof(sz));
+   *out = NULL;
+   if (pinned) {
+      if (!bench_cu_ok(cu, cu->MemAllocHost(out, size), "cuMemAllocHost")) {
+         bench_table_note(t, "%s: cuMemAllocHost(%s) failed", cu->label, sz);
+         s->failures++;
+         *out = NULL;
+         return false;
+      }
+   } else {
+      *out = malloc(size);
+      if (!*out) {
+         bench_table_note(t, "out of host memory for %s", sz);
+         s->failures++;
+         return false;
+      }
+   }
+   memset(*out, 3, size);
+   return true;
+}
+
+static void
+cu_free_host(struct bench_cu *cu, bool pinned, void *p)
+{
+   if (!p)
+      return;
+   if (pinned)
+      cu->MemFreeHost(p);
+   else
+      free(p);
+}
+
+static bool
+record_vk_copy(struct bench_state *s, struct op_ctx *c)
+{
+   return bench_vk_record_copy(&s->vk, c->vsrc, 0, c->vdst, 0, c->size);
+}
+
+static bool
+record_vk_fill(struct bench_state *s, struct op_ctx *c)
+{
+   return bench_vk_record_fill(&s->vk, c->vdst, c->size, BENCH_MEMSET_VALUE);
+}
+
+/* A size-sweep benchmark: which side each buffer is on, and what the
+ * Vulkan baseline does (NULL: Vulkan has no counterpart). */
+struct bench_sweep {
+   const char *id;
+   const char *title;
+   unsigned factor;
+   const char *counted;
+   bool src_device, dst_device, host_pinned;
+   const char *vk_what;
+   bool memset;
+};
+
+/* One of the size-sweep benchmarks: DtoD, memset, HtoD and DtoH. */
+static void
+bench_bandwidth(struct bench_state *s, enum bench_id id)
+{
+   static const struct bench_sweep desc[] = {
+      [BENCH_DTOD] = { "dtod", "cuMemcpyDtoD + cuCtxSynchronize", 2, "bytes read + written (2 x size)",
+                       true, true, false, "vkCmdCopyBuffer, device-local to device-local", false },
+      [BENCH_MEMSET] = { "memset", "cuMemsetD32 + cuCtxSynchronize", 1, "bytes written",
+                         false, true, false, "vkCmdFillBuffer, device-local", true },
+      [BENCH_HTOD_PINNED] = { "htod-pinned", "cuMemcpyHtoD from cuMemAllocHost memory + cuCtxSynchronize",
+                              1, "bytes moved", false, true, true,
+                              "vkCmdCopyBuffer, host-visible staging to device-local", false },
+      [BENCH_HTOD_PAGEABLE] = { "htod-pageable", "cuMemcpyHtoD from malloc memory + cuCtxSynchronize",
+                                1, "bytes moved", false, true, false, NULL, false },
+      [BENCH_DTOH_PINNED] = { "dtoh-pinned", "cuMemcpyDtoH to cuMemAllocHost memory", 1, "bytes moved",
+                              true, false, true,
+                              "vkCmdCopyBuffer, device-local to host-visible staging", false },
+      [BENCH_DTOH_PAGEABLE] = { "dtoh-pageable", "cuMemcpyDtoH to malloc memory", 1, "bytes moved",
+                                true, false, false, NULL, false },
+   };
+   const struct bench_sweep *d = &desc[id];
+   uint64_t max = s->sizes[s->size_count - 1];
+
+   struct bench_table *t = table_begin(s, d->id, d->title, BENCH_KIND_BANDWIDTH, d->factor, d->counted);
+   if (!t)
+      return;
+   t->impl_what[BENCH_IMPL_CUVK] = "cuvk";
+   t->impl_what[BENCH_IMPL_CUDA] = "--cuda-lib, the same calls";
+   t->impl_what[BENCH_IMPL_VULKAN] = s->have_vk ? d->vk_what : NULL;
+   t->impl_what[BENCH_IMPL_HOST] = d->memset ? "memset, one thread"
+                                             : id == BENCH_DTOD ? "memcpy, one thread, counted as DtoD"
+                                                                : "memcpy, one thread";
+
+   bench_op_fn cu_op = id == BENCH_DTOD ? op_cu_dtod
+                     : id == BENCH_MEMSET ? op_cu_memset
+                     : d->dst_device ? op_cu_htod : op_cu_dtoh;
+
+   for (int k = 0; k < 2; k++) {
+      struct bench_cu *cu = &s->cu[k];
+      enum bench_impl impl = k ? BENCH_IMPL_CUDA : BENCH_IMPL_CUVK;
+      struct op_ctx c = { .cu = cu, .fd = -1 };
+
+      if (k && !s->have_cuda)
+         continue;
+      progress(s, t->id, cu->label);
+      if (d->src_device && !cu_alloc_device(s, t, cu, max, &c.dsrc))
+         goto cu_done;
+      if (d->dst_device && !cu_alloc_device(s, t, cu, max, &c.ddst))
+         goto cu_done;
+      if (!d->src_device && !d->memset && !cu_alloc_host(s, t, cu, d->host_pinned, max, &c.hsrc))
+         goto cu_done;
+      if (!d->dst_device && !cu_alloc_host(s, t, cu, d->host_pinned, max, &c.hdst))
+         goto cu_done;
+      run_rows(s, t, impl, max, &c, cu_op, NULL);
+   cu_done:
+      if (c.dsrc)
+         cu->MemFree(c.dsrc);
+      if (c.ddst)
+         cu->MemFree(c.ddst);
+      cu_free_host(cu, d->host_pinned, c.hsrc);
+      cu_free_host(cu, d->host_pinned, c.hdst);
+   }
+
+   if (t->impl_what[BENCH_IMPL_VULKAN]) {
+      struct bench_vk_buffer src = { 0 }, dst = { 0 };
+      struct op_ctx c = { .vk = &s->vk, .vsrc = &src, .vdst = &dst, .fd = -1 };
+
+      progress(s, t->id, "Vulkan");
+      bool ok = bench_vk_buffer_create(&s->vk, max, d->dst_device ? BENCH_VK_DEVICE : BENCH_VK_STAGING,
+                                       false, &dst);
+      if (ok && !d->memset)
+         ok = bench_vk_buffer_create(&s->vk, max, d->src_device ? BENCH_VK_DEVICE : BENCH_VK_STAGING,
+                                     false, &src);
+      if (ok)
+         run_rows(s, t, BENCH_IMPL_VULKAN, max, &c, op_vk_submit,
+                  d->memset ? record_vk_fill : record_vk_copy);
+      else {
+         bench_table_note(t, "Vulkan: cannot create the buffers of %" PRIu64 " bytes", max);
+         s->failures++;
+      }
+      bench_vk_buffer_destroy(&s->vk, &src);
+      bench_vk_buffer_destroy(&s->vk, &dst);
+   }
+
+   progress(s, t->id, "host");
+   run_host(s, t, d->memset);
+   progress_done();
+}
+
+/* ---- Latency ---- */
+
+static void
+bench_latency(struct bench_state *s)
+{
+   struct bench_table *t = table_begin(s, "latency", "4-byte transfers, one at a time", BENCH_KIND_LATENCY, 1, NULL);
+   if (!t)
+      return;
+   t->impl_what[BENCH_IMPL_CUVK] = "cuvk";
+   t->impl_what[BENCH_IMPL_CUDA] = "--cuda-lib, the same calls";
+   t->impl_what[BENCH_IMPL_VULKAN] = s->have_vk ? "vkCmdCopyBuffer through mapped staging memory, "
+                                                  "reused command buffer, fence wait"
+                                                : NULL;
+   table_add_row(t, "HtoD 4 B + sync", 4);
+   table_add_row(t, "DtoH 4 B", 4);
+
+   for (int k = 0; k < 2; k++) {
+      struct bench_cu *cu = &s->cu[k];
+      enum bench_impl impl = k ? BENCH_IMPL_CUDA : BENCH_IMPL_CUVK;
+      uint32_t word = 0x12345678;
+      struct op_ctx c = { .cu = cu, .size = 4, .hsrc = &word, .hdst = &word, .fd = -1 };
+
+      if (k && !s->have_cuda)
+         continue;
+      progress(s, t->id, cu->label);
+      if (!bench_cu_ok(cu, cu->MemAlloc(&c.ddst, 4), "cuMemAlloc")) {
+         s->failures++;
+         continue;
+      }
+      c.dsrc = c.ddst;
+      if (!bench_measure(s, op_cu_htod, NULL, &c, &t->rows[0].r[impl]) ||
+          !bench_measure(s, op_cu_dtoh, NULL, &c, &t->rows[1].r[impl])) {
+         bench_table_note(t, "%s failed (see the messages above)", cu->label);
+         s->failures++;
+      }
+      cu->MemFree(c.ddst);
+   }
+
+   if (s->have_vk) {
+      struct bench_vk_buffer staging = { 0 }, dev = { 0 };
+      struct op_ctx c = { .vk = &s->vk, .fd = -1 };
+
+      progress(s, t->id, "Vulkan");
+      if (bench_vk_buffer_create(&s->vk, 4, BENCH_VK_STAGING, false, &staging) &&
+          bench_vk_buffer_create(&s->vk, 4, BENCH_VK_DEVICE, false, &dev)) {
+         c.word = staging.map;
+         if (!bench_vk_record_copy(&s->vk, &staging, 0, &dev, 0, 4) ||
+             !bench_measure(s, op_vk_upload_word, NULL, &c, &t->rows[0].r[BENCH_IMPL_VULKAN]) ||
+             !bench_vk_record_copy(&s->vk, &dev, 0, &staging, 0, 4) ||
+             !bench_measure(s, op_vk_download_word, NULL, &c, &t->rows[1].r[BENCH_IMPL_VULKAN])) {
+            bench_table_note(t, "Vulkan failed (see the messages above)");
+            s->failures++;
+         }
+      }
+      bench_vk_buffer_destroy(&s->vk, &staging);
+      bench_vk_buffer_destroy(&s->vk, &dev);
+   }
+   progress_done();
+}
+
+/* ---- Import ---- */
+
+static bool
+import_usable(struct bench_state *s, struct bench_table *t, struct bench_cu *cu)
+{
+   if (bench_cu_has_import(cu))
+      return true;
+   bench_table_note(t, "%s: %s does not export cuImportExternalMemory, "
+                    "cuExternalMemoryGetMappedBuffer and cuDestroyExternalMemory: skipped",
+                    cu->label, cu->path);
+   return false;
+}
+
+static void
+bench_import(struct bench_state *s)
+{
+   char label[64], sz[32];
+   struct bench_vk_buffer small = { 0 }, big = { 0 };
+   uint64_t max = s->sizes[s->size_count - 1];
+   /* The imported DtoD copies between the two halves of one export. */
+   uint64_t half = TOOL_MIN(max, s->opt.quick ? TOOL_MIB : 256 * TOOL_MIB);
+
+   struct bench_table *t = table_begin(s, "import", "interop: import an OPAQUE_FD from the tool's VkDevice",
+                                       BENCH_KIND_LATENCY, 1, NULL);
+   if (!t)
+      return;
+   const char *what = "cuImportExternalMemory + cuExternalMemoryGetMappedBuffer + cuMemFree + "
+                      "cuDestroyExternalMemory; vkGetMemoryFdKHR for a fresh fd each run, not timed";
+   t->impl_what[BENCH_IMPL_CUVK] = what;
+   t->impl_what[BENCH_IMPL_CUDA] = what;
+   tool_format_size(BENCH_IMPORT_SIZE, sz, sizeof(sz));
+   snprintf(label, sizeof(label), "import cycle, %s", sz);
+   table_add_row(t, label, BENCH_IMPORT_SIZE);
+
+   struct bench_table *bw = table_begin(s, "dtod-imported",
+                                        "cuMemcpyDtoD + cuCtxSynchronize between two buffers mapped "
+                                        "from one imported allocation",
+                                        BENCH_KIND_BANDWIDTH, 2, "bytes read + written (2 x size)");
+   if (bw) {
+      bw->impl_what[BENCH_IMPL_CUVK] = "cuvk";
+      bw->impl_what[BENCH_IMPL_CUDA] = "--cuda-lib, the same calls";
+      bw->impl_what[BENCH_IMPL_VULKAN] = "vkCmdCopyBuffer between the halves of the exported buffer";
+      while (bw->row_count && bw->rows[bw->row_count - 1].size > half)
+         bw->row_count--;
+   }
+
+   if (!s->have_vk || !s->vk.can_export) {
+      bench_table_note(t, "the tool's Vulkan device cannot export OPAQUE_FD memory: skipped");
+      if (bw)
+         bench_table_note(bw, "the tool's Vulkan device cannot export OPAQUE_FD memory: skipped");
+      return;
+   }
+   if (!bench_vk_buffer_create(&s->vk, BENCH_IMPORT_SIZE, BENCH_VK_DEVICE, true, &small)) {
+      bench_table_note(t, "cannot allocate exportable Vulkan memory: skipped");
+      s->failures++;
+      goto out;
+   }
+   if (bw && !bench_vk_buffer_create(&s->vk, 2 * half, BENCH_VK_DEVICE, true, &big)) {
+      bench_table_note(bw, "cannot allocate %" PRIu64 " bytes of exportable Vulkan memory: skipped",
+                       2 * half);
+      s->failures++;
+      bw = NULL;
+   }
+   /* Without the layer in this process cuvk imports with its own guess of
+    * the exporter's memory type, and says so once on stderr. */
+   const char *layers = getenv("VK_INSTANCE_LAYERS");
+   if (!layers || !strstr(layers, "VK_LAYER_CUVK_interop"))
+      bench_table_note(t, "VK_LAYER_CUVK_interop is not in VK_INSTANCE_LAYERS: cuvk imports "
+                       "without the exporter's record of the allocation");
+
+   for (int k = 0; k < 2; k++) {
+      struct bench_cu *cu = &s->cu[k];
+      enum bench_impl impl = k ? BENCH_IMPL_CUDA : BENCH_IMPL_CUVK;
+      struct op_ctx c = { .cu = cu, .vk = &s->vk, .exported = &small, .fd = -1 };
+
+      if ((k && !s->have_cuda) || !import_usable(s, t, cu))
+         continue;
+      progress(s, t->id, cu->label);
+      if (!bench_measure(s, op_cu_import_cycle, op_import_prepare, &c, &t->rows[0].r[impl])) {
+         bench_table_note(t, "%s failed (see the messages above)", cu->label);
+         s->failures++;
+      }
+      if (c.fd >= 0)
+         close(c.fd);
+
+      if (!bw)
+         continue;
+      CUexternalMemory ext = NULL;
+      int fd = bench_vk_export_fd(&s->vk, &big);
+      if (fd < 0) {
+         s->failures++;
+         continue;
+      }
+      if (!bench_cu_ok(cu, cu_import(cu, &big, fd, &ext), "cuImportExternalMemory")) {
+         close(fd);
+         bench_table_note(bw, "%s: cuImportExternalMemory failed", cu->label);
+         s->failures++;
+         continue;
+      }
+      c.exported = &big;
+      if (bench_cu_ok(cu, cu_map(cu, ext, 0, half, &c.dsrc), "cuExternalMemoryGetMappedBuffer") &&
+          bench_cu_ok(cu, cu_map(cu, ext, half, half, &c.ddst), "cuExternalMemoryGetMappedBuffer"))
+         run_rows(s, bw, impl, half, &c, op_cu_dtod, NULL);
+      else
+         s->failures++;
+      if (c.dsrc)
+         cu->MemFree(c.dsrc);
+      if (c.ddst)
+         cu->MemFree(c.ddst);
+      cu->DestroyExternalMemory(ext);
+   }
+
+   if (bw) {
+      progress(s, bw->id, "Vulkan");
+      for (unsigned i = 0; i < bw->row_count; i++) {
+         struct op_ctx c = { .vk = &s->vk, .fd = -1 };
+         if (!bench_vk_record_copy(&s->vk, &big, 0, &big, half, bw->rows[i].size) ||
+             !bench_measure(s, op_vk_submit, NULL, &c, &bw->rows[i].r[BENCH_IMPL_VULKAN])) {
+            bench_table_note(bw, "Vulkan failed (see the messages above)");
+            s->failures++;
+            break;
+         }
+      }
+   }
+
+out:
+   progress_done();
+   bench_vk_buffer_destroy(&s->vk, &small);
+   bench_vk_buffer_destroy(&s->vk, &big);
+}
+
+/* ---- Setup ---- */
+
+static void
+usage(FILE *f)
+{
+   fprintf(f,
+      "usage: cuvk-bench [options]\n"
+      "Bandwidth and latency of cuvk's copies and fills (DtoD, memset D32, HtoD and\n"
+      "DtoH from pinned and pageable memory, 4-byte round trips, external-memory\n"
+      "import), next to vkCmdCopyBuffer/vkCmdFillBuffer on the same Vulkan driver,\n"
+      "a single-threaded host memcpy, and optionally NVIDIA's real libcuda.\n"
+      "\n"
+      "  --max-size SIZE   largest transfer (4 B up by factors of 4); K, M, G suffixes\n"
+      "                    are binary.  Default 1G, capped at a quarter of the device\n"
+      "                    heap\n"
+      "  --only LIST       comma-separated: dtod, memset, htod, dtoh, htod-pinned,\n"
+      "                    htod-pageable, dtoh-pinned, dtoh-pageable, latency, import,\n"
+      "                    all (default: all)\n"
+      "  --quick           a few sizes (4 B, 64 KiB, 1 MiB) and 5 ms a size: a smoke test\n"
+      "  --min-time MS     time each size for at least MS milliseconds (default 50;\n"
+      "                    at least 3 runs in any case)\n"
+      "  --json FILE       also write every result as JSON to FILE\n"
+      "  --cuda-lib PATH   a real libcuda.so.1 to run the same calls on, side by side\n"
+      "                    (opened RTLD_LOCAL|RTLD_DEEPBIND, reached only via dlsym)\n"
+      "  --cuvk-lib PATH   the cuvk library to measure (default: the libcuvk this\n"
+      "                    program is linked with)\n"
+      "  --device N        CUDA device ordinal (default 0); the Vulkan baseline and\n"
+      "                    real CUDA use the device with the same UUID\n"
+      "  -h, --help        this text\n");
+}
+
+static bool
+parse_only(const char *list, unsigned *mask)
+{
+   char *copy = strdup(list), *save = NULL;
+   bool ok = copy != NULL;
+
+   *mask = 0;
+   for (char *tok = copy ? strtok_r(copy, ",", &save) : NULL; tok && ok;
+        tok = strtok_r(NULL, ",", &save)) {
+      bool found = false;
+      for (size_t i = 0; i < TOOL_ARRAY_SIZE(bench_selectors) && !found; i++) {
+         if (strcmp(tok, bench_selectors[i].name) == 0) {
+            *mask |= bench_selectors[i].mask;
+            found = true;
+         }
+      }
+      if (!found) {
+         fprintf(stderr, "cuvk-bench: --only: unknown benchmark '%s'\n", tok);
+         ok = false;
+      }
+   }
+   free(copy);
+   return ok && *mask;
+}
+
+/* 0 on success, else the exit status. */
+static int
+parse_options(int argc, char **argv, struct bench_options *opt)
+{
+   memset(opt, 0, sizeof(*opt));
+   opt->max_size = BENCH_DEFAULT_MAX_SIZE;
+   opt->min_time_s = -1.0;
+   opt->only = BIT(BENCH_ID_COUNT) - 1;
+
+   for (int i = 1; i < argc; i++) {
+      const char *a = argv[i];
+      const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+      bool takes_value = true;
+
+      if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+         usage(stdout);
+         return -1;
+      } else if (strcmp(a, "--quick") == 0) {
+         opt->quick = true;
+         takes_value = false;
+      } else if (!v && (strcmp(a, "--max-size") == 0 || strcmp(a, "--only") == 0 ||
+                        strcmp(a, "--min-time") == 0 || strcmp(a, "--json") == 0 ||
+                        strcmp(a, "--cuda-lib") == 0 || strcmp(a, "--cuvk-lib") == 0 ||
+                        strcmp(a, "--device") == 0)) {
+         fprintf(stderr, "cuvk-bench: %s needs a value\n", a);
+         return 2;
+      } else if (strcmp(a, "--max-size") == 0) {
+         if (!tool_parse_size(v, &opt->max_size) || opt->max_size < 4) {
+            fprintf(stderr, "cuvk-bench: --max-size: '%s' is not a size of at least 4 bytes\n", v);
+            return 2;
+         }
+         opt->max_size_given = true;
+      } else if (strcmp(a, "--only") == 0) {
+         if (!parse_only(v, &opt->only))
+            return 2;
+      } else if (strcmp(a, "--min-time") == 0) {
+         char *end;
+         opt->min_time_s = strtod(v, &end) * 1e-3;
+         if (*end || !(opt->min_time_s >= 0.0)) {
+            fprintf(stderr, "cuvk-bench: --min-time: '%s' is not a number of milliseconds\n", v);
+            return 2;
+         }
+      } else if (strcmp(a, "--json") == 0) {
+         opt->json_path = v;
+      } else if (strcmp(a, "--cuda-lib") == 0) {
+         opt->cuda_lib = v;
+      } else if (strcmp(a, "--cuvk-lib") == 0) {
+         opt->cuvk_lib = v;
+      } else if (strcmp(a, "--device") == 0) {
+         char *end;
+         long d = strtol(v, &end, 10);
+         if (*end || d < 0 || d > 1024) {
+            fprintf(stderr, "cuvk-bench: --device: '%s' is not a device ordinal\n", v);
+            return 2;
+         }
+         opt->device = (int)d;
+      } else {
+         fprintf(stderr, "cuvk-bench: unknown option '%s'\n", a);
+         usage(stderr);
+         return 2;
+      }
+      if (takes_value)
+         i++;
+   }
+   if (opt->min_time_s < 0.0)
+      opt->min_time_s = opt->quick ? 5e-3 : 50e-3;
+   return 0;
+}
+
+/* The largest size: 1 GiB by default, but no more than a quarter of the
+ * smallest device heap involved, so that the two buffers of a copy, the
+ * Vulkan baseline's and the driver's own needs all fit. */
+static void
+choose_max_size(struct bench_state *s)
+{
+   uint64_t heap = UINT64_MAX;
+   char a[32], b[32];
+
+   for (int k = 0; k < 2; k++) {
+      size_t bytes = 0;
+      if ((k == 0 || s->have_cuda) && s->cu[k].DeviceTotalMem(&bytes, s->cu[k].device) == CUDA_SUCCESS)
+         heap = TOOL_MIN(heap, (uint64_t)bytes);
+   }
+   uint64_t limit = heap / 4 / 4 * 4;
+   s->opt.max_size = s->opt.max_size / 4 * 4;
+   tool_format_size(heap, a, sizeof(a));
+   tool_format_size(limit, b, sizeof(b));
+   if (!s->opt.max_size_given && heap != UINT64_MAX && limit < s->opt.max_size) {
+      s->opt.max_size = limit;
+      bench_report_note(s->rep, "sizes capped at %s, a quarter of the %s device heap "
+                        "(--max-size to change)", b, a);
+   } else if (s->opt.max_size_given && heap != UINT64_MAX && s->opt.max_size > limit) {
+      bench_report_note(s->rep, "--max-size is above a quarter of the %s device heap: "
+                        "allocations may fail", a);
+   }
+}
+
+static void
+choose_sizes(struct bench_state *s)
+{
+   uint64_t max = s->opt.max_size;
+
+   s->size_count = 0;
+   if (s->opt.quick) {
+      /* A smoke test's sizes; the largest only replaces them when it is
+       * smaller. */
+      static const uint64_t quick[] = { 4, 64 * TOOL_KIB, TOOL_MIB };
+      for (size_t i = 0; i < TOOL_ARRAY_SIZE(quick); i++)
+         if (quick[i] <= max)
+            s->sizes[s->size_count++] = quick[i];
+      if (max < TOOL_MIB && s->sizes[s->size_count - 1] != max)
+         s->sizes[s->size_count++] = max;
+      return;
+   }
+   for (uint64_t size = 4; size <= max && s->size_count < BENCH_MAX_ROWS - 1; size *= 4)
+      s->sizes[s->size_count++] = size;
+   if (s->sizes[s->size_count - 1] != max)
+      s->sizes[s->size_count++] = max;
+}
+
+static void
+fill_device_info(struct bench_state *s)
+{
+   struct bench_report *rep = s->rep;
+   struct bench_cu *cu = &s->cu[0];
+   CUuuid uuid;
+
+   cu->DeviceGetName(rep->device_name, sizeof(rep->device_name), cu->device);
+   if (cu->DeviceGetUuid(&uuid, cu->device) == CUDA_SUCCESS)
+      tool_format_uuid((const uint8_t *)uuid.bytes, rep->device_uuid);
+   snprintf(rep->cuvk_lib, sizeof(rep->cuvk_lib), "%s", cu->path);
+}
+
+int
+main(int argc, char **argv)
+{
+   static struct bench_report report;
+   struct bench_state s = { .rep = &report };
+   char err[512];
+   CUuuid uuid;
+   int status;
+
+   status = parse_options(argc, argv, &s.opt);
+   if (status)
+      return status < 0 ? 0 : status;
+   report.quick = s.opt.quick;
+   report.min_time_s = s.opt.min_time_s;
+
+   if (!bench_cu_load(&s.cu[0], "cuvk", s.opt.cuvk_lib, err, sizeof(err))) {
+      fprintf(stderr, "cuvk-bench: cuvk: %s\n", err);
+      return 1;
+   }
+   if (!bench_cu_start(&s.cu[0], s.opt.device, NULL, err, sizeof(err))) {
+      /* As cuvk-info does: no device is an answer, not an error. */
+      printf("cuvk-bench: cuvk has no device to measure (%s); cuvk-info says why.\n", err);
+      return 0;
+   }
+   fill_device_info(&s);
+   s.cu[0].DeviceGetUuid(&uuid, s.cu[0].device);
+   report.has_impl[BENCH_IMPL_CUVK] = true;
+   report.has_impl[BENCH_IMPL_HOST] = true;
+
+   if (s.opt.cuda_lib) {
+      if (bench_cu_load(&s.cu[1], "CUDA", s.opt.cuda_lib, err, sizeof(err)) &&
+          bench_cu_start(&s.cu[1], s.opt.device, (const uint8_t *)uuid.bytes, err, sizeof(err))) {
+         s.have_cuda = true;
+         report.has_impl[BENCH_IMPL_CUDA] = true;
+         snprintf(report.cuda_lib, sizeof(report.cuda_lib), "%s", s.cu[1].path);
+         s.cu[1].DeviceGetName(report.cuda_device_name, sizeof(report.cuda_device_name), s.cu[1].device);
+      } else {
+         fprintf(stderr, "cuvk-bench: real CUDA: %s\n", err);
+         bench_report_note(&report, "real CUDA (%s) not measured: %s", s.opt.cuda_lib, err);
+      }
+   }
+
+   if (bench_vk_init(&s.vk, (const uint8_t *)uuid.bytes, err, sizeof(err))) {
+      s.have_vk = true;
+      report.has_impl[BENCH_IMPL_VULKAN] = true;
+      VkPhysicalDeviceDriverProperties driver = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES };
+      VkPhysicalDeviceProperties2 props2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2 };
+      if (s.vk.props.apiVersion >= VK_API_VERSION_1_2) {
+         props2.pNext = &driver;
+         vkGetPhysicalDeviceProperties2(s.vk.pdev, &props2);
+         snprintf(report.vulkan_driver, sizeof(report.vulkan_driver), "%s, %s", driver.driverName,
+                  driver.driverInfo);
+      }
+   } else {
+      bench_report_note(&report, "no Vulkan baseline: %s", err);
+   }
+
+   choose_max_size(&s);
+   choose_sizes(&s);
+   report.max_size = s.sizes[s.size_count - 1];
+
+   bench_report_print_header(&report, stdout);
+   fflush(stdout);
+
+   static const enum bench_id order[] = {
+      BENCH_DTOD, BENCH_MEMSET, BENCH_HTOD_PINNED, BENCH_HTOD_PAGEABLE,
+      BENCH_DTOH_PINNED, BENCH_DTOH_PAGEABLE, BENCH_LATENCY, BENCH_IMPORT,
+   };
+   for (size_t i = 0; i < TOOL_ARRAY_SIZE(order); i++) {
+      unsigned first = report.table_count;
+      if (!(s.opt.only & BIT(order[i])))
+         continue;
+      if (order[i] == BENCH_LATENCY)
+         bench_latency(&s);
+      else if (order[i] == BENCH_IMPORT)
+         bench_import(&s);
+      else
+         bench_bandwidth(&s, order[i]);
+      for (unsigned t = first; t < report.table_count; t++)
+         bench_report_print_table(&report, &report.tables[t], stdout);
+   }
+
+   bench_vk_finish(&s.vk);
+   bench_cu_stop(&s.cu[1]);
+   bench_cu_stop(&s.cu[0]);
+
+   status = 0;
+   if (tool_vk_message_count()) {
+      fprintf(stderr, "cuvk-bench: the Vulkan validation layer or loader reported %u message(s)\n",
+              tool_vk_message_count());
+      bench_report_note(&report, "%u Vulkan validation message(s) on the tool's device",
+                        tool_vk_message_count());
+      status = 1;
+   }
+   if (s.failures) {
+      fprintf(stderr, "cuvk-bench: %u measurement(s) failed\n", s.failures);
+      status = 1;
+   }
+   if (s.opt.json_path) {
+      FILE *f = fopen(s.opt.json_path, "w");
+      if (!f) {
+         fprintf(stderr, "cuvk-bench: cannot write %s: %s\n", s.opt.json_path, strerror(errno));
+         return 1;
+      }
+      bench_report_write_json(&report, f);
+      if (fclose(f) != 0) {
+         fprintf(stderr, "cuvk-bench: writing %s: %s\n", s.opt.json_path, strerror(errno));
+         return 1;
+      }
+   }
+   return status;
+}
