@@ -39,9 +39,13 @@ load_unit(uint64_t addr)
       return uvec4(s.v[0], s.v[1], s.v[2], s.v[3]);
    }
 
-   /* Five aligned words cover the 16 unaligned bytes; funnel-shift them. */
+   /* Five aligned words cover the 16 unaligned bytes; funnel-shift them.
+    * Rows differ in alignment, so this row may be aligned after all: a
+    * shift by 32 below would be undefined. */
    uint shift = uint(addr & 3ul) * 8u;
    UintRef s = UintRef(addr & ~3ul);
+   if (shift == 0u)
+      return uvec4(s.v[0], s.v[1], s.v[2], s.v[3]);
    uint w0 = s.v[0], w1 = s.v[1], w2 = s.v[2], w3 = s.v[3], w4 = s.v[4];
    uint back = 32u - shift;
    return uvec4((w0 >> shift) | (w1 << back),

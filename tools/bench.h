@@ -69,6 +69,18 @@ struct bench_cu {
    CUresult (*ExternalMemoryGetMappedBuffer)(CUdeviceptr *dptr, CUexternalMemory ext,
                                              const CUDA_EXTERNAL_MEMORY_BUFFER_DESC *desc);
    CUresult (*DestroyExternalMemory)(CUexternalMemory ext);
+   CUresult (*MemGetAllocationGranularity)(size_t *granularity, const CUmemAllocationProp *prop,
+                                           CUmemAllocationGranularity_flags option);
+   CUresult (*MemAddressReserve)(CUdeviceptr *ptr, size_t size, size_t alignment, CUdeviceptr addr,
+                                 unsigned long long flags);
+   CUresult (*MemAddressFree)(CUdeviceptr ptr, size_t size);
+   CUresult (*MemCreate)(CUmemGenericAllocationHandle *handle, size_t size, const CUmemAllocationProp *prop,
+                         unsigned long long flags);
+   CUresult (*MemRelease)(CUmemGenericAllocationHandle handle);
+   CUresult (*MemMap)(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHandle handle,
+                      unsigned long long flags);
+   CUresult (*MemUnmap)(CUdeviceptr ptr, size_t size);
+   CUresult (*MemSetAccess)(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc, size_t count);
 };
 
 /* Opens the library at path (RTLD_NOW|RTLD_LOCAL|RTLD_DEEPBIND), or, with
@@ -85,6 +97,7 @@ void bench_cu_stop(struct bench_cu *cu);
 bool bench_cu_ok(const struct bench_cu *cu, CUresult r, const char *what);
 
 bool bench_cu_has_import(const struct bench_cu *cu);
+bool bench_cu_has_vmm(const struct bench_cu *cu);
 
 /* ---- The tool's own Vulkan device ---- */
 

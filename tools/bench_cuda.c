@@ -53,6 +53,14 @@ static const struct bench_cu_symbol bench_cu_symbols[] = {
    OPT(ImportExternalMemory, "cuImportExternalMemory"),
    OPT(ExternalMemoryGetMappedBuffer, "cuExternalMemoryGetMappedBuffer"),
    OPT(DestroyExternalMemory, "cuDestroyExternalMemory"),
+   OPT(MemGetAllocationGranularity, "cuMemGetAllocationGranularity"),
+   OPT(MemAddressReserve, "cuMemAddressReserve"),
+   OPT(MemAddressFree, "cuMemAddressFree"),
+   OPT(MemCreate, "cuMemCreate"),
+   OPT(MemRelease, "cuMemRelease"),
+   OPT(MemMap, "cuMemMap"),
+   OPT(MemUnmap, "cuMemUnmap"),
+   OPT(MemSetAccess, "cuMemSetAccess"),
 };
 
 #undef SYM
@@ -112,6 +120,13 @@ bool
 bench_cu_has_import(const struct bench_cu *cu)
 {
    return cu->ImportExternalMemory && cu->ExternalMemoryGetMappedBuffer && cu->DestroyExternalMemory;
+}
+
+bool
+bench_cu_has_vmm(const struct bench_cu *cu)
+{
+   return cu->MemGetAllocationGranularity && cu->MemAddressReserve && cu->MemAddressFree && cu->MemCreate &&
+          cu->MemRelease && cu->MemMap && cu->MemUnmap && cu->MemSetAccess;
 }
 
 static const char *

@@ -37,6 +37,7 @@ enum bench_id {
    BENCH_DTOH_PAGEABLE,
    BENCH_LATENCY,
    BENCH_IMPORT,
+   BENCH_SEAM,
    BENCH_ID_COUNT,
 };
 
@@ -56,6 +57,7 @@ static const struct {
    { "dtoh-pageable", BIT(BENCH_DTOH_PAGEABLE) },
    { "latency", BIT(BENCH_LATENCY) },
    { "import", BIT(BENCH_IMPORT) },
+   { "seam", BIT(BENCH_SEAM) },
    { "all", BIT(BENCH_ID_COUNT) - 1 },
 };
 
@@ -181,6 +183,8 @@ struct op_ctx {
    /* Import. */
    const struct bench_vk_buffer *exported;
    int fd;
+   /* Seam: the address where two cuMemMap mappings meet. */
+   CUdeviceptr seam;
 };
 
 static bool
@@ -188,6 +192,17 @@ op_cu_dtod(void *p)
 {
    struct op_ctx *c = p;
    return bench_cu_ok(c->cu, c->cu->MemcpyDtoD(c->ddst, c->dsrc, c->size), "cuMemcpyDtoD") &&
+          bench_cu_ok(c->cu, c->cu->CtxSynchronize(), "cuCtxSynchronize");
+}
+
+/* A copy whose source straddles the seam between two mappings, half of
+ * it on each side. */
+static bool
+op_cu_seam_dtod(void *p)
+{
+   struct op_ctx *c = p;
+   CUdeviceptr src = c->seam - c->size / 2;
+   return bench_cu_ok(c->cu, c->cu->MemcpyDtoD(c->ddst, src, c->size), "cuMemcpyDtoD") &&
           bench_cu_ok(c->cu, c->cu->CtxSynchronize(), "cuCtxSynchronize");
 }
 
@@ -586,6 +601,89 @@ bench_bandwidth(struct bench_state *s, enum bench_id id)
    progress_done();
 }
 
+/* ---- DtoD across a virtual-memory seam ---- */
+
+/* Two cuMemCreate allocations mapped side by side in one reservation; the
+ * source of each copy straddles the seam between them. */
+static bool
+seam_setup(struct bench_state *s, struct bench_table *t, struct bench_cu *cu, uint64_t max,
+           CUdeviceptr *va, size_t *reserved, CUmemGenericAllocationHandle handles[2])
+{
+   CUmemAllocationProp prop = {
+      .type = CU_MEM_ALLOCATION_TYPE_PINNED,
+      .location = { .type = CU_MEM_LOCATION_TYPE_DEVICE, .id = cu->device },
+   };
+   CUmemAccessDesc access = { .location = prop.location, .flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE };
+   size_t gran = 0;
+
+   if (!bench_cu_ok(cu, cu->MemGetAllocationGranularity(&gran, &prop, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED),
+                    "cuMemGetAllocationGranularity"))
+      return false;
+   size_t half = (size_t)((max / 2 + gran - 1) / gran * gran);
+   if (half == 0)
+      half = gran;
+   *reserved = 2 * half;
+   if (!bench_cu_ok(cu, cu->MemAddressReserve(va, *reserved, 0, 0, 0), "cuMemAddressReserve"))
+      return false;
+   for (int i = 0; i < 2; i++) {
+      if (!bench_cu_ok(cu, cu->MemCreate(&handles[i], half, &prop, 0), "cuMemCreate") ||
+          !bench_cu_ok(cu, cu->MemMap(*va + i * half, half, 0, handles[i], 0), "cuMemMap"))
+         return false;
+   }
+   if (!bench_cu_ok(cu, cu->MemSetAccess(*va, *reserved, &access, 1), "cuMemSetAccess") ||
+       !bench_cu_ok(cu, cu->MemsetD32(*va, 0x01010101u, *reserved / 4), "cuMemsetD32") ||
+       !bench_cu_ok(cu, cu->CtxSynchronize(), "cuCtxSynchronize"))
+      return false;
+   bench_table_note(t, "%s: two mappings of %zu bytes, granularity %zu", cu->label, half, gran);
+   return true;
+}
+
+static void
+bench_seam(struct bench_state *s)
+{
+   uint64_t max = s->sizes[s->size_count - 1];
+   struct bench_table *t = table_begin(s, "seam", "cuMemcpyDtoD whose source crosses two cuMemMap mappings",
+                                       BENCH_KIND_BANDWIDTH, 2, "bytes read + written (2 x size)");
+   if (!t)
+      return;
+   t->impl_what[BENCH_IMPL_CUVK] = "cuvk";
+   t->impl_what[BENCH_IMPL_CUDA] = "--cuda-lib, the same calls";
+
+   for (int k = 0; k < 2; k++) {
+      struct bench_cu *cu = &s->cu[k];
+      enum bench_impl impl = k ? BENCH_IMPL_CUDA : BENCH_IMPL_CUVK;
+      struct op_ctx c = { .cu = cu, .fd = -1 };
+      CUmemGenericAllocationHandle handles[2] = { 0, 0 };
+      CUdeviceptr va = 0;
+      size_t reserved = 0;
+
+      if (k && !s->have_cuda)
+         continue;
+      if (!bench_cu_has_vmm(cu)) {
+         bench_table_note(t, "%s: no virtual memory calls; skipped", cu->label);
+         continue;
+      }
+      progress(s, t->id, cu->label);
+      if (seam_setup(s, t, cu, max, &va, &reserved, handles) && cu_alloc_device(s, t, cu, max, &c.ddst)) {
+         c.seam = va + reserved / 2;
+         run_rows(s, t, impl, max, &c, op_cu_seam_dtod, NULL);
+      } else {
+         bench_table_note(t, "%s: setting up the mappings failed", cu->label);
+         s->failures++;
+      }
+      if (c.ddst)
+         cu->MemFree(c.ddst);
+      if (va) {
+         cu->MemUnmap(va, reserved);
+         cu->MemAddressFree(va, reserved);
+      }
+      for (int i = 0; i < 2; i++)
+         if (handles[i])
+            cu->MemRelease(handles[i]);
+   }
+   progress_done();
+}
+
 /* ---- Latency ---- */
 
 static void
@@ -793,7 +891,7 @@ usage(FILE *f)
       "                    are binary.  Default 1G, capped at a quarter of the device\n"
       "                    heap\n"
       "  --only LIST       comma-separated: dtod, memset, htod, dtoh, htod-pinned,\n"
-      "                    htod-pageable, dtoh-pinned, dtoh-pageable, latency, import,\n"
+      "                    htod-pageable, dtoh-pinned, dtoh-pageable, latency, import, seam,\n"
       "                    all (default: all)\n"
       "  --quick           a few sizes (4 B, 64 KiB, 1 MiB) and 5 ms a size: a smoke test\n"
       "  --min-time MS     time each size for at least MS milliseconds (default 50;\n"
@@ -1032,7 +1130,7 @@ main(int argc, char **argv)
 
    static const enum bench_id order[] = {
       BENCH_DTOD, BENCH_MEMSET, BENCH_HTOD_PINNED, BENCH_HTOD_PAGEABLE,
-      BENCH_DTOH_PINNED, BENCH_DTOH_PAGEABLE, BENCH_LATENCY, BENCH_IMPORT,
+      BENCH_DTOH_PINNED, BENCH_DTOH_PAGEABLE, BENCH_LATENCY, BENCH_IMPORT, BENCH_SEAM,
    };
    for (size_t i = 0; i < TOOL_ARRAY_SIZE(order); i++) {
       unsigned first = report.table_count;
@@ -1042,6 +1140,8 @@ main(int argc, char **argv)
          bench_latency(&s);
       else if (order[i] == BENCH_IMPORT)
          bench_import(&s);
+      else if (order[i] == BENCH_SEAM)
+         bench_seam(&s);
       else
          bench_bandwidth(&s, order[i]);
       for (unsigned t = first; t < report.table_count; t++)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array/array.h"
 #include "cuda_api/driver.h"
 #include "cuda_api/external_memory.h"
 #include "cuda_api/memory.h"
@@ -105,6 +106,7 @@ cuvk_context_create(struct cuvk_device *dev, unsigned flags, bool primary,
    cuvk_list_init(&ctx->query_pools);
    cuvk_list_init(&ctx->allocations);
    cuvk_list_init(&ctx->external_memories);
+   cuvk_list_init(&ctx->arrays);
    cuvk_list_init(&ctx->vmm_handles);
 
    res = context_create_device(ctx);
@@ -121,9 +123,11 @@ cuvk_context_create(struct cuvk_device *dev, unsigned flags, bool primary,
 
    cuvk_staging_init(ctx);
    cuvk_mem_heap_init(&ctx->device_heap, ctx->vk, dev->device_type_index,
-                      dev->mem.memoryTypes[dev->device_type_index].propertyFlags, DEVICE_BLOCK_SIZE);
+                      dev->mem.memoryTypes[dev->device_type_index].propertyFlags, DEVICE_BLOCK_SIZE,
+                      cuvk_device_max_allocation(dev, dev->device_type_index));
    cuvk_mem_heap_init(&ctx->host_heap, ctx->vk, dev->host_type_index,
-                      dev->mem.memoryTypes[dev->host_type_index].propertyFlags, HOST_BLOCK_SIZE);
+                      dev->mem.memoryTypes[dev->host_type_index].propertyFlags, HOST_BLOCK_SIZE,
+                      cuvk_device_max_allocation(dev, dev->host_type_index));
 
    ctx->null_stream.ctx = ctx;
    cuvk_object_add(&ctx->base, CUVK_OBJECT_CONTEXT);
@@ -162,6 +166,7 @@ cuvk_context_destroy(struct cuvk_context *ctx)
    /* Allocations go before the submission state: freeing one may defer
     * work onto a batch. */
    cuvk_memory_release_context(ctx);
+   cuvk_array_release_context(ctx); /* images before the imports they live in */
    cuvk_external_memory_release_context(ctx);
    cuvk_vmm_release_context(ctx);
    cuvk_submit_finish(ctx);

@@ -95,6 +95,8 @@ struct cuvk_context {
    struct cuvk_list query_pools;
    struct cuvk_list allocations;   /* cuvk_mem_alloc, for teardown */
    struct cuvk_list external_memories; /* cuvk_external_memory */
+   struct cuvk_list arrays;            /* cuvk_array_image (src/array/) */
+   struct cuvk_array_pipelines *array_pipelines; /* src/array/, made at first use */
    struct cuvk_list vmm_handles;   /* cuMemCreate / import handles */
 
    /* Device allocations, and pinned host allocations (cuMemAllocHost). */

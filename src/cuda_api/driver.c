@@ -41,6 +41,13 @@ cuvk_device_get(CUdevice dev, const char *entry, struct cuvk_device **out)
    return CUDA_SUCCESS;
 }
 
+VkDeviceSize
+cuvk_device_max_allocation(const struct cuvk_device *dev, uint32_t type_index)
+{
+   VkDeviceSize heap = dev->mem.memoryHeaps[dev->mem.memoryTypes[type_index].heapIndex].size;
+   return dev->max_allocation_size ? CUVK_MIN(heap, dev->max_allocation_size) : heap;
+}
+
 PFN_vkVoidFunction
 cuvk_driver_instance_proc(const char *name)
 {
@@ -214,7 +221,11 @@ device_probe(VkPhysicalDevice pdev, struct cuvk_device *dev)
       goto out;
    }
 
+   VkPhysicalDeviceMaintenance3Properties maint3 = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES,
+   };
    dev->id.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES;
+   dev->id.pNext = &maint3;
    dev->subgroup.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES;
    dev->subgroup.pNext = &dev->id;
    VkPhysicalDeviceExternalMemoryHostPropertiesEXT host_props = {
@@ -237,6 +248,8 @@ device_probe(VkPhysicalDevice pdev, struct cuvk_device *dev)
    vkGetPhysicalDeviceProperties2(pdev, &props2);
    dev->pci.pNext = NULL;
    dev->subgroup.pNext = NULL;
+   dev->id.pNext = NULL;
+   dev->max_allocation_size = maint3.maxMemoryAllocationSize;
    dev->min_imported_host_alignment = host_props.minImportedHostPointerAlignment;
 
    vkGetPhysicalDeviceMemoryProperties(pdev, &dev->mem);

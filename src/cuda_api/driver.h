@@ -22,6 +22,7 @@ struct cuvk_device {
    VkPhysicalDeviceMemoryProperties mem;
    VkPhysicalDevicePCIBusInfoPropertiesEXT pci;
    VkDeviceSize min_imported_host_alignment;
+   VkDeviceSize max_allocation_size;  /* maxMemoryAllocationSize */
    uint32_t queue_family;
    uint32_t timestamp_valid_bits;
 
@@ -61,6 +62,10 @@ CUresult cuvk_driver_check(const char *entry);
 
 /* Resolves a CUdevice to its cuvk_device, or CUDA_ERROR_INVALID_DEVICE. */
 CUresult cuvk_device_get(CUdevice dev, const char *entry, struct cuvk_device **out);
+
+/* The largest single allocation of a memory type: the smaller of its
+ * heap and maxMemoryAllocationSize. */
+VkDeviceSize cuvk_device_max_allocation(const struct cuvk_device *dev, uint32_t type_index);
 
 /* Instance-level entry point of an extension, looked up once. */
 PFN_vkVoidFunction cuvk_driver_instance_proc(const char *name);

@@ -252,11 +252,16 @@ external_import(struct cuvk_context *ctx, struct cuvk_external_memory *ext, int 
       return CUDA_SUCCESS;
    }
 
-   res = cuvk_mem_block_wrap(ctx->vk, ext->memory, dedicated, size, false, handle_type, &ext->block);
+   /* Mapped where the memory type allows, for the direct CPU path of
+    * small copies (all of lavapipe's memory). */
+   VkMemoryPropertyFlags type_flags = ctx->dev->mem.memoryTypes[type_index].propertyFlags;
+   res = cuvk_mem_block_wrap(ctx->vk, ext->memory, dedicated, size,
+                             type_flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT, handle_type, &ext->block);
    if (res != CUDA_SUCCESS) {
       dedicated = VK_NULL_HANDLE; /* destroyed by the failed wrap */
       goto fail_memory;
    }
+   ext->block->cached = type_flags & VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
    return CUDA_SUCCESS;
 
 fail_memory:
@@ -294,6 +299,7 @@ cuImportExternalMemory(CUexternalMemory *ext_out, const CUDA_EXTERNAL_MEMORY_HAN
       return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "cuImportExternalMemory: out of host memory");
    ext->ctx = ctx;
    ext->type = desc->type;
+   ext->flags = desc->flags;
    int fd = desc->handle.fd;
 
    ext->has_record = cuvk_mem_registry_lookup_fd(fd, &ext->record);

@@ -28,6 +28,7 @@ struct cuvk_external_memory {
    struct cuvk_context *ctx;
    struct cuvk_list link;        /* in ctx->external_memories */
    CUexternalMemoryHandleType type;
+   unsigned flags;               /* CUDA_EXTERNAL_MEMORY_HANDLE_DESC.flags */
    VkDeviceSize size;            /* bytes a mapping may reach */
    bool has_record;
    struct cuvk_mem_export_record record;
@@ -44,5 +45,16 @@ struct cuvk_external_memory {
 /* Drops everything of a context being destroyed (GPU idle, mappings
  * already released). */
 void cuvk_external_memory_release_context(struct cuvk_context *ctx);
+
+/* For the mipmapped arrays of src/array/, which hold a reference like a
+ * mapped buffer does: drops one (ctx lock held). */
+void cuvk_external_memory_unref_locked(struct cuvk_external_memory *ext);
+
+/* The VkImageCreateInfo (with its pNext structures in the caller's
+ * storage) that re-creates an image the layer recorded. */
+void cuvk_external_image_create_info(const struct cuvk_mem_image_info *info, VkImageCreateInfo *ci,
+                                     VkExternalMemoryImageCreateInfo *ext,
+                                     VkImageFormatListCreateInfo *list,
+                                     VkExternalMemoryHandleTypeFlagBits handle_type);
 
 #endif

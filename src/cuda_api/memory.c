@@ -73,9 +73,7 @@ span_fill(struct cuvk_mem_range *range, void *data)
    span->buffer = block->buffer;
    span->buffer_offset = alloc->offset + delta;
    span->map = block->map ? block->map + alloc->offset + delta : NULL;
-   span->cached = block->heap ?
-      (block->heap->type_flags & VK_MEMORY_PROPERTY_HOST_CACHED_BIT) != 0 :
-      range->kind == CUVK_MEM_REGISTERED;
+   span->cached = block->cached;
    span->avail = range->size - delta;
    span->buffer_id = alloc->buffer_id;
    span->host_flags = alloc->host_flags;
@@ -476,6 +474,9 @@ cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int flags)
    uint32_t type = ctx->dev->host_type_index;
    if (!(host_props.memoryTypeBits & (1u << type)))
       type = (uint32_t)__builtin_ctz(host_props.memoryTypeBits);
+   if (end - base > cuvk_device_max_allocation(ctx->dev, type))
+      return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "cuMemHostRegister: %zu bytes exceed the largest allocation "
+                        "the device allows", bytesize);
 
    VkImportMemoryHostPointerInfoEXT import = {
       .sType = VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT,
@@ -510,6 +511,7 @@ cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int flags)
       return res;
    }
    alloc->block->map = (uint8_t *)(uintptr_t)base;
+   alloc->block->cached = true; /* ordinary host memory */
    alloc->ctx = ctx;
    alloc->offset = start - base;
    alloc->reserved = end - base;
@@ -540,8 +542,15 @@ cuMemHostUnregister(void *p)
    if (!alloc)
       return cuvk_error(CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED,
                         "cuMemHostUnregister: %p is not the start of a registered range", p);
+   /* The memory is the caller's, free to unmap once this returns: work
+    * already queued on it has to finish first, as CUDA makes it. */
+   struct cuvk_context *ctx = alloc->ctx;
+   pthread_mutex_lock(&ctx->lock);
+   uint64_t last = cuvk_submit_last_value(ctx);
+   pthread_mutex_unlock(&ctx->lock);
+   res = cuvk_submit_wait(ctx, last);
    cuvk_mem_alloc_release(alloc);
-   return CUDA_SUCCESS;
+   return res;
 }
 
 CUVK_EXPORT CUresult CUDAAPI

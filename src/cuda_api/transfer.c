@@ -498,6 +498,34 @@ copy_resolve(const struct cuvk_copy *copy, uint64_t ptr, enum cuvk_copy_side sid
    return CUDA_SUCCESS;
 }
 
+/* Every byte of [ptr, ptr + size) must be somewhere: allocations end to
+ * end, or, for a host side, host memory from some point on. */
+static CUresult
+copy_check_range(const struct cuvk_copy *copy, uint64_t ptr, uint64_t size, enum cuvk_copy_side side,
+                 const char *which)
+{
+   while (size > 0) {
+      struct cuvk_mem_span span;
+      bool found;
+      CUresult res = copy_resolve(copy, ptr, side, which, &span, &found);
+      if (res != CUDA_SUCCESS)
+         return res;
+      if (!found)
+         return CUDA_SUCCESS; /* pageable host memory to the end */
+      uint64_t n = CUVK_MIN(size, span.avail);
+      if (n < size && span.kind != CUVK_MEM_VMM)
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: %s 0x%llx+%llu runs past the end of its allocation",
+                           copy->entry, which, (unsigned long long)ptr, (unsigned long long)size);
+      ptr += n;
+      size -= n;
+      /* Only cuMemMap ranges continue into the next one. */
+      if (size > 0 && (!cuvk_mem_resolve(ptr, &span) || span.kind != CUVK_MEM_VMM))
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: %s runs past the end of a mapping into 0x%llx, "
+                           "which is not mapped", copy->entry, which, (unsigned long long)ptr);
+   }
+   return CUDA_SUCCESS;
+}
+
 static bool
 span_is_host(const struct cuvk_mem_span *span)
 {
@@ -573,6 +601,14 @@ cuvk_copy(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct cuv
    if (dst + left < dst || src + left < src)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: range wraps around the address space", copy->entry);
 
+   /* Check both whole ranges first: a copy that fails must not have
+    * written anything, as in CUDA. */
+   res = copy_check_range(copy, dst, left, copy->dst_side, "destination");
+   if (res == CUDA_SUCCESS)
+      res = copy_check_range(copy, src, left, copy->src_side, "source");
+   if (res != CUDA_SUCCESS)
+      return res;
+
    /* Walk both sides together; a copy may cross from one allocation into
     * the next only where they are contiguous (virtual memory mappings). */
    while (left > 0) {
@@ -645,7 +681,22 @@ cuvk_fill(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct cuv
       pattern = (fill->value & 0xffff) * 0x00010001u;
 
    /* A 1D fill may cross contiguous mappings; a 2D one stays inside one
-    * allocation. */
+    * allocation.  All of it is checked before anything is written. */
+   for (uint64_t p = fill->dst, left = extent; left > 0;) {
+      if (!cuvk_mem_resolve(p, &span))
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is not inside any allocation",
+                           fill->entry, (unsigned long long)p);
+      if (span.avail < left && (fill->height > 1 || span.kind != CUVK_MEM_VMM))
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: %llu bytes run past the end of the allocation",
+                           fill->entry, (unsigned long long)extent);
+      uint64_t n = CUVK_MIN(left, span.avail);
+      if (n < left && (!cuvk_mem_resolve(p + n, &span) || span.kind != CUVK_MEM_VMM))
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: runs past the end of a mapping into 0x%llx, "
+                           "which is not mapped", fill->entry, (unsigned long long)(p + n));
+      p += n;
+      left -= n;
+   }
+
    uint64_t dst = fill->dst;
    uint64_t left = extent;
    while (left > 0) {

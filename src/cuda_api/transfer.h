@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cuda.h>
+#include <vulkan/vulkan.h>
 
 struct cuvk_context;
 struct cuvk_stream;
@@ -56,5 +57,40 @@ struct cuvk_fill {
 };
 
 CUresult cuvk_fill(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct cuvk_fill *fill);
+
+/* ---- Building blocks for other copy engines (src/array/) ---- */
+
+/* Records a 2D copy between two GPU buffers, each place named by buffer
+ * and offset (transfer commands) and by device address (shaders): rows of
+ * row_bytes, pitch bytes apart.  Picks the context's copy engine; ctx lock
+ * held.  Sets stream->last_value. */
+CUresult cuvk_transfer_record_copy_2d(struct cuvk_context *ctx, struct cuvk_stream *stream,
+                                      VkBuffer dst_buffer, VkDeviceSize dst_offset,
+                                      VkDeviceAddress dst_address, VkBuffer src_buffer,
+                                      VkDeviceSize src_offset, VkDeviceAddress src_address,
+                                      uint64_t row_bytes, uint64_t rows, uint64_t dst_pitch,
+                                      uint64_t src_pitch);
+
+/* One slot of the staging ring (CUVK_STAGING_SLOT_SIZE bytes). */
+struct cuvk_staging_slot {
+   unsigned index;
+   VkBuffer buffer;
+   VkDeviceSize offset;
+   VkDeviceAddress address;
+   uint8_t *map;
+};
+
+/* Takes the staging ring for one transfer (creating it at first use);
+ * cuvk_staging_unlock gives it back.  Neither holds the ctx lock. */
+CUresult cuvk_staging_lock(struct cuvk_context *ctx);
+void cuvk_staging_unlock(struct cuvk_context *ctx);
+
+/* The ring's next slot, once the GPU work that last used it is done;
+ * staging locked, ctx lock not held. */
+CUresult cuvk_staging_next(struct cuvk_context *ctx, struct cuvk_staging_slot *slot);
+
+/* Records that the slot is in use until timeline value completes. */
+void cuvk_staging_set_busy(struct cuvk_context *ctx, const struct cuvk_staging_slot *slot,
+                           uint64_t value);
 
 #endif

@@ -44,7 +44,10 @@ struct vmm_handle {
    struct cuvk_mem_block *block;
    bool exportable;
    bool exported;
-   unsigned refs;               /* handle references and live mappings */
+   /* The memory lives while either count is nonzero: cuMemRelease drops
+    * a handle reference, cuMemUnmap a mapping. */
+   unsigned handle_refs;
+   unsigned map_refs;
    struct cuvk_deferred release;
 };
 
@@ -53,7 +56,7 @@ struct vmm_reservation {
    uint64_t size;
 };
 
-/* Guards the reservations and every handle's refs. */
+/* Guards the reservations and every handle's counts. */
 static pthread_mutex_t vmm_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct cuvk_rb_tree vmm_reservations;
 
@@ -77,21 +80,12 @@ handle_free(struct cuvk_context *ctx, void *data)
    free(h);
 }
 
-/* Drops one reference; the memory goes once the GPU is done with it.
- * With ctx_locked the caller holds the context lock (mapping releases run
- * as deferred work, under it). */
+/* The memory goes once the GPU is done with it. */
 static void
-handle_unref(struct vmm_handle *h, bool ctx_locked)
+handle_destroy(struct vmm_handle *h, bool ctx_locked)
 {
    struct cuvk_context *ctx = h->ctx;
 
-   pthread_mutex_lock(&vmm_lock);
-   bool last = --h->refs == 0;
-   pthread_mutex_unlock(&vmm_lock);
-   if (!last)
-      return;
-
-   cuvk_object_remove(&h->base);
    if (h->exported)
       cuvk_mem_registry_forget_owner(h);
    if (!ctx_locked)
@@ -104,11 +98,24 @@ handle_unref(struct vmm_handle *h, bool ctx_locked)
       pthread_mutex_unlock(&ctx->lock);
 }
 
+/* Drops a mapping's reference.  Mapping releases run as deferred work,
+ * under the context lock. */
+static void
+handle_unmap(struct vmm_handle *h)
+{
+   pthread_mutex_lock(&vmm_lock);
+   bool last = --h->map_refs == 0 && h->handle_refs == 0;
+   pthread_mutex_unlock(&vmm_lock);
+   if (last)
+      handle_destroy(h, true);
+}
+
 void
 cuvk_vmm_release_context(struct cuvk_context *ctx)
 {
    cuvk_list_for_each_entry_safe(struct vmm_handle, h, &ctx->vmm_handles, link) {
-      cuvk_object_remove(&h->base);
+      if (h->handle_refs)
+         cuvk_object_remove(&h->base);
       if (h->exported)
          cuvk_mem_registry_forget_owner(h);
       cuvk_list_del(&h->link);
@@ -187,17 +194,21 @@ cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t alignment, CUdeviceptr
       return cuvk_error(CUDA_ERROR_INVALID_VALUE,
                         "cuMemAddressReserve: size %zu is not a nonzero multiple of the granularity %llu",
                         size, VMM_GRANULARITY);
-   if (alignment == 0)
-      alignment = VMM_GRANULARITY;
-   if (!CUVK_IS_POW2(alignment) || alignment % VMM_GRANULARITY)
+   /* Any power of two is accepted (CUDA takes 4 KiB as readily as 2 MiB);
+    * reservations are never less aligned than the granularity. */
+   if (alignment != 0 && !CUVK_IS_POW2(alignment))
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemAddressReserve: alignment %zu is not a power of two",
+                        alignment);
+   alignment = CUVK_MAX(alignment, (size_t)VMM_GRANULARITY);
+   if (addr % VMM_GRANULARITY)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE,
-                        "cuMemAddressReserve: alignment %zu is not a power-of-two multiple of %llu",
-                        alignment, VMM_GRANULARITY);
+                        "cuMemAddressReserve: address hint 0x%llx is not aligned to the granularity",
+                        (unsigned long long)addr);
 
    r = calloc(1, sizeof(*r));
    if (!r)
       return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "cuMemAddressReserve: out of host memory");
-   /* A hint that is taken or misaligned is ignored, as CUDA does. */
+   /* A hint that is taken is ignored, as CUDA does. */
    res = cuvk_mem_va_alloc(size, alignment, addr % alignment ? 0 : addr, &start);
    if (res != CUDA_SUCCESS) {
       free(r);
@@ -266,11 +277,13 @@ handle_create(struct cuvk_context *ctx, VkDeviceMemory memory, size_t size, bool
       free(h);
       return res;
    }
+   h->block->cached = dev->mem.memoryTypes[dev->device_type_index].propertyFlags &
+                      VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
    h->ctx = ctx;
    h->prop = *prop;
    h->size = size;
    h->exportable = exportable;
-   h->refs = 1;
+   h->handle_refs = 1;
    pthread_mutex_lock(&ctx->lock);
    cuvk_list_addtail(&h->link, &ctx->vmm_handles);
    pthread_mutex_unlock(&ctx->lock);
@@ -299,6 +312,9 @@ cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size, const CUmemAlloca
       return cuvk_error(CUDA_ERROR_INVALID_VALUE,
                         "cuMemCreate: size %zu is not a nonzero multiple of the granularity %llu",
                         size, VMM_GRANULARITY);
+   if (size > cuvk_device_max_allocation(ctx->dev, ctx->dev->device_type_index))
+      return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "cuMemCreate: %zu bytes exceed the largest allocation "
+                        "the device allows", size);
    if (prop->location.id != ctx->dev->ordinal)
       return cuvk_error(CUDA_ERROR_INVALID_DEVICE,
                         "cuMemCreate: the current context is on device %d, not %d", ctx->dev->ordinal,
@@ -335,8 +351,23 @@ cuMemRelease(CUmemGenericAllocationHandle handle)
       res = handle_lookup(handle, "cuMemRelease", &h);
    if (res != CUDA_SUCCESS)
       return res;
-   /* Mapped memory lives on until its last cuMemUnmap. */
-   handle_unref(h, false);
+
+   pthread_mutex_lock(&vmm_lock);
+   if (h->handle_refs == 0) {
+      pthread_mutex_unlock(&vmm_lock);
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemRelease: handle 0x%llx was already released",
+                        (unsigned long long)handle);
+   }
+   bool dead_handle = --h->handle_refs == 0;
+   bool last = dead_handle && h->map_refs == 0;
+   pthread_mutex_unlock(&vmm_lock);
+
+   /* Mapped memory lives on until its last cuMemUnmap, but the handle
+    * itself is gone: later calls with it fail. */
+   if (dead_handle)
+      cuvk_object_remove(&h->base);
+   if (last)
+      handle_destroy(h, false);
    return CUDA_SUCCESS;
 }
 
@@ -363,7 +394,10 @@ mapping_handle(struct cuvk_mem_range *range, void *data)
       return false;
    struct vmm_handle *h = alloc->owner;
    pthread_mutex_lock(&vmm_lock);
-   h->refs++;
+   /* A released handle of a live mapping comes back to life, as the same
+    * value, good for exactly one more release. */
+   if (h->handle_refs++ == 0)
+      cuvk_object_add(&h->base, CUVK_OBJECT_VMM_HANDLE);
    pthread_mutex_unlock(&vmm_lock);
    *(struct vmm_handle **)data = h;
    return true;
@@ -388,7 +422,7 @@ cuMemRetainAllocationHandle(CUmemGenericAllocationHandle *handle, void *addr)
 static void
 mapping_release(struct cuvk_mem_alloc *alloc)
 {
-   handle_unref(alloc->owner, true);
+   handle_unmap(alloc->owner);
 }
 
 CUVK_EXPORT CUresult CUDAAPI
@@ -407,19 +441,23 @@ cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHand
    res = handle_lookup(handle, "cuMemMap", &h);
    if (res != CUDA_SUCCESS)
       return res;
+   /* Codes as real CUDA gives them (measured on an H200, driver 580):
+    * an offset into the handle or a size other than the handle's is
+    * NOT_SUPPORTED; a bad address or size is INVALID_VALUE. */
    if (offset != 0)
       return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "cuMemMap: offset %zu into the handle; only 0 is supported",
                         offset);
-   if (size == 0 || size > h->size)
-      return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "cuMemMap: size %zu, the handle has %zu bytes", size, h->size);
-   if (ptr % VMM_GRANULARITY || size % VMM_GRANULARITY)
-      return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "cuMemMap: 0x%llx+%zu is not aligned to the granularity",
-                        (unsigned long long)ptr, size);
+   if (size == 0 || size % VMM_GRANULARITY || ptr % VMM_GRANULARITY)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemMap: 0x%llx+%zu is empty or not aligned to the "
+                        "granularity", (unsigned long long)ptr, size);
+   if (size != h->size)
+      return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "cuMemMap: size %zu, the handle has %zu bytes; "
+                        "a mapping is the whole handle", size, h->size);
    pthread_mutex_lock(&vmm_lock);
    bool reserved = reservation_containing(ptr, size) != NULL;
    pthread_mutex_unlock(&vmm_lock);
    if (!reserved)
-      return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "cuMemMap: 0x%llx+%zu is not inside one reservation",
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemMap: 0x%llx+%zu is not inside one reservation",
                         (unsigned long long)ptr, size);
 
    alloc = calloc(1, sizeof(*alloc));
@@ -434,11 +472,13 @@ cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHand
    alloc->on_release = mapping_release;
 
    pthread_mutex_lock(&vmm_lock);
-   h->refs++;
+   h->map_refs++;
    pthread_mutex_unlock(&vmm_lock);
    res = cuvk_mem_alloc_publish(alloc);
    if (res != CUDA_SUCCESS) {
-      handle_unref(h, false);
+      pthread_mutex_lock(&vmm_lock);
+      h->map_refs--;
+      pthread_mutex_unlock(&vmm_lock);
       free(alloc);
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemMap: 0x%llx+%zu overlaps a mapped range",
                         (unsigned long long)ptr, size);
@@ -474,23 +514,40 @@ cuMemUnmap(CUdeviceptr ptr, size_t size)
       return res;
    if (size == 0 || ptr + size < ptr)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemUnmap: empty or wrapping range");
-
-   cuvk_mem_range_map_write_lock(map);
-   if (!mappings_cover(map, ptr, size, true)) {
-      cuvk_mem_range_map_write_unlock(map);
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE,
-                        "cuMemUnmap: 0x%llx+%zu is not exactly a run of whole mappings",
+   pthread_mutex_lock(&vmm_lock);
+   bool reserved = reservation_containing(ptr, size) != NULL;
+   pthread_mutex_unlock(&vmm_lock);
+   if (!reserved)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemUnmap: 0x%llx+%zu is not inside one reservation",
                         (unsigned long long)ptr, size);
+
+   /* Every mapping the range touches must lie wholly inside it; reserved
+    * addresses with nothing mapped are fine, as in CUDA (an allocator
+    * may unmap its whole reservation at teardown). */
+   uint64_t end = ptr + size;
+   cuvk_mem_range_map_write_lock(map);
+   struct cuvk_mem_range *first = cuvk_mem_range_map_lookup_locked(map, ptr);
+   if (!first)
+      first = cuvk_mem_range_map_lookup_next_locked(map, ptr);
+   for (struct cuvk_mem_range *r = first; r && r->start < end;
+        r = cuvk_mem_range_map_lookup_next_locked(map, r->start + r->size)) {
+      if (r->kind != CUVK_MEM_VMM || r->start < ptr || r->start + r->size > end) {
+         cuvk_mem_range_map_write_unlock(map);
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE,
+                           "cuMemUnmap: 0x%llx+%zu cuts the mapping at 0x%llx+%llu", (unsigned long long)ptr,
+                           size, (unsigned long long)r->start, (unsigned long long)r->size);
+      }
    }
-   /* One call may span several adjacent mappings: take them all out under
-    * one lock, release them after. */
+   /* One call may span several mappings: take them all out under one
+    * lock, release them after. */
    cuvk_list_init(&dead);
-   for (uint64_t addr = ptr; addr < ptr + size;) {
-      struct cuvk_mem_range *r = cuvk_mem_range_map_lookup_locked(map, addr);
+   struct cuvk_mem_range *r = first;
+   while (r && r->start < end) {
+      struct cuvk_mem_range *next = cuvk_mem_range_map_lookup_next_locked(map, r->start + r->size);
       struct cuvk_mem_alloc *alloc = cuvk_container_of(r, struct cuvk_mem_alloc, range);
-      addr = r->start + r->size;
       cuvk_mem_range_map_remove_locked(map, r);
       cuvk_list_addtail(&alloc->release.link, &dead);
+      r = next;
    }
    cuvk_mem_range_map_write_unlock(map);
 
@@ -504,13 +561,12 @@ cuMemUnmap(CUdeviceptr ptr, size_t size)
 static CUresult
 check_access_desc(const CUmemAccessDesc *d, const char *entry)
 {
-   struct cuvk_device *dev;
    if (d->location.type != CU_MEM_LOCATION_TYPE_DEVICE)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: location type %d is not a device", entry,
                         (int)d->location.type);
-   CUresult res = cuvk_device_get(d->location.id, entry, &dev);
-   if (res != CUDA_SUCCESS)
-      return res;
+   /* CUDA answers an unknown device here with INVALID_VALUE. */
+   if (d->location.id < 0 || d->location.id >= cuvk_driver.device_count)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: device %d does not exist", entry, d->location.id);
    if (d->flags != CU_MEM_ACCESS_FLAGS_PROT_NONE && d->flags != CU_MEM_ACCESS_FLAGS_PROT_READ &&
        d->flags != CU_MEM_ACCESS_FLAGS_PROT_READWRITE)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: unknown access flags %d", entry, (int)d->flags);
@@ -535,9 +591,9 @@ cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc, size_t
    }
 
    cuvk_mem_range_map_write_lock(map);
-   if (!mappings_cover(map, ptr, size, false)) {
+   if (!mappings_cover(map, ptr, size, true)) {
       cuvk_mem_range_map_write_unlock(map);
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemSetAccess: 0x%llx+%zu is not entirely mapped",
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemSetAccess: 0x%llx+%zu is not a run of whole mappings",
                         (unsigned long long)ptr, size);
    }
    for (uint64_t addr = ptr; addr < ptr + size;) {
@@ -586,7 +642,7 @@ cuMemGetAccess(unsigned long long *flags, const CUmemLocation *location, CUdevic
    if (!flags || !location)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemGetAccess: NULL argument");
    if (location->type != CU_MEM_LOCATION_TYPE_DEVICE)
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemGetAccess: location type %d is not a device",
+      return cuvk_error(CUDA_ERROR_INVALID_DEVICE, "cuMemGetAccess: location type %d is not a device",
                         (int)location->type);
    res = cuvk_device_get(location->id, "cuMemGetAccess", &dev);
    if (res != CUDA_SUCCESS)
@@ -688,11 +744,13 @@ cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *handle, void *os_ha
    } else {
       /* Without a record the size is what the file says, where it says
        * anything (memfds and dma-bufs do). */
+      /* A memfd may carry a driver's bookkeeping past the allocation
+       * (lavapipe's does); allocations are whole granules, so round down. */
       off_t end = S_ISREG(st.st_mode) ? st.st_size : 0;
-      if (end <= 0)
+      size = (VkDeviceSize)CUVK_MAX(end, 0) / VMM_GRANULARITY * VMM_GRANULARITY;
+      if (size == 0)
          return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "cuMemImportFromShareableHandle: fd %d does not tell "
                            "its size and no export of it was recorded in this process", fd);
-      size = (VkDeviceSize)end;
    }
    if (size % VMM_GRANULARITY)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemImportFromShareableHandle: fd %d holds %llu bytes, not a "

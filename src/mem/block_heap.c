@@ -17,8 +17,9 @@ static const VkBufferUsageFlags block_usage =
 
 void
 cuvk_mem_heap_init(struct cuvk_mem_heap *heap, VkDevice vk, uint32_t type_index,
-                   VkMemoryPropertyFlags type_flags, VkDeviceSize block_size)
+                   VkMemoryPropertyFlags type_flags, VkDeviceSize block_size, VkDeviceSize max_size)
 {
+   heap->max_size = max_size;
    heap->vk = vk;
    heap->type_index = type_index;
    heap->type_flags = type_flags;
@@ -130,6 +131,7 @@ block_create(struct cuvk_mem_heap *heap, VkDeviceSize size, bool dedicated,
 
    block->heap = heap;
    block->vk = heap->vk;
+   block->cached = heap->type_flags & VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
    block->size = size;
    block->dedicated = dedicated;
 
@@ -224,6 +226,12 @@ cuvk_mem_heap_alloc(struct cuvk_mem_heap *heap, VkDeviceSize size, VkDeviceSize 
    struct cuvk_mem_block *block = NULL;
    uint64_t offset = 0;
    CUresult res = CUDA_SUCCESS;
+
+   /* Asking Vulkan for more than the heap holds is invalid usage, not an
+    * out-of-memory result: answer it here. */
+   if (size > heap->max_size)
+      return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "%llu bytes exceed the largest allocation of %llu the "
+                        "device allows", (unsigned long long)size, (unsigned long long)heap->max_size);
 
    pthread_mutex_lock(&heap->lock);
 

@@ -35,6 +35,7 @@ struct cuvk_mem_block {
    VkDeviceAddress address;
    uint8_t *map;               /* host view of offset 0, or NULL */
    bool owns_map;              /* map came from vkMapMemory */
+   bool cached;                /* map is HOST_CACHED: cheap for the CPU to read */
    VkDeviceSize size;
    uint64_t va;
    bool dedicated;
@@ -47,6 +48,7 @@ struct cuvk_mem_heap {
    uint32_t type_index;
    VkMemoryPropertyFlags type_flags;
    VkDeviceSize block_size;
+   VkDeviceSize max_size;      /* largest allocation the driver allows */
    pthread_mutex_t lock;
    struct cuvk_list blocks;
    VkDeviceSize allocated;     /* bytes of VkDeviceMemory held */
@@ -54,7 +56,8 @@ struct cuvk_mem_heap {
 };
 
 void cuvk_mem_heap_init(struct cuvk_mem_heap *heap, VkDevice vk, uint32_t type_index,
-                        VkMemoryPropertyFlags type_flags, VkDeviceSize block_size);
+                        VkMemoryPropertyFlags type_flags, VkDeviceSize block_size,
+                        VkDeviceSize max_size);
 
 /* Destroys every block; the caller has made sure the GPU is idle. */
 void cuvk_mem_heap_finish(struct cuvk_mem_heap *heap);

@@ -6,6 +6,9 @@
  * to compare with, after checking that our own dumps build and run.
  *
  * "abi_check --print" prints our rows instead, to see what is compared.
+ *
+ * Built once per header: ABI_PREFIX names the dumps (abi_ by default,
+ * which gives abi_ours_plain_c, ...) and ABI_HEADER what they dumped.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +23,17 @@
 #error "build with -DABI_HAVE_CXX=0 or 1"
 #endif
 
+#ifndef ABI_PREFIX
+#define ABI_PREFIX abi_
+#endif
+#ifndef ABI_HEADER
+#define ABI_HEADER "cuda.h"
+#endif
+/* ABI_FN(ours, plain, c) is the dump function abi_ours_plain_c. */
+#define ABI_FN__(p, w, v, l) p##w##_##v##_##l
+#define ABI_FN_(p, w, v, l) ABI_FN__(p, w, v, l)
+#define ABI_FN(w, v, l) ABI_FN_(ABI_PREFIX, w, v, l)
+
 #define ABI_CAP 8192
 
 /* X(view, language) for every dump the build made. */
@@ -29,10 +43,10 @@
 #define ABI_DUMPS(X) X(plain, c) X(ptds, c) X(internal, c)
 #endif
 
-#define DECLARE_OURS(v, l) size_t abi_ours_##v##_##l(struct abi_row *rows, size_t cap);
+#define DECLARE_OURS(v, l) size_t ABI_FN(ours, v, l)(struct abi_row *rows, size_t cap);
 ABI_DUMPS(DECLARE_OURS)
 #if ABI_HAVE_NVIDIA
-#define DECLARE_NVIDIA(v, l) size_t abi_nvidia_##v##_##l(struct abi_row *rows, size_t cap);
+#define DECLARE_NVIDIA(v, l) size_t ABI_FN(nvidia, v, l)(struct abi_row *rows, size_t cap);
 ABI_DUMPS(DECLARE_NVIDIA)
 #endif
 
@@ -44,9 +58,9 @@ struct dump {
 
 static const struct dump dumps[] = {
 #if ABI_HAVE_NVIDIA
-#define ENTRY(v, l) { #v "/" #l, abi_ours_##v##_##l, abi_nvidia_##v##_##l },
+#define ENTRY(v, l) { #v "/" #l, ABI_FN(ours, v, l), ABI_FN(nvidia, v, l) },
 #else
-#define ENTRY(v, l) { #v "/" #l, abi_ours_##v##_##l, NULL },
+#define ENTRY(v, l) { #v "/" #l, ABI_FN(ours, v, l), NULL },
 #endif
    ABI_DUMPS(ENTRY)
 #undef ENTRY
@@ -147,7 +161,7 @@ main(int argc, char **argv)
       for (size_t i = 0; i < sizeof(dumps) / sizeof(dumps[0]); i++)
          printf("%-13s %zu rows (ours only)\n", dumps[i].label,
                 run_dump(dumps[i].label, "our", dumps[i].ours, ours));
-      printf("SKIP: %s\n", argc > 1 ? argv[1] : "NVIDIA's cuda.h is not available");
+      printf("SKIP: %s\n", argc > 1 ? argv[1] : "NVIDIA's " ABI_HEADER " is not available");
       return 77;
    }
    if (!ABI_HAVE_CXX)
@@ -159,9 +173,9 @@ main(int argc, char **argv)
    free(ours);
    free(nv);
    if (diffs) {
-      printf("FAIL: %u difference%s from NVIDIA's cuda.h\n", diffs, diffs == 1 ? "" : "s");
+      printf("FAIL: %u difference%s from NVIDIA's " ABI_HEADER "\n", diffs, diffs == 1 ? "" : "s");
       return 1;
    }
-   printf("OK: our cuda.h matches NVIDIA's for everything in abi_list.h\n");
+   printf("OK: our " ABI_HEADER " matches NVIDIA's for everything its ABI list names\n");
    return 0;
 }

@@ -4,8 +4,15 @@
  * build's -D flags select (plain, per-thread default stream, or internal).
  * Compiled as C++ too (abi_dump.cpp), which adds function and type
  * signatures through their mangled names.
+ *
+ * With -DABI_DUMP_RUNTIME the same is done for cuda_runtime_api.h (and the
+ * driver_types.h it includes) with abi_list_runtime.h.
  */
+#ifdef ABI_DUMP_RUNTIME
+#include <cuda_runtime_api.h>
+#else
 #include <cuda.h>
+#endif
 
 #include <stdint.h>
 
@@ -73,7 +80,11 @@ ABI_DUMP_FN(struct abi_row *rows, size_t cap)
 #define ABI_PTR(N)    ABI_ROW("value " #N, (uintptr_t)(N), NULL);
 #define ABI_TEXT(N)   ABI_ROW("expansion " #N, 0, ABI_XSTR(N));
 
+#ifdef ABI_DUMP_RUNTIME
+#include "abi_list_runtime.h"
+#else
 #include "abi_list.h"
+#endif
 
    return n;
 }

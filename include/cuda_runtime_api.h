@@ -1,0 +1,295 @@
+/*
+ * cuvk: the CUDA runtime API, implemented on Vulkan.
+ *
+ * The part of the runtime API that CUDA/Vulkan interop programs use:
+ * devices, memory, copies, streams, events, errors and external memory.
+ * A program built against NVIDIA's cuda_runtime_api.h must run unchanged
+ * on libcuvk (linked as libcudart.so.13), so names, values, layouts and
+ * exported symbols follow NVIDIA's CUDA 13.0 header; the text is our own.
+ *
+ * The runtime needs no explicit initialisation: the first call that needs
+ * a device initialises the driver and makes the current device's primary
+ * context current on the calling thread (a context the program made
+ * current with the driver API is used as it is).  Errors are returned and
+ * also remembered per thread until cudaGetLastError reads them.
+ *
+ * Per-thread default stream: with CUDA_API_PER_THREAD_DEFAULT_STREAM
+ * defined, calls that use the default stream are renamed to their _ptds
+ * (synchronous) and _ptsz (stream-taking) symbols, as NVIDIA's header does.
+ * An implementation file defines __CUDA_API_VERSION_INTERNAL to see every
+ * symbol under its own name.
+ */
+#ifndef __CUDA_RUNTIME_API_H__
+#define __CUDA_RUNTIME_API_H__
+
+/* The runtime API version this header describes: 13.0. */
+#define CUDART_VERSION 13000
+
+#ifndef CUDARTAPI
+#if defined(_WIN32)
+#define CUDARTAPI __stdcall
+#else
+#define CUDARTAPI
+#endif
+#endif
+
+#include "driver_types.h"
+
+#if defined(CUDA_API_PER_THREAD_DEFAULT_STREAM) || defined(__CUDA_API_VERSION_INTERNAL)
+#define __CUDART_API_PER_THREAD_DEFAULT_STREAM
+#define __CUDART_API_PTDS(api) api ## _ptds
+#define __CUDART_API_PTSZ(api) api ## _ptsz
+#else
+#define __CUDART_API_PTDS(api) api
+#define __CUDART_API_PTSZ(api) api
+#endif
+
+#if defined(__CUDART_API_PER_THREAD_DEFAULT_STREAM)
+#define cudaMemcpy                  __CUDART_API_PTDS(cudaMemcpy)
+#define cudaMemset                  __CUDART_API_PTDS(cudaMemset)
+#define cudaMemcpyAsync             __CUDART_API_PTSZ(cudaMemcpyAsync)
+#define cudaMemsetAsync             __CUDART_API_PTSZ(cudaMemsetAsync)
+#define cudaStreamQuery             __CUDART_API_PTSZ(cudaStreamQuery)
+#define cudaStreamGetFlags          __CUDART_API_PTSZ(cudaStreamGetFlags)
+#define cudaStreamGetPriority       __CUDART_API_PTSZ(cudaStreamGetPriority)
+#define cudaEventRecord             __CUDART_API_PTSZ(cudaEventRecord)
+#define cudaStreamWaitEvent         __CUDART_API_PTSZ(cudaStreamWaitEvent)
+#define cudaStreamSynchronize       __CUDART_API_PTSZ(cudaStreamSynchronize)
+#endif
+
+/* C++ callers may leave out trailing arguments that have a usual value
+ * (the default stream, no flags), as with NVIDIA's header. */
+#if defined(__cplusplus)
+#define CUVK_RT_DEFAULT(v) = v
+#else
+#define CUVK_RT_DEFAULT(v)
+#endif
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+/* ---- Devices ---- */
+
+extern cudaError_t CUDARTAPI cudaDeviceReset(void);
+extern cudaError_t CUDARTAPI cudaDeviceSynchronize(void);
+extern cudaError_t CUDARTAPI cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority);
+extern cudaError_t CUDARTAPI cudaGetDeviceCount(int *count);
+extern cudaError_t CUDARTAPI cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device);
+extern cudaError_t CUDARTAPI cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device);
+extern cudaError_t CUDARTAPI cudaSetDevice(int device);
+extern cudaError_t CUDARTAPI cudaGetDevice(int *device);
+
+/* ---- Errors ---- */
+
+extern cudaError_t CUDARTAPI cudaGetLastError(void);
+extern cudaError_t CUDARTAPI cudaPeekAtLastError(void);
+extern const char *CUDARTAPI cudaGetErrorName(cudaError_t error);
+extern const char *CUDARTAPI cudaGetErrorString(cudaError_t error);
+
+/* ---- Streams ---- */
+
+extern cudaError_t CUDARTAPI cudaStreamCreate(cudaStream_t *pStream);
+extern cudaError_t CUDARTAPI cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags);
+extern cudaError_t CUDARTAPI cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags,
+                                                         int priority);
+extern cudaError_t CUDARTAPI cudaStreamGetPriority(cudaStream_t hStream, int *priority);
+extern cudaError_t CUDARTAPI cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags);
+extern cudaError_t CUDARTAPI cudaStreamDestroy(cudaStream_t stream);
+extern cudaError_t CUDARTAPI cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
+                                                unsigned int flags CUVK_RT_DEFAULT(0));
+extern cudaError_t CUDARTAPI cudaStreamSynchronize(cudaStream_t stream);
+extern cudaError_t CUDARTAPI cudaStreamQuery(cudaStream_t stream);
+
+/* ---- Events ---- */
+
+extern cudaError_t CUDARTAPI cudaEventCreate(cudaEvent_t *event);
+extern cudaError_t CUDARTAPI cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);
+extern cudaError_t CUDARTAPI cudaEventRecord(cudaEvent_t event, cudaStream_t stream CUVK_RT_DEFAULT(0));
+extern cudaError_t CUDARTAPI cudaEventQuery(cudaEvent_t event);
+extern cudaError_t CUDARTAPI cudaEventSynchronize(cudaEvent_t event);
+extern cudaError_t CUDARTAPI cudaEventDestroy(cudaEvent_t event);
+extern cudaError_t CUDARTAPI cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
+
+/* ---- External memory ---- */
+
+extern cudaError_t CUDARTAPI cudaImportExternalMemory(cudaExternalMemory_t *extMem_out,
+                                                     const struct cudaExternalMemoryHandleDesc *memHandleDesc);
+extern cudaError_t CUDARTAPI cudaExternalMemoryGetMappedBuffer(void **devPtr, cudaExternalMemory_t extMem,
+                                                              const struct cudaExternalMemoryBufferDesc *bufferDesc);
+extern cudaError_t CUDARTAPI cudaDestroyExternalMemory(cudaExternalMemory_t extMem);
+
+/* ---- Memory ---- */
+
+extern cudaError_t CUDARTAPI cudaMalloc(void **devPtr, size_t size);
+extern cudaError_t CUDARTAPI cudaMallocHost(void **ptr, size_t size);
+extern cudaError_t CUDARTAPI cudaFree(void *devPtr);
+extern cudaError_t CUDARTAPI cudaFreeHost(void *ptr);
+extern cudaError_t CUDARTAPI cudaHostAlloc(void **pHost, size_t size, unsigned int flags);
+extern cudaError_t CUDARTAPI cudaHostRegister(void *ptr, size_t size, unsigned int flags);
+extern cudaError_t CUDARTAPI cudaHostUnregister(void *ptr);
+extern cudaError_t CUDARTAPI cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags);
+extern cudaError_t CUDARTAPI cudaHostGetFlags(unsigned int *pFlags, void *pHost);
+extern cudaError_t CUDARTAPI cudaMemGetInfo(size_t *free, size_t *total);
+extern cudaError_t CUDARTAPI cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
+extern cudaError_t CUDARTAPI cudaMemcpyAsync(void *dst, const void *src, size_t count,
+                                            enum cudaMemcpyKind kind,
+                                            cudaStream_t stream CUVK_RT_DEFAULT(0));
+extern cudaError_t CUDARTAPI cudaMemset(void *devPtr, int value, size_t count);
+extern cudaError_t CUDARTAPI cudaMemsetAsync(void *devPtr, int value, size_t count,
+                                            cudaStream_t stream CUVK_RT_DEFAULT(0));
+
+/* ---- Unified addressing ---- */
+
+extern cudaError_t CUDARTAPI cudaPointerGetAttributes(struct cudaPointerAttributes *attributes,
+                                                     const void *ptr);
+
+/* ---- Versions ---- */
+
+extern cudaError_t CUDARTAPI cudaDriverGetVersion(int *driverVersion);
+extern cudaError_t CUDARTAPI cudaRuntimeGetVersion(int *runtimeVersion);
+
+#if defined(__CUDA_API_VERSION_INTERNAL)
+/* The implementation's view: the declarations above named the per-thread
+ * symbols; drop the renames and declare the plain ones too. */
+#undef cudaMemcpy
+#undef cudaMemset
+#undef cudaMemcpyAsync
+#undef cudaMemsetAsync
+#undef cudaStreamQuery
+#undef cudaStreamGetFlags
+#undef cudaStreamGetPriority
+#undef cudaEventRecord
+#undef cudaStreamWaitEvent
+#undef cudaStreamSynchronize
+
+extern cudaError_t CUDARTAPI cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
+extern cudaError_t CUDARTAPI cudaMemset(void *devPtr, int value, size_t count);
+extern cudaError_t CUDARTAPI cudaMemcpyAsync(void *dst, const void *src, size_t count,
+                                            enum cudaMemcpyKind kind, cudaStream_t stream);
+extern cudaError_t CUDARTAPI cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream);
+extern cudaError_t CUDARTAPI cudaStreamQuery(cudaStream_t stream);
+extern cudaError_t CUDARTAPI cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags);
+extern cudaError_t CUDARTAPI cudaStreamGetPriority(cudaStream_t hStream, int *priority);
+extern cudaError_t CUDARTAPI cudaEventRecord(cudaEvent_t event, cudaStream_t stream);
+extern cudaError_t CUDARTAPI cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags);
+extern cudaError_t CUDARTAPI cudaStreamSynchronize(cudaStream_t stream);
+#endif
+
+#if defined(__cplusplus)
+}
+#endif
+
+/* ==== Arrays and mipmapped arrays ============================================
+ *
+ * CUDA arrays (cudaArray_t) and mipmapped arrays over Vulkan images, and the
+ * copies that reach them; the driver API's cuArray*, cuMipmappedArray* and
+ * cuMemcpy2D/3D underneath (src/cuda_api/runtime_array.c). */
+
+/* An offset: elements of an array's row, rows and slices; bytes, rows and
+ * slices of linear memory. */
+struct cudaPos {
+   size_t x;
+   size_t y;
+   size_t z;
+};
+
+/* Linear memory and its layout: pitch bytes between rows, ysize rows per
+ * slice (xsize, the row's width, is informative). */
+struct cudaPitchedPtr {
+   void *ptr;
+   size_t pitch;
+   size_t xsize;
+   size_t ysize;
+};
+
+/* cudaMemcpy3D: each side is an array (with srcPos/dstPos in its
+ * elements) or pitched memory (positions in bytes); extent counts an
+ * array's elements, or bytes when no array takes part. */
+struct cudaMemcpy3DParms {
+   cudaArray_t srcArray;
+   struct cudaPos srcPos;
+   struct cudaPitchedPtr srcPtr;
+   cudaArray_t dstArray;
+   struct cudaPos dstPos;
+   struct cudaPitchedPtr dstPtr;
+   struct cudaExtent extent;
+   enum cudaMemcpyKind kind;
+};
+
+#if defined(__CUDART_API_PER_THREAD_DEFAULT_STREAM)
+#define cudaMemcpy2DToArray         __CUDART_API_PTDS(cudaMemcpy2DToArray)
+#define cudaMemcpy2DFromArray       __CUDART_API_PTDS(cudaMemcpy2DFromArray)
+#define cudaMemcpy2DArrayToArray    __CUDART_API_PTDS(cudaMemcpy2DArrayToArray)
+#define cudaMemcpy3D                __CUDART_API_PTDS(cudaMemcpy3D)
+#define cudaMemcpy3DAsync           __CUDART_API_PTSZ(cudaMemcpy3DAsync)
+#endif
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+extern cudaError_t CUDARTAPI cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
+                                            size_t width, size_t height CUVK_RT_DEFAULT(0),
+                                            unsigned int flags CUVK_RT_DEFAULT(0));
+extern cudaError_t CUDARTAPI cudaMalloc3DArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
+                                              struct cudaExtent extent, unsigned int flags CUVK_RT_DEFAULT(0));
+extern cudaError_t CUDARTAPI cudaFreeArray(cudaArray_t array);
+extern cudaError_t CUDARTAPI cudaArrayGetInfo(struct cudaChannelFormatDesc *desc, struct cudaExtent *extent,
+                                             unsigned int *flags, cudaArray_t array);
+extern cudaError_t CUDARTAPI cudaMallocMipmappedArray(cudaMipmappedArray_t *mipmappedArray,
+                                                     const struct cudaChannelFormatDesc *desc,
+                                                     struct cudaExtent extent, unsigned int numLevels,
+                                                     unsigned int flags CUVK_RT_DEFAULT(0));
+extern cudaError_t CUDARTAPI cudaGetMipmappedArrayLevel(cudaArray_t *levelArray,
+                                                       cudaMipmappedArray_const_t mipmappedArray,
+                                                       unsigned int level);
+extern cudaError_t CUDARTAPI cudaFreeMipmappedArray(cudaMipmappedArray_t mipmappedArray);
+extern cudaError_t CUDARTAPI cudaExternalMemoryGetMappedMipmappedArray(
+   cudaMipmappedArray_t *mipmap, cudaExternalMemory_t extMem,
+   const struct cudaExternalMemoryMipmappedArrayDesc *mipmapDesc);
+extern cudaError_t CUDARTAPI cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset,
+                                                const void *src, size_t spitch, size_t width,
+                                                size_t height, enum cudaMemcpyKind kind);
+extern cudaError_t CUDARTAPI cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t src,
+                                                  size_t wOffset, size_t hOffset, size_t width,
+                                                  size_t height, enum cudaMemcpyKind kind);
+extern cudaError_t CUDARTAPI cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
+                                                     cudaArray_const_t src, size_t wOffsetSrc,
+                                                     size_t hOffsetSrc, size_t width, size_t height,
+                                                     enum cudaMemcpyKind kind
+                                                        CUVK_RT_DEFAULT(cudaMemcpyDeviceToDevice));
+extern cudaError_t CUDARTAPI cudaMemcpy3D(const struct cudaMemcpy3DParms *p);
+extern cudaError_t CUDARTAPI cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p,
+                                              cudaStream_t stream CUVK_RT_DEFAULT(0));
+
+#if defined(__CUDA_API_VERSION_INTERNAL)
+#undef cudaMemcpy2DToArray
+#undef cudaMemcpy2DFromArray
+#undef cudaMemcpy2DArrayToArray
+#undef cudaMemcpy3D
+#undef cudaMemcpy3DAsync
+
+extern cudaError_t CUDARTAPI cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset,
+                                                const void *src, size_t spitch, size_t width,
+                                                size_t height, enum cudaMemcpyKind kind);
+extern cudaError_t CUDARTAPI cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t src,
+                                                  size_t wOffset, size_t hOffset, size_t width,
+                                                  size_t height, enum cudaMemcpyKind kind);
+extern cudaError_t CUDARTAPI cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
+                                                     cudaArray_const_t src, size_t wOffsetSrc,
+                                                     size_t hOffsetSrc, size_t width, size_t height,
+                                                     enum cudaMemcpyKind kind);
+extern cudaError_t CUDARTAPI cudaMemcpy3D(const struct cudaMemcpy3DParms *p);
+extern cudaError_t CUDARTAPI cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream);
+#endif
+
+#if defined(__cplusplus)
+}
+#endif
+
+/* ==== End of arrays and mipmapped arrays ===================================== */
+
+#undef CUVK_RT_DEFAULT
+
+#endif

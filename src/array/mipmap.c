@@ -1,0 +1,157 @@
+/*
+ * cuMipmappedArrayCreate, cuMipmappedArrayGetLevel, cuMipmappedArrayDestroy:
+ * one image with every level, and a CUarray per level that belongs to it.
+ */
+#include <stdlib.h>
+
+#include "array/array.h"
+#include "cuda_api/context.h"
+#include "cuda_api/driver.h"
+#include "util/error.h"
+#include "util/macros.h"
+
+void
+cuvk_mipmapped_array_free_levels(struct cuvk_mipmapped_array *mip)
+{
+   for (uint32_t i = 0; i < mip->levels; i++) {
+      if (mip->level_arrays[i]) {
+         cuvk_object_remove(&mip->level_arrays[i]->base);
+         free(mip->level_arrays[i]);
+      }
+   }
+}
+
+CUresult
+cuvk_mipmapped_array_wrap(struct cuvk_context *ctx, struct cuvk_array_image *img,
+                          const struct cuvk_format *format, const CUDA_ARRAY3D_DESCRIPTOR *desc,
+                          uint32_t levels, struct cuvk_mipmapped_array **out)
+{
+   struct cuvk_mipmapped_array *mip;
+
+   mip = calloc(1, sizeof(*mip) + levels * sizeof(mip->level_arrays[0]));
+   if (!mip)
+      return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory for a mipmapped array");
+   mip->ctx = ctx;
+   mip->img = img;
+   mip->format = format;
+   mip->desc = *desc;
+   mip->levels = levels;
+   img->mipmap = mip;
+   cuvk_array_image_publish(ctx, img);
+   cuvk_object_add(&mip->base, CUVK_OBJECT_MIPMAPPED_ARRAY);
+   *out = mip;
+   return CUDA_SUCCESS;
+}
+
+static CUresult
+mipmap_lookup(CUmipmappedArray handle, const char *entry, struct cuvk_mipmapped_array **out)
+{
+   if (!handle)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: mipmapped array is NULL", entry);
+   if (!cuvk_object_is(handle, CUVK_OBJECT_MIPMAPPED_ARRAY))
+      return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "%s: %p is not a live CUmipmappedArray", entry,
+                        (void *)handle);
+   *out = (struct cuvk_mipmapped_array *)handle;
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuMipmappedArrayCreate(CUmipmappedArray *handle, const CUDA_ARRAY3D_DESCRIPTOR *desc,
+                       unsigned int levels)
+{
+   struct cuvk_context *ctx = NULL;
+   const struct cuvk_format *format;
+   struct cuvk_array_geometry geo;
+   struct cuvk_array_image *img;
+   struct cuvk_mipmapped_array *mip;
+   VkImageUsageFlags usage;
+   VkFormatFeatureFlags features;
+   CUresult res = cuvk_context_current("cuMipmappedArrayCreate", &ctx);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!handle || !desc)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMipmappedArrayCreate: NULL argument");
+   res = cuvk_array_check_desc(ctx, desc, "cuMipmappedArrayCreate", &format, &usage, &features);
+   if (res != CUDA_SUCCESS)
+      return res;
+   res = cuvk_array_geometry(desc, "cuMipmappedArrayCreate", &geo);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (levels == 0 || levels > geo.max_levels)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE,
+                        "cuMipmappedArrayCreate: %u levels; a %ux%ux%u array has 1 to %u", levels,
+                        geo.extent.width, geo.extent.height, geo.extent.depth, geo.max_levels);
+
+   res = cuvk_array_image_create(ctx, format, &geo, levels, usage, "cuMipmappedArrayCreate", &img);
+   if (res != CUDA_SUCCESS)
+      return res;
+   res = cuvk_mipmapped_array_wrap(ctx, img, format, desc, levels, &mip);
+   if (res != CUDA_SUCCESS) {
+      pthread_mutex_lock(&ctx->lock);
+      cuvk_list_init(&img->link); /* never published */
+      cuvk_list_addtail(&img->link, &ctx->arrays);
+      cuvk_array_image_release_locked(img);
+      pthread_mutex_unlock(&ctx->lock);
+      return res;
+   }
+   *handle = (CUmipmappedArray)mip;
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuMipmappedArrayGetLevel(CUarray *out, CUmipmappedArray handle, unsigned int level)
+{
+   struct cuvk_mipmapped_array *mip;
+   CUresult res = cuvk_driver_check("cuMipmappedArrayGetLevel");
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!out)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMipmappedArrayGetLevel: pLevelArray is NULL");
+   res = mipmap_lookup(handle, "cuMipmappedArrayGetLevel", &mip);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (level >= mip->levels)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMipmappedArrayGetLevel: level %u of a %u-level array",
+                        level, mip->levels);
+
+   /* The same handle every time, made under the context lock so that two
+    * threads asking at once get one. */
+   struct cuvk_context *ctx = mip->ctx;
+   pthread_mutex_lock(&ctx->lock);
+   struct cuvk_array *array = mip->level_arrays[level];
+   if (!array) {
+      array = calloc(1, sizeof(*array));
+      if (array) {
+         cuvk_array_init_level(array, mip->img, mip->format, &mip->desc, level);
+         array->parent = mip;
+         cuvk_object_add(&array->base, CUVK_OBJECT_ARRAY);
+         mip->level_arrays[level] = array;
+      }
+   }
+   pthread_mutex_unlock(&ctx->lock);
+   if (!array)
+      return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "cuMipmappedArrayGetLevel: out of host memory");
+   *out = (CUarray)array;
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuMipmappedArrayDestroy(CUmipmappedArray handle)
+{
+   struct cuvk_mipmapped_array *mip;
+   CUresult res = cuvk_driver_check("cuMipmappedArrayDestroy");
+   if (res != CUDA_SUCCESS)
+      return res;
+   res = mipmap_lookup(handle, "cuMipmappedArrayDestroy", &mip);
+   if (res != CUDA_SUCCESS)
+      return res;
+
+   struct cuvk_context *ctx = mip->ctx;
+   cuvk_object_remove(&mip->base);
+   pthread_mutex_lock(&ctx->lock);
+   cuvk_mipmapped_array_free_levels(mip);
+   cuvk_array_image_release_locked(mip->img);
+   pthread_mutex_unlock(&ctx->lock);
+   free(mip);
+   return CUDA_SUCCESS;
+}

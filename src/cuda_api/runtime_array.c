@@ -1,0 +1,515 @@
+/*
+ * Runtime arrays: cudaMallocArray, cudaMalloc3DArray, cudaMallocMipmappedArray,
+ * their frees and queries, cudaExternalMemoryGetMappedMipmappedArray, and
+ * the 2D/3D copies that reach arrays, on the driver's cuArray*,
+ * cuMipmappedArray* and cuMemcpy2D/3D (src/array/).
+ *
+ * A cudaArray_t is the driver's CUarray and a cudaMipmappedArray_t its
+ * CUmipmappedArray under NVIDIA's runtime struct tags: the same pointer,
+ * cast at this boundary.  The runtime describes formats with a
+ * cudaChannelFormatDesc (bits per channel and a kind) where the driver has
+ * a CUarray_format and a channel count; the conversion is below.
+ */
+#include "cuda_api/runtime.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "array/array.h"
+#include "util/macros.h"
+
+/* The array flags share their values with the driver's. */
+_Static_assert(cudaArrayLayered == CUDA_ARRAY3D_LAYERED && cudaArraySurfaceLoadStore == CUDA_ARRAY3D_SURFACE_LDST &&
+               cudaArrayCubemap == CUDA_ARRAY3D_CUBEMAP && cudaArrayTextureGather == CUDA_ARRAY3D_TEXTURE_GATHER &&
+               cudaArrayColorAttachment == CUDA_ARRAY3D_COLOR_ATTACHMENT && cudaArraySparse == CUDA_ARRAY3D_SPARSE &&
+               cudaArrayDeferredMapping == CUDA_ARRAY3D_DEFERRED_MAPPING,
+               "runtime and driver array flags differ");
+
+/* Channel kinds that name one driver format with a fixed channel count. */
+static const struct {
+   enum cudaChannelFormatKind kind;
+   CUarray_format format;
+   unsigned channels;
+} fixed_kinds[] = {
+   { cudaChannelFormatKindUnsignedNormalized8X1, CU_AD_FORMAT_UNORM_INT8X1, 1 },
+   { cudaChannelFormatKindUnsignedNormalized8X2, CU_AD_FORMAT_UNORM_INT8X2, 2 },
+   { cudaChannelFormatKindUnsignedNormalized8X4, CU_AD_FORMAT_UNORM_INT8X4, 4 },
+   { cudaChannelFormatKindUnsignedNormalized16X1, CU_AD_FORMAT_UNORM_INT16X1, 1 },
+   { cudaChannelFormatKindUnsignedNormalized16X2, CU_AD_FORMAT_UNORM_INT16X2, 2 },
+   { cudaChannelFormatKindUnsignedNormalized16X4, CU_AD_FORMAT_UNORM_INT16X4, 4 },
+   { cudaChannelFormatKindSignedNormalized8X1, CU_AD_FORMAT_SNORM_INT8X1, 1 },
+   { cudaChannelFormatKindSignedNormalized8X2, CU_AD_FORMAT_SNORM_INT8X2, 2 },
+   { cudaChannelFormatKindSignedNormalized8X4, CU_AD_FORMAT_SNORM_INT8X4, 4 },
+   { cudaChannelFormatKindSignedNormalized16X1, CU_AD_FORMAT_SNORM_INT16X1, 1 },
+   { cudaChannelFormatKindSignedNormalized16X2, CU_AD_FORMAT_SNORM_INT16X2, 2 },
+   { cudaChannelFormatKindSignedNormalized16X4, CU_AD_FORMAT_SNORM_INT16X4, 4 },
+   { cudaChannelFormatKindUnsignedBlockCompressed1, CU_AD_FORMAT_BC1_UNORM, 4 },
+   { cudaChannelFormatKindUnsignedBlockCompressed1SRGB, CU_AD_FORMAT_BC1_UNORM_SRGB, 4 },
+   { cudaChannelFormatKindUnsignedBlockCompressed2, CU_AD_FORMAT_BC2_UNORM, 4 },
+   { cudaChannelFormatKindUnsignedBlockCompressed2SRGB, CU_AD_FORMAT_BC2_UNORM_SRGB, 4 },
+   { cudaChannelFormatKindUnsignedBlockCompressed3, CU_AD_FORMAT_BC3_UNORM, 4 },
+   { cudaChannelFormatKindUnsignedBlockCompressed3SRGB, CU_AD_FORMAT_BC3_UNORM_SRGB, 4 },
+   { cudaChannelFormatKindUnsignedBlockCompressed4, CU_AD_FORMAT_BC4_UNORM, 1 },
+   { cudaChannelFormatKindSignedBlockCompressed4, CU_AD_FORMAT_BC4_SNORM, 1 },
+   { cudaChannelFormatKindUnsignedBlockCompressed5, CU_AD_FORMAT_BC5_UNORM, 2 },
+   { cudaChannelFormatKindSignedBlockCompressed5, CU_AD_FORMAT_BC5_SNORM, 2 },
+   { cudaChannelFormatKindUnsignedBlockCompressed6H, CU_AD_FORMAT_BC6H_UF16, 3 },
+   { cudaChannelFormatKindSignedBlockCompressed6H, CU_AD_FORMAT_BC6H_SF16, 3 },
+   { cudaChannelFormatKindUnsignedBlockCompressed7, CU_AD_FORMAT_BC7_UNORM, 4 },
+   { cudaChannelFormatKindUnsignedBlockCompressed7SRGB, CU_AD_FORMAT_BC7_UNORM_SRGB, 4 },
+   { cudaChannelFormatKindUnsignedNormalized1010102, CU_AD_FORMAT_UNORM_INT_101010_2, 4 },
+   { cudaChannelFormatKindNV12, CU_AD_FORMAT_NV12, 3 },
+};
+
+/* Bits per channel of each fixed kind, for cudaArrayGetInfo. */
+static void
+fixed_kind_bits(CUarray_format format, int bits[4])
+{
+   int b = 8;
+   switch (format) {
+   case CU_AD_FORMAT_UNORM_INT16X1: case CU_AD_FORMAT_UNORM_INT16X2: case CU_AD_FORMAT_UNORM_INT16X4:
+   case CU_AD_FORMAT_SNORM_INT16X1: case CU_AD_FORMAT_SNORM_INT16X2: case CU_AD_FORMAT_SNORM_INT16X4:
+   case CU_AD_FORMAT_BC6H_UF16: case CU_AD_FORMAT_BC6H_SF16:
+      b = 16;
+      break;
+   case CU_AD_FORMAT_UNORM_INT_101010_2:
+      bits[0] = bits[1] = bits[2] = 10;
+      bits[3] = 2;
+      return;
+   default:
+      break;
+   }
+   for (int i = 0; i < 4; i++)
+      bits[i] = bits[i] ? b : 0;
+}
+
+static cudaError_t
+format_from_desc(const struct cudaChannelFormatDesc *d, const char *entry, CUarray_format *format,
+                 unsigned *channels)
+{
+   if (!d)
+      return cuvk_rt_error(cudaErrorInvalidValue, "%s: channel descriptor is NULL", entry);
+   for (unsigned i = 0; i < CUVK_ARRAY_SIZE(fixed_kinds); i++) {
+      if (fixed_kinds[i].kind == d->f) {
+         *format = fixed_kinds[i].format;
+         *channels = fixed_kinds[i].channels;
+         return cudaSuccess;
+      }
+   }
+
+   /* Signed, unsigned, float: 1, 2 or 4 channels of one width. */
+   const int bits[4] = { d->x, d->y, d->z, d->w };
+   unsigned n = 0;
+   while (n < 4 && bits[n] != 0)
+      n++;
+   bool uniform = n > 0;
+   for (unsigned i = 0; i < 4; i++)
+      uniform &= i < n ? bits[i] == bits[0] : bits[i] == 0;
+   if (!uniform || n == 3)
+      return cuvk_rt_error(cudaErrorInvalidChannelDescriptor,
+                           "%s: channels of %d/%d/%d/%d bits do not make an array format", entry, d->x, d->y,
+                           d->z, d->w);
+
+   CUarray_format f = (CUarray_format)0;
+   switch (d->f) {
+   case cudaChannelFormatKindSigned:
+      f = bits[0] == 8 ? CU_AD_FORMAT_SIGNED_INT8 : bits[0] == 16 ? CU_AD_FORMAT_SIGNED_INT16 :
+          bits[0] == 32 ? CU_AD_FORMAT_SIGNED_INT32 : f;
+      break;
+   case cudaChannelFormatKindUnsigned:
+      f = bits[0] == 8 ? CU_AD_FORMAT_UNSIGNED_INT8 : bits[0] == 16 ? CU_AD_FORMAT_UNSIGNED_INT16 :
+          bits[0] == 32 ? CU_AD_FORMAT_UNSIGNED_INT32 : f;
+      break;
+   case cudaChannelFormatKindFloat:
+      f = bits[0] == 16 ? CU_AD_FORMAT_HALF : bits[0] == 32 ? CU_AD_FORMAT_FLOAT : f;
+      break;
+   default:
+      break;
+   }
+   if (!f)
+      return cuvk_rt_error(cudaErrorInvalidChannelDescriptor, "%s: kind %d with %d-bit channels is not an "
+                           "array format", entry, (int)d->f, bits[0]);
+   *format = f;
+   *channels = n;
+   return cudaSuccess;
+}
+
+static struct cudaChannelFormatDesc
+desc_from_format(CUarray_format format, unsigned channels)
+{
+   struct cudaChannelFormatDesc d = { 0, 0, 0, 0, cudaChannelFormatKindNone };
+   int bits[4] = { 0 };
+   for (unsigned i = 0; i < channels && i < 4; i++)
+      bits[i] = 1;
+
+   for (unsigned i = 0; i < CUVK_ARRAY_SIZE(fixed_kinds); i++) {
+      if (fixed_kinds[i].format == format) {
+         d.f = fixed_kinds[i].kind;
+         fixed_kind_bits(format, bits);
+         d.x = bits[0];
+         d.y = bits[1];
+         d.z = bits[2];
+         d.w = bits[3];
+         return d;
+      }
+   }
+   int b = 0;
+   switch (format) {
+   case CU_AD_FORMAT_SIGNED_INT8: d.f = cudaChannelFormatKindSigned; b = 8; break;
+   case CU_AD_FORMAT_SIGNED_INT16: d.f = cudaChannelFormatKindSigned; b = 16; break;
+   case CU_AD_FORMAT_SIGNED_INT32: d.f = cudaChannelFormatKindSigned; b = 32; break;
+   case CU_AD_FORMAT_UNSIGNED_INT8: d.f = cudaChannelFormatKindUnsigned; b = 8; break;
+   case CU_AD_FORMAT_UNSIGNED_INT16: d.f = cudaChannelFormatKindUnsigned; b = 16; break;
+   case CU_AD_FORMAT_UNSIGNED_INT32: d.f = cudaChannelFormatKindUnsigned; b = 32; break;
+   case CU_AD_FORMAT_HALF: d.f = cudaChannelFormatKindFloat; b = 16; break;
+   case CU_AD_FORMAT_FLOAT: d.f = cudaChannelFormatKindFloat; b = 32; break;
+   default: break;
+   }
+   d.x = bits[0] * b;
+   d.y = bits[1] * b;
+   d.z = bits[2] * b;
+   d.w = bits[3] * b;
+   return d;
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMalloc3DArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, struct cudaExtent extent,
+                  unsigned int flags)
+{
+   CUDA_ARRAY3D_DESCRIPTOR d = { extent.width, extent.height, extent.depth, (CUarray_format)0, 0, flags };
+   cudaError_t err = cuvk_rt_context();
+   if (err == cudaSuccess && !array)
+      err = cuvk_rt_error(cudaErrorInvalidValue, "cudaMalloc3DArray: array is NULL");
+   if (err == cudaSuccess)
+      err = format_from_desc(desc, "cudaMalloc3DArray", &d.Format, &d.NumChannels);
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   return cuvk_rt_return_cu(cuArray3DCreate_v2((CUarray *)array, &d));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, size_t width, size_t height,
+                unsigned int flags)
+{
+   return cudaMalloc3DArray(array, desc, (struct cudaExtent){ width, height, 0 }, flags);
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaFreeArray(cudaArray_t array)
+{
+   cudaError_t err = cuvk_rt_context();
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   if (!array)
+      return cudaSuccess;
+   return cuvk_rt_return_cu(cuArrayDestroy((CUarray)array));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaArrayGetInfo(struct cudaChannelFormatDesc *desc, struct cudaExtent *extent, unsigned int *flags,
+                 cudaArray_t array)
+{
+   CUDA_ARRAY3D_DESCRIPTOR d;
+   cudaError_t err = cuvk_rt_context();
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   CUresult res = cuArray3DGetDescriptor_v2(&d, (CUarray)array);
+   if (res != CUDA_SUCCESS)
+      return cuvk_rt_return_cu(res);
+   if (desc)
+      *desc = desc_from_format(d.Format, d.NumChannels);
+   if (extent)
+      *extent = (struct cudaExtent){ d.Width, d.Height, d.Depth };
+   if (flags)
+      *flags = d.Flags;
+   return cudaSuccess;
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMallocMipmappedArray(cudaMipmappedArray_t *mipmap, const struct cudaChannelFormatDesc *desc,
+                         struct cudaExtent extent, unsigned int levels, unsigned int flags)
+{
+   CUDA_ARRAY3D_DESCRIPTOR d = { extent.width, extent.height, extent.depth, (CUarray_format)0, 0, flags };
+   cudaError_t err = cuvk_rt_context();
+   if (err == cudaSuccess && !mipmap)
+      err = cuvk_rt_error(cudaErrorInvalidValue, "cudaMallocMipmappedArray: mipmappedArray is NULL");
+   if (err == cudaSuccess)
+      err = format_from_desc(desc, "cudaMallocMipmappedArray", &d.Format, &d.NumChannels);
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   return cuvk_rt_return_cu(cuMipmappedArrayCreate((CUmipmappedArray *)mipmap, &d, levels));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaGetMipmappedArrayLevel(cudaArray_t *level_array, cudaMipmappedArray_const_t mipmap, unsigned int level)
+{
+   cudaError_t err = cuvk_rt_context();
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   return cuvk_rt_return_cu(cuMipmappedArrayGetLevel((CUarray *)level_array,
+                                                     (CUmipmappedArray)(uintptr_t)mipmap, level));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaFreeMipmappedArray(cudaMipmappedArray_t mipmap)
+{
+   cudaError_t err = cuvk_rt_context();
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   if (!mipmap)
+      return cudaSuccess;
+   return cuvk_rt_return_cu(cuMipmappedArrayDestroy((CUmipmappedArray)mipmap));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaExternalMemoryGetMappedMipmappedArray(cudaMipmappedArray_t *mipmap, cudaExternalMemory_t ext,
+                                          const struct cudaExternalMemoryMipmappedArrayDesc *desc)
+{
+   CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC d;
+   const char *entry = "cudaExternalMemoryGetMappedMipmappedArray";
+   cudaError_t err = cuvk_rt_context();
+   if (err == cudaSuccess && (!mipmap || !desc))
+      err = cuvk_rt_error(cudaErrorInvalidValue, "%s: NULL argument", entry);
+   memset(&d, 0, sizeof(d));
+   if (err == cudaSuccess)
+      err = format_from_desc(&desc->formatDesc, entry, &d.arrayDesc.Format, &d.arrayDesc.NumChannels);
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   d.offset = desc->offset;
+   d.arrayDesc.Width = desc->extent.width;
+   d.arrayDesc.Height = desc->extent.height;
+   d.arrayDesc.Depth = desc->extent.depth;
+   d.arrayDesc.Flags = desc->flags;
+   d.numLevels = desc->numLevels;
+   memcpy(d.reserved, desc->reserved, sizeof(d.reserved));
+   return cuvk_rt_return_cu(cuExternalMemoryGetMappedMipmappedArray((CUmipmappedArray *)mipmap,
+                                                                    (CUexternalMemory)ext, &d));
+}
+
+/* ---- Copies ---- */
+
+/* The memory type of a linear side, as the kind names it: host, device,
+ * or (cudaMemcpyDefault) whatever the pointer is. */
+static CUmemorytype
+side_type(enum cudaMemcpyKind kind, bool dst)
+{
+   switch (kind) {
+   case cudaMemcpyHostToHost:
+      return CU_MEMORYTYPE_HOST;
+   case cudaMemcpyHostToDevice:
+      return dst ? CU_MEMORYTYPE_DEVICE : CU_MEMORYTYPE_HOST;
+   case cudaMemcpyDeviceToHost:
+      return dst ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
+   case cudaMemcpyDeviceToDevice:
+      return CU_MEMORYTYPE_DEVICE;
+   default:
+      return CU_MEMORYTYPE_UNIFIED;
+   }
+}
+
+static cudaError_t
+check_kind(enum cudaMemcpyKind kind, const char *entry)
+{
+   if ((unsigned)kind > cudaMemcpyDefault)
+      return cuvk_rt_error(cudaErrorInvalidMemcpyDirection, "%s: %d is not a cudaMemcpyKind", entry, (int)kind);
+   return cudaSuccess;
+}
+
+static void
+linear_side(const void *ptr, enum cudaMemcpyKind kind, bool dst, CUmemorytype *type, const void **host,
+            CUdeviceptr *device)
+{
+   *type = side_type(kind, dst);
+   if (*type == CU_MEMORYTYPE_HOST)
+      *host = ptr;
+   else
+      *device = (CUdeviceptr)(uintptr_t)ptr;
+}
+
+static cudaError_t
+memcpy2d(const CUDA_MEMCPY2D *p, enum cudaMemcpyKind kind, const char *entry)
+{
+   cudaError_t err = check_kind(kind, entry);
+   if (err == cudaSuccess)
+      err = cuvk_rt_context();
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   return cuvk_rt_return_cu(cuMemcpy2D_v2(p));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemcpy2DToArray(cudaArray_t dst, size_t w_offset, size_t h_offset, const void *src, size_t spitch,
+                    size_t width, size_t height, enum cudaMemcpyKind kind)
+{
+   CUDA_MEMCPY2D p;
+   memset(&p, 0, sizeof(p));
+   linear_side(src, kind, false, &p.srcMemoryType, &p.srcHost, &p.srcDevice);
+   p.srcPitch = spitch;
+   p.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+   p.dstArray = (CUarray)dst;
+   p.dstXInBytes = w_offset;
+   p.dstY = h_offset;
+   p.WidthInBytes = width;
+   p.Height = height;
+   return memcpy2d(&p, kind, "cudaMemcpy2DToArray");
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t src, size_t w_offset, size_t h_offset,
+                      size_t width, size_t height, enum cudaMemcpyKind kind)
+{
+   CUDA_MEMCPY2D p;
+   const void *host = NULL;
+   memset(&p, 0, sizeof(p));
+   p.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+   p.srcArray = (CUarray)(uintptr_t)src;
+   p.srcXInBytes = w_offset;
+   p.srcY = h_offset;
+   linear_side(dst, kind, true, &p.dstMemoryType, &host, &p.dstDevice);
+   p.dstHost = (void *)(uintptr_t)host;
+   p.dstPitch = dpitch;
+   p.WidthInBytes = width;
+   p.Height = height;
+   return memcpy2d(&p, kind, "cudaMemcpy2DFromArray");
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t w_offset_dst, size_t h_offset_dst, cudaArray_const_t src,
+                         size_t w_offset_src, size_t h_offset_src, size_t width, size_t height,
+                         enum cudaMemcpyKind kind)
+{
+   CUDA_MEMCPY2D p;
+   memset(&p, 0, sizeof(p));
+   p.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+   p.srcArray = (CUarray)(uintptr_t)src;
+   p.srcXInBytes = w_offset_src;
+   p.srcY = h_offset_src;
+   p.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+   p.dstArray = (CUarray)dst;
+   p.dstXInBytes = w_offset_dst;
+   p.dstY = h_offset_dst;
+   p.WidthInBytes = width;
+   p.Height = height;
+   return memcpy2d(&p, kind, "cudaMemcpy2DArrayToArray");
+}
+
+/* Bytes per element of an array, for positions and extents given in
+ * elements. */
+static cudaError_t
+array_elem(cudaArray_t array, const char *entry, size_t *elem)
+{
+   struct cuvk_array *a;
+   CUresult res = cuvk_array_lookup((CUarray)array, entry, &a);
+   if (res != CUDA_SUCCESS)
+      return cuvk_rt_from_cu(res);
+   *elem = a->img->elem_size;
+   return cudaSuccess;
+}
+
+static cudaError_t
+memcpy3d(const struct cudaMemcpy3DParms *p, cudaStream_t stream, bool async, const char *entry)
+{
+   CUDA_MEMCPY3D d;
+   size_t selem = 1, delem = 1;
+
+   cudaError_t err = cuvk_rt_context();
+   if (err != cudaSuccess)
+      return err;
+   if (!p)
+      return cuvk_rt_error(cudaErrorInvalidValue, "%s: p is NULL", entry);
+   err = check_kind(p->kind, entry);
+   if (err != cudaSuccess)
+      return err;
+   if (!p->srcArray == !p->srcPtr.ptr || !p->dstArray == !p->dstPtr.ptr)
+      return cuvk_rt_error(cudaErrorInvalidValue, "%s: each side needs exactly one of an array and a pointer",
+                           entry);
+   if (p->srcArray && (err = array_elem(p->srcArray, entry, &selem)) != cudaSuccess)
+      return err;
+   if (p->dstArray && (err = array_elem(p->dstArray, entry, &delem)) != cudaSuccess)
+      return err;
+
+   /* The extent counts elements of the array that takes part (the
+    * source's when both do), bytes otherwise. */
+   size_t elem = p->srcArray ? selem : delem;
+   memset(&d, 0, sizeof(d));
+   if (p->srcArray) {
+      d.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+      d.srcArray = (CUarray)p->srcArray;
+   } else {
+      linear_side(p->srcPtr.ptr, p->kind, false, &d.srcMemoryType, &d.srcHost, &d.srcDevice);
+      d.srcPitch = p->srcPtr.pitch;
+      d.srcHeight = p->srcPtr.ysize;
+   }
+   if (p->dstArray) {
+      d.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+      d.dstArray = (CUarray)p->dstArray;
+   } else {
+      const void *host = NULL;
+      linear_side(p->dstPtr.ptr, p->kind, true, &d.dstMemoryType, &host, &d.dstDevice);
+      d.dstHost = (void *)(uintptr_t)host;
+      d.dstPitch = p->dstPtr.pitch;
+      d.dstHeight = p->dstPtr.ysize;
+   }
+   d.srcXInBytes = p->srcPos.x * selem;
+   d.srcY = p->srcPos.y;
+   d.srcZ = p->srcPos.z;
+   d.dstXInBytes = p->dstPos.x * delem;
+   d.dstY = p->dstPos.y;
+   d.dstZ = p->dstPos.z;
+   d.WidthInBytes = p->extent.width * elem;
+   d.Height = p->extent.height;
+   d.Depth = p->extent.depth;
+   return cuvk_rt_from_cu(async ? cuMemcpy3DAsync_v2(&d, stream) : cuMemcpy3D_v2(&d));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemcpy3D(const struct cudaMemcpy3DParms *p)
+{
+   return cuvk_rt_return(memcpy3d(p, NULL, false, "cudaMemcpy3D"));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream)
+{
+   return cuvk_rt_return(memcpy3d(p, stream, true, "cudaMemcpy3DAsync"));
+}
+
+/* Per-thread default stream forms: one submission order per context
+ * makes them the same calls (NULL on a _ptsz call is the thread's
+ * stream). */
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemcpy2DToArray_ptds(cudaArray_t dst, size_t w_offset, size_t h_offset, const void *src, size_t spitch,
+                         size_t width, size_t height, enum cudaMemcpyKind kind)
+{
+   return cudaMemcpy2DToArray(dst, w_offset, h_offset, src, spitch, width, height, kind);
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemcpy2DFromArray_ptds(void *dst, size_t dpitch, cudaArray_const_t src, size_t w_offset, size_t h_offset,
+                           size_t width, size_t height, enum cudaMemcpyKind kind)
+{
+   return cudaMemcpy2DFromArray(dst, dpitch, src, w_offset, h_offset, width, height, kind);
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemcpy2DArrayToArray_ptds(cudaArray_t dst, size_t w_offset_dst, size_t h_offset_dst, cudaArray_const_t src,
+                              size_t w_offset_src, size_t h_offset_src, size_t width, size_t height,
+                              enum cudaMemcpyKind kind)
+{
+   return cudaMemcpy2DArrayToArray(dst, w_offset_dst, h_offset_dst, src, w_offset_src, h_offset_src, width,
+                                   height, kind);
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemcpy3D_ptds(const struct cudaMemcpy3DParms *p)
+{
+   return cudaMemcpy3D(p);
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemcpy3DAsync_ptsz(const struct cudaMemcpy3DParms *p, cudaStream_t stream)
+{
+   return cudaMemcpy3DAsync(p, stream ? stream : cudaStreamPerThread);
+}

@@ -1,0 +1,78 @@
+/*
+ * The per-thread default stream symbols of the runtime API: what a program
+ * built with CUDA_API_PER_THREAD_DEFAULT_STREAM calls.  In them the
+ * default stream (0) means the calling thread's own default stream,
+ * cudaStreamPerThread.  cuvk orders all work of a context in one sequence
+ * (see submit.h), so that stream behaves as the legacy one does, and these
+ * only forward.
+ */
+#include "cuda_api/runtime.h"
+
+#include "util/macros.h"
+
+static cudaStream_t
+rt_ptsz(cudaStream_t stream)
+{
+   return stream ? stream : cudaStreamPerThread;
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemcpy_ptds(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
+{
+   return cudaMemcpy(dst, src, count, kind);
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemset_ptds(void *devPtr, int value, size_t count)
+{
+   return cudaMemset(devPtr, value, count);
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
+                     cudaStream_t stream)
+{
+   return cudaMemcpyAsync(dst, src, count, kind, rt_ptsz(stream));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemsetAsync_ptsz(void *devPtr, int value, size_t count, cudaStream_t stream)
+{
+   return cudaMemsetAsync(devPtr, value, count, rt_ptsz(stream));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaStreamQuery_ptsz(cudaStream_t stream)
+{
+   return cudaStreamQuery(rt_ptsz(stream));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaStreamGetFlags_ptsz(cudaStream_t hStream, unsigned int *flags)
+{
+   return cudaStreamGetFlags(rt_ptsz(hStream), flags);
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaStreamGetPriority_ptsz(cudaStream_t hStream, int *priority)
+{
+   return cudaStreamGetPriority(rt_ptsz(hStream), priority);
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream)
+{
+   return cudaEventRecord(event, rt_ptsz(stream));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
+{
+   return cudaStreamWaitEvent(rt_ptsz(stream), event, flags);
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaStreamSynchronize_ptsz(cudaStream_t stream)
+{
+   return cudaStreamSynchronize(rt_ptsz(stream));
+}

@@ -1,0 +1,272 @@
+/*
+ * Runtime memory: allocations, pinned and registered host memory, copies,
+ * fills and pointer attributes, forwarded to the driver API.
+ *
+ * Where the runtime's rules differ from the driver's they follow what real
+ * CUDA 13 does (measured on an H200, driver 580): a size of 0 allocates
+ * nothing and succeeds with NULL, and a copy or fill of 0 bytes succeeds
+ * whatever its pointers.
+ */
+#include "cuda_api/runtime.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "cuda_api/context.h"
+#include "cuda_api/driver.h"
+#include "cuda_api/memory.h"
+#include "util/macros.h"
+
+#define RT_HOSTALLOC_FLAGS (cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined)
+
+static CUdeviceptr
+rt_dptr(const void *p)
+{
+   return (CUdeviceptr)(uintptr_t)p;
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMalloc(void **devPtr, size_t size)
+{
+   CUdeviceptr dptr;
+   cudaError_t err = cuvk_rt_context();
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   if (!devPtr)
+      return cuvk_rt_return(cuvk_rt_error(cudaErrorInvalidValue, "cudaMalloc: devPtr is NULL"));
+   if (size == 0) {
+      *devPtr = NULL;
+      return cudaSuccess;
+   }
+   CUresult res = cuMemAlloc_v2(&dptr, size);
+   if (res != CUDA_SUCCESS)
+      return cuvk_rt_return_cu(res);
+   *devPtr = (void *)(uintptr_t)dptr;
+   return cudaSuccess;
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaFree(void *devPtr)
+{
+   /* cudaFree(NULL) is the customary way to initialise the runtime. */
+   cudaError_t err = cuvk_rt_context();
+   if (err != cudaSuccess || !devPtr)
+      return cuvk_rt_return(err);
+   return cuvk_rt_return_cu(cuMemFree_v2(rt_dptr(devPtr)));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
+{
+   cudaError_t err = cuvk_rt_context();
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   if (!pHost)
+      return cuvk_rt_return(cuvk_rt_error(cudaErrorInvalidValue, "cudaHostAlloc: pHost is NULL"));
+   if (flags & ~RT_HOSTALLOC_FLAGS)
+      return cuvk_rt_return(cuvk_rt_error(cudaErrorInvalidValue, "cudaHostAlloc: unknown flags 0x%x",
+                                          flags & ~RT_HOSTALLOC_FLAGS));
+   if (size == 0) {
+      *pHost = NULL;
+      return cudaSuccess;
+   }
+   /* The runtime's flags are the driver's CU_MEMHOSTALLOC_* bits. */
+   return cuvk_rt_return_cu(cuMemHostAlloc(pHost, size, flags));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMallocHost(void **ptr, size_t size)
+{
+   return cudaHostAlloc(ptr, size, cudaHostAllocDefault);
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaFreeHost(void *ptr)
+{
+   cudaError_t err = cuvk_rt_context();
+   if (err != cudaSuccess || !ptr)
+      return cuvk_rt_return(err);
+   return cuvk_rt_return_cu(cuMemFreeHost(ptr));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaHostRegister(void *ptr, size_t size, unsigned int flags)
+{
+   cudaError_t err = cuvk_rt_context();
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   return cuvk_rt_return_cu(cuMemHostRegister_v2(ptr, size, flags));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaHostUnregister(void *ptr)
+{
+   cudaError_t err = cuvk_rt_context();
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   return cuvk_rt_return_cu(cuMemHostUnregister(ptr));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags)
+{
+   CUdeviceptr dptr;
+   cudaError_t err = cuvk_rt_context();
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   if (!pDevice)
+      return cuvk_rt_return(cuvk_rt_error(cudaErrorInvalidValue, "cudaHostGetDevicePointer: pDevice is NULL"));
+   CUresult res = cuMemHostGetDevicePointer_v2(&dptr, pHost, flags);
+   if (res != CUDA_SUCCESS)
+      return cuvk_rt_return_cu(res);
+   *pDevice = (void *)(uintptr_t)dptr;
+   return cudaSuccess;
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaHostGetFlags(unsigned int *pFlags, void *pHost)
+{
+   cudaError_t err = cuvk_rt_context();
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   return cuvk_rt_return_cu(cuMemHostGetFlags(pFlags, pHost));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemGetInfo(size_t *free, size_t *total)
+{
+   size_t free_bytes, total_bytes;
+   cudaError_t err = cuvk_rt_context();
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   /* Either output may be NULL here, unlike cuMemGetInfo. */
+   CUresult res = cuMemGetInfo_v2(&free_bytes, &total_bytes);
+   if (res != CUDA_SUCCESS)
+      return cuvk_rt_return_cu(res);
+   if (free)
+      *free = free_bytes;
+   if (total)
+      *total = total_bytes;
+   return cudaSuccess;
+}
+
+/* True when CUDA knows p: device memory, or pinned or registered host
+ * memory (all of which the device can address under unified addressing). */
+static bool
+rt_is_cuda_memory(const void *p)
+{
+   struct cuvk_mem_span span;
+   return cuvk_mem_resolve((uint64_t)(uintptr_t)p, &span);
+}
+
+/*
+ * The kind of a copy only constrains it: under unified addressing the
+ * pointers say where the memory is.  What real CUDA enforces, and so what
+ * cuvk does: a side the kind calls "device" must be memory CUDA knows
+ * (device, pinned or registered), else cudaErrorInvalidValue; a "host"
+ * side may be anything, device memory included; HostToHost and Default
+ * accept any pointers.  A kind outside the enum is
+ * cudaErrorInvalidMemcpyDirection.
+ */
+static cudaError_t
+rt_memcpy(const char *entry, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
+          cudaStream_t stream, bool async)
+{
+   if (count == 0)
+      return cudaSuccess;
+   if ((unsigned)kind > cudaMemcpyDefault)
+      return cuvk_rt_error(cudaErrorInvalidMemcpyDirection, "%s: %d is not a cudaMemcpyKind", entry,
+                           (int)kind);
+   cudaError_t err = cuvk_rt_context();
+   if (err != cudaSuccess)
+      return err;
+   if (!dst || !src)
+      return cuvk_rt_error(cudaErrorInvalidValue, "%s: %s is NULL", entry, dst ? "src" : "dst");
+
+   bool dst_device = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
+   bool src_device = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+   if (dst_device && !rt_is_cuda_memory(dst))
+      return cuvk_rt_error(cudaErrorInvalidValue,
+                           "%s: the kind says dst %p is on the device, but it is pageable host memory",
+                           entry, dst);
+   if (src_device && !rt_is_cuda_memory(src))
+      return cuvk_rt_error(cudaErrorInvalidValue,
+                           "%s: the kind says src %p is on the device, but it is pageable host memory",
+                           entry, src);
+
+   if (async)
+      return cuvk_rt_from_cu(cuMemcpyAsync(rt_dptr(dst), rt_dptr(src), count, stream));
+   return cuvk_rt_from_cu(cuMemcpy(rt_dptr(dst), rt_dptr(src), count));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
+{
+   return cuvk_rt_return(rt_memcpy("cudaMemcpy", dst, src, count, kind, NULL, false));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
+                cudaStream_t stream)
+{
+   return cuvk_rt_return(rt_memcpy("cudaMemcpyAsync", dst, src, count, kind, stream, true));
+}
+
+static cudaError_t
+rt_memset(void *devPtr, int value, size_t count, cudaStream_t stream, bool async)
+{
+   if (count == 0)
+      return cudaSuccess;
+   cudaError_t err = cuvk_rt_context();
+   if (err != cudaSuccess)
+      return err;
+   /* The value is converted to unsigned char, as memset does. */
+   if (async)
+      return cuvk_rt_from_cu(cuMemsetD8Async(rt_dptr(devPtr), (unsigned char)value, count, stream));
+   return cuvk_rt_from_cu(cuMemsetD8_v2(rt_dptr(devPtr), (unsigned char)value, count));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemset(void *devPtr, int value, size_t count)
+{
+   return cuvk_rt_return(rt_memset(devPtr, value, count, NULL, false));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
+{
+   return cuvk_rt_return(rt_memset(devPtr, value, count, stream, true));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr)
+{
+   struct cuvk_mem_span span;
+
+   if (!attributes)
+      return cuvk_rt_return(cuvk_rt_error(cudaErrorInvalidValue, "cudaPointerGetAttributes: attributes is NULL"));
+   cudaError_t err = cuvk_rt_context();
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+
+   memset(attributes, 0, sizeof(*attributes));
+   if (!cuvk_mem_resolve((uint64_t)(uintptr_t)ptr, &span)) {
+      /* Memory CUDA does not know is not an error: it is pageable host
+       * memory on no device, which only the host can address. */
+      attributes->type = cudaMemoryTypeUnregistered;
+      attributes->device = cudaInvalidDeviceId;
+      attributes->hostPointer = (void *)ptr;
+      return cudaSuccess;
+   }
+
+   attributes->device = span.ctx->dev->ordinal;
+   attributes->devicePointer = (void *)ptr;
+   if (span.kind == CUVK_MEM_HOST || span.kind == CUVK_MEM_REGISTERED) {
+      /* Pinned memory is its own device address under unified addressing. */
+      attributes->type = cudaMemoryTypeHost;
+      attributes->hostPointer = (void *)ptr;
+   } else {
+      attributes->type = cudaMemoryTypeDevice;
+   }
+   return cudaSuccess;
+}

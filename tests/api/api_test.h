@@ -1,0 +1,543 @@
+/*
+ * The driver-API suite's harness: named cases in a table, checks that
+ * print file:line with the CUresult's name and keep going, byte
+ * comparisons that say where data went wrong, and the little a test needs
+ * around it (random data, a clock, buffers of each memory kind).
+ *
+ * Every test executable ends with
+ *
+ *    static const struct api_case cases[] = {
+ *       API_CASE("api.memory.alloc.sizes", memory_alloc_sizes),
+ *       API_CASE_BARE("api.context.push_pop", context_push_pop),
+ *    };
+ *    API_MAIN(cases)
+ *
+ * and is run as `exe CASE` (one case, which is how meson registers each
+ * case as its own test), `exe --list`, `exe --expect NAME...` (fails
+ * unless the table holds exactly those names: meson's list and the
+ * table cannot drift apart), or `exe` alone to run every case in turn.
+ *
+ * API_CASE cases start with cuInit done and device 0's primary context
+ * current (api_dev, api_ctx), and end by releasing it, which destroys its
+ * VkDevice: under the validation layer and CUVK_VALIDATION_FATAL, any
+ * Vulkan object cuvk leaked aborts the case there.  API_CASE_BARE cases
+ * get cuInit only (API_CASE_NOINIT: not even that) and manage contexts
+ * themselves.
+ *
+ * Only the public API is used, and only what NVIDIA's cuda.h declares
+ * too: tests/api/nvidia_abi_program.c includes this file with NVIDIA's
+ * header on the include path instead of ours.
+ */
+#ifndef CUVK_TESTS_API_TEST_H
+#define CUVK_TESTS_API_TEST_H
+
+#include <cuda.h>
+
+#include <dirent.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define API_EXIT_PASS 0
+#define API_EXIT_FAIL 1
+#define API_EXIT_SKIP 77
+
+#define API_KIB ((size_t)1 << 10)
+#define API_MIB ((size_t)1 << 20)
+
+#define API_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define API_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define API_MAX(a, b) ((a) > (b) ? (a) : (b))
+
+/* Failure reports after this many are counted but not printed, so a
+ * broken copy in a loop of thousands does not bury the first message. */
+#define API_MAX_REPORTS 40
+
+static atomic_uint api_failures;
+static CUdevice api_dev;
+static CUcontext api_ctx;
+
+static inline const char *
+api_result_name(CUresult res)
+{
+   const char *name = NULL;
+
+   if (cuGetErrorName(res, &name) != CUDA_SUCCESS || !name)
+      return "(unknown CUresult)";
+   return name;
+}
+
+static inline void
+api_vreport(const char *file, int line, const char *fmt, va_list ap)
+{
+   unsigned n = atomic_fetch_add(&api_failures, 1);
+
+   if (n < API_MAX_REPORTS) {
+      fprintf(stderr, "%s:%d: ", file, line);
+      vfprintf(stderr, fmt, ap);
+      fputc('\n', stderr);
+   } else if (n == API_MAX_REPORTS) {
+      fprintf(stderr, "(further failures are counted, not printed)\n");
+   }
+}
+
+static inline void __attribute__((format(printf, 3, 4)))
+api_report(const char *file, int line, const char *fmt, ...)
+{
+   va_list ap;
+
+   va_start(ap, fmt);
+   api_vreport(file, line, fmt, ap);
+   va_end(ap);
+}
+
+/* Ends the process at once: for failures after which the case cannot go
+ * on (a NULL pointer it would dereference).  Each case is its own process
+ * under meson, so nothing else is lost. */
+static inline void __attribute__((noreturn))
+api_abort_case(void)
+{
+   fprintf(stderr, "case aborted: it cannot continue after that failure\n");
+   fflush(stdout);
+   fflush(stderr);
+   _exit(API_EXIT_FAIL);
+}
+
+static inline void __attribute__((noreturn, format(printf, 1, 2)))
+api_skip(const char *fmt, ...)
+{
+   va_list ap;
+
+   printf("SKIP: ");
+   va_start(ap, fmt);
+   vprintf(fmt, ap);
+   va_end(ap);
+   printf("\n");
+   fflush(stdout);
+   exit(API_EXIT_SKIP);
+}
+
+static inline bool
+api_check_result(const char *file, int line, const char *expr, CUresult expected, CUresult got)
+{
+   if (got == expected)
+      return true;
+   api_report(file, line, "%s: expected %s (%d), got %s (%d)", expr, api_result_name(expected),
+              (int)expected, api_result_name(got), (int)got);
+   return false;
+}
+
+static inline bool __attribute__((format(printf, 4, 5)))
+api_check_at(const char *file, int line, bool ok, const char *fmt, ...)
+{
+   va_list ap;
+
+   if (ok)
+      return true;
+   va_start(ap, fmt);
+   api_vreport(file, line, fmt, ap);
+   va_end(ap);
+   return false;
+}
+
+/* CHECK: report and go on (an expression: true when it held).  REQUIRE:
+ * report and end the case. */
+#define API_CHECK(cond)                                                        \
+   api_check_at(__FILE__, __LINE__, !!(cond), "check failed: %s", #cond)
+
+#define API_CHECK_MSG(cond, ...)                                               \
+   api_check_at(__FILE__, __LINE__, !!(cond), __VA_ARGS__)
+
+#define API_REQUIRE(cond)                                                      \
+   do {                                                                        \
+      if (!(cond)) {                                                           \
+         api_report(__FILE__, __LINE__, "requirement failed: %s", #cond);      \
+         api_abort_case();                                                     \
+      }                                                                        \
+   } while (0)
+
+#define API_CHECK_RES(expected, call)                                          \
+   api_check_result(__FILE__, __LINE__, #call, (expected), (call))
+
+#define API_CHECK_CU(call) API_CHECK_RES(CUDA_SUCCESS, call)
+
+#define API_REQUIRE_RES(expected, call)                                        \
+   do {                                                                        \
+      if (!API_CHECK_RES(expected, call))                                      \
+         api_abort_case();                                                     \
+   } while (0)
+
+#define API_REQUIRE_CU(call) API_REQUIRE_RES(CUDA_SUCCESS, call)
+
+/* Compares n bytes; on a mismatch reports the first differing offset, the
+ * bytes there and how many differ, prefixed with what (printf-style). */
+static inline bool __attribute__((format(printf, 6, 7)))
+api_check_bytes_at(const char *file, int line, const void *got, const void *want, size_t n,
+                   const char *fmt, ...)
+{
+   const uint8_t *g = got, *w = want;
+   size_t first = SIZE_MAX, bad = 0;
+   char what[256];
+   va_list ap;
+
+   if (memcmp(got, want, n) == 0)
+      return true;
+   for (size_t i = 0; i < n; i++) {
+      if (g[i] != w[i]) {
+         if (first == SIZE_MAX)
+            first = i;
+         bad++;
+      }
+   }
+   va_start(ap, fmt);
+   vsnprintf(what, sizeof(what), fmt, ap);
+   va_end(ap);
+   api_report(file, line, "%s: %zu of %zu bytes differ, first at offset %zu (got 0x%02x, want 0x%02x)",
+              what, bad, n, first, g[first], w[first]);
+   return false;
+}
+
+#define API_CHECK_BYTES(got, want, n, ...)                                     \
+   api_check_bytes_at(__FILE__, __LINE__, (got), (want), (n), __VA_ARGS__)
+
+static inline double
+api_now(void)
+{
+   struct timespec ts;
+
+   clock_gettime(CLOCK_MONOTONIC, &ts);
+   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* splitmix64: reproducible data that differs at every byte and call. */
+static inline uint64_t
+api_rand(uint64_t *state)
+{
+   uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
+
+   z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+   z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+   return z ^ (z >> 31);
+}
+
+static inline void
+api_fill_random(void *p, size_t n, uint64_t seed)
+{
+   uint8_t *b = p;
+   uint64_t state = seed;
+   size_t i = 0;
+
+   for (; i + 8 <= n; i += 8) {
+      uint64_t v = api_rand(&state);
+      memcpy(b + i, &v, 8);
+   }
+   if (i < n) {
+      uint64_t v = api_rand(&state);
+      memcpy(b + i, &v, n - i);
+   }
+}
+
+static inline void *
+api_xmalloc(size_t n)
+{
+   void *p = malloc(n ? n : 1);
+
+   API_REQUIRE(p != NULL);
+   return p;
+}
+
+/* Page-aligned pageable memory, so offsets a test adds are the only
+ * misalignment. */
+static inline void *
+api_xmalloc_aligned(size_t n)
+{
+   void *p = NULL;
+
+   API_REQUIRE(posix_memalign(&p, 4096, n ? n : 1) == 0);
+   return p;
+}
+
+/* Reads n bytes of device memory back and compares them. */
+static inline bool __attribute__((format(printf, 6, 7)))
+api_check_device_at(const char *file, int line, CUdeviceptr src, const void *want, size_t n,
+                    const char *fmt, ...)
+{
+   uint8_t *got = api_xmalloc(n);
+   char what[256];
+   va_list ap;
+   bool ok;
+
+   va_start(ap, fmt);
+   vsnprintf(what, sizeof(what), fmt, ap);
+   va_end(ap);
+   ok = api_check_result(file, line, "cuMemcpyDtoH(readback)", CUDA_SUCCESS,
+                         cuMemcpyDtoH(got, src, n));
+   if (ok)
+      ok = api_check_bytes_at(file, line, got, want, n, "%s", what);
+   free(got);
+   return ok;
+}
+
+#define API_CHECK_DEVICE(src, want, n, ...)                                    \
+   api_check_device_at(__FILE__, __LINE__, (src), (want), (n), __VA_ARGS__)
+
+/* Open file descriptors of this process. */
+static inline int
+api_fd_count(void)
+{
+   DIR *dir = opendir("/proc/self/fd");
+   struct dirent *e;
+   int count = 0;
+
+   if (!dir)
+      return -1;
+   while ((e = readdir(dir)))
+      if (e->d_name[0] != '.')
+         count++;
+   closedir(dir);
+   return count - 1; /* the directory stream's own descriptor */
+}
+
+/* ---- Buffers of every memory kind a copy can name ---- */
+
+enum api_mem_kind {
+   API_MEM_DEVICE,      /* cuMemAlloc */
+   API_MEM_PINNED,      /* cuMemAllocHost */
+   API_MEM_REGISTERED,  /* malloc + cuMemHostRegister */
+   API_MEM_PAGEABLE,    /* malloc */
+};
+
+static const char *const api_mem_kind_names[] = {
+   [API_MEM_DEVICE] = "device",
+   [API_MEM_PINNED] = "pinned",
+   [API_MEM_REGISTERED] = "registered",
+   [API_MEM_PAGEABLE] = "pageable",
+};
+
+struct api_buf {
+   enum api_mem_kind kind;
+   size_t size;
+   CUdeviceptr dptr;   /* API_MEM_DEVICE */
+   uint8_t *host;      /* the host kinds */
+};
+
+static inline void
+api_buf_create(struct api_buf *b, enum api_mem_kind kind, size_t size)
+{
+   void *p = NULL;
+
+   memset(b, 0, sizeof(*b));
+   b->kind = kind;
+   b->size = size;
+   switch (kind) {
+   case API_MEM_DEVICE:
+      API_REQUIRE_CU(cuMemAlloc(&b->dptr, size));
+      break;
+   case API_MEM_PINNED:
+      API_REQUIRE_CU(cuMemAllocHost(&p, size));
+      b->host = p;
+      break;
+   case API_MEM_REGISTERED:
+      b->host = api_xmalloc_aligned(size);
+      API_REQUIRE_CU(cuMemHostRegister(b->host, size, 0));
+      break;
+   case API_MEM_PAGEABLE:
+      b->host = api_xmalloc_aligned(size);
+      break;
+   }
+}
+
+static inline void
+api_buf_destroy(struct api_buf *b)
+{
+   switch (b->kind) {
+   case API_MEM_DEVICE:
+      API_CHECK_CU(cuMemFree(b->dptr));
+      break;
+   case API_MEM_PINNED:
+      API_CHECK_CU(cuMemFreeHost(b->host));
+      break;
+   case API_MEM_REGISTERED:
+      API_CHECK_CU(cuMemHostUnregister(b->host));
+      free(b->host);
+      break;
+   case API_MEM_PAGEABLE:
+      free(b->host);
+      break;
+   }
+   memset(b, 0, sizeof(*b));
+}
+
+/* The address cuMemcpy takes for byte off of b. */
+static inline CUdeviceptr
+api_buf_ptr(const struct api_buf *b, size_t off)
+{
+   if (b->kind == API_MEM_DEVICE)
+      return b->dptr + off;
+   return (CUdeviceptr)(uintptr_t)(b->host + off);
+}
+
+static inline void
+api_buf_write(const struct api_buf *b, size_t off, const void *src, size_t n)
+{
+   if (b->kind == API_MEM_DEVICE)
+      API_REQUIRE_CU(cuMemcpyHtoD(b->dptr + off, src, n));
+   else
+      memcpy(b->host + off, src, n);
+}
+
+static inline void
+api_buf_read(const struct api_buf *b, size_t off, void *dst, size_t n)
+{
+   if (b->kind == API_MEM_DEVICE)
+      API_REQUIRE_CU(cuMemcpyDtoH(dst, b->dptr + off, n));
+   else
+      memcpy(dst, b->host + off, n);
+}
+
+/* ---- Cases and the runner ---- */
+
+enum api_case_setup {
+   API_SETUP_CONTEXT,  /* cuInit, primary context of device 0 current */
+   API_SETUP_INIT,     /* cuInit only */
+   API_SETUP_NONE,     /* nothing: the case tests what comes before cuInit */
+};
+
+struct api_case {
+   const char *name;
+   void (*run)(void);
+   enum api_case_setup setup;
+   /* For cases that share one function: what this one is about, found
+    * in api_case_data while it runs. */
+   const void *data;
+};
+
+#define API_CASE(name, fn) { name, fn, API_SETUP_CONTEXT, NULL }
+#define API_CASE_BARE(name, fn) { name, fn, API_SETUP_INIT, NULL }
+#define API_CASE_NOINIT(name, fn) { name, fn, API_SETUP_NONE, NULL }
+#define API_CASE_DATA(name, fn, data) { name, fn, API_SETUP_CONTEXT, data }
+
+static const void *api_case_data;
+static const char *api_case_name;
+
+static inline void
+api_case_setup(const struct api_case *c)
+{
+   if (c->setup == API_SETUP_NONE)
+      return;
+   API_REQUIRE_CU(cuInit(0));
+   API_REQUIRE_CU(cuDeviceGet(&api_dev, 0));
+   if (c->setup == API_SETUP_CONTEXT) {
+      API_REQUIRE_CU(cuDevicePrimaryCtxRetain(&api_ctx, api_dev));
+      API_REQUIRE_CU(cuCtxSetCurrent(api_ctx));
+   }
+}
+
+static inline void
+api_case_teardown(const struct api_case *c)
+{
+   if (c->setup != API_SETUP_CONTEXT)
+      return;
+   /* Releasing the last reference destroys the context's VkDevice, where
+    * the validation layer reports whatever cuvk left behind. */
+   API_CHECK_CU(cuCtxSetCurrent(NULL));
+   API_CHECK_CU(cuDevicePrimaryCtxRelease(api_dev));
+   api_ctx = NULL;
+}
+
+static inline int
+api_run_case(const struct api_case *c)
+{
+   unsigned before = atomic_load(&api_failures);
+   double t0 = api_now();
+
+   printf("%s ...\n", c->name);
+   fflush(stdout);
+   api_case_data = c->data;
+   api_case_name = c->name;
+   api_case_setup(c);
+   c->run();
+   api_case_teardown(c);
+   unsigned failed = atomic_load(&api_failures) - before;
+   printf("%s: %s (%.3f s)\n", c->name, failed ? "FAIL" : "pass", api_now() - t0);
+   fflush(stdout);
+   return failed ? API_EXIT_FAIL : API_EXIT_PASS;
+}
+
+static inline int
+api_main(int argc, char **argv, const struct api_case *cases, size_t count)
+{
+   /* Failures go to stderr and progress to stdout; line buffering keeps
+    * them in order in meson's log. */
+   setvbuf(stdout, NULL, _IOLBF, 0);
+
+   if (argc == 2 && strcmp(argv[1], "--list") == 0) {
+      for (size_t i = 0; i < count; i++)
+         printf("%s\n", cases[i].name);
+      return API_EXIT_PASS;
+   }
+
+   if (argc >= 2 && strcmp(argv[1], "--expect") == 0) {
+      int status = API_EXIT_PASS;
+      for (size_t i = 0; i < count; i++) {
+         bool found = false;
+         for (int a = 2; a < argc && !found; a++)
+            found = strcmp(argv[a], cases[i].name) == 0;
+         if (!found) {
+            fprintf(stderr, "case %s is not registered with meson\n", cases[i].name);
+            status = API_EXIT_FAIL;
+         }
+      }
+      for (int a = 2; a < argc; a++) {
+         bool found = false;
+         for (size_t i = 0; i < count && !found; i++)
+            found = strcmp(argv[a], cases[i].name) == 0;
+         if (!found) {
+            fprintf(stderr, "meson names %s, which is not a case here\n", argv[a]);
+            status = API_EXIT_FAIL;
+         }
+      }
+      return status;
+   }
+
+   if (argc == 2) {
+      for (size_t i = 0; i < count; i++)
+         if (strcmp(argv[1], cases[i].name) == 0)
+            return api_run_case(&cases[i]);
+      fprintf(stderr, "no case named %s (--list names them)\n", argv[1]);
+      return API_EXIT_FAIL;
+   }
+
+   if (argc != 1) {
+      fprintf(stderr, "usage: %s [CASE | --list | --expect CASE...]\n", argv[0]);
+      return API_EXIT_FAIL;
+   }
+
+   /* Every case in one process: cases that need a fresh process
+    * (API_SETUP_NONE) only make sense first, and run only if they are. */
+   int status = API_EXIT_PASS;
+   for (size_t i = 0; i < count; i++) {
+      if (cases[i].setup == API_SETUP_NONE && i > 0) {
+         printf("%s: not run (needs a process of its own)\n", cases[i].name);
+         continue;
+      }
+      if (api_run_case(&cases[i]) != API_EXIT_PASS)
+         status = API_EXIT_FAIL;
+   }
+   return status;
+}
+
+#define API_MAIN(cases)                                                        \
+   int main(int argc, char **argv)                                             \
+   {                                                                           \
+      return api_main(argc, argv, (cases), API_ARRAY_SIZE(cases));             \
+   }
+
+#endif

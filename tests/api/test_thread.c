@@ -1,0 +1,398 @@
+/*
+ * api.thread.*: the API from many threads at once, every byte checked:
+ * threads with their own streams in one context, threads sharing a
+ * context through cuCtxSetCurrent, threads with contexts of their own,
+ * and allocation churn.
+ */
+#include "api_test.h"
+
+#include <pthread.h>
+
+#define THREADS 8
+
+struct worker {
+   int index;
+   CUcontext ctx;
+   pthread_barrier_t *start;
+   unsigned iterations;
+   unsigned done;
+};
+
+static void
+run_workers(void *(*fn)(void *), struct worker *w, int count, CUcontext ctx, unsigned iterations)
+{
+   pthread_t threads[THREADS];
+   pthread_barrier_t start;
+
+   API_REQUIRE(count <= THREADS);
+   pthread_barrier_init(&start, NULL, (unsigned)count);
+   for (int i = 0; i < count; i++) {
+      w[i] = (struct worker){ .index = i, .ctx = ctx, .start = &start, .iterations = iterations };
+      API_REQUIRE(pthread_create(&threads[i], NULL, fn, &w[i]) == 0);
+   }
+   for (int i = 0; i < count; i++) {
+      pthread_join(threads[i], NULL);
+      API_CHECK_MSG(w[i].done == iterations, "thread %d finished %u of %u iterations", i,
+                    w[i].done, iterations);
+   }
+   pthread_barrier_destroy(&start);
+}
+
+/* Each thread: its own stream, and a loop of allocate, copy host ->
+ * device -> device -> host at random offsets and sizes, check, free. */
+static void *
+streams_worker(void *arg)
+{
+   struct worker *w = arg;
+   const size_t max = API_MIB + 64;
+   uint64_t rng = 0x1000 + (uint64_t)w->index;
+   uint8_t *pinned_in = NULL, *pinned_out = NULL;
+   uint8_t *pageable_in = api_xmalloc(max), *pageable_out = api_xmalloc(max);
+   CUstream s = NULL;
+
+   bool ready = API_CHECK_CU(cuCtxSetCurrent(w->ctx)) &&
+                API_CHECK_CU(cuStreamCreate(&s, w->index & 1 ? CU_STREAM_NON_BLOCKING : 0)) &&
+                API_CHECK_CU(cuMemAllocHost((void **)&pinned_in, max)) &&
+                API_CHECK_CU(cuMemAllocHost((void **)&pinned_out, max));
+   /* Everyone meets here even after a failure, or the others would wait
+    * for this thread forever. */
+   pthread_barrier_wait(w->start);
+   if (!ready)
+      return NULL;
+
+   for (unsigned it = 0; it < w->iterations; it++) {
+      const bool pinned = it % 3 != 2;
+      uint8_t *in = pinned ? pinned_in : pageable_in, *out = pinned ? pinned_out : pageable_out;
+      size_t n = 1 + api_rand(&rng) % (it % 4 == 0 ? API_MIB : 70000);
+      size_t oa = api_rand(&rng) % 17, ob = api_rand(&rng) % 17, oh = api_rand(&rng) % 33;
+      CUdeviceptr a = 0, b = 0;
+
+      api_fill_random(in + oh, n, rng);
+      memset(out, 0, n + oh);
+      if (!API_CHECK_CU(cuMemAlloc(&a, n + oa)) || !API_CHECK_CU(cuMemAlloc(&b, n + ob)))
+         break;
+      API_CHECK_CU(cuMemcpyHtoDAsync(a + oa, in + oh, n, s));
+      API_CHECK_CU(cuMemcpyDtoDAsync(b + ob, a + oa, n, s));
+      API_CHECK_CU(cuMemsetD8Async(a, 0, n + oa, s));
+      API_CHECK_CU(cuMemcpyDtoHAsync(out + oh, b + ob, n, s));
+      API_CHECK_CU(cuStreamSynchronize(s));
+      API_CHECK_BYTES(out + oh, in + oh, n, "thread %d iteration %u: %zu bytes", w->index, it, n);
+      API_CHECK_CU(cuMemFree(a));
+      API_CHECK_CU(cuMemFree(b));
+      w->done++;
+   }
+
+   API_CHECK_CU(cuStreamDestroy(s));
+   API_CHECK_CU(cuMemFreeHost(pinned_in));
+   API_CHECK_CU(cuMemFreeHost(pinned_out));
+   API_CHECK_CU(cuCtxSetCurrent(NULL));
+   free(pageable_in);
+   free(pageable_out);
+   return NULL;
+}
+
+static void
+thread_streams(void)
+{
+   struct worker w[THREADS];
+
+   run_workers(streams_worker, w, THREADS, api_ctx, 40);
+}
+
+/* Threads sharing one created context through cuCtxSetCurrent, using
+ * only synchronous calls and the default stream. */
+static void *
+shared_worker(void *arg)
+{
+   struct worker *w = arg;
+   const size_t max = 300 * API_KIB;
+   uint8_t *in = api_xmalloc(max), *out = api_xmalloc(max);
+   uint64_t rng = 0x2000 + (uint64_t)w->index;
+   CUcontext current = NULL;
+
+   bool ready = API_CHECK_CU(cuCtxSetCurrent(w->ctx));
+   API_CHECK_CU(cuCtxGetCurrent(&current));
+   API_CHECK(current == w->ctx);
+   pthread_barrier_wait(w->start);
+   if (!ready)
+      return NULL;
+
+   for (unsigned it = 0; it < w->iterations; it++) {
+      size_t n = 1 + api_rand(&rng) % max;
+      CUdeviceptr a = 0, b = 0;
+      uint8_t value = (uint8_t)api_rand(&rng);
+
+      api_fill_random(in, n, rng);
+      if (!API_CHECK_CU(cuMemAlloc(&a, n)) || !API_CHECK_CU(cuMemAlloc(&b, n)))
+         break;
+      API_CHECK_CU(cuMemcpyHtoD(a, in, n));
+      API_CHECK_CU(cuMemcpyDtoD(b, a, n));
+      API_CHECK_CU(cuMemsetD8(a, value, n));
+      API_CHECK_CU(cuMemcpyDtoH(out, b, n));
+      API_CHECK_BYTES(out, in, n, "thread %d iteration %u: copy of %zu bytes", w->index, it, n);
+      API_CHECK_CU(cuMemcpy((CUdeviceptr)(uintptr_t)out, a, n));
+      memset(in, value, n);
+      API_CHECK_BYTES(out, in, n, "thread %d iteration %u: fill of %zu bytes", w->index, it, n);
+      API_CHECK_CU(cuMemFree(a));
+      API_CHECK_CU(cuMemFree(b));
+      if (it % 8 == 0)
+         API_CHECK_CU(cuCtxSynchronize());
+      w->done++;
+   }
+   API_CHECK_CU(cuCtxSetCurrent(NULL));
+   free(in);
+   free(out);
+   return NULL;
+}
+
+static void
+thread_shared_context(void)
+{
+   struct worker w[THREADS];
+   CUcontext ctx = NULL;
+
+   API_REQUIRE_CU(cuCtxCreate(&ctx, NULL, 0, api_dev));
+   API_CHECK_CU(cuCtxPopCurrent(NULL));
+   run_workers(shared_worker, w, THREADS, ctx, 60);
+   API_CHECK_CU(cuCtxDestroy(ctx));
+}
+
+/* Each thread creates, uses and destroys contexts of its own while the
+ * others do the same. */
+static void *
+own_context_worker(void *arg)
+{
+   struct worker *w = arg;
+   uint8_t in[8192], out[8192];
+   uint64_t rng = 0x3000 + (uint64_t)w->index;
+
+   pthread_barrier_wait(w->start);
+   for (unsigned it = 0; it < w->iterations; it++) {
+      CUcontext ctx = NULL, current = NULL;
+      CUdeviceptr d = 0;
+      CUstream s = NULL;
+
+      if (!API_CHECK_CU(cuCtxCreate(&ctx, NULL, 0, 0)))
+         break;
+      API_CHECK_CU(cuCtxGetCurrent(&current));
+      API_CHECK(current == ctx);
+      api_fill_random(in, sizeof(in), rng + it);
+      API_CHECK_CU(cuMemAlloc(&d, sizeof(in)));
+      API_CHECK_CU(cuStreamCreate(&s, 0));
+      API_CHECK_CU(cuMemcpyHtoDAsync(d, in, sizeof(in), s));
+      API_CHECK_CU(cuMemcpyDtoHAsync(out, d, sizeof(out), s));
+      API_CHECK_CU(cuStreamSynchronize(s));
+      API_CHECK_BYTES(out, in, sizeof(in), "thread %d context %u", w->index, it);
+      /* Half the time leave the stream and memory to the destroy. */
+      if (it % 2) {
+         API_CHECK_CU(cuStreamDestroy(s));
+         API_CHECK_CU(cuMemFree(d));
+      }
+      API_CHECK_CU(cuCtxDestroy(ctx));
+      w->done++;
+   }
+   return NULL;
+}
+
+static void
+thread_context_per_thread(void)
+{
+   struct worker w[4];
+
+   run_workers(own_context_worker, w, 4, NULL, 10);
+}
+
+/* Allocation churn: every thread allocates, queries and frees small
+ * device and pinned blocks, and registers host memory, at once. */
+static void *
+churn_worker(void *arg)
+{
+   struct worker *w = arg;
+   enum { LIVE = 64 };
+   CUdeviceptr live[LIVE] = { 0 };
+   size_t sizes[LIVE] = { 0 };
+   uint64_t rng = 0x4000 + (uint64_t)w->index;
+   uint8_t *reg = api_xmalloc_aligned(16 * API_KIB);
+
+   bool ready = API_CHECK_CU(cuCtxSetCurrent(w->ctx));
+   pthread_barrier_wait(w->start);
+   if (!ready)
+      return NULL;
+
+   for (unsigned it = 0; it < w->iterations; it++) {
+      int slot = (int)(api_rand(&rng) % LIVE);
+      if (live[slot]) {
+         CUdeviceptr base = 0;
+         size_t size = 0;
+         uint8_t tag = 0;
+         API_CHECK_CU(cuMemGetAddressRange(&base, &size, live[slot] + sizes[slot] - 1));
+         API_CHECK(base == live[slot] && size == sizes[slot]);
+         API_CHECK_CU(cuMemcpyDtoH(&tag, live[slot] + sizes[slot] / 2, 1));
+         API_CHECK_MSG(tag == (uint8_t)(slot + w->index * LIVE),
+                       "thread %d slot %d holds 0x%02x", w->index, slot, tag);
+         API_CHECK_CU(cuMemFree(live[slot]));
+         live[slot] = 0;
+      } else {
+         sizes[slot] = 1 + api_rand(&rng) % 3000;
+         if (!API_CHECK_CU(cuMemAlloc(&live[slot], sizes[slot])))
+            break;
+         API_CHECK_CU(cuMemsetD8(live[slot], (unsigned char)(slot + w->index * LIVE), sizes[slot]));
+      }
+      if (it % 50 == 0) {
+         void *pinned = NULL;
+         API_CHECK_CU(cuMemAllocHost(&pinned, 1 + api_rand(&rng) % 100000));
+         API_CHECK_CU(cuMemHostRegister(reg, 16 * API_KIB, 0));
+         API_CHECK_CU(cuMemHostUnregister(reg));
+         API_CHECK_CU(cuMemFreeHost(pinned));
+      }
+      w->done++;
+   }
+   for (int i = 0; i < LIVE; i++)
+      if (live[i])
+         API_CHECK_CU(cuMemFree(live[i]));
+   API_CHECK_CU(cuCtxSetCurrent(NULL));
+   free(reg);
+   return NULL;
+}
+
+static void
+thread_alloc_churn(void)
+{
+   struct worker w[THREADS];
+
+   run_workers(churn_worker, w, THREADS, api_ctx, 2000);
+}
+
+/* Every thread retains the primary context, works in it and releases
+ * it, over and over: the context is created and destroyed many times
+ * while other threads hold or are about to take references. */
+static void *
+primary_worker(void *arg)
+{
+   struct worker *w = arg;
+   uint8_t in[4096], out[4096];
+   uint64_t rng = 0x5000 + (uint64_t)w->index;
+
+   pthread_barrier_wait(w->start);
+   for (unsigned it = 0; it < w->iterations; it++) {
+      CUcontext ctx = NULL;
+      CUdeviceptr d = 0;
+      size_t n = 1 + api_rand(&rng) % sizeof(in);
+
+      if (!API_CHECK_CU(cuDevicePrimaryCtxRetain(&ctx, 0)))
+         break;
+      API_CHECK_CU(cuCtxSetCurrent(ctx));
+      api_fill_random(in, n, rng);
+      if (API_CHECK_CU(cuMemAlloc(&d, n))) {
+         API_CHECK_CU(cuMemcpyHtoD(d, in, n));
+         API_CHECK_CU(cuMemcpyDtoH(out, d, n));
+         API_CHECK_BYTES(out, in, n, "thread %d iteration %u", w->index, it);
+         API_CHECK_CU(cuMemFree(d));
+      }
+      API_CHECK_CU(cuCtxSetCurrent(NULL));
+      API_CHECK_CU(cuDevicePrimaryCtxRelease(0));
+      w->done++;
+   }
+   return NULL;
+}
+
+static void
+thread_primary_retain_release(void)
+{
+   struct worker w[THREADS];
+   unsigned flags = 0;
+   int active = -1;
+
+   run_workers(primary_worker, w, THREADS, NULL, 30);
+   API_CHECK_CU(cuDevicePrimaryCtxGetState(0, &flags, &active));
+   API_CHECK_MSG(active == 0, "primary context still active after every release");
+}
+
+/* One thread produces on its stream and records an event; another
+ * makes its stream wait for the event and consumes. */
+struct relay {
+   CUcontext ctx;
+   CUdeviceptr buf;
+   CUevent ready;
+   pthread_barrier_t recorded, consumed;
+   uint32_t *out;
+   int rounds;
+};
+
+#define RELAY_BYTES (16 * API_MIB)
+
+static void *
+relay_producer(void *arg)
+{
+   struct relay *r = arg;
+   CUstream s = NULL;
+
+   API_CHECK_CU(cuCtxSetCurrent(r->ctx));
+   API_CHECK_CU(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+   for (int i = 0; i < r->rounds; i++) {
+      API_CHECK_CU(cuMemsetD32Async(r->buf, 0x70000000u + (uint32_t)i, RELAY_BYTES / 4, s));
+      API_CHECK_CU(cuEventRecord(r->ready, s));
+      pthread_barrier_wait(&r->recorded);
+      pthread_barrier_wait(&r->consumed);
+   }
+   API_CHECK_CU(cuStreamDestroy(s));
+   API_CHECK_CU(cuCtxSetCurrent(NULL));
+   return NULL;
+}
+
+static void *
+relay_consumer(void *arg)
+{
+   struct relay *r = arg;
+   CUstream s = NULL;
+
+   API_CHECK_CU(cuCtxSetCurrent(r->ctx));
+   API_CHECK_CU(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+   for (int i = 0; i < r->rounds; i++) {
+      pthread_barrier_wait(&r->recorded);
+      API_CHECK_CU(cuStreamWaitEvent(s, r->ready, 0));
+      API_CHECK_CU(cuMemcpyDtoHAsync(r->out, r->buf, RELAY_BYTES, s));
+      API_CHECK_CU(cuStreamSynchronize(s));
+      size_t bad = 0;
+      for (size_t k = 0; k < RELAY_BYTES / 4; k++)
+         bad += r->out[k] != 0x70000000u + (uint32_t)i;
+      API_CHECK_MSG(bad == 0, "round %d: %zu words not yet produced", i, bad);
+      pthread_barrier_wait(&r->consumed);
+   }
+   API_CHECK_CU(cuStreamDestroy(s));
+   API_CHECK_CU(cuCtxSetCurrent(NULL));
+   return NULL;
+}
+
+static void
+thread_event_relay(void)
+{
+   struct relay r = { .ctx = api_ctx, .rounds = 8 };
+   pthread_t producer, consumer;
+
+   API_REQUIRE_CU(cuMemAlloc(&r.buf, RELAY_BYTES));
+   API_REQUIRE_CU(cuMemAllocHost((void **)&r.out, RELAY_BYTES));
+   API_REQUIRE_CU(cuEventCreate(&r.ready, CU_EVENT_DISABLE_TIMING));
+   pthread_barrier_init(&r.recorded, NULL, 2);
+   pthread_barrier_init(&r.consumed, NULL, 2);
+   API_REQUIRE(pthread_create(&producer, NULL, relay_producer, &r) == 0);
+   API_REQUIRE(pthread_create(&consumer, NULL, relay_consumer, &r) == 0);
+   pthread_join(producer, NULL);
+   pthread_join(consumer, NULL);
+   pthread_barrier_destroy(&r.recorded);
+   pthread_barrier_destroy(&r.consumed);
+   API_CHECK_CU(cuEventDestroy(r.ready));
+   API_CHECK_CU(cuMemFreeHost(r.out));
+   API_CHECK_CU(cuMemFree(r.buf));
+}
+
+static const struct api_case cases[] = {
+   API_CASE("api.thread.streams", thread_streams),
+   API_CASE_BARE("api.thread.shared_context", thread_shared_context),
+   API_CASE_BARE("api.thread.context_per_thread", thread_context_per_thread),
+   API_CASE("api.thread.alloc_churn", thread_alloc_churn),
+   API_CASE("api.thread.event_relay", thread_event_relay),
+   API_CASE_BARE("api.thread.primary_retain_release", thread_primary_retain_release),
+};
+
+API_MAIN(cases)
