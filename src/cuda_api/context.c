@@ -87,6 +87,45 @@ context_create_device(struct cuvk_context *ctx)
    return CUDA_SUCCESS;
 }
 
+/* Asks the driver which memory types an OPAQUE_FD buffer can live in. */
+static void
+context_probe_external_types(struct cuvk_context *ctx)
+{
+   struct cuvk_device *dev = ctx->dev;
+   VkExternalMemoryBufferCreateInfo ext = {
+      .sType = VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO,
+      .handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT,
+   };
+   VkBufferCreateInfo info = {
+      .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+      .pNext = &ext,
+      .size = 1 << 16,
+      .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+               VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT,
+   };
+   VkBuffer buffer;
+   uint32_t bits = (1u << dev->mem.memoryTypeCount) - 1;
+
+   if (vkCreateBuffer(ctx->vk, &info, NULL, &buffer) == VK_SUCCESS) {
+      VkMemoryRequirements reqs;
+      vkGetBufferMemoryRequirements(ctx->vk, buffer, &reqs);
+      bits = reqs.memoryTypeBits;
+      vkDestroyBuffer(ctx->vk, buffer, NULL);
+   }
+   ctx->opaque_fd_type_bits = bits;
+   ctx->opaque_fd_type_index = dev->device_type_index;
+   if (!(bits & (1u << dev->device_type_index))) {
+      ctx->opaque_fd_type_index = bits ? (uint32_t)__builtin_ctz(bits) : dev->device_type_index;
+      for (uint32_t i = 0; i < dev->mem.memoryTypeCount; i++) {
+         if ((bits & (1u << i)) &&
+             (dev->mem.memoryTypes[i].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)) {
+            ctx->opaque_fd_type_index = i;
+            break;
+         }
+      }
+   }
+}
+
 CUresult
 cuvk_context_create(struct cuvk_device *dev, unsigned flags, bool primary,
                     struct cuvk_context **out)
@@ -112,6 +151,8 @@ cuvk_context_create(struct cuvk_device *dev, unsigned flags, bool primary,
    res = context_create_device(ctx);
    if (res != CUDA_SUCCESS)
       goto fail_ctx;
+
+   context_probe_external_types(ctx);
 
    res = cuvk_pipelines_init(ctx);
    if (res != CUDA_SUCCESS)

@@ -82,6 +82,11 @@ struct cuvk_context {
    VkPipelineLayout fill_layout;
    VkPipeline fill_pipeline;
    uint32_t max_groups_x;    /* grid-stride cap for dispatches */
+   /* Memory types a buffer with OPAQUE_FD external memory can bind, and
+    * the one cuvk uses for exportable and guessed-import memory (NVIDIA
+    * excludes its BAR type from these). */
+   uint32_t opaque_fd_type_bits;
+   uint32_t opaque_fd_type_index;
    /* Copies and fills use transfer commands instead of the shaders (see
     * pipeline.c for when). */
    bool transfer_engine;

@@ -117,7 +117,11 @@ device_choose_memory_types(struct cuvk_device *dev)
     * resizable BAR) lets small transfers skip the GPU entirely; take it
     * when it covers the whole of the largest device-local heap. */
    dev->device_type_index = UINT32_MAX;
-   for (uint32_t i = 0; i < mem->memoryTypeCount; i++) {
+   /* CUVK_DEVICE_MEMORY=local keeps device allocations out of host-visible
+    * (BAR) memory, for comparing the two on a GPU. */
+   const char *env = getenv("CUVK_DEVICE_MEMORY");
+   bool bar_ok = !env || strcmp(env, "local") != 0;
+   for (uint32_t i = 0; bar_ok && i < mem->memoryTypeCount; i++) {
       VkMemoryPropertyFlags f = mem->memoryTypes[i].propertyFlags;
       VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT |
                                    VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
@@ -130,7 +134,8 @@ device_choose_memory_types(struct cuvk_device *dev)
    }
    if (dev->device_type_index == UINT32_MAX)
       dev->device_type_index = pick_memory_type(mem, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
-                                                VK_MEMORY_PROPERTY_PROTECTED_BIT);
+                                                VK_MEMORY_PROPERTY_PROTECTED_BIT |
+                                                (bar_ok ? 0 : VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT));
    if (dev->device_type_index == UINT32_MAX)
       dev->device_type_index = pick_memory_type(mem, 0, VK_MEMORY_PROPERTY_PROTECTED_BIT);
 

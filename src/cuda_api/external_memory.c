@@ -312,7 +312,8 @@ cuImportExternalMemory(CUexternalMemory *ext_out, const CUDA_EXTERNAL_MEMORY_HAN
    }
 
    VkDeviceSize size = desc->size;
-   uint32_t type_index = ctx->dev->device_type_index;
+   uint32_t type_index = ctx->opaque_fd_type_index;
+   bool guess_type = false;
    bool dedicated_buffer = false;
    struct cuvk_mem_buffer_info buffer_info = { .size = desc->size };
 
@@ -349,11 +350,11 @@ cuImportExternalMemory(CUexternalMemory *ext_out, const CUDA_EXTERNAL_MEMORY_HAN
             type_index = (uint32_t)__builtin_ctz(props.memoryTypeBits);
       } else {
          cuvk_log_once(CUVK_LOG_WARN,
-                       "cuImportExternalMemory: fd %d has no record of its export; importing %llu bytes "
-                       "with cuvk's own memory type. Enable VK_LAYER_CUVK_interop in the exporting "
-                       "process (VK_INSTANCE_LAYERS) to make imports exact", fd,
-                       (unsigned long long)size);
+                       "cuImportExternalMemory: fd %d has no record of its export; guessing its memory "
+                       "type and size. Enable VK_LAYER_CUVK_interop in the exporting process "
+                       "(VK_INSTANCE_LAYERS) to make imports exact", fd);
          dedicated_buffer = desc->flags & CUDA_EXTERNAL_MEMORY_DEDICATED;
+         guess_type = true;
       }
       /* A memfd (lavapipe's export) knows its size; a declared size past
        * it would make the import fail where CUDA's succeeds, so import
@@ -375,6 +376,16 @@ cuImportExternalMemory(CUexternalMemory *ext_out, const CUDA_EXTERNAL_MEMORY_HAN
    }
 
    res = external_import(ctx, ext, fd, size, type_index, dedicated_buffer, &buffer_info);
+   /* Without a record the exporter's memory type is unknown.  Drivers
+    * refuse an OPAQUE_FD import into the wrong type (NVIDIA keeps device
+    * and system memory apart), so try each type such a buffer can bind,
+    * the device-local one first. */
+   for (uint32_t t = 0; guess_type && res != CUDA_SUCCESS && t < ctx->dev->mem.memoryTypeCount; t++) {
+      if (t == type_index || !(ctx->opaque_fd_type_bits & (1u << t)))
+         continue;
+      cuvk_logi("cuImportExternalMemory: retrying fd %d as memory type %u", fd, t);
+      res = external_import(ctx, ext, fd, size, t, dedicated_buffer, &buffer_info);
+   }
    if (res != CUDA_SUCCESS) {
       free(ext);
       return res;

@@ -67,6 +67,12 @@ out_module:
    return res;
 }
 
+/* Workgroups per copy or fill dispatch on a GPU, invocations looping over
+ * 16-byte units with a grid stride.  On an H200 this measured as well as
+ * 4096, 16384 or no cap at all, within run-to-run noise (cuvk-bench,
+ * docs/design.md). */
+#define GPU_DISPATCH_GROUPS 65535u
+
 CUresult
 cuvk_pipelines_init(struct cuvk_context *ctx)
 {
@@ -94,11 +100,12 @@ cuvk_pipelines_init(struct cuvk_context *ctx)
       long cpus = sysconf(_SC_NPROCESSORS_ONLN);
       ctx->max_groups_x = (uint32_t)CUVK_MAX(cpus, 1) * 4;
    } else {
-      /* One 16-byte unit per invocation where the device allows that
-       * many workgroups (NVIDIA: 2^31 - 1), so a copy is one wave of
-       * loads and stores with no loop overhead. */
-      ctx->max_groups_x = limit;
+      ctx->max_groups_x = GPU_DISPATCH_GROUPS;
    }
+   /* CUVK_DISPATCH_GROUPS overrides, for tuning on a new device. */
+   const char *groups = getenv("CUVK_DISPATCH_GROUPS");
+   if (groups && atol(groups) > 0)
+      ctx->max_groups_x = (uint32_t)CUVK_MIN(atol(groups), (long)UINT32_MAX);
    ctx->max_groups_x = CUVK_MIN(ctx->max_groups_x, limit);
 
    /* Measured with cuvk-bench (docs/design.md): on lavapipe the copy

@@ -268,8 +268,8 @@ handle_create(struct cuvk_context *ctx, VkDeviceMemory memory, size_t size, bool
       vkFreeMemory(ctx->vk, memory, NULL);
       return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory for an allocation handle");
    }
-   bool host_visible = dev->mem.memoryTypes[dev->device_type_index].propertyFlags &
-                       VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
+   VkMemoryPropertyFlags type_flags = dev->mem.memoryTypes[ctx->opaque_fd_type_index].propertyFlags;
+   bool host_visible = type_flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
    res = cuvk_mem_block_wrap(ctx->vk, memory, VK_NULL_HANDLE, size, host_visible,
                              VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT, &h->block);
    if (res != CUDA_SUCCESS) {
@@ -277,8 +277,7 @@ handle_create(struct cuvk_context *ctx, VkDeviceMemory memory, size_t size, bool
       free(h);
       return res;
    }
-   h->block->cached = dev->mem.memoryTypes[dev->device_type_index].propertyFlags &
-                      VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
+   h->block->cached = type_flags & VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
    h->ctx = ctx;
    h->prop = *prop;
    h->size = size;
@@ -312,7 +311,7 @@ cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size, const CUmemAlloca
       return cuvk_error(CUDA_ERROR_INVALID_VALUE,
                         "cuMemCreate: size %zu is not a nonzero multiple of the granularity %llu",
                         size, VMM_GRANULARITY);
-   if (size > cuvk_device_max_allocation(ctx->dev, ctx->dev->device_type_index))
+   if (size > cuvk_device_max_allocation(ctx->dev, ctx->opaque_fd_type_index))
       return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "cuMemCreate: %zu bytes exceed the largest allocation "
                         "the device allows", size);
    if (prop->location.id != ctx->dev->ordinal)
@@ -334,7 +333,7 @@ cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size, const CUmemAlloca
       .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
       .pNext = &flags_info,
       .allocationSize = size,
-      .memoryTypeIndex = ctx->dev->device_type_index,
+      .memoryTypeIndex = ctx->opaque_fd_type_index,
    };
    VkResult vr = vkAllocateMemory(ctx->vk, &info, NULL, &memory);
    if (vr != VK_SUCCESS)
@@ -696,7 +695,7 @@ cuMemExportToShareableHandle(void *shareable, CUmemGenericAllocationHandle handl
       memcpy(rec->device_uuid, ctx->dev->id.deviceUUID, VK_UUID_SIZE);
       memcpy(rec->driver_uuid, ctx->dev->id.driverUUID, VK_UUID_SIZE);
       rec->allocation_size = h->size;
-      rec->memory_type_index = ctx->dev->device_type_index;
+      rec->memory_type_index = ctx->opaque_fd_type_index;
       rec->memory_flags = ctx->dev->mem.memoryTypes[rec->memory_type_index].propertyFlags;
       rec->allocate_flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
       rec->handle_types = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
@@ -734,7 +733,7 @@ cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *handle, void *os_ha
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemImportFromShareableHandle: %d is not exported memory", fd);
 
    VkDeviceSize size;
-   uint32_t type_index = ctx->dev->device_type_index;
+   uint32_t type_index = ctx->opaque_fd_type_index;
    if (cuvk_mem_registry_lookup_fd(fd, &rec)) {
       if (rec.has_uuids && memcmp(rec.device_uuid, ctx->dev->id.deviceUUID, VK_UUID_SIZE) != 0)
          return cuvk_error(CUDA_ERROR_INVALID_VALUE,
