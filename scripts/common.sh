@@ -1,0 +1,119 @@
+# shellcheck shell=bash
+# Shared by scripts/setup.sh and scripts/test.sh; sourced, not run.
+#
+# Settings, all optional:
+#   CUVK_BUILD_DIR       build folder, relative to the source tree or
+#                        absolute (default: build)
+#   CUVK_JOBS            parallel compile and test jobs (default: nproc)
+#   CUVK_MESON_OPTIONS   extra arguments for `meson setup`, word-split
+#
+# The scripts work from any working directory and on a build folder that
+# already exists.
+
+CUVK_SOURCE_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+case "${CUVK_BUILD_DIR:-build}" in
+/*) CUVK_BUILD=${CUVK_BUILD_DIR} ;;
+*)  CUVK_BUILD=$CUVK_SOURCE_DIR/${CUVK_BUILD_DIR:-build} ;;
+esac
+
+CUVK_JOBS=${CUVK_JOBS:-$(nproc 2>/dev/null || echo 2)}
+
+# What the build and the tests need on Debian 12.  g++ is optional for the
+# build (the ABI tests add a C++ comparison when it is there) but listed so
+# that every test runs the same way everywhere.
+CUVK_DEBIAN_PACKAGES=(
+   meson ninja-build gcc g++ libc6-dev pkg-config
+   libvulkan-dev glslang-tools mesa-vulkan-drivers vulkan-validationlayers
+   python3 binutils
+)
+
+cuvk_note() {
+   printf 'cuvk: %s\n' "$*" >&2
+}
+
+cuvk_die() {
+   printf 'cuvk: error: %s\n' "$*" >&2
+   exit 1
+}
+
+# The Debian packages of the list that are not installed; empty when all
+# are, or when this is not a dpkg system (then the build says what is
+# missing).
+cuvk_missing_packages() {
+   command -v dpkg-query >/dev/null 2>&1 || return 0
+   local p status
+   for p in "${CUVK_DEBIAN_PACKAGES[@]}"; do
+      status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+      [[ $status == *"install ok installed"* ]] || printf '%s\n' "$p"
+   done
+}
+
+# Installs the missing packages with apt-get, as root or through
+# passwordless sudo; otherwise says what to install and fails.
+cuvk_install_packages() {
+   local missing
+   missing=$(cuvk_missing_packages)
+   if [[ -z $missing ]]; then
+      return 0
+   fi
+   # shellcheck disable=SC2086
+   set -- $missing
+   local sudo=()
+   if [[ $(id -u) -ne 0 ]]; then
+      if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+         sudo=(sudo -n)
+      else
+         cuvk_die "missing packages: $*; run this script as root, or: apt-get install -y $*"
+      fi
+   fi
+   command -v apt-get >/dev/null 2>&1 ||
+      cuvk_die "missing packages: $* (and no apt-get to install them)"
+
+   cuvk_note "installing $*"
+   # No stdin and no questions: CI runs this without a terminal.
+   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q </dev/null
+   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" </dev/null
+}
+
+# Configures the build folder unless it already is (then ninja regenerates
+# it when a meson.build changed), and builds.
+cuvk_build() {
+   local tool
+   for tool in meson ninja; do
+      command -v "$tool" >/dev/null 2>&1 ||
+         cuvk_die "$tool not found; run scripts/setup.sh (as root) first"
+   done
+
+   if [[ ! -f $CUVK_BUILD/meson-private/coredata.dat ]]; then
+      # A folder left half-configured by an interrupted setup: meson
+      # refuses it (even with --wipe) until its private state is gone.
+      rm -rf "$CUVK_BUILD/meson-private"
+      # shellcheck disable=SC2086
+      meson setup "$CUVK_BUILD" "$CUVK_SOURCE_DIR" ${CUVK_MESON_OPTIONS:-}
+   fi
+   ninja -C "$CUVK_BUILD" -j "$CUVK_JOBS"
+}
+
+# Vulkan programs want a runtime folder; tests must not depend on a
+# display, so nothing here reads DISPLAY.
+cuvk_test_env() {
+   if [[ -z ${XDG_RUNTIME_DIR:-} || ! -d ${XDG_RUNTIME_DIR:-} ]]; then
+      CUVK_TMP_RUNTIME_DIR=$(mktemp -d "${TMPDIR:-/tmp}/cuvk-runtime.XXXXXX")
+      chmod 700 "$CUVK_TMP_RUNTIME_DIR"
+      export XDG_RUNTIME_DIR=$CUVK_TMP_RUNTIME_DIR
+      trap 'rm -rf "$CUVK_TMP_RUNTIME_DIR"' EXIT
+   fi
+}
+
+# The suites the build defines, one per line, without the project prefix.
+cuvk_suites() {
+   meson introspect --tests "$CUVK_BUILD" 2>/dev/null | python3 -c '
+import json, sys
+suites = set()
+for t in json.load(sys.stdin):
+    for s in t["suite"]:
+        suites.add(s.split(":", 1)[-1])
+print("\n".join(sorted(suites)))
+'
+}
