@@ -114,6 +114,27 @@ dispatch_groups(struct cuvk_context *ctx, uint64_t row_bytes, uint64_t rows,
    *gy = (uint32_t)CUVK_MIN(rows, (uint64_t)max_y);
 }
 
+/* Records one dispatch of a copy or fill piece, width bytes by height
+ * rows; ctx lock held. */
+static CUresult
+record_dispatch(struct cuvk_context *ctx, struct cuvk_stream *stream, VkPipeline pipeline,
+                VkPipelineLayout layout, const void *push, uint32_t push_size, uint64_t width,
+                uint64_t height)
+{
+   VkCommandBuffer cmd;
+   uint64_t value;
+   uint32_t gx, gy;
+   CUresult res = cuvk_submit_record(ctx, &cmd, &value);
+   if (res != CUDA_SUCCESS)
+      return res;
+   dispatch_groups(ctx, width, height, &gx, &gy);
+   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+   vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_size, push);
+   vkCmdDispatch(cmd, gx, gy, 1);
+   stream->last_value = value;
+   return cuvk_submit_commit(ctx);
+}
+
 static uint32_t
 copy_src_mode(uint64_t dst, uint64_t src, uint64_t dst_pitch, uint64_t src_pitch, uint64_t rows)
 {
@@ -218,18 +239,8 @@ record_copy_compute(struct cuvk_context *ctx, struct cuvk_stream *stream, VkDevi
          };
          p.src_mode = copy_src_mode(p.dst, p.src, dst_pitch, src_pitch, height);
 
-         VkCommandBuffer cmd;
-         uint64_t value;
-         uint32_t gx, gy;
-         res = cuvk_submit_record(ctx, &cmd, &value);
-         if (res != CUDA_SUCCESS)
-            return res;
-         dispatch_groups(ctx, width, height, &gx, &gy);
-         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, ctx->copy_pipeline);
-         vkCmdPushConstants(cmd, ctx->copy_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(p), &p);
-         vkCmdDispatch(cmd, gx, gy, 1);
-         stream->last_value = value;
-         res = cuvk_submit_commit(ctx);
+         res = record_dispatch(ctx, stream, ctx->copy_pipeline, ctx->copy_layout, &p, sizeof(p),
+                               width, height);
          if (res != CUDA_SUCCESS)
             return res;
       }
@@ -279,18 +290,8 @@ record_fill_compute(struct cuvk_context *ctx, struct cuvk_stream *stream, VkDevi
             .height = (uint32_t)height,
             .pattern = pattern,
          };
-         VkCommandBuffer cmd;
-         uint64_t value;
-         uint32_t gx, gy;
-         res = cuvk_submit_record(ctx, &cmd, &value);
-         if (res != CUDA_SUCCESS)
-            return res;
-         dispatch_groups(ctx, width, height, &gx, &gy);
-         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, ctx->fill_pipeline);
-         vkCmdPushConstants(cmd, ctx->fill_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(p), &p);
-         vkCmdDispatch(cmd, gx, gy, 1);
-         stream->last_value = value;
-         res = cuvk_submit_commit(ctx);
+         res = record_dispatch(ctx, stream, ctx->fill_pipeline, ctx->fill_layout, &p, sizeof(p),
+                               width, height);
          if (res != CUDA_SUCCESS)
             return res;
       }
