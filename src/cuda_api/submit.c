@@ -1,6 +1,8 @@
 #include "cuda_api/submit.h"
 
+#include <sched.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "cuda_api/context.h"
 #include "cuda_api/driver.h"
@@ -11,6 +13,11 @@
 /* A batch this full is submitted even while the GPU is busy, so a long
  * stream of small commands still reaches the GPU in bounded chunks. */
 #define BATCH_MAX_COMMANDS 64u
+
+/* How long a wait polls before it sleeps, with the default (auto)
+ * scheduling flags: long enough to cover a typical copy, short enough not
+ * to burn a core on a long wait. */
+#define SUBMIT_AUTO_SPIN_NS 2000000ull
 
 static const VkPipelineStageFlags work_stages =
    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
@@ -324,6 +331,34 @@ cuvk_submit_wait(struct cuvk_context *ctx, uint64_t value)
    if (res != CUDA_SUCCESS)
       return res;
 
+   /* CUDA's scheduling flags: spin (the default "auto" spins a while
+    * first), yield while polling, or block.  Spinning keeps the host
+    * ready to submit the next command the moment this one completes, so a
+    * loop of GPU work leaves the GPU no idle gaps to clock down in. */
+   unsigned sched = ctx->flags & CU_CTX_SCHED_MASK;
+   uint64_t spin_ns = sched == CU_CTX_SCHED_BLOCKING_SYNC ? 0 :
+                      sched == CU_CTX_SCHED_SPIN || sched == CU_CTX_SCHED_YIELD ? UINT64_MAX :
+                      /* On a CPU device the spinning core is one the
+                       * driver's own threads need. */
+                      ctx->dev->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? 0 :
+                      SUBMIT_AUTO_SPIN_NS;
+   if (spin_ns) {
+      struct timespec t0, t;
+      clock_gettime(CLOCK_MONOTONIC, &t0);
+      for (;;) {
+         uint64_t now_value;
+         if (vkGetSemaphoreCounterValue(ctx->vk, s->timeline, &now_value) == VK_SUCCESS &&
+             now_value >= value)
+            goto done;
+         if (sched == CU_CTX_SCHED_YIELD)
+            sched_yield();
+         clock_gettime(CLOCK_MONOTONIC, &t);
+         uint64_t ns = (uint64_t)(t.tv_sec - t0.tv_sec) * 1000000000ull + (uint64_t)(t.tv_nsec - t0.tv_nsec);
+         if (ns >= spin_ns)
+            break;
+      }
+   }
+
    VkSemaphoreWaitInfo wait = {
       .sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO,
       .semaphoreCount = 1,
@@ -333,6 +368,8 @@ cuvk_submit_wait(struct cuvk_context *ctx, uint64_t value)
    vr = vkWaitSemaphores(ctx->vk, &wait, UINT64_MAX);
    if (vr != VK_SUCCESS)
       return cuvk_vk_error(vr, "vkWaitSemaphores");
+
+done:
 
    pthread_mutex_lock(&ctx->lock);
    cuvk_submit_retire(ctx);

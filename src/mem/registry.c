@@ -205,7 +205,8 @@ registry_find_fd(int fd, const struct stat *st)
    struct registry_export *candidate = NULL;
    bool unknown = false, ambiguous = false;
 
-   for (uint32_t i = 0; i < registry.export_count; i++) {
+   /* Newest first: an import usually follows its export closely. */
+   for (uint32_t i = registry.export_count; i-- > 0;) {
       struct registry_export *e = &registry.exports[i];
 
       if (e->dev != st->st_dev || e->ino != st->st_ino)
@@ -255,6 +256,37 @@ registry_find_registered(int fd, const struct stat *st, const struct registry_ow
    return NULL;
 }
 
+/* Exports kept per allocation.  An application that exports the same
+ * memory every frame would otherwise grow the registry (and the fds it
+ * keeps) without bound, and on drivers whose fds share one inode (NVIDIA)
+ * every lookup compares against every entry.  Imports use recent exports;
+ * an older one evicted here imports without the record. */
+#define REGISTRY_EXPORTS_PER_OWNER 4u
+
+/* Drops the owner's oldest export once it has the most it may keep; lock
+ * held.  Entries are in registration order. */
+static void
+registry_evict_oldest(const struct registry_owner *o)
+{
+   uint32_t count = 0, oldest = UINT32_MAX;
+
+   for (uint32_t i = 0; i < registry.export_count; i++) {
+      if (registry.exports[i].owner == o) {
+         if (oldest == UINT32_MAX)
+            oldest = i;
+         count++;
+      }
+   }
+   if (count < REGISTRY_EXPORTS_PER_OWNER)
+      return;
+#ifndef _WIN32
+   close(registry.exports[oldest].kept_fd);
+#endif
+   memmove(&registry.exports[oldest], &registry.exports[oldest + 1],
+           (registry.export_count - oldest - 1) * sizeof(registry.exports[0]));
+   registry.export_count--;
+}
+
 bool
 cuvk_mem_registry_register_fd(int fd, VkExternalMemoryHandleTypeFlagBits handle_type,
                               const void *owner, const struct cuvk_mem_export_record *rec)
@@ -286,6 +318,7 @@ cuvk_mem_registry_register_fd(int fd, VkExternalMemoryHandleTypeFlagBits handle_
       goto out;
    }
 
+   registry_evict_oldest(o);
    e = registry_add_export();
    if (!e) {
       cuvk_logw("out of memory registering exported fd %d", fd);

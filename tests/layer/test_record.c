@@ -374,6 +374,42 @@ test_free_forgets(void)
    return vkh_exit(vkh_finish(&h));
 }
 
+/* An application that exports the same memory every frame: the registry
+ * keeps a bounded number of exports per allocation, so open fds do not
+ * grow with the exports, and the newest export is still found. */
+static int
+test_repeated_exports_bounded(void)
+{
+   struct vkh h;
+   if (!vkh_init(&h, "layer.record.repeated_exports_bounded", NULL))
+      return VKH_EXIT_FAIL;
+
+   int type = vkh_find_memory_type(&h, ~0u, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT);
+   VKH_CHECK(type >= 0);
+
+   VkDeviceMemory memory;
+   VKH_CHECK_VK(vkh_allocate(&h, 65536, (uint32_t)type, VKH_OPAQUE_FD, VK_NULL_HANDLE,
+                             VK_NULL_HANDLE, &memory));
+   int open_before = fd_util_list(NULL, 0);
+   for (int i = 0; i < 100; i++) {
+      int fd = vkh_get_memory_fd(&h, memory, VKH_OPAQUE_FD);
+      VKH_CHECK(fd >= 0);
+      close(fd);
+   }
+   /* At most a handful of kept exports, however many were made. */
+   VKH_CHECK(fd_util_list(NULL, 0) <= open_before + 4);
+
+   int fd = vkh_get_memory_fd(&h, memory, VKH_OPAQUE_FD);
+   struct cuvk_mem_export_record rec;
+   VKH_CHECK(fd >= 0 && lookup(fd, &rec));
+   VKH_CHECK(rec.allocation_size == 65536);
+   close(fd);
+
+   vkFreeMemory(h.device, memory, NULL);
+   VKH_CHECK(fd_util_list(NULL, 0) <= open_before);
+   return vkh_exit(vkh_finish(&h));
+}
+
 /* vkDestroyDevice with exported memory still allocated (an application
  * leak, so this runs without the validation layer) forgets its records. */
 static int
@@ -660,6 +696,7 @@ static const struct {
    { "suballocated_buffers", test_suballocated_buffers },
    { "dup_fd_finds_record", test_dup_fd_finds_record },
    { "free_forgets", test_free_forgets },
+   { "repeated_exports_bounded", test_repeated_exports_bounded },
    { "destroy_device_forgets", test_destroy_device_forgets },
    { "not_exported_not_recorded", test_not_exported_not_recorded },
    { "allocation_callbacks", test_allocation_callbacks },
