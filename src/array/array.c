@@ -290,10 +290,7 @@ cuvk_array_image_create(struct cuvk_context *ctx, const struct cuvk_format *form
 
 fail_memory_used:
    /* The transition may be recorded: wait for the GPU before freeing. */
-   pthread_mutex_lock(&ctx->lock);
-   uint64_t value = cuvk_submit_last_value(ctx);
-   pthread_mutex_unlock(&ctx->lock);
-   cuvk_submit_wait(ctx, value);
+   cuvk_submit_wait_idle(ctx);
 fail_memory:
    vkFreeMemory(ctx->vk, img->memory, NULL);
 fail_image:

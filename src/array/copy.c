@@ -760,15 +760,6 @@ staged_download(struct copy *c)
 /* ---- Linear to linear ---- */
 
 static CUresult
-wait_all(struct cuvk_context *ctx)
-{
-   pthread_mutex_lock(&ctx->lock);
-   uint64_t value = cuvk_submit_last_value(ctx);
-   pthread_mutex_unlock(&ctx->lock);
-   return cuvk_submit_wait(ctx, value);
-}
-
-static CUresult
 copy_linear(struct copy *c)
 {
    struct side *d = &c->dst, *s = &c->src;
@@ -786,7 +777,7 @@ copy_linear(struct copy *c)
    bool dview = d->host != NULL;
    bool sview = s->host != NULL && (s->kind == SIDE_HOST || s->cached);
    if (dview && sview) {
-      res = wait_all(c->ctx);
+      res = cuvk_submit_wait_idle(c->ctx);
       if (res != CUDA_SUCCESS)
          return res;
       for (uint64_t z = 0; z < c->depth; z++)

@@ -454,10 +454,7 @@ cuCtxSynchronize(void)
    if (res != CUDA_SUCCESS)
       return res;
 
-   pthread_mutex_lock(&ctx->lock);
-   uint64_t value = cuvk_submit_last_value(ctx);
-   pthread_mutex_unlock(&ctx->lock);
-   return cuvk_submit_wait(ctx, value);
+   return cuvk_submit_wait_idle(ctx);
 }
 
 CUVK_EXPORT CUresult CUDAAPI

@@ -108,6 +108,17 @@ cuvk_mem_alloc_publish(struct cuvk_mem_alloc *alloc)
    return CUDA_SUCCESS;
 }
 
+/* Gives a heap allocation's bytes back, destroying its block when that
+ * emptied it; only once the GPU no longer uses them (or never did). */
+static void
+alloc_heap_free(struct cuvk_mem_alloc *alloc)
+{
+   struct cuvk_mem_block *block = alloc->block;
+   struct cuvk_mem_block *dead = cuvk_mem_heap_free(block->heap, block, alloc->offset, alloc->reserved);
+   if (dead)
+      cuvk_mem_block_destroy(dead);
+}
+
 static void
 alloc_release_now(struct cuvk_context *ctx, void *data)
 {
@@ -115,10 +126,7 @@ alloc_release_now(struct cuvk_context *ctx, void *data)
    struct cuvk_mem_block *block = alloc->block;
 
    if (block->heap) {
-      struct cuvk_mem_block *dead =
-         cuvk_mem_heap_free(block->heap, block, alloc->offset, alloc->reserved);
-      if (dead)
-         cuvk_mem_block_destroy(dead);
+      alloc_heap_free(alloc);
    } else if (alloc->reserved) {
       /* A wrapped block owned by this allocation alone. */
       cuvk_mem_block_destroy(block);
@@ -198,9 +206,7 @@ alloc_from_heap(struct cuvk_context *ctx, struct cuvk_mem_heap *heap, enum cuvk_
    }
 
    if (kind == CUVK_MEM_HOST && !alloc->block->map) {
-      struct cuvk_mem_block *dead = cuvk_mem_heap_free(heap, alloc->block, alloc->offset, alloc->reserved);
-      if (dead)
-         cuvk_mem_block_destroy(dead);
+      alloc_heap_free(alloc);
       free(alloc);
       return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "the driver would not map pinned host memory");
    }
@@ -212,9 +218,7 @@ alloc_from_heap(struct cuvk_context *ctx, struct cuvk_mem_heap *heap, enum cuvk_
 
    res = cuvk_mem_alloc_publish(alloc);
    if (res != CUDA_SUCCESS) {
-      struct cuvk_mem_block *dead = cuvk_mem_heap_free(heap, alloc->block, alloc->offset, alloc->reserved);
-      if (dead)
-         cuvk_mem_block_destroy(dead);
+      alloc_heap_free(alloc);
       free(alloc);
       return res;
    }
@@ -544,11 +548,7 @@ cuMemHostUnregister(void *p)
                         "cuMemHostUnregister: %p is not the start of a registered range", p);
    /* The memory is the caller's, free to unmap once this returns: work
     * already queued on it has to finish first, as CUDA makes it. */
-   struct cuvk_context *ctx = alloc->ctx;
-   pthread_mutex_lock(&ctx->lock);
-   uint64_t last = cuvk_submit_last_value(ctx);
-   pthread_mutex_unlock(&ctx->lock);
-   res = cuvk_submit_wait(ctx, last);
+   res = cuvk_submit_wait_idle(alloc->ctx);
    cuvk_mem_alloc_release(alloc);
    return res;
 }

@@ -376,3 +376,12 @@ done:
    pthread_mutex_unlock(&ctx->lock);
    return CUDA_SUCCESS;
 }
+
+CUresult
+cuvk_submit_wait_idle(struct cuvk_context *ctx)
+{
+   pthread_mutex_lock(&ctx->lock);
+   uint64_t value = cuvk_submit_last_value(ctx);
+   pthread_mutex_unlock(&ctx->lock);
+   return cuvk_submit_wait(ctx, value);
+}

@@ -88,6 +88,10 @@ uint64_t cuvk_submit_last_value(struct cuvk_context *ctx);
  * batch.  Takes the context lock itself; must be called without it. */
 CUresult cuvk_submit_wait(struct cuvk_context *ctx, uint64_t value);
 
+/* Waits for everything recorded on ctx so far.  Takes the context lock
+ * itself; must be called without it. */
+CUresult cuvk_submit_wait_idle(struct cuvk_context *ctx);
+
 /* Non-blocking: flushes value's batch if still open, then polls. Takes
  * the context lock itself. */
 CUresult cuvk_submit_is_done(struct cuvk_context *ctx, uint64_t value, bool *done);

@@ -385,16 +385,6 @@ cuvk_staging_set_busy(struct cuvk_context *ctx, const struct cuvk_staging_slot *
    ctx->staging.slot_value[slot->index] = value;
 }
 
-/* Waits for everything recorded on ctx so far. */
-static CUresult
-context_idle(struct cuvk_context *ctx)
-{
-   pthread_mutex_lock(&ctx->lock);
-   uint64_t value = cuvk_submit_last_value(ctx);
-   pthread_mutex_unlock(&ctx->lock);
-   return cuvk_submit_wait(ctx, value);
-}
-
 static bool
 context_is_idle(struct cuvk_context *ctx)
 {
@@ -561,7 +551,7 @@ copy_segment(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct 
       /* A synchronous copy that involves host memory returns once the
        * host side is done with, as CUDA's does. */
       if (res == CUDA_SUCCESS && !copy->async && host_side)
-         res = context_idle(ctx);
+         res = cuvk_submit_wait_idle(ctx);
       return res;
    }
 
@@ -575,9 +565,9 @@ copy_segment(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct 
 
    bool read_ok = !sfound || !gpu_s || ss->cached || n <= DIRECT_UNCACHED_MAX;
    if (dmap && smap && (read_ok || !gpu_s)) {
-      res = context_idle(ctx);
+      res = cuvk_submit_wait_idle(ctx);
       if (res == CUDA_SUCCESS && other)
-         res = context_idle(other);
+         res = cuvk_submit_wait_idle(other);
       if (res == CUDA_SUCCESS)
          memcpy(dmap, smap, n);
       return res;
@@ -726,7 +716,7 @@ cuvk_fill(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct cuv
          if (res != CUDA_SUCCESS)
             return res;
          if (!fill->async && span_is_host(&span)) {
-            res = context_idle(ctx);
+            res = cuvk_submit_wait_idle(ctx);
             if (res != CUDA_SUCCESS)
                return res;
          }

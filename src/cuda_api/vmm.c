@@ -485,18 +485,17 @@ cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHand
    return CUDA_SUCCESS;
 }
 
-/* Checks that [ptr, ptr + size) is covered by cuMemMap ranges with no
- * hole; with whole, that no range sticks out at either end.  Range map
- * lock held. */
+/* Checks that [ptr, ptr + size) is a run of whole cuMemMap ranges: no
+ * hole, and no range sticking out at either end.  Range map lock held. */
 static bool
-mappings_cover(struct cuvk_mem_range_map *map, uint64_t ptr, uint64_t size, bool whole)
+mappings_cover(struct cuvk_mem_range_map *map, uint64_t ptr, uint64_t size)
 {
    uint64_t end = ptr + size;
    for (uint64_t addr = ptr; addr < end;) {
       struct cuvk_mem_range *r = cuvk_mem_range_map_lookup_locked(map, addr);
       if (!r || r->kind != CUVK_MEM_VMM)
          return false;
-      if (whole && (r->start != addr || r->size > end - addr))
+      if (r->start != addr || r->size > end - addr)
          return false;
       addr = r->start + r->size;
    }
@@ -590,7 +589,7 @@ cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc, size_t
    }
 
    cuvk_mem_range_map_write_lock(map);
-   if (!mappings_cover(map, ptr, size, true)) {
+   if (!mappings_cover(map, ptr, size)) {
       cuvk_mem_range_map_write_unlock(map);
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemSetAccess: 0x%llx+%zu is not a run of whole mappings",
                         (unsigned long long)ptr, size);

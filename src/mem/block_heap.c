@@ -101,9 +101,14 @@ block_setup(struct cuvk_mem_block *block, bool map, VkExternalMemoryHandleTypeFl
       }
    }
 
-   res = cuvk_mem_va_alloc(block->size, BLOCK_VA_ALIGNMENT, 0, &block->va);
-   if (res != CUDA_SUCCESS)
-      goto fail_map;
+   /* Heap blocks hand out CUdeviceptrs as va + offset; a wrapped block's
+    * users (imports, cuMemMap, registered host memory) bring their own
+    * addresses. */
+   if (block->heap) {
+      res = cuvk_mem_va_alloc(block->size, BLOCK_VA_ALIGNMENT, 0, &block->va);
+      if (res != CUDA_SUCCESS)
+         goto fail_map;
+   }
 
    return CUDA_SUCCESS;
 
@@ -199,7 +204,8 @@ cuvk_mem_block_wrap(VkDevice vk, VkDeviceMemory memory, VkBuffer buffer, VkDevic
 void
 cuvk_mem_block_destroy(struct cuvk_mem_block *block)
 {
-   cuvk_mem_va_free(block->va, block->size);
+   if (block->heap)
+      cuvk_mem_va_free(block->va, block->size);
    if (block->owns_map)
       vkUnmapMemory(block->vk, block->memory);
    vkDestroyBuffer(block->vk, block->buffer, NULL);

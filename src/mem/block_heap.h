@@ -37,7 +37,7 @@ struct cuvk_mem_block {
    bool owns_map;              /* map came from vkMapMemory */
    bool cached;                /* map is HOST_CACHED: cheap for the CPU to read */
    VkDeviceSize size;
-   uint64_t va;
+   uint64_t va;                /* heap blocks only; 0 when wrapped */
    bool dedicated;
    uint32_t live;              /* allocations inside */
    struct cuvk_vma_heap space; /* sub-allocation; unused when dedicated */
