@@ -1,5 +1,6 @@
 #include "cuda_api/submit.h"
 
+#include <assert.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <time.h>
@@ -39,6 +40,7 @@ cuvk_submit_init(struct cuvk_context *ctx)
    s->next_value = 1;
    s->last_submitted = 0;
    s->completed = 0;
+   s->hold = 0;
 
    VkCommandPoolCreateInfo pool_info = {
       .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
@@ -255,16 +257,43 @@ cuvk_submit_flush(struct cuvk_context *ctx)
    return CUDA_SUCCESS;
 }
 
+/* Submits the open batch when nothing else is in flight, so it starts at
+ * once; otherwise it waits for company. */
+static CUresult
+flush_if_idle(struct cuvk_context *ctx)
+{
+   cuvk_submit_retire(ctx);
+   if (cuvk_list_is_empty(&ctx->submit.pending))
+      return cuvk_submit_flush(ctx);
+   return CUDA_SUCCESS;
+}
+
 CUresult
 cuvk_submit_commit(struct cuvk_context *ctx)
 {
    struct cuvk_submit *s = &ctx->submit;
 
    s->open->command_count++;
-   cuvk_submit_retire(ctx);
-   if (cuvk_list_is_empty(&s->pending) || s->open->command_count >= BATCH_MAX_COMMANDS)
+   if (s->open->command_count >= BATCH_MAX_COMMANDS)
       return cuvk_submit_flush(ctx);
-   return CUDA_SUCCESS;
+   return s->hold ? CUDA_SUCCESS : flush_if_idle(ctx);
+}
+
+void
+cuvk_submit_hold(struct cuvk_context *ctx)
+{
+   ctx->submit.hold++;
+}
+
+CUresult
+cuvk_submit_release(struct cuvk_context *ctx)
+{
+   struct cuvk_submit *s = &ctx->submit;
+
+   assert(s->hold > 0);
+   if (--s->hold || !s->open)
+      return CUDA_SUCCESS;
+   return flush_if_idle(ctx);
 }
 
 uint64_t

@@ -577,6 +577,53 @@ copy_segment(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct 
    return staging_download(ctx, stream, dmap, span_ref(ss), n);
 }
 
+/* Records a checked copy, walking both sides together: a copy may cross
+ * from one allocation into the next only where they are contiguous
+ * (virtual memory mappings).  Its pieces go to the GPU in one submission. */
+static CUresult
+copy_walk(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct cuvk_copy *copy)
+{
+   uint64_t dst = copy->dst, src = copy->src;
+   size_t left = copy->size;
+   CUresult res = CUDA_SUCCESS, release;
+
+   pthread_mutex_lock(&ctx->lock);
+   cuvk_submit_hold(ctx);
+   pthread_mutex_unlock(&ctx->lock);
+
+   while (left > 0) {
+      struct cuvk_mem_span ds, ss;
+      bool dfound, sfound;
+
+      res = copy_resolve(copy, dst, copy->dst_side, "destination", &ds, &dfound);
+      if (res != CUDA_SUCCESS)
+         break;
+      res = copy_resolve(copy, src, copy->src_side, "source", &ss, &sfound);
+      if (res != CUDA_SUCCESS)
+         break;
+
+      size_t n = left;
+      if (dfound)
+         n = CUVK_MIN(n, ds.avail);
+      if (sfound)
+         n = CUVK_MIN(n, ss.avail);
+      /* When n < left the next round resolves what follows; past the end
+       * of a device allocation that is an error there. */
+
+      res = copy_segment(ctx, stream, copy, dst, src, n, &ds, dfound, &ss, sfound);
+      if (res != CUDA_SUCCESS)
+         break;
+      dst += n;
+      src += n;
+      left -= n;
+   }
+
+   pthread_mutex_lock(&ctx->lock);
+   release = cuvk_submit_release(ctx);
+   pthread_mutex_unlock(&ctx->lock);
+   return res != CUDA_SUCCESS ? res : release;
+}
+
 CUresult
 cuvk_copy(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct cuvk_copy *copy)
 {
@@ -600,35 +647,7 @@ cuvk_copy(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct cuv
    if (res != CUDA_SUCCESS)
       return res;
 
-   /* Walk both sides together; a copy may cross from one allocation into
-    * the next only where they are contiguous (virtual memory mappings). */
-   while (left > 0) {
-      struct cuvk_mem_span ds, ss;
-      bool dfound, sfound;
-
-      res = copy_resolve(copy, dst, copy->dst_side, "destination", &ds, &dfound);
-      if (res != CUDA_SUCCESS)
-         return res;
-      res = copy_resolve(copy, src, copy->src_side, "source", &ss, &sfound);
-      if (res != CUDA_SUCCESS)
-         return res;
-
-      size_t n = left;
-      if (dfound)
-         n = CUVK_MIN(n, ds.avail);
-      if (sfound)
-         n = CUVK_MIN(n, ss.avail);
-      /* When n < left the next round resolves what follows; past the end
-       * of a device allocation that is an error there. */
-
-      res = copy_segment(ctx, stream, copy, dst, src, n, &ds, dfound, &ss, sfound);
-      if (res != CUDA_SUCCESS)
-         return res;
-      dst += n;
-      src += n;
-      left -= n;
-   }
-   return CUDA_SUCCESS;
+   return copy_walk(ctx, stream, copy);
 }
 
 /* CPU fill of a host view whose address modulo 4 matches the device
@@ -638,6 +657,34 @@ fill_cpu(uint8_t *p, size_t n, uint32_t pattern)
 {
    for (size_t i = 0; i < n; i++)
       p[i] = (uint8_t)(pattern >> ((((uintptr_t)(p + i)) & 3) * 8));
+}
+
+/* Fills n bytes of one allocation (all rows of a 2D fill), on the CPU when
+ * that is cheaper than a submit. */
+static CUresult
+fill_segment(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct cuvk_fill *fill,
+             const struct cuvk_mem_span *span, uint64_t n, uint64_t row_bytes, uint64_t pitch,
+             uint32_t pattern)
+{
+   uint64_t extent = fill->height > 1 ? (uint64_t)(fill->height - 1) * pitch + row_bytes : n;
+   bool cheap = extent <= (span->cached ? DIRECT_SMALL_MAX : DIRECT_UNCACHED_MAX);
+   CUresult res;
+
+   if (!fill->async && span->map && cheap && context_is_idle(ctx)) {
+      for (uint64_t r = 0; r < fill->height; r++)
+         fill_cpu(span->map + r * pitch, fill->height > 1 ? row_bytes : n, pattern);
+      return CUDA_SUCCESS;
+   }
+
+   pthread_mutex_lock(&ctx->lock);
+   if (fill->height > 1)
+      res = record_fill(ctx, stream, span_ref(span), row_bytes, fill->height, pitch, pattern);
+   else
+      res = record_fill(ctx, stream, span_ref(span), n, 1, n, pattern);
+   pthread_mutex_unlock(&ctx->lock);
+   if (res == CUDA_SUCCESS && !fill->async && span_is_host(span))
+      res = cuvk_submit_wait_idle(ctx);
+   return res;
 }
 
 CUresult
@@ -688,41 +735,31 @@ cuvk_fill(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct cuv
       left -= n;
    }
 
-   uint64_t dst = fill->dst;
-   uint64_t left = extent;
-   while (left > 0) {
-      if (!cuvk_mem_resolve(dst, &span))
-         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is not inside any allocation",
-                           fill->entry, (unsigned long long)dst);
-      if (span.ctx != ctx)
-         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx belongs to another context",
-                           fill->entry, (unsigned long long)dst);
-      uint64_t n = CUVK_MIN(left, span.avail);
-      if (n < left && fill->height > 1)
-         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: %llu bytes run past the end of the allocation",
-                           fill->entry, (unsigned long long)extent);
+   /* The pieces go to the GPU in one submission. */
+   pthread_mutex_lock(&ctx->lock);
+   cuvk_submit_hold(ctx);
+   pthread_mutex_unlock(&ctx->lock);
 
-      bool cheap = extent <= (span.cached ? DIRECT_SMALL_MAX : DIRECT_UNCACHED_MAX);
-      if (!fill->async && span.map && cheap && context_is_idle(ctx)) {
-         for (uint64_t r = 0; r < fill->height; r++)
-            fill_cpu(span.map + r * pitch, fill->height > 1 ? row_bytes : n, pattern);
-      } else {
-         pthread_mutex_lock(&ctx->lock);
-         if (fill->height > 1)
-            res = record_fill(ctx, stream, span_ref(&span), row_bytes, fill->height, pitch, pattern);
-         else
-            res = record_fill(ctx, stream, span_ref(&span), n, 1, n, pattern);
-         pthread_mutex_unlock(&ctx->lock);
-         if (res != CUDA_SUCCESS)
-            return res;
-         if (!fill->async && span_is_host(&span)) {
-            res = cuvk_submit_wait_idle(ctx);
-            if (res != CUDA_SUCCESS)
-               return res;
-         }
+   res = CUDA_SUCCESS;
+   for (uint64_t dst = fill->dst, left = extent; left > 0 && res == CUDA_SUCCESS;) {
+      if (!cuvk_mem_resolve(dst, &span)) {
+         res = cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is not inside any allocation",
+                          fill->entry, (unsigned long long)dst);
+         break;
       }
+      if (span.ctx != ctx) {
+         res = cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx belongs to another context",
+                          fill->entry, (unsigned long long)dst);
+         break;
+      }
+      uint64_t n = CUVK_MIN(left, span.avail);
+      res = fill_segment(ctx, stream, fill, &span, n, row_bytes, pitch, pattern);
       dst += n;
       left -= n;
    }
-   return CUDA_SUCCESS;
+
+   pthread_mutex_lock(&ctx->lock);
+   CUresult release = cuvk_submit_release(ctx);
+   pthread_mutex_unlock(&ctx->lock);
+   return res != CUDA_SUCCESS ? res : release;
 }
