@@ -220,6 +220,8 @@ struct bench_report {
    char cuda_device_name[256];
    uint64_t max_size;
    double min_time_s;
+   double warmup_s;
+   bool cuda_first;
    bool quick;
    char notes[BENCH_MAX_NOTES][BENCH_NOTE_LEN];
    unsigned note_count;

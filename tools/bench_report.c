@@ -105,8 +105,10 @@ bench_report_print_header(const struct bench_report *rep, FILE *f)
    if (rep->has_impl[BENCH_IMPL_CUDA])
       fprintf(f, "  CUDA: %s (%s)\n", rep->cuda_lib, rep->cuda_device_name);
    tool_format_size(rep->max_size, size, sizeof(size));
-   fprintf(f, "  sizes up to %s; median of at least 3 runs and %.0f ms per size%s\n", size,
-           rep->min_time_s * 1e3, rep->quick ? " (--quick)" : "");
+   fprintf(f, "  sizes up to %s; median of at least 3 runs and %.0f ms per size after %.0f ms of "
+           "warm-up%s\n", size, rep->min_time_s * 1e3, rep->warmup_s * 1e3, rep->quick ? " (--quick)" : "");
+   if (rep->cuda_first && rep->has_impl[BENCH_IMPL_CUDA])
+      fprintf(f, "  order: CUDA measured before cuvk in each table (--cuda-first)\n");
    for (unsigned i = 0; i < rep->note_count; i++)
       fprintf(f, "  note: %s\n", rep->notes[i]);
 }
@@ -208,6 +210,8 @@ bench_report_write_json(const struct bench_report *rep, FILE *f)
    tool_json_string(&j, "cuda_device", rep->has_impl[BENCH_IMPL_CUDA] ? rep->cuda_device_name : NULL);
    tool_json_uint(&j, "max_size", rep->max_size);
    tool_json_double(&j, "min_time_ms", rep->min_time_s * 1e3);
+   tool_json_double(&j, "warmup_ms", rep->warmup_s * 1e3);
+   tool_json_bool(&j, "cuda_first", rep->cuda_first);
    tool_json_bool(&j, "quick", rep->quick);
    tool_json_array_begin(&j, "notes");
    for (unsigned i = 0; i < rep->note_count; i++)

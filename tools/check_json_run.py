@@ -5,8 +5,9 @@ the JSON it wrote (to stdout, or to a file).
     check_json_run.py stdout [--plain-too] -- TOOL ARGS...
         TOOL ARGS must print JSON on stdout; with --plain-too the tool is
         first run without its last argument (the readable output).
-    check_json_run.py file PATH -- TOOL ARGS...
-        TOOL ARGS must write JSON to PATH (the file is removed first).
+    check_json_run.py file PATH [--expect KEY=JSON ...] -- TOOL ARGS...
+        TOOL ARGS must write JSON to PATH (the file is removed first); each
+        --expect requires the top-level KEY to hold the JSON value given.
 """
 import json
 import os
@@ -53,6 +54,9 @@ def main(argv):
         out = run(cmd, capture=True)
         data = parse(out.decode(errors='replace'), 'stdout')
     else:
+        if len(opts) < 2:
+            print(__doc__, file=sys.stderr)
+            return 2
         path = opts[1]
         if os.path.exists(path):
             os.remove(path)
@@ -62,6 +66,15 @@ def main(argv):
             return 1
         with open(path, encoding='utf-8') as f:
             data = parse(f.read(), path)
+    expects = opts[2:]
+    for i in range(0, len(expects), 2):
+        if expects[i] != '--expect' or i + 1 >= len(expects) or '=' not in expects[i + 1]:
+            print(__doc__, file=sys.stderr)
+            return 2
+        key, want = expects[i + 1].split('=', 1)
+        if data.get(key) != json.loads(want):
+            print(f'FAIL: {key} is {data.get(key)!r}, expected {want}', file=sys.stderr)
+            return 1
     print(f'ok: JSON object with keys {", ".join(sorted(data))}')
     return 0
 

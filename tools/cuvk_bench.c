@@ -65,7 +65,9 @@ struct bench_options {
    uint64_t max_size;
    bool max_size_given;
    double min_time_s;
+   double warmup_s;
    bool quick;
+   bool cuda_first;
    const char *json_path;
    const char *cuda_lib;
    const char *cuvk_lib;
@@ -113,9 +115,13 @@ cmp_double(const void *a, const void *b)
 /*
  * Times op.  prepare, when given, runs before each op outside the timed
  * part (the import benchmark gets its fresh fd there), and forces one op
- * per sample.  Two runs that are not part of the result come first: the
- * first pays for first touches and lazy setup, the faster of the two
- * estimates what an op takes, which sets the batch and sample counts.
+ * per sample.  Runs that are not part of the result come first, at least
+ * two and for at least --warmup: the first pays for first touches and lazy
+ * setup, and the rest bring the GPU to the clocks this implementation's
+ * own load keeps it at, whatever ran before (on an H200, a fill measured
+ * right after the Vulkan column's sleeping fence waits ran at half speed).
+ * The fastest warm-up run estimates what an op takes, which sets the batch
+ * and sample counts.
  */
 static bool
 bench_measure(const struct bench_state *s, bench_op_fn op, bench_op_fn prepare, void *ctx,
@@ -126,7 +132,8 @@ bench_measure(const struct bench_state *s, bench_op_fn op, bench_op_fn prepare, 
    unsigned reps = 1, samples;
 
    memset(out, 0, sizeof(*out));
-   for (int i = 0; i < 2; i++) {
+   double warm_start = now_s();
+   for (unsigned i = 0; i < 2 || now_s() - warm_start < s->opt.warmup_s; i++) {
       if (prepare && !prepare(ctx))
          return false;
       double t0 = now_s();
@@ -165,6 +172,14 @@ bench_measure(const struct bench_state *s, bench_op_fn op, bench_op_fn prepare, 
 fail:
    free(times);
    return false;
+}
+
+/* Which of s->cu the i-th measurement of a table uses: cuvk first unless
+ * --cuda-first, which checks that the order does not favour either. */
+static int
+bench_cu_index(const struct bench_state *s, int i)
+{
+   return s->opt.cuda_first ? 1 - i : i;
 }
 
 /* ---- Operations ---- */
@@ -549,7 +564,8 @@ bench_bandwidth(struct bench_state *s, enum bench_id id)
                      : id == BENCH_MEMSET ? op_cu_memset
                      : d->dst_device ? op_cu_htod : op_cu_dtoh;
 
-   for (int k = 0; k < 2; k++) {
+   for (int i = 0; i < 2; i++) {
+      int k = bench_cu_index(s, i);
       struct bench_cu *cu = &s->cu[k];
       enum bench_impl impl = k ? BENCH_IMPL_CUDA : BENCH_IMPL_CUVK;
       struct op_ctx c = { .cu = cu, .fd = -1 };
@@ -649,7 +665,8 @@ bench_seam(struct bench_state *s)
    t->impl_what[BENCH_IMPL_CUVK] = "cuvk";
    t->impl_what[BENCH_IMPL_CUDA] = "--cuda-lib, the same calls";
 
-   for (int k = 0; k < 2; k++) {
+   for (int i = 0; i < 2; i++) {
+      int k = bench_cu_index(s, i);
       struct bench_cu *cu = &s->cu[k];
       enum bench_impl impl = k ? BENCH_IMPL_CUDA : BENCH_IMPL_CUVK;
       struct op_ctx c = { .cu = cu, .fd = -1 };
@@ -677,9 +694,9 @@ bench_seam(struct bench_state *s)
          cu->MemUnmap(va, reserved);
          cu->MemAddressFree(va, reserved);
       }
-      for (int i = 0; i < 2; i++)
-         if (handles[i])
-            cu->MemRelease(handles[i]);
+      for (int h = 0; h < 2; h++)
+         if (handles[h])
+            cu->MemRelease(handles[h]);
    }
    progress_done();
 }
@@ -700,7 +717,8 @@ bench_latency(struct bench_state *s)
    table_add_row(t, "HtoD 4 B + sync", 4);
    table_add_row(t, "DtoH 4 B", 4);
 
-   for (int k = 0; k < 2; k++) {
+   for (int i = 0; i < 2; i++) {
+      int k = bench_cu_index(s, i);
       struct bench_cu *cu = &s->cu[k];
       enum bench_impl impl = k ? BENCH_IMPL_CUDA : BENCH_IMPL_CUVK;
       uint32_t word = 0x12345678;
@@ -814,7 +832,8 @@ bench_import(struct bench_state *s)
       bench_table_note(t, "VK_LAYER_CUVK_interop is not in VK_INSTANCE_LAYERS: cuvk imports "
                        "without the exporter's record of the allocation");
 
-   for (int k = 0; k < 2; k++) {
+   for (int i = 0; i < 2; i++) {
+      int k = bench_cu_index(s, i);
       struct bench_cu *cu = &s->cu[k];
       enum bench_impl impl = k ? BENCH_IMPL_CUDA : BENCH_IMPL_CUVK;
       struct op_ctx c = { .cu = cu, .vk = &s->vk, .exported = &small, .fd = -1 };
@@ -896,6 +915,9 @@ usage(FILE *f)
       "  --quick           a few sizes (4 B, 64 KiB, 1 MiB) and 5 ms a size: a smoke test\n"
       "  --min-time MS     time each size for at least MS milliseconds (default 50;\n"
       "                    at least 3 runs in any case)\n"
+      "  --warmup MS       before timing a size, run it untimed for at least MS\n"
+      "                    milliseconds (default 20, 2 with --quick; at least 2 runs)\n"
+      "  --cuda-first      in each table, measure --cuda-lib before cuvk\n"
       "  --json FILE       also write every result as JSON to FILE\n"
       "  --cuda-lib PATH   a real libcuda.so.1 to run the same calls on, side by side\n"
       "                    (opened RTLD_LOCAL|RTLD_DEEPBIND, reached only via dlsym)\n"
@@ -931,6 +953,20 @@ parse_only(const char *list, unsigned *mask)
    return ok && *mask;
 }
 
+/* A non-negative number of milliseconds, stored in seconds. */
+static bool
+parse_ms(const char *option, const char *v, double *seconds)
+{
+   char *end;
+   double ms = strtod(v, &end);
+   if (*end || !(ms >= 0.0)) {
+      fprintf(stderr, "cuvk-bench: %s: '%s' is not a number of milliseconds\n", option, v);
+      return false;
+   }
+   *seconds = ms * 1e-3;
+   return true;
+}
+
 /* 0 on success, else the exit status. */
 static int
 parse_options(int argc, char **argv, struct bench_options *opt)
@@ -938,6 +974,7 @@ parse_options(int argc, char **argv, struct bench_options *opt)
    memset(opt, 0, sizeof(*opt));
    opt->max_size = BENCH_DEFAULT_MAX_SIZE;
    opt->min_time_s = -1.0;
+   opt->warmup_s = -1.0;
    opt->only = BIT(BENCH_ID_COUNT) - 1;
 
    for (int i = 1; i < argc; i++) {
@@ -951,8 +988,12 @@ parse_options(int argc, char **argv, struct bench_options *opt)
       } else if (strcmp(a, "--quick") == 0) {
          opt->quick = true;
          takes_value = false;
+      } else if (strcmp(a, "--cuda-first") == 0) {
+         opt->cuda_first = true;
+         takes_value = false;
       } else if (!v && (strcmp(a, "--max-size") == 0 || strcmp(a, "--only") == 0 ||
                         strcmp(a, "--min-time") == 0 || strcmp(a, "--json") == 0 ||
+                        strcmp(a, "--warmup") == 0 ||
                         strcmp(a, "--cuda-lib") == 0 || strcmp(a, "--cuvk-lib") == 0 ||
                         strcmp(a, "--device") == 0)) {
          fprintf(stderr, "cuvk-bench: %s needs a value\n", a);
@@ -966,13 +1007,9 @@ parse_options(int argc, char **argv, struct bench_options *opt)
       } else if (strcmp(a, "--only") == 0) {
          if (!parse_only(v, &opt->only))
             return 2;
-      } else if (strcmp(a, "--min-time") == 0) {
-         char *end;
-         opt->min_time_s = strtod(v, &end) * 1e-3;
-         if (*end || !(opt->min_time_s >= 0.0)) {
-            fprintf(stderr, "cuvk-bench: --min-time: '%s' is not a number of milliseconds\n", v);
+      } else if (strcmp(a, "--min-time") == 0 || strcmp(a, "--warmup") == 0) {
+         if (!parse_ms(a, v, strcmp(a, "--warmup") == 0 ? &opt->warmup_s : &opt->min_time_s))
             return 2;
-         }
       } else if (strcmp(a, "--json") == 0) {
          opt->json_path = v;
       } else if (strcmp(a, "--cuda-lib") == 0) {
@@ -997,6 +1034,8 @@ parse_options(int argc, char **argv, struct bench_options *opt)
    }
    if (opt->min_time_s < 0.0)
       opt->min_time_s = opt->quick ? 5e-3 : 50e-3;
+   if (opt->warmup_s < 0.0)
+      opt->warmup_s = opt->quick ? 2e-3 : 20e-3;
    return 0;
 }
 
@@ -1078,6 +1117,8 @@ main(int argc, char **argv)
       return status < 0 ? 0 : status;
    report.quick = s.opt.quick;
    report.min_time_s = s.opt.min_time_s;
+   report.warmup_s = s.opt.warmup_s;
+   report.cuda_first = s.opt.cuda_first;
 
    if (!bench_cu_load(&s.cu[0], "cuvk", s.opt.cuvk_lib, err, sizeof(err))) {
       fprintf(stderr, "cuvk-bench: cuvk: %s\n", err);
