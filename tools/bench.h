@@ -181,7 +181,21 @@ struct bench_result {
    double min_s;
    unsigned samples;
    unsigned reps;
+   /* GPU clocks read right after the timed runs; 0 where unknown. */
+   unsigned sm_mhz, mem_mhz;
 };
+
+/* NVML, where present (bench_clock.c). */
+struct bench_clock {
+   void *lib;
+   void *device;
+   void *get_clock;
+   void *shutdown;
+};
+
+bool bench_clock_open(struct bench_clock *c, const char *uuid);
+void bench_clock_read(const struct bench_clock *c, unsigned *sm_mhz, unsigned *mem_mhz);
+void bench_clock_close(struct bench_clock *c);
 
 #define BENCH_MAX_ROWS 40
 #define BENCH_MAX_NOTES 8

@@ -189,6 +189,14 @@ json_result(struct tool_json *j, const struct bench_table *t, const struct bench
       tool_json_double(j, "gbps", bench_gbps(t, row, impl));
    tool_json_uint(j, "samples", r->samples);
    tool_json_uint(j, "ops_per_sample", r->reps);
+   if (r->sm_mhz)
+      tool_json_uint(j, "sm_mhz", r->sm_mhz);
+   else
+      tool_json_null(j, "sm_mhz");
+   if (r->mem_mhz)
+      tool_json_uint(j, "mem_mhz", r->mem_mhz);
+   else
+      tool_json_null(j, "mem_mhz");
    tool_json_object_end(j);
 }
 

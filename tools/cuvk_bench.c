@@ -83,6 +83,7 @@ struct bench_state {
    bool have_cuda;
    struct bench_vk vk;
    bool have_vk;
+   struct bench_clock clock;
    uint64_t sizes[BENCH_MAX_ROWS];
    unsigned size_count;
    /* Host memcpy and memset per size, measured once and shown in every
@@ -163,6 +164,7 @@ bench_measure(const struct bench_state *s, bench_op_fn op, bench_op_fn prepare, 
    out->median_s = samples % 2 ? times[samples / 2]
                                : 0.5 * (times[samples / 2 - 1] + times[samples / 2]);
    out->min_s = times[0];
+   bench_clock_read(&s->clock, &out->sm_mhz, &out->mem_mhz);
    out->samples = samples;
    out->reps = reps;
    out->valid = true;
@@ -1162,6 +1164,9 @@ main(int argc, char **argv)
       bench_report_note(&report, "no Vulkan baseline: %s", err);
    }
 
+   if (bench_clock_open(&s.clock, report.device_uuid))
+      bench_report_note(&report, "GPU clocks after each result, from NVML: sm_mhz and mem_mhz in the JSON");
+
    choose_max_size(&s);
    choose_sizes(&s);
    report.max_size = s.sizes[s.size_count - 1];
@@ -1189,6 +1194,7 @@ main(int argc, char **argv)
          bench_report_print_table(&report, &report.tables[t], stdout);
    }
 
+   bench_clock_close(&s.clock);
    bench_vk_finish(&s.vk);
    bench_cu_stop(&s.cu[1]);
    bench_cu_stop(&s.cu[0]);
