@@ -282,18 +282,23 @@ cuvk_submit_commit(struct cuvk_context *ctx)
 void
 cuvk_submit_hold(struct cuvk_context *ctx)
 {
+   pthread_mutex_lock(&ctx->lock);
    ctx->submit.hold++;
+   pthread_mutex_unlock(&ctx->lock);
 }
 
 CUresult
-cuvk_submit_release(struct cuvk_context *ctx)
+cuvk_submit_release(struct cuvk_context *ctx, CUresult res)
 {
    struct cuvk_submit *s = &ctx->submit;
+   CUresult flushed = CUDA_SUCCESS;
 
+   pthread_mutex_lock(&ctx->lock);
    assert(s->hold > 0);
-   if (--s->hold || !s->open)
-      return CUDA_SUCCESS;
-   return flush_if_idle(ctx);
+   if (--s->hold == 0 && s->open)
+      flushed = flush_if_idle(ctx);
+   pthread_mutex_unlock(&ctx->lock);
+   return res != CUDA_SUCCESS ? res : flushed;
 }
 
 uint64_t

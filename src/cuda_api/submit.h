@@ -21,7 +21,8 @@
  * buffers, the semaphore and the garbage lists are reused.
  *
  * Locking: every function here expects the context's lock held, except
- * cuvk_submit_wait and cuvk_submit_is_done, which take it as needed.
+ * cuvk_submit_wait, cuvk_submit_is_done, cuvk_submit_hold and
+ * cuvk_submit_release, which take it as needed.
  */
 #ifndef CUVK_API_SUBMIT_H
 #define CUVK_API_SUBMIT_H
@@ -77,9 +78,11 @@ CUresult cuvk_submit_commit(struct cuvk_context *ctx);
 
 /* Between hold and release, commit submits only full batches; release
  * submits what the held calls recorded if the queue is idle.  Nests; a wait
- * still flushes what it waits for.  Lock held for both. */
+ * still flushes what it waits for.  Release returns res, the held call's
+ * own result, unless that is success and the submit fails.  Both take the
+ * context lock; call them without it. */
 void cuvk_submit_hold(struct cuvk_context *ctx);
-CUresult cuvk_submit_release(struct cuvk_context *ctx);
+CUresult cuvk_submit_release(struct cuvk_context *ctx, CUresult res);
 
 /* Submits the open batch, if any. */
 CUresult cuvk_submit_flush(struct cuvk_context *ctx);

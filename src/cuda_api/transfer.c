@@ -585,12 +585,9 @@ copy_walk(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct cuv
 {
    uint64_t dst = copy->dst, src = copy->src;
    size_t left = copy->size;
-   CUresult res = CUDA_SUCCESS, release;
+   CUresult res = CUDA_SUCCESS;
 
-   pthread_mutex_lock(&ctx->lock);
    cuvk_submit_hold(ctx);
-   pthread_mutex_unlock(&ctx->lock);
-
    while (left > 0) {
       struct cuvk_mem_span ds, ss;
       bool dfound, sfound;
@@ -617,11 +614,7 @@ copy_walk(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct cuv
       src += n;
       left -= n;
    }
-
-   pthread_mutex_lock(&ctx->lock);
-   release = cuvk_submit_release(ctx);
-   pthread_mutex_unlock(&ctx->lock);
-   return res != CUDA_SUCCESS ? res : release;
+   return cuvk_submit_release(ctx, res);
 }
 
 CUresult
@@ -659,15 +652,15 @@ fill_cpu(uint8_t *p, size_t n, uint32_t pattern)
       p[i] = (uint8_t)(pattern >> ((((uintptr_t)(p + i)) & 3) * 8));
 }
 
-/* Fills n bytes of one allocation (all rows of a 2D fill), on the CPU when
- * that is cheaper than a submit. */
+/* Fills the n bytes of one allocation at span, on the CPU when that is
+ * cheaper than a submit.  A 2D fill is always one segment: n is its whole
+ * extent, rows and gaps. */
 static CUresult
 fill_segment(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct cuvk_fill *fill,
              const struct cuvk_mem_span *span, uint64_t n, uint64_t row_bytes, uint64_t pitch,
              uint32_t pattern)
 {
-   uint64_t extent = fill->height > 1 ? (uint64_t)(fill->height - 1) * pitch + row_bytes : n;
-   bool cheap = extent <= (span->cached ? DIRECT_SMALL_MAX : DIRECT_UNCACHED_MAX);
+   bool cheap = n <= (span->cached ? DIRECT_SMALL_MAX : DIRECT_UNCACHED_MAX);
    CUresult res;
 
    if (!fill->async && span->map && cheap && context_is_idle(ctx)) {
@@ -736,10 +729,7 @@ cuvk_fill(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct cuv
    }
 
    /* The pieces go to the GPU in one submission. */
-   pthread_mutex_lock(&ctx->lock);
    cuvk_submit_hold(ctx);
-   pthread_mutex_unlock(&ctx->lock);
-
    res = CUDA_SUCCESS;
    for (uint64_t dst = fill->dst, left = extent; left > 0 && res == CUDA_SUCCESS;) {
       if (!cuvk_mem_resolve(dst, &span)) {
@@ -757,9 +747,5 @@ cuvk_fill(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct cuv
       dst += n;
       left -= n;
    }
-
-   pthread_mutex_lock(&ctx->lock);
-   CUresult release = cuvk_submit_release(ctx);
-   pthread_mutex_unlock(&ctx->lock);
-   return res != CUDA_SUCCESS ? res : release;
+   return cuvk_submit_release(ctx, res);
 }
