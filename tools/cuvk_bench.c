@@ -118,11 +118,11 @@ cmp_double(const void *a, const void *b)
  * part (the import benchmark gets its fresh fd there), and forces one op
  * per sample.  Runs that are not part of the result come first, at least
  * two and for at least --warmup: the first pays for first touches and lazy
- * setup, and the rest bring the GPU to the clocks this implementation's
- * own load keeps it at, whatever ran before (on an H200, a fill measured
- * right after the Vulkan column's sleeping fence waits ran at half speed).
- * The fastest warm-up run estimates what an op takes, which sets the batch
- * and sample counts.
+ * setup, and the rest give the GPU time to settle under this load after
+ * whatever ran before.  The fastest warm-up run estimates what an op
+ * takes, which sets the batch and sample counts.  The GPU clocks read
+ * after the timed runs go with the result, since on an H200 they decided
+ * whole tables.
  */
 static bool
 bench_measure(const struct bench_state *s, bench_op_fn op, bench_op_fn prepare, void *ctx,
