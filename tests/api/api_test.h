@@ -1,8 +1,9 @@
 /*
  * The driver-API suite's harness: named cases in a table, checks that
- * print file:line with the CUresult's name and keep going, byte
- * comparisons that say where data went wrong, and the little a test needs
- * around it (random data, a clock, buffers of each memory kind).
+ * print file:line with the CUresult's name and keep going, and the little
+ * a test needs around them (random data, a clock, buffers of each memory
+ * kind).  Failures, byte comparisons and the command line are the shared
+ * tests/common/case_harness.h.
  *
  * Every test executable ends with
  *
@@ -33,11 +34,13 @@
 
 #include <cuda.h>
 
+#include "case_harness.h"
+
 #include <dirent.h>
 #include <inttypes.h>
 #include <stdarg.h>
-#include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,9 +48,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define API_EXIT_PASS 0
-#define API_EXIT_FAIL 1
-#define API_EXIT_SKIP 77
+#define API_EXIT_PASS CUVK_TEST_PASS
+#define API_EXIT_FAIL CUVK_TEST_FAIL
 
 #define API_KIB ((size_t)1 << 10)
 #define API_MIB ((size_t)1 << 20)
@@ -56,11 +58,6 @@
 #define API_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define API_MAX(a, b) ((a) > (b) ? (a) : (b))
 
-/* Failure reports after this many are counted but not printed, so a
- * broken copy in a loop of thousands does not bury the first message. */
-#define API_MAX_REPORTS 40
-
-static atomic_uint api_failures;
 static CUdevice api_dev;
 static CUcontext api_ctx;
 
@@ -74,55 +71,8 @@ api_result_name(CUresult res)
    return name;
 }
 
-static inline void
-api_vreport(const char *file, int line, const char *fmt, va_list ap)
-{
-   unsigned n = atomic_fetch_add(&api_failures, 1);
-
-   if (n < API_MAX_REPORTS) {
-      fprintf(stderr, "%s:%d: ", file, line);
-      vfprintf(stderr, fmt, ap);
-      fputc('\n', stderr);
-   } else if (n == API_MAX_REPORTS) {
-      fprintf(stderr, "(further failures are counted, not printed)\n");
-   }
-}
-
-static inline void __attribute__((format(printf, 3, 4)))
-api_report(const char *file, int line, const char *fmt, ...)
-{
-   va_list ap;
-
-   va_start(ap, fmt);
-   api_vreport(file, line, fmt, ap);
-   va_end(ap);
-}
-
-/* Ends the process at once: for failures after which the case cannot go
- * on (a NULL pointer it would dereference).  Each case is its own process
- * under meson, so nothing else is lost. */
-static inline void __attribute__((noreturn))
-api_abort_case(void)
-{
-   fprintf(stderr, "case aborted: it cannot continue after that failure\n");
-   fflush(stdout);
-   fflush(stderr);
-   _exit(API_EXIT_FAIL);
-}
-
-static inline void __attribute__((noreturn, format(printf, 1, 2)))
-api_skip(const char *fmt, ...)
-{
-   va_list ap;
-
-   printf("SKIP: ");
-   va_start(ap, fmt);
-   vprintf(fmt, ap);
-   va_end(ap);
-   printf("\n");
-   fflush(stdout);
-   exit(API_EXIT_SKIP);
-}
+#define api_report cuvk_test_report
+#define api_abort_case cuvk_test_abort_case
 
 static inline bool
 api_check_result(const char *file, int line, const char *expr, CUresult expected, CUresult got)
@@ -142,7 +92,7 @@ api_check_at(const char *file, int line, bool ok, const char *fmt, ...)
    if (ok)
       return true;
    va_start(ap, fmt);
-   api_vreport(file, line, fmt, ap);
+   cuvk_test_vreport(file, line, fmt, ap);
    va_end(ap);
    return false;
 }
@@ -176,36 +126,8 @@ api_check_at(const char *file, int line, bool ok, const char *fmt, ...)
 
 #define API_REQUIRE_CU(call) API_REQUIRE_RES(CUDA_SUCCESS, call)
 
-/* Compares n bytes; on a mismatch reports the first differing offset, the
- * bytes there and how many differ, prefixed with what (printf-style). */
-static inline bool __attribute__((format(printf, 6, 7)))
-api_check_bytes_at(const char *file, int line, const void *got, const void *want, size_t n,
-                   const char *fmt, ...)
-{
-   const uint8_t *g = got, *w = want;
-   size_t first = SIZE_MAX, bad = 0;
-   char what[256];
-   va_list ap;
-
-   if (memcmp(got, want, n) == 0)
-      return true;
-   for (size_t i = 0; i < n; i++) {
-      if (g[i] != w[i]) {
-         if (first == SIZE_MAX)
-            first = i;
-         bad++;
-      }
-   }
-   va_start(ap, fmt);
-   vsnprintf(what, sizeof(what), fmt, ap);
-   va_end(ap);
-   api_report(file, line, "%s: %zu of %zu bytes differ, first at offset %zu (got 0x%02x, want 0x%02x)",
-              what, bad, n, first, g[first], w[first]);
-   return false;
-}
-
 #define API_CHECK_BYTES(got, want, n, ...)                                     \
-   api_check_bytes_at(__FILE__, __LINE__, (got), (want), (n), __VA_ARGS__)
+   cuvk_test_check_bytes(__FILE__, __LINE__, (got), (want), (n), __VA_ARGS__)
 
 static inline double
 api_now(void)
@@ -280,7 +202,7 @@ api_check_device_at(const char *file, int line, CUdeviceptr src, const void *wan
    ok = api_check_result(file, line, "cuMemcpyDtoH(readback)", CUDA_SUCCESS,
                          cuMemcpyDtoH(got, src, n));
    if (ok)
-      ok = api_check_bytes_at(file, line, got, want, n, "%s", what);
+      ok = cuvk_test_check_bytes(file, line, got, want, n, "%s", what);
    free(got);
    return ok;
 }
@@ -453,9 +375,10 @@ api_case_teardown(const struct api_case *c)
 }
 
 static inline int
-api_run_case(const struct api_case *c)
+api_run_case(const void *p)
 {
-   unsigned before = atomic_load(&api_failures);
+   const struct api_case *c = p;
+   unsigned before = cuvk_test_failures();
    double t0 = api_now();
 
    printf("%s ...\n", c->name);
@@ -465,65 +388,21 @@ api_run_case(const struct api_case *c)
    api_case_setup(c);
    c->run();
    api_case_teardown(c);
-   unsigned failed = atomic_load(&api_failures) - before;
+   unsigned failed = cuvk_test_failures() - before;
    printf("%s: %s (%.3f s)\n", c->name, failed ? "FAIL" : "pass", api_now() - t0);
    fflush(stdout);
    return failed ? API_EXIT_FAIL : API_EXIT_PASS;
 }
 
+/* Every case in one process: cases that need a fresh process
+ * (API_SETUP_NONE) only make sense first, and run only if they are. */
 static inline int
-api_main(int argc, char **argv, const struct api_case *cases, size_t count)
+api_run_all(const struct cuvk_test_table *t)
 {
-   /* Failures go to stderr and progress to stdout; line buffering keeps
-    * them in order in meson's log. */
-   setvbuf(stdout, NULL, _IOLBF, 0);
-
-   if (argc == 2 && strcmp(argv[1], "--list") == 0) {
-      for (size_t i = 0; i < count; i++)
-         printf("%s\n", cases[i].name);
-      return API_EXIT_PASS;
-   }
-
-   if (argc >= 2 && strcmp(argv[1], "--expect") == 0) {
-      int status = API_EXIT_PASS;
-      for (size_t i = 0; i < count; i++) {
-         bool found = false;
-         for (int a = 2; a < argc && !found; a++)
-            found = strcmp(argv[a], cases[i].name) == 0;
-         if (!found) {
-            fprintf(stderr, "case %s is not registered with meson\n", cases[i].name);
-            status = API_EXIT_FAIL;
-         }
-      }
-      for (int a = 2; a < argc; a++) {
-         bool found = false;
-         for (size_t i = 0; i < count && !found; i++)
-            found = strcmp(argv[a], cases[i].name) == 0;
-         if (!found) {
-            fprintf(stderr, "meson names %s, which is not a case here\n", argv[a]);
-            status = API_EXIT_FAIL;
-         }
-      }
-      return status;
-   }
-
-   if (argc == 2) {
-      for (size_t i = 0; i < count; i++)
-         if (strcmp(argv[1], cases[i].name) == 0)
-            return api_run_case(&cases[i]);
-      fprintf(stderr, "no case named %s (--list names them)\n", argv[1]);
-      return API_EXIT_FAIL;
-   }
-
-   if (argc != 1) {
-      fprintf(stderr, "usage: %s [CASE | --list | --expect CASE...]\n", argv[0]);
-      return API_EXIT_FAIL;
-   }
-
-   /* Every case in one process: cases that need a fresh process
-    * (API_SETUP_NONE) only make sense first, and run only if they are. */
+   const struct api_case *cases = t->cases;
    int status = API_EXIT_PASS;
-   for (size_t i = 0; i < count; i++) {
+
+   for (size_t i = 0; i < t->count; i++) {
       if (cases[i].setup == API_SETUP_NONE && i > 0) {
          printf("%s: not run (needs a process of its own)\n", cases[i].name);
          continue;
@@ -535,9 +414,11 @@ api_main(int argc, char **argv, const struct api_case *cases, size_t count)
 }
 
 #define API_MAIN(cases)                                                        \
+   _Static_assert(offsetof(struct api_case, name) == 0, "name leads a case");  \
    int main(int argc, char **argv)                                             \
    {                                                                           \
-      return api_main(argc, argv, (cases), API_ARRAY_SIZE(cases));             \
+      struct cuvk_test_table table = CUVK_TEST_TABLE(cases);                   \
+      return cuvk_test_main(argc, argv, &table, api_run_case, api_run_all);    \
    }
 
 #endif

@@ -1,8 +1,9 @@
 /*
  * The array suite's harness: a table of named cases (each its own meson
- * test and process, `exe NAME`; `exe --list` prints them), checks that
- * print file:line with the CUresult's name and keep going, and the CUDA
- * setup every case shares: cuInit, device 0's primary context current,
+ * test and process, `exe NAME`; `exe --list` prints them; the command line
+ * and failure counting are the shared tests/common/case_harness.h), checks
+ * that print file:line with the CUresult's name and keep going, and the
+ * CUDA setup every case shares: cuInit, device 0's primary context current,
  * released at the end, which destroys cuvk's VkDevice so that a leaked
  * Vulkan object aborts the case under CUVK_VALIDATION_FATAL.
  *
@@ -13,21 +14,22 @@
 
 #include <cuda.h>
 
+#include "case_harness.h"
+
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define AT_PASS 0
-#define AT_FAIL 1
-#define AT_SKIP 77
+#define AT_PASS CUVK_TEST_PASS
+#define AT_FAIL CUVK_TEST_FAIL
 
 #define AT_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define AT_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define AT_MAX(a, b) ((a) > (b) ? (a) : (b))
 
-static unsigned at_failures;
 static CUdevice at_dev;
 static CUcontext at_ctx;
 
@@ -40,50 +42,25 @@ at_result_name(CUresult res)
    return name;
 }
 
-static inline void
-at_fail(const char *file, int line, const char *what)
-{
-   if (at_failures++ < 40)
-      fprintf(stderr, "%s:%d: FAIL: %s\n", file, line, what);
-}
-
-#define AT_CHECK(cond)                                 \
-   do {                                                \
-      if (!(cond))                                     \
-         at_fail(__FILE__, __LINE__, #cond);           \
+#define AT_CHECK(cond)                                                         \
+   do {                                                                        \
+      if (!(cond))                                                             \
+         cuvk_test_report(__FILE__, __LINE__, "check failed: %s", #cond);      \
    } while (0)
 
 /* A call that must give `want`. */
-#define AT_EXPECT(want, call)                                                     \
-   do {                                                                           \
-      CUresult at_res_ = (call);                                                  \
-      if (at_res_ != (want)) {                                                    \
-         char at_buf_[512];                                                       \
-         snprintf(at_buf_, sizeof(at_buf_), "%s returned %s, expected %s", #call, \
-                  at_result_name(at_res_), at_result_name(want));                 \
-         at_fail(__FILE__, __LINE__, at_buf_);                                    \
-      }                                                                           \
+#define AT_EXPECT(want, call)                                                  \
+   do {                                                                        \
+      CUresult at_res_ = (call);                                               \
+      if (at_res_ != (want))                                                   \
+         cuvk_test_report(__FILE__, __LINE__, "%s returned %s, expected %s", #call, \
+                          at_result_name(at_res_), at_result_name(want));      \
    } while (0)
 
 #define AT_OK(call) AT_EXPECT(CUDA_SUCCESS, call)
 
-/* Byte comparison that says where the first difference is. */
-static inline bool
-at_compare(const char *file, int line, const char *what, const void *got, const void *want, size_t n)
-{
-   const uint8_t *g = got, *w = want;
-   for (size_t i = 0; i < n; i++) {
-      if (g[i] != w[i]) {
-         char buf[256];
-         snprintf(buf, sizeof(buf), "%s: byte %zu of %zu is 0x%02x, expected 0x%02x", what, i, n, g[i], w[i]);
-         at_fail(file, line, buf);
-         return false;
-      }
-   }
-   return true;
-}
-
-#define AT_COMPARE(what, got, want, n) at_compare(__FILE__, __LINE__, (what), (got), (want), (n))
+#define AT_COMPARE(what, got, want, n)                                         \
+   cuvk_test_check_bytes(__FILE__, __LINE__, (got), (want), (n), "%s", (what))
 
 static uint64_t at_rng_state = 0x9e3779b97f4a7c15ull;
 
@@ -131,8 +108,10 @@ struct at_case {
 #define AT_CASE_BARE(name, fn) { name, fn, true }
 
 static inline int
-at_run(const struct at_case *c)
+at_run(const void *p)
 {
+   const struct at_case *c = p;
+
    if (!c->bare) {
       CUresult res = cuInit(0);
       if (res == CUDA_SUCCESS)
@@ -151,33 +130,17 @@ at_run(const struct at_case *c)
       AT_OK(cuCtxSynchronize());
       AT_OK(cuDevicePrimaryCtxRelease(at_dev));
    }
-   printf("%s: %s\n", c->name, at_failures ? "FAIL" : "pass");
-   return at_failures ? AT_FAIL : AT_PASS;
+   unsigned failures = cuvk_test_failures();
+   printf("%s: %s\n", c->name, failures ? "FAIL" : "pass");
+   return failures ? AT_FAIL : AT_PASS;
 }
 
-static inline int
-at_main(int argc, char **argv, const struct at_case *cases, size_t count)
-{
-   if (argc == 2 && strcmp(argv[1], "--list") == 0) {
-      for (size_t i = 0; i < count; i++)
-         printf("%s\n", cases[i].name);
-      return AT_PASS;
-   }
-   if (argc == 2) {
-      for (size_t i = 0; i < count; i++)
-         if (strcmp(argv[1], cases[i].name) == 0)
-            return at_run(&cases[i]);
-      fprintf(stderr, "no case named %s\n", argv[1]);
-      return AT_FAIL;
-   }
-   fprintf(stderr, "usage: %s CASE | --list\n", argv[0]);
-   return AT_FAIL;
-}
-
-#define AT_MAIN(cases)                                                 \
-   int main(int argc, char **argv)                                     \
-   {                                                                   \
-      return at_main(argc, argv, (cases), AT_ARRAY_SIZE(cases));       \
+#define AT_MAIN(cases)                                                         \
+   _Static_assert(offsetof(struct at_case, name) == 0, "name leads a case");   \
+   int main(int argc, char **argv)                                             \
+   {                                                                           \
+      struct cuvk_test_table table = CUVK_TEST_TABLE(cases);                   \
+      return cuvk_test_main(argc, argv, &table, at_run, NULL);                 \
    }
 
 #endif

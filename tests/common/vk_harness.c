@@ -5,25 +5,11 @@
 #include <string.h>
 
 static unsigned vkh_messages;
-static unsigned vkh_failures;
 
 unsigned
 vkh_message_count(void)
 {
    return __atomic_load_n(&vkh_messages, __ATOMIC_RELAXED);
-}
-
-void
-vkh_fail(const char *file, int line, const char *what)
-{
-   __atomic_add_fetch(&vkh_failures, 1, __ATOMIC_RELAXED);
-   fprintf(stderr, "FAIL %s:%d: %s\n", file, line, what);
-}
-
-unsigned
-vkh_failure_count(void)
-{
-   return __atomic_load_n(&vkh_failures, __ATOMIC_RELAXED);
 }
 
 int

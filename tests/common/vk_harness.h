@@ -26,10 +26,12 @@
 
 #include <vulkan/vulkan.h>
 
+#include "case_harness.h"
+
 /* meson's conventions for a test's exit status. */
-#define VKH_EXIT_PASS 0
-#define VKH_EXIT_FAIL 1
-#define VKH_EXIT_SKIP 77
+#define VKH_EXIT_PASS CUVK_TEST_PASS
+#define VKH_EXIT_FAIL CUVK_TEST_FAIL
+#define VKH_EXIT_SKIP CUVK_TEST_SKIP
 
 #define VKH_OPAQUE_FD VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT
 
@@ -70,9 +72,11 @@ unsigned vkh_finish(struct vkh *h);
 /* Warnings and errors seen so far (all harnesses of the process). */
 unsigned vkh_message_count(void);
 
-/* Counts a failed check and prints it; VKH_CHECK is the usual way in. */
-void vkh_fail(const char *file, int line, const char *what);
-unsigned vkh_failure_count(void);
+/* Counts a failed check and prints it, in the one count the case
+ * harness keeps (case_harness.h), so a Vulkan-side check fails a CUDA
+ * suite's case too.  VKH_CHECK is the usual way in. */
+#define vkh_fail(file, line, what) cuvk_test_report((file), (line), "%s", (what))
+#define vkh_failure_count cuvk_test_failures
 
 #define VKH_CHECK(cond)                                   \
    do {                                                   \

@@ -3,25 +3,12 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
-
-void
-itest_failf(const char *file, int line, const char *fmt, ...)
-{
-   char msg[512];
-   va_list ap;
-
-   va_start(ap, fmt);
-   vsnprintf(msg, sizeof(msg), fmt, ap);
-   va_end(ap);
-   vkh_fail(file, line, msg);
-}
 
 bool
 itest_layer_requested(void)
@@ -161,7 +148,7 @@ itest_cu_check_(CUdeviceptr ptr, const uint8_t *want, size_t size, const char *f
    if (res != CUDA_SUCCESS)
       itest_cu_expect_(file, line, "cuMemcpyDtoH", res, CUDA_SUCCESS);
    else
-      ok = itest_check_bytes_(got, want, size, file, line, what);
+      ok = cuvk_test_check_bytes(file, line, got, want, size, "%s", what);
    free(got);
    return ok;
 }
@@ -199,29 +186,6 @@ itest_model_fill32(uint8_t *dst, uint32_t value, size_t count)
       for (int b = 0; b < 4; b++)
          dst[4 * i + b] = (uint8_t)(value >> (8 * b));
    }
-}
-
-bool
-itest_check_bytes_(const uint8_t *got, const uint8_t *want, size_t size, const char *file,
-                   int line, const char *what)
-{
-   size_t bad = 0, first = 0, last = 0;
-
-   for (size_t i = 0; i < size; i++) {
-      if (got[i] == want[i])
-         continue;
-      if (!bad)
-         first = i;
-      last = i;
-      bad++;
-   }
-   if (!bad)
-      return true;
-   itest_failf(file, line,
-               "%s: %zu of %zu bytes differ; first at %zu (got 0x%02x, want 0x%02x), last at %zu "
-               "(got 0x%02x, want 0x%02x)",
-               what, bad, size, first, got[first], want[first], last, got[last], want[last]);
-   return false;
 }
 
 /* ---- exporting ---------------------------------------------------------- */
@@ -504,7 +468,7 @@ itest_vk_check_(struct itest *t, const struct itest_export *e, const uint8_t *mo
    if (!itest_vk_read(t, e, 0, got, e->model_size))
       itest_failf(file, line, "%s: reading the memory through Vulkan failed", what);
    else
-      ok = itest_check_bytes_(got, model, e->model_size, file, line, what);
+      ok = cuvk_test_check_bytes(file, line, got, model, e->model_size, "%s", what);
    free(got);
    return ok;
 }

@@ -184,15 +184,12 @@ void itest_model_fill16(uint8_t *dst, uint16_t value, size_t count);
 void itest_model_fill32(uint8_t *dst, uint32_t value, size_t count);
 
 /* Compares size bytes; on a difference counts a failure saying how many
- * bytes differ and where the first and last are. */
-bool itest_check_bytes_(const uint8_t *got, const uint8_t *want, size_t size, const char *file,
-                        int line, const char *what);
+ * bytes differ and where the first and last are (case_harness.h). */
 #define itest_check_bytes(got, want, size, what) \
-   itest_check_bytes_((got), (want), (size), __FILE__, __LINE__, (what))
+   cuvk_test_check_bytes(__FILE__, __LINE__, (got), (want), (size), "%s", (what))
 
 /* Counts a failure with a formatted message. */
-void itest_failf(const char *file, int line, const char *fmt, ...)
-   __attribute__((format(printf, 3, 4)));
+#define itest_failf cuvk_test_report
 #define ITEST_FAILF(...) itest_failf(__FILE__, __LINE__, __VA_ARGS__)
 
 /* ---- file descriptors --------------------------------------------------- */

@@ -39,12 +39,12 @@ rt_check_(cudaError_t err, const char *expr, int line)
 {
    if (err == cudaSuccess)
       return true;
-   char msg[256];
-   snprintf(msg, sizeof(msg), "%s returned %s (%d)", expr, cudaGetErrorName(err), (int)err);
-   vkh_fail(__FILE__, line, msg);
+   cuvk_test_report(__FILE__, line, "%s returned %s (%d)", expr, cudaGetErrorName(err), (int)err);
    return false;
 }
 #define RT_CHECK(expr) rt_check_((expr), #expr, __LINE__)
+#define RT_SAME_BYTES(got, want, size, what)                                   \
+   cuvk_test_check_bytes(__FILE__, __LINE__, (got), (want), (size), "%s", (what))
 
 /* SineWaveSimulation::initCuda: the device Vulkan runs on, by UUID. */
 static int
@@ -122,22 +122,6 @@ rt_copy(struct vkh *h, VkCommandPool pool, VkBuffer dst, VkBuffer src, VkDeviceS
              vkQueueWaitIdle(h->queue) == VK_SUCCESS;
    vkFreeCommandBuffers(h->device, pool, 1, &cmd);
    return ok;
-}
-
-static bool
-rt_same_bytes(const void *got, const void *want, size_t size, const char *what)
-{
-   const uint8_t *g = got, *w = want;
-   for (size_t i = 0; i < size; i++) {
-      if (g[i] != w[i]) {
-         char msg[192];
-         snprintf(msg, sizeof(msg), "%s: byte %zu of %zu is 0x%02x, want 0x%02x", what, i, size,
-                  g[i], w[i]);
-         vkh_fail(__FILE__, __LINE__, msg);
-         return false;
-      }
-   }
-   return true;
 }
 
 int
@@ -224,7 +208,7 @@ main(void)
    /* CUDA reads Vulkan's zeros, then writes a frame's heights. */
    if (!RT_CHECK(cudaMemcpy(got, heights, size, cudaMemcpyDeviceToHost)))
       goto out;
-   rt_same_bytes(got, zeros, size, "CUDA reading Vulkan's zeros");
+   RT_SAME_BYTES(got, zeros, size, "CUDA reading Vulkan's zeros");
    rt_heights(want, 0.25f);
    if (!RT_CHECK(cudaMemsetAsync(heights, 0x7f, size, stream)) ||
        !RT_CHECK(cudaMemcpyAsync(heights + 1, want + 1, size - 2 * sizeof(float),
@@ -242,7 +226,7 @@ main(void)
    if (!rt_copy(&h, pool, staging, height, size) || !vkh_read(&h, staging_memory, 0, got, size))
       vkh_fail(__FILE__, __LINE__, "reading the heights through Vulkan failed");
    else
-      rt_same_bytes(got, want, size, "Vulkan reading CUDA's heights");
+      RT_SAME_BYTES(got, want, size, "Vulkan reading CUDA's heights");
 
 out:
    /* ~VulkanCudaSineWave. */
@@ -262,7 +246,7 @@ out:
    /* Beyond the sample: the mapping outlived both frees. */
    if (heights) {
       if (RT_CHECK(cudaMemcpy(got, heights, size, cudaMemcpyDeviceToHost)))
-         rt_same_bytes(got, want, size, "the mapping after the sample's teardown");
+         RT_SAME_BYTES(got, want, size, "the mapping after the sample's teardown");
       RT_CHECK(cudaFree(heights));
    }
    if (stream)

@@ -1,7 +1,8 @@
 /*
- * The runtime-API suite's harness: named cases in a table, checks that
- * print file:line with the cudaError_t's name and keep going, and byte
- * comparisons that say where data went wrong.
+ * The runtime-API suite's harness: named cases in a table and checks that
+ * print file:line with the cudaError_t's name and keep going.  Failures,
+ * byte comparisons and the command line are the shared
+ * tests/common/case_harness.h.
  *
  * Every test executable ends with
  *
@@ -29,9 +30,10 @@
 
 #include <cuda_runtime_api.h>
 
-#include <stdarg.h>
-#include <stdatomic.h>
+#include "case_harness.h"
+
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,60 +41,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define RT_EXIT_PASS 0
-#define RT_EXIT_FAIL 1
-#define RT_EXIT_SKIP 77
+#define RT_EXIT_PASS CUVK_TEST_PASS
+#define RT_EXIT_FAIL CUVK_TEST_FAIL
 
 #define RT_KIB ((size_t)1 << 10)
 #define RT_MIB ((size_t)1 << 20)
 
 #define RT_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Reports after this many are counted, not printed. */
-#define RT_MAX_REPORTS 40
-
-static atomic_uint rt_failures;
-
-static inline void __attribute__((format(printf, 3, 4)))
-rt_report(const char *file, int line, const char *fmt, ...)
-{
-   unsigned n = atomic_fetch_add(&rt_failures, 1);
-   va_list ap;
-
-   if (n < RT_MAX_REPORTS) {
-      fprintf(stderr, "%s:%d: ", file, line);
-      va_start(ap, fmt);
-      vfprintf(stderr, fmt, ap);
-      va_end(ap);
-      fputc('\n', stderr);
-   } else if (n == RT_MAX_REPORTS) {
-      fprintf(stderr, "(further failures are counted, not printed)\n");
-   }
-}
-
-/* Ends the case at once, for failures it cannot go on after. */
-static inline void __attribute__((noreturn))
-rt_abort_case(void)
-{
-   fprintf(stderr, "case aborted: it cannot continue after that failure\n");
-   fflush(stdout);
-   fflush(stderr);
-   _exit(RT_EXIT_FAIL);
-}
-
-static inline void __attribute__((noreturn, format(printf, 1, 2)))
-rt_skip(const char *fmt, ...)
-{
-   va_list ap;
-
-   printf("SKIP: ");
-   va_start(ap, fmt);
-   vprintf(fmt, ap);
-   va_end(ap);
-   printf("\n");
-   fflush(stdout);
-   exit(RT_EXIT_SKIP);
-}
+#define rt_report cuvk_test_report
+#define rt_abort_case cuvk_test_abort_case
 
 static inline bool
 rt_check_error(const char *file, int line, const char *expr, cudaError_t expected, cudaError_t got)
@@ -146,35 +104,8 @@ rt_check_error(const char *file, int line, const char *expr, cudaError_t expecte
       RT_CHECK_ERR(expected, cudaGetLastError());                              \
    } while (0)
 
-/* Compares n bytes; on a mismatch reports the first differing offset. */
-static inline bool __attribute__((format(printf, 6, 7)))
-rt_check_bytes_at(const char *file, int line, const void *got, const void *want, size_t n,
-                  const char *fmt, ...)
-{
-   const uint8_t *g = got, *w = want;
-   size_t first = SIZE_MAX, bad = 0;
-   char what[256];
-   va_list ap;
-
-   if (memcmp(got, want, n) == 0)
-      return true;
-   for (size_t i = 0; i < n; i++) {
-      if (g[i] != w[i]) {
-         if (first == SIZE_MAX)
-            first = i;
-         bad++;
-      }
-   }
-   va_start(ap, fmt);
-   vsnprintf(what, sizeof(what), fmt, ap);
-   va_end(ap);
-   rt_report(file, line, "%s: %zu of %zu bytes differ, first at offset %zu (got 0x%02x, want 0x%02x)",
-             what, bad, n, first, g[first], w[first]);
-   return false;
-}
-
 #define RT_CHECK_BYTES(got, want, n, ...)                                      \
-   rt_check_bytes_at(__FILE__, __LINE__, (got), (want), (n), __VA_ARGS__)
+   cuvk_test_check_bytes(__FILE__, __LINE__, (got), (want), (n), __VA_ARGS__)
 
 /* A byte pattern that differs with seed and position. */
 static inline void
@@ -199,62 +130,28 @@ struct rt_case {
 #define RT_CASE(name, fn) { (name), (fn) }
 
 static inline int
-rt_run_case(const struct rt_case *c)
+rt_run_case(const void *p)
 {
-   atomic_store(&rt_failures, 0);
+   const struct rt_case *c = p;
+   unsigned before = cuvk_test_failures();
+
    c->run();
    /* Tears down the primary context, so leaks show up under validation. */
    RT_CHECK_OK(cudaDeviceReset());
-   unsigned failures = atomic_load(&rt_failures);
+   unsigned failures = cuvk_test_failures() - before;
    printf("%s: %s\n", c->name, failures ? "FAIL" : "pass");
    fflush(stdout);
    return failures ? RT_EXIT_FAIL : RT_EXIT_PASS;
 }
 
+/* Every case in a process of its own, as under meson. */
 static inline int
-rt_main(const struct rt_case *cases, size_t count, int argc, char **argv)
+rt_run_all(const struct cuvk_test_table *t)
 {
-   if (argc >= 2 && strcmp(argv[1], "--list") == 0) {
-      for (size_t i = 0; i < count; i++)
-         printf("%s\n", cases[i].name);
-      return RT_EXIT_PASS;
-   }
-
-   if (argc >= 2 && strcmp(argv[1], "--expect") == 0) {
-      int bad = 0;
-      for (int a = 2; a < argc; a++) {
-         bool found = false;
-         for (size_t i = 0; i < count && !found; i++)
-            found = strcmp(cases[i].name, argv[a]) == 0;
-         if (!found) {
-            fprintf(stderr, "%s is registered in meson but not in the case table\n", argv[a]);
-            bad = 1;
-         }
-      }
-      for (size_t i = 0; i < count; i++) {
-         bool found = false;
-         for (int a = 2; a < argc && !found; a++)
-            found = strcmp(cases[i].name, argv[a]) == 0;
-         if (!found) {
-            fprintf(stderr, "%s is in the case table but not registered in meson\n", cases[i].name);
-            bad = 1;
-         }
-      }
-      return bad ? RT_EXIT_FAIL : RT_EXIT_PASS;
-   }
-
-   if (argc >= 2) {
-      for (size_t i = 0; i < count; i++) {
-         if (strcmp(cases[i].name, argv[1]) == 0)
-            return rt_run_case(&cases[i]);
-      }
-      fprintf(stderr, "no case named %s (--list shows them)\n", argv[1]);
-      return RT_EXIT_FAIL;
-   }
-
-   /* Every case in a process of its own, as under meson. */
+   const struct rt_case *cases = t->cases;
    int worst = RT_EXIT_PASS;
-   for (size_t i = 0; i < count; i++) {
+
+   for (size_t i = 0; i < t->count; i++) {
       fflush(stdout);
       pid_t pid = fork();
       if (pid == 0)
@@ -271,9 +168,11 @@ rt_main(const struct rt_case *cases, size_t count, int argc, char **argv)
 }
 
 #define RT_MAIN(cases)                                                         \
+   _Static_assert(offsetof(struct rt_case, name) == 0, "name leads a case");   \
    int main(int argc, char **argv)                                             \
    {                                                                           \
-      return rt_main((cases), RT_ARRAY_SIZE(cases), argc, argv);               \
+      struct cuvk_test_table table = CUVK_TEST_TABLE(cases);                   \
+      return cuvk_test_main(argc, argv, &table, rt_run_case, rt_run_all);      \
    }
 
 #endif

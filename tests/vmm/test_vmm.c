@@ -1245,5 +1245,6 @@ static const struct vmm_case cases[] = {
 int
 main(int argc, char **argv)
 {
-   return vmm_main(argc, argv, cases, VMM_ARRAY_SIZE(cases));
+   struct cuvk_test_table table = CUVK_TEST_TABLE(cases);
+   return vmm_main(argc, argv, &table);
 }

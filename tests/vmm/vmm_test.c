@@ -1,22 +1,15 @@
 #include "vmm_test.h"
 
 #include <dirent.h>
-#include <stdarg.h>
-#include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-/* Reports after this many are counted, not printed: a broken copy in a
- * loop should not bury the first message. */
-#define VMM_MAX_REPORTS 40
-
 CUdevice vmm_dev;
 CUcontext vmm_ctx;
-
-static atomic_uint vmm_failures;
 
 const char *
 vmm_result_name(CUresult res)
@@ -28,38 +21,6 @@ vmm_result_name(CUresult res)
    return name;
 }
 
-void
-vmm_report(const char *file, int line, const char *fmt, ...)
-{
-   unsigned n = atomic_fetch_add(&vmm_failures, 1);
-   va_list ap;
-
-   if (n < VMM_MAX_REPORTS) {
-      fprintf(stderr, "%s:%d: ", file, line);
-      va_start(ap, fmt);
-      vfprintf(stderr, fmt, ap);
-      va_end(ap);
-      fputc('\n', stderr);
-   } else if (n == VMM_MAX_REPORTS) {
-      fprintf(stderr, "(further failures are counted, not printed)\n");
-   }
-}
-
-unsigned
-vmm_failure_count(void)
-{
-   return atomic_load(&vmm_failures);
-}
-
-void
-vmm_abort_case(void)
-{
-   fprintf(stderr, "case aborted: it cannot go on after that failure\n");
-   fflush(stdout);
-   fflush(stderr);
-   _exit(VMM_EXIT_FAIL);
-}
-
 bool
 vmm_check_result(const char *file, int line, const char *expr, CUresult expected, CUresult got)
 {
@@ -67,28 +28,6 @@ vmm_check_result(const char *file, int line, const char *expr, CUresult expected
       return true;
    vmm_report(file, line, "%s: expected %s (%d), got %s (%d)", expr, vmm_result_name(expected),
               (int)expected, vmm_result_name(got), (int)got);
-   return false;
-}
-
-bool
-vmm_check_bytes(const char *file, int line, const void *got, const void *want, size_t n,
-                const char *what)
-{
-   const uint8_t *g = got, *w = want;
-   size_t first = SIZE_MAX, last = 0, bad = 0;
-
-   if (memcmp(got, want, n) == 0)
-      return true;
-   for (size_t i = 0; i < n; i++) {
-      if (g[i] != w[i]) {
-         if (first == SIZE_MAX)
-            first = i;
-         last = i;
-         bad++;
-      }
-   }
-   vmm_report(file, line, "%s: %zu of %zu bytes differ, offsets %zu..%zu (first: got 0x%02x, want 0x%02x)",
-              what, bad, n, first, last, g[first], w[first]);
    return false;
 }
 
@@ -252,7 +191,7 @@ vmm_model_check_at(const char *file, int line, const struct vmm_model *m, size_t
    bool ok = vmm_check_result(file, line, "cuMemcpyDtoH(readback)", CUDA_SUCCESS,
                               cuMemcpyDtoH(got, m->base + off, n));
    if (ok)
-      ok = vmm_check_bytes(file, line, got, m->bytes + off, n, what);
+      ok = cuvk_test_check_bytes(file, line, got, m->bytes + off, n, "%s", what);
    free(got);
    return ok;
 }
@@ -260,8 +199,9 @@ vmm_model_check_at(const char *file, int line, const struct vmm_model *m, size_t
 /* ---- The runner ---- */
 
 static int
-vmm_run_case(const struct vmm_case *c)
+vmm_run_case(const void *p)
 {
+   const struct vmm_case *c = p;
    double t0 = vmm_now();
 
    printf("%s ...\n", c->name);
@@ -287,57 +227,10 @@ vmm_run_case(const struct vmm_case *c)
    return failed ? VMM_EXIT_FAIL : VMM_EXIT_PASS;
 }
 
-static bool
-vmm_name_in(const char *name, char **names, int count)
-{
-   for (int i = 0; i < count; i++)
-      if (strcmp(name, names[i]) == 0)
-         return true;
-   return false;
-}
+_Static_assert(offsetof(struct vmm_case, name) == 0, "the shared harness finds names first");
 
 int
-vmm_main(int argc, char **argv, const struct vmm_case *cases, size_t count)
+vmm_main(int argc, char **argv, const struct cuvk_test_table *cases)
 {
-   /* Failures go to stderr, progress to stdout: line buffering keeps them
-    * in order in meson's log. */
-   setvbuf(stdout, NULL, _IOLBF, 0);
-
-   if (argc == 2 && strcmp(argv[1], "--list") == 0) {
-      for (size_t i = 0; i < count; i++)
-         printf("%s\n", cases[i].name);
-      return VMM_EXIT_PASS;
-   }
-   if (argc == 3 && strcmp(argv[1], "--skip") == 0) {
-      printf("SKIP: %s\n", argv[2]);
-      return VMM_EXIT_SKIP;
-   }
-   if (argc >= 2 && strcmp(argv[1], "--expect") == 0) {
-      int status = VMM_EXIT_PASS;
-      for (size_t i = 0; i < count; i++) {
-         if (!vmm_name_in(cases[i].name, argv + 2, argc - 2)) {
-            fprintf(stderr, "case %s is not registered in meson.build\n", cases[i].name);
-            status = VMM_EXIT_FAIL;
-         }
-      }
-      for (int a = 2; a < argc; a++) {
-         bool found = false;
-         for (size_t i = 0; i < count && !found; i++)
-            found = strcmp(argv[a], cases[i].name) == 0;
-         if (!found) {
-            fprintf(stderr, "meson.build names %s, which is not in the case table\n", argv[a]);
-            status = VMM_EXIT_FAIL;
-         }
-      }
-      return status;
-   }
-   if (argc == 2) {
-      for (size_t i = 0; i < count; i++)
-         if (strcmp(argv[1], cases[i].name) == 0)
-            return vmm_run_case(&cases[i]);
-      fprintf(stderr, "no case named %s (--list names them)\n", argv[1]);
-      return VMM_EXIT_FAIL;
-   }
-   fprintf(stderr, "usage: %s CASE | --list | --expect CASE... | --skip REASON\n", argv[0]);
-   return VMM_EXIT_FAIL;
+   return cuvk_test_main(argc, argv, cases, vmm_run_case, NULL);
 }

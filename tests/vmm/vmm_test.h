@@ -1,8 +1,9 @@
 /*
  * The virtual-memory suite's harness: a table of named cases, checks that
- * print file:line and the CUresult's name and keep going, byte comparisons
- * that say where data went wrong, and a host model of device memory that
- * every fill and copy is replayed on, so one readback checks every byte.
+ * print file:line and the CUresult's name and keep going, and a host model
+ * of device memory that every fill and copy is replayed on, so one
+ * readback checks every byte.  Failures, byte comparisons and the command
+ * line are the shared tests/common/case_harness.h.
  *
  * Only names that NVIDIA's cuda.h declares too are used here and in the
  * cases: test_vmm.c is also built against NVIDIA's header (with
@@ -18,13 +19,14 @@
 
 #include <cuda.h>
 
+#include "case_harness.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#define VMM_EXIT_PASS 0
-#define VMM_EXIT_FAIL 1
-#define VMM_EXIT_SKIP 77
+#define VMM_EXIT_PASS CUVK_TEST_PASS
+#define VMM_EXIT_FAIL CUVK_TEST_FAIL
 
 #define VMM_MIB ((size_t)1 << 20)
 #define VMM_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -50,19 +52,15 @@ struct vmm_case {
 extern CUdevice vmm_dev;
 extern CUcontext vmm_ctx;
 
-int vmm_main(int argc, char **argv, const struct vmm_case *cases, size_t count);
+int vmm_main(int argc, char **argv, const struct cuvk_test_table *cases);
 
 /* ---- Checks ---- */
 
-void vmm_report(const char *file, int line, const char *fmt, ...)
-   __attribute__((format(printf, 3, 4)));
-unsigned vmm_failure_count(void);
-/* Ends the process: the case cannot go on after that failure. */
-void vmm_abort_case(void) __attribute__((noreturn));
+#define vmm_report cuvk_test_report
+#define vmm_failure_count cuvk_test_failures
+#define vmm_abort_case cuvk_test_abort_case
 const char *vmm_result_name(CUresult res);
 bool vmm_check_result(const char *file, int line, const char *expr, CUresult expected, CUresult got);
-bool vmm_check_bytes(const char *file, int line, const void *got, const void *want, size_t n,
-                     const char *what);
 
 #define VMM_CHECK(cond)                                                        \
    do {                                                                        \
@@ -97,7 +95,7 @@ bool vmm_check_bytes(const char *file, int line, const void *got, const void *wa
    } while (0)
 
 #define VMM_CHECK_BYTES(got, want, n, what)                                    \
-   vmm_check_bytes(__FILE__, __LINE__, (got), (want), (n), (what))
+   cuvk_test_check_bytes(__FILE__, __LINE__, (got), (want), (n), "%s", (what))
 
 /* ---- Helpers ---- */
 
