@@ -21,6 +21,7 @@
 #include <vulkan/vulkan.h>
 
 #include "tool_util.h"
+#include "util/device_policy.h"
 
 #ifndef CUVK_VERSION
 #define CUVK_VERSION "unknown"
@@ -121,92 +122,11 @@ info_add_reason(struct info_device *d, const char *fmt, ...)
    va_end(ap);
 }
 
-static uint32_t
-info_pick_memory_type(const VkPhysicalDeviceMemoryProperties *mem, VkMemoryPropertyFlags want,
-                      VkMemoryPropertyFlags avoid)
-{
-   for (uint32_t i = 0; i < mem->memoryTypeCount; i++) {
-      VkMemoryPropertyFlags f = mem->memoryTypes[i].propertyFlags;
-      if ((f & want) == want && !(f & avoid))
-         return i;
-   }
-   return UINT32_MAX;
-}
-
-/* The same choice as cuvk's device_choose_memory_types: device memory the
- * host can map when it spans the largest device-local heap, else the first
- * device-local type; pinned host memory cached where possible. */
-static void
-info_choose_memory_types(struct info_device *d)
-{
-   const VkPhysicalDeviceMemoryProperties *mem = &d->mem;
-   uint32_t big_heap = 0;
-   VkDeviceSize big = 0;
-
-   for (uint32_t h = 0; h < mem->memoryHeapCount; h++) {
-      if ((mem->memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) &&
-          mem->memoryHeaps[h].size > big) {
-         big = mem->memoryHeaps[h].size;
-         big_heap = h;
-      }
-   }
-
-   d->device_type_index = UINT32_MAX;
-   for (uint32_t i = 0; i < mem->memoryTypeCount; i++) {
-      VkMemoryPropertyFlags f = mem->memoryTypes[i].propertyFlags;
-      VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT |
-                                   VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                                   VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-      if ((f & want) == want && mem->memoryTypes[i].heapIndex == big_heap &&
-          !(f & (VK_MEMORY_PROPERTY_PROTECTED_BIT | VK_MEMORY_PROPERTY_DEVICE_COHERENT_BIT_AMD))) {
-         d->device_type_index = i;
-         break;
-      }
-   }
-   if (d->device_type_index == UINT32_MAX)
-      d->device_type_index = info_pick_memory_type(mem, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
-                                                   VK_MEMORY_PROPERTY_PROTECTED_BIT);
-   if (d->device_type_index == UINT32_MAX)
-      d->device_type_index = info_pick_memory_type(mem, 0, VK_MEMORY_PROPERTY_PROTECTED_BIT);
-
-   d->host_type_index = info_pick_memory_type(mem, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                                                   VK_MEMORY_PROPERTY_HOST_COHERENT_BIT |
-                                                   VK_MEMORY_PROPERTY_HOST_CACHED_BIT,
-                                              VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT |
-                                              VK_MEMORY_PROPERTY_PROTECTED_BIT);
-   if (d->host_type_index == UINT32_MAX)
-      d->host_type_index = info_pick_memory_type(mem, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                                                      VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-                                                 VK_MEMORY_PROPERTY_PROTECTED_BIT);
-}
-
-/* Which engine cuvk's copies and fills use on this device
- * (src/cuda_api/pipeline.c). */
-static void
-info_choose_copy_engine(struct info_device *d, const char *env)
-{
-   if (env && strcmp(env, "compute") == 0) {
-      d->copy_engine = "compute";
-      d->copy_engine_why = "CUVK_COPY_ENGINE=compute";
-   } else if (env && strcmp(env, "transfer") == 0) {
-      d->copy_engine = "transfer";
-      d->copy_engine_why = "CUVK_COPY_ENGINE=transfer";
-   } else if (d->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU) {
-      d->copy_engine = "transfer";
-      d->copy_engine_why = env ? "CPU device (CUVK_COPY_ENGINE value not recognised)"
-                               : "CPU device: vkCmdCopyBuffer/vkCmdFillBuffer beat the shaders";
-   } else {
-      d->copy_engine = "compute";
-      d->copy_engine_why = env ? "GPU (CUVK_COPY_ENGINE value not recognised)"
-                               : "GPU: compute shaders beat vkCmdCopyBuffer";
-   }
-}
-
 /* Gathers everything about one physical device and repeats cuvk's probe,
  * recording every reason it would refuse the device rather than the
  * first. */
 static void
-info_query_device(struct info_device *d, VkPhysicalDevice pdev, const char *copy_engine_env)
+info_query_device(struct info_device *d, VkPhysicalDevice pdev)
 {
    VkExtensionProperties *exts;
    uint32_t ext_count = 0;
@@ -321,7 +241,7 @@ info_query_device(struct info_device *d, VkPhysicalDevice pdev, const char *copy
    if (d->queue_family == UINT32_MAX)
       info_add_reason(d, "no compute queue");
 
-   info_choose_memory_types(d);
+   cuvk_policy_memory_types(&d->mem, &d->device_type_index, &d->host_type_index);
    if (d->device_type_index == UINT32_MAX || d->host_type_index == UINT32_MAX)
       info_add_reason(d, "no usable memory types");
    d->passes_probe = d->reason_count == 0;
@@ -347,7 +267,8 @@ info_query_device(struct info_device *d, VkPhysicalDevice pdev, const char *copy
       }
    }
 
-   info_choose_copy_engine(d, copy_engine_env);
+   d->copy_engine = cuvk_policy_transfer_engine(d->props.deviceType, &d->copy_engine_why)
+                       ? "transfer" : "compute";
    free(exts);
 }
 
@@ -788,7 +709,7 @@ main(int argc, char **argv)
       }
    }
    for (uint32_t i = 0; i < info.device_count; i++)
-      info_query_device(&info.devices[i], pdevs[i], info.copy_engine_env);
+      info_query_device(&info.devices[i], pdevs[i]);
 
    info_match_cuda_devices(&info);
    if (info.device_count == 0)

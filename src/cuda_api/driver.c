@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/device_policy.h"
 #include "util/error.h"
 #include "util/log.h"
 #include "util/macros.h"
@@ -86,70 +87,14 @@ has_extension(const VkExtensionProperties *exts, uint32_t count, const char *nam
    return false;
 }
 
-static uint32_t
-pick_memory_type(const VkPhysicalDeviceMemoryProperties *mem, VkMemoryPropertyFlags want,
-                 VkMemoryPropertyFlags avoid)
-{
-   for (uint32_t i = 0; i < mem->memoryTypeCount; i++) {
-      VkMemoryPropertyFlags f = mem->memoryTypes[i].propertyFlags;
-      if ((f & want) == want && !(f & avoid))
-         return i;
-   }
-   return UINT32_MAX;
-}
-
 static void
 device_choose_memory_types(struct cuvk_device *dev)
 {
    const VkPhysicalDeviceMemoryProperties *mem = &dev->mem;
-   uint32_t big_heap = 0;
-   VkDeviceSize big = 0;
 
-   for (uint32_t h = 0; h < mem->memoryHeapCount; h++) {
-      if ((mem->memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) &&
-          mem->memoryHeaps[h].size > big) {
-         big = mem->memoryHeaps[h].size;
-         big_heap = h;
-      }
-   }
-
-   /* Device memory the CPU can also map (lavapipe's only type, a GPU's
-    * resizable BAR) lets small transfers skip the GPU entirely; take it
-    * when it covers the whole of the largest device-local heap. */
-   dev->device_type_index = UINT32_MAX;
-   /* CUVK_DEVICE_MEMORY=local keeps device allocations out of host-visible
-    * (BAR) memory, for comparing the two on a GPU. */
-   const char *env = getenv("CUVK_DEVICE_MEMORY");
-   bool bar_ok = !env || strcmp(env, "local") != 0;
-   for (uint32_t i = 0; bar_ok && i < mem->memoryTypeCount; i++) {
-      VkMemoryPropertyFlags f = mem->memoryTypes[i].propertyFlags;
-      VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT |
-                                   VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                                   VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-      if ((f & want) == want && mem->memoryTypes[i].heapIndex == big_heap &&
-          !(f & (VK_MEMORY_PROPERTY_PROTECTED_BIT | VK_MEMORY_PROPERTY_DEVICE_COHERENT_BIT_AMD))) {
-         dev->device_type_index = i;
-         break;
-      }
-   }
-   if (dev->device_type_index == UINT32_MAX)
-      dev->device_type_index = pick_memory_type(mem, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
-                                                VK_MEMORY_PROPERTY_PROTECTED_BIT |
-                                                (bar_ok ? 0 : VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT));
-   if (dev->device_type_index == UINT32_MAX)
-      dev->device_type_index = pick_memory_type(mem, 0, VK_MEMORY_PROPERTY_PROTECTED_BIT);
-
-   dev->host_type_index = pick_memory_type(mem, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                                                VK_MEMORY_PROPERTY_HOST_COHERENT_BIT |
-                                                VK_MEMORY_PROPERTY_HOST_CACHED_BIT,
-                                           VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT |
-                                           VK_MEMORY_PROPERTY_PROTECTED_BIT);
-   if (dev->host_type_index == UINT32_MAX)
-      dev->host_type_index = pick_memory_type(mem, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                                                   VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-                                              VK_MEMORY_PROPERTY_PROTECTED_BIT);
-
-   dev->device_heap_size = mem->memoryHeaps[mem->memoryTypes[dev->device_type_index].heapIndex].size;
+   cuvk_policy_memory_types(mem, &dev->device_type_index, &dev->host_type_index);
+   if (dev->device_type_index != UINT32_MAX)
+      dev->device_heap_size = mem->memoryHeaps[mem->memoryTypes[dev->device_type_index].heapIndex].size;
 }
 
 /* Fills dev from pdev; false (with an info line saying why) when the

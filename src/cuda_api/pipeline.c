@@ -10,7 +10,9 @@
 #include "cuda_api/driver.h"
 #include "cuvk_shader_params.h"
 #include "fill_spv.h"
+#include "util/device_policy.h"
 #include "util/error.h"
+#include "util/log.h"
 #include "util/macros.h"
 
 static CUresult
@@ -108,19 +110,10 @@ cuvk_pipelines_init(struct cuvk_context *ctx)
       ctx->max_groups_x = (uint32_t)CUVK_MIN(atol(groups), (long)UINT32_MAX);
    ctx->max_groups_x = CUVK_MIN(ctx->max_groups_x, limit);
 
-   /* Measured with cuvk-bench (docs/design.md): on lavapipe the copy
-    * shader reaches 0.4 GB/s, its device-address loads and stores being
-    * emulated lane by lane, while vkCmdCopyBuffer is a memcpy at the
-    * host's full speed.  On NVIDIA the shader is five times faster than
-    * vkCmdCopyBuffer.  So CPU devices get transfer commands and GPUs the
-    * shaders; CUVK_COPY_ENGINE=compute|transfer overrides. */
-   const char *engine = getenv("CUVK_COPY_ENGINE");
-   if (engine && strcmp(engine, "compute") == 0)
-      ctx->transfer_engine = false;
-   else if (engine && strcmp(engine, "transfer") == 0)
-      ctx->transfer_engine = true;
-   else
-      ctx->transfer_engine = ctx->dev->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+   const char *why;
+   ctx->transfer_engine = cuvk_policy_transfer_engine(ctx->dev->props.deviceType, &why);
+   cuvk_logd("copies and fills: %s (%s)", ctx->transfer_engine ? "transfer commands" : "compute shaders",
+             why);
    return CUDA_SUCCESS;
 }
 

@@ -1,0 +1,93 @@
+#include "util/device_policy.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint32_t
+first_type(const VkPhysicalDeviceMemoryProperties *mem, VkMemoryPropertyFlags want,
+           VkMemoryPropertyFlags avoid)
+{
+   for (uint32_t i = 0; i < mem->memoryTypeCount; i++) {
+      VkMemoryPropertyFlags f = mem->memoryTypes[i].propertyFlags;
+      if ((f & want) == want && !(f & avoid))
+         return i;
+   }
+   return UINT32_MAX;
+}
+
+void
+cuvk_policy_memory_types(const VkPhysicalDeviceMemoryProperties *mem, uint32_t *device_type,
+                         uint32_t *host_type)
+{
+   uint32_t big_heap = 0;
+   VkDeviceSize big = 0;
+
+   for (uint32_t h = 0; h < mem->memoryHeapCount; h++) {
+      if ((mem->memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) &&
+          mem->memoryHeaps[h].size > big) {
+         big = mem->memoryHeaps[h].size;
+         big_heap = h;
+      }
+   }
+
+   /* CUVK_DEVICE_MEMORY=local keeps device allocations out of host-visible
+    * (BAR) memory, for comparing the two on a GPU. */
+   const char *env = getenv("CUVK_DEVICE_MEMORY");
+   bool bar_ok = !env || strcmp(env, "local") != 0;
+
+   *device_type = UINT32_MAX;
+   for (uint32_t i = 0; bar_ok && i < mem->memoryTypeCount; i++) {
+      VkMemoryPropertyFlags f = mem->memoryTypes[i].propertyFlags;
+      VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT |
+                                   VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                   VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+      if ((f & want) == want && mem->memoryTypes[i].heapIndex == big_heap &&
+          !(f & (VK_MEMORY_PROPERTY_PROTECTED_BIT | VK_MEMORY_PROPERTY_DEVICE_COHERENT_BIT_AMD))) {
+         *device_type = i;
+         break;
+      }
+   }
+   if (*device_type == UINT32_MAX)
+      *device_type = first_type(mem, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
+                                VK_MEMORY_PROPERTY_PROTECTED_BIT |
+                                (bar_ok ? 0 : VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT));
+   if (*device_type == UINT32_MAX)
+      *device_type = first_type(mem, 0, VK_MEMORY_PROPERTY_PROTECTED_BIT);
+
+   *host_type = first_type(mem, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                VK_MEMORY_PROPERTY_HOST_COHERENT_BIT |
+                                VK_MEMORY_PROPERTY_HOST_CACHED_BIT,
+                           VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | VK_MEMORY_PROPERTY_PROTECTED_BIT);
+   if (*host_type == UINT32_MAX)
+      *host_type = first_type(mem, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                   VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                              VK_MEMORY_PROPERTY_PROTECTED_BIT);
+}
+
+bool
+cuvk_policy_transfer_engine(VkPhysicalDeviceType type, const char **why)
+{
+   /* Measured with cuvk-bench (docs/design.md): on lavapipe the copy
+    * shader reaches 0.4 GB/s, its device-address loads and stores being
+    * emulated lane by lane, while vkCmdCopyBuffer is a memcpy at the
+    * host's full speed.  On NVIDIA the shader is five times faster than
+    * vkCmdCopyBuffer.  So CPU devices get transfer commands and GPUs the
+    * shaders. */
+   const char *env = getenv("CUVK_COPY_ENGINE");
+   if (env && strcmp(env, "compute") == 0) {
+      *why = "CUVK_COPY_ENGINE=compute";
+      return false;
+   }
+   if (env && strcmp(env, "transfer") == 0) {
+      *why = "CUVK_COPY_ENGINE=transfer";
+      return true;
+   }
+   if (type == VK_PHYSICAL_DEVICE_TYPE_CPU) {
+      *why = env ? "CPU device (CUVK_COPY_ENGINE value not recognised)"
+                 : "CPU device: vkCmdCopyBuffer/vkCmdFillBuffer beat the shaders";
+      return true;
+   }
+   *why = env ? "GPU (CUVK_COPY_ENGINE value not recognised)"
+              : "GPU: compute shaders beat vkCmdCopyBuffer";
+   return false;
+}

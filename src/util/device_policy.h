@@ -1,0 +1,28 @@
+/*
+ * The choices cuvk makes for a Vulkan physical device from its properties
+ * and the environment alone: which memory types back device and pinned
+ * host memory, and which engine copies and fills use.  cuvk-info links
+ * this too, so what it reports is what cuvk does.
+ */
+#ifndef CUVK_UTIL_DEVICE_POLICY_H
+#define CUVK_UTIL_DEVICE_POLICY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <vulkan/vulkan.h>
+
+/* Device memory: a type the host can also map when it spans the largest
+ * device-local heap (lavapipe's only type, a GPU's resizable BAR: small
+ * transfers then skip the GPU), else the first device-local type;
+ * CUVK_DEVICE_MEMORY=local rules out host-visible ones.  Pinned host
+ * memory: host-visible and coherent, cached where possible.  UINT32_MAX
+ * where there is none. */
+void cuvk_policy_memory_types(const VkPhysicalDeviceMemoryProperties *mem, uint32_t *device_type,
+                              uint32_t *host_type);
+
+/* Whether copies and fills between device addresses are transfer commands
+ * (vkCmdCopyBuffer, vkCmdFillBuffer) rather than compute shaders, and in
+ * *why what decided it.  CUVK_COPY_ENGINE=compute|transfer overrides. */
+bool cuvk_policy_transfer_engine(VkPhysicalDeviceType type, const char **why);
+
+#endif
