@@ -68,6 +68,26 @@ def typedef_names(text):
     return {m.group(1) for m in re.finditer(r"typedef\s+[^;{}()]*?(\w+)\s*;", text)}
 
 
+def member_names(body):
+    """The top-level member names of a struct body.  Nested aggregates are
+    flattened to "} name;" so each member is one declaration ending in its
+    name (arrays allowed)."""
+    flat, depth = [], 0
+    for c in body:
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+        elif depth == 0:
+            flat.append(c)
+    members = []
+    for decl in "".join(flat).split(";"):
+        dm = re.search(r"(\w+)\s*(\[[^\]]*\]\s*)*$", decl.strip())
+        if dm:
+            members.append(dm.group(1))
+    return members
+
+
 def struct_members(text):
     """{typedef name: [member, ...]} for top-level members of typedef'd structs."""
     out = {}
@@ -83,22 +103,7 @@ def struct_members(text):
         tail = re.match(r"\s*(\w+)\s*;", text[i:])
         if not tail:
             continue
-        # Flatten nested aggregates to "} name;" so each top-level member is
-        # one declaration ending in its name.
-        flat, depth = [], 0
-        for c in body:
-            if c == "{":
-                depth += 1
-            elif c == "}":
-                depth -= 1
-            elif depth == 0:
-                flat.append(c)
-        members = []
-        for decl in "".join(flat).split(";"):
-            dm = re.search(r"(\w+)\s*(\[[^\]]*\]\s*)*$", decl.strip())
-            if dm:
-                members.append(dm.group(1))
-        out[tail.group(1)] = members
+        out[tail.group(1)] = member_names(body)
     return out
 
 
@@ -247,20 +252,7 @@ def rt_enums(text):
 def rt_structs(text):
     out = {}
     for tag, body in rt_tagged(text, "struct"):
-        flat, depth = [], 0
-        for c in body:
-            if c == "{":
-                depth += 1
-            elif c == "}":
-                depth -= 1
-            elif depth == 0:
-                flat.append(c)
-        members = []
-        for decl in "".join(flat).split(";"):
-            dm = re.search(r"(\w+)\s*(\[[^\]]*\]\s*)*$", decl.strip())
-            if dm:
-                members.append(dm.group(1))
-        out[tag] = members
+        out[tag] = member_names(body)
     return out
 
 
