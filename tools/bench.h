@@ -181,8 +181,12 @@ struct bench_result {
    double min_s;
    unsigned samples;
    unsigned reps;
-   /* GPU clocks read right after the timed runs; 0 where unknown. */
+   /* GPU clocks read right after the timed runs; 0 where unknown.  And
+    * NVML's reasons the clocks were held below their maximum then
+    * (nvmlClocksEventReasons bits), where NVML tells. */
    unsigned sm_mhz, mem_mhz;
+   bool has_clock_reasons;
+   unsigned long long clock_reasons;
 };
 
 /* NVML, where present (bench_clock.c). */
@@ -190,11 +194,16 @@ struct bench_clock {
    void *lib;
    void *device;
    void *get_clock;
+   void *get_reasons;
    void *shutdown;
 };
 
 bool bench_clock_open(struct bench_clock *c, const char *uuid);
-void bench_clock_read(const struct bench_clock *c, unsigned *sm_mhz, unsigned *mem_mhz);
+void bench_clock_read(const struct bench_clock *c, struct bench_result *out);
+/* The names of the set reason bits, at most max of them, and the bits
+ * without a name. */
+void bench_clock_reason_names(unsigned long long reasons, const char **names, unsigned max,
+                              unsigned *count, unsigned long long *unknown);
 void bench_clock_close(struct bench_clock *c);
 
 #define BENCH_MAX_ROWS 40

@@ -19,6 +19,23 @@ typedef int (*nvml_init_fn)(void);
 typedef int (*nvml_shutdown_fn)(void);
 typedef int (*nvml_by_uuid_fn)(const char *uuid, void **device);
 typedef int (*nvml_clock_fn)(void *device, int type, unsigned *mhz);
+typedef int (*nvml_reasons_fn)(void *device, unsigned long long *reasons);
+
+/* nvmlClocksEventReasons bits, as NVML's header numbers them. */
+static const struct {
+   unsigned long long bit;
+   const char *name;
+} reason_names[] = {
+   { 0x1ull, "gpu_idle" },
+   { 0x2ull, "applications_clocks_setting" },
+   { 0x4ull, "sw_power_cap" },
+   { 0x8ull, "hw_slowdown" },
+   { 0x10ull, "sync_boost" },
+   { 0x20ull, "sw_thermal_slowdown" },
+   { 0x40ull, "hw_thermal_slowdown" },
+   { 0x80ull, "hw_power_brake_slowdown" },
+   { 0x100ull, "display_clock_setting" },
+};
 
 bool
 bench_clock_open(struct bench_clock *c, const char *uuid)
@@ -34,6 +51,10 @@ bench_clock_open(struct bench_clock *c, const char *uuid)
    nvml_init_fn init = (nvml_init_fn)dlsym(c->lib, "nvmlInit_v2");
    nvml_by_uuid_fn by_uuid = (nvml_by_uuid_fn)dlsym(c->lib, "nvmlDeviceGetHandleByUUID");
    c->get_clock = dlsym(c->lib, "nvmlDeviceGetClockInfo");
+   /* Renamed in NVML 12.5; the old name stays as an alias. */
+   c->get_reasons = dlsym(c->lib, "nvmlDeviceGetCurrentClocksEventReasons");
+   if (!c->get_reasons)
+      c->get_reasons = dlsym(c->lib, "nvmlDeviceGetCurrentClocksThrottleReasons");
    c->shutdown = dlsym(c->lib, "nvmlShutdown");
    if (!init || !by_uuid || !c->get_clock || !c->shutdown || init() != 0)
       goto fail;
@@ -52,17 +73,35 @@ fail:
 }
 
 void
-bench_clock_read(const struct bench_clock *c, unsigned *sm_mhz, unsigned *mem_mhz)
+bench_clock_read(const struct bench_clock *c, struct bench_result *out)
 {
    nvml_clock_fn get = (nvml_clock_fn)c->get_clock;
 
-   *sm_mhz = *mem_mhz = 0;
+   out->sm_mhz = out->mem_mhz = 0;
+   out->has_clock_reasons = false;
+   out->clock_reasons = 0;
    if (!c->device)
       return;
-   if (get(c->device, NVML_CLOCK_SM, sm_mhz) != 0)
-      *sm_mhz = 0;
-   if (get(c->device, NVML_CLOCK_MEM, mem_mhz) != 0)
-      *mem_mhz = 0;
+   if (get(c->device, NVML_CLOCK_SM, &out->sm_mhz) != 0)
+      out->sm_mhz = 0;
+   if (get(c->device, NVML_CLOCK_MEM, &out->mem_mhz) != 0)
+      out->mem_mhz = 0;
+   if (c->get_reasons)
+      out->has_clock_reasons = ((nvml_reasons_fn)c->get_reasons)(c->device, &out->clock_reasons) == 0;
+}
+
+void
+bench_clock_reason_names(unsigned long long reasons, const char **names, unsigned max, unsigned *count,
+                         unsigned long long *unknown)
+{
+   *count = 0;
+   for (size_t i = 0; i < sizeof(reason_names) / sizeof(reason_names[0]); i++) {
+      if ((reasons & reason_names[i].bit) && *count < max) {
+         names[(*count)++] = reason_names[i].name;
+         reasons &= ~reason_names[i].bit;
+      }
+   }
+   *unknown = reasons;
 }
 
 void

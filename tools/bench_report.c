@@ -197,6 +197,23 @@ json_result(struct tool_json *j, const struct bench_table *t, const struct bench
       tool_json_uint(j, "mem_mhz", r->mem_mhz);
    else
       tool_json_null(j, "mem_mhz");
+   if (r->has_clock_reasons) {
+      const char *names[16];
+      unsigned count;
+      unsigned long long unknown;
+      char hex[32];
+      bench_clock_reason_names(r->clock_reasons, names, 16, &count, &unknown);
+      tool_json_array_begin(j, "clock_reasons");
+      for (unsigned k = 0; k < count; k++)
+         tool_json_string(j, NULL, names[k]);
+      if (unknown) {
+         snprintf(hex, sizeof(hex), "0x%llx", unknown);
+         tool_json_string(j, NULL, hex);
+      }
+      tool_json_array_end(j);
+   } else {
+      tool_json_null(j, "clock_reasons");
+   }
    tool_json_object_end(j);
 }
 

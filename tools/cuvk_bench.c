@@ -164,7 +164,7 @@ bench_measure(const struct bench_state *s, bench_op_fn op, bench_op_fn prepare, 
    out->median_s = samples % 2 ? times[samples / 2]
                                : 0.5 * (times[samples / 2 - 1] + times[samples / 2]);
    out->min_s = times[0];
-   bench_clock_read(&s->clock, &out->sm_mhz, &out->mem_mhz);
+   bench_clock_read(&s->clock, out);
    out->samples = samples;
    out->reps = reps;
    out->valid = true;
@@ -1165,7 +1165,8 @@ main(int argc, char **argv)
    }
 
    if (bench_clock_open(&s.clock, report.device_uuid))
-      bench_report_note(&report, "GPU clocks after each result, from NVML: sm_mhz and mem_mhz in the JSON");
+      bench_report_note(&report, "GPU clocks after each result, from NVML: sm_mhz, mem_mhz and "
+                        "clock_reasons (why clocks were below maximum) in the JSON");
 
    choose_max_size(&s);
    choose_sizes(&s);
