@@ -87,6 +87,8 @@ struct info_device {
    bool sparse_binding;
    bool sparse_residency_buffer;
    bool sparse_queue;
+   bool sparse_reservations;
+   const char *sparse_reservations_why;
 
    const char *copy_engine;
    const char *copy_engine_why;
@@ -267,6 +269,11 @@ info_query_device(struct info_device *d, VkPhysicalDevice pdev)
       }
    }
 
+   if (d->queue_family != UINT32_MAX)
+      d->sparse_reservations = cuvk_policy_sparse_reservations(pdev, d->queue_family,
+                                                               &d->sparse_reservations_why);
+   else
+      d->sparse_reservations_why = "no compute queue";
    d->copy_engine = cuvk_policy_transfer_engine(d->props.deviceType, &d->copy_engine_why)
                        ? "transfer" : "compute";
    free(exts);
@@ -488,6 +495,9 @@ info_print_text(const struct info *info)
       printf("   sparse binding: %s (sparseResidencyBuffer %s, sparse queue %s)\n",
              d->sparse_binding ? "yes" : "no", d->sparse_residency_buffer ? "yes" : "no",
              d->sparse_queue ? "yes" : "no");
+      printf("   reservations:   %s (%s)\n",
+             d->sparse_reservations ? "one sparse buffer each" : "one buffer per mapping",
+             d->sparse_reservations_why);
       printf("   copy engine:    %s (%s)\n", d->copy_engine, d->copy_engine_why);
    }
 }
@@ -622,6 +632,8 @@ info_print_json(const struct info *info)
       tool_json_bool(&j, "binding", d->sparse_binding);
       tool_json_bool(&j, "residency_buffer", d->sparse_residency_buffer);
       tool_json_bool(&j, "sparse_binding_queue", d->sparse_queue);
+      tool_json_bool(&j, "reservations", d->sparse_reservations);
+      tool_json_string(&j, "reservations_reason", d->sparse_reservations_why);
       tool_json_object_end(&j);
       tool_json_object_begin(&j, "copy_engine");
       tool_json_string(&j, "engine", d->copy_engine);

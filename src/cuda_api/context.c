@@ -58,7 +58,11 @@ context_create_device(struct cuvk_context *ctx)
    VkPhysicalDeviceFeatures2 features = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
       .pNext = &f12,
-      .features = { .shaderInt64 = VK_TRUE },
+      .features = {
+         .shaderInt64 = VK_TRUE,
+         .sparseBinding = dev->sparse_reservations,
+         .sparseResidencyBuffer = dev->sparse_reservations,
+      },
    };
    float priority = 1.0f;
    VkDeviceQueueCreateInfo queue_info = {

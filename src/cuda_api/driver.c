@@ -209,6 +209,11 @@ device_probe(VkPhysicalDevice pdev, struct cuvk_device *dev)
       goto out;
    }
 
+   const char *sparse_why;
+   dev->sparse_reservations = cuvk_policy_sparse_reservations(pdev, dev->queue_family, &sparse_why);
+   cuvk_logi("%s: reservations %s a sparse buffer: %s", name,
+             dev->sparse_reservations ? "get" : "do not get", sparse_why);
+
    pthread_mutex_init(&dev->primary_lock, NULL);
    ok = true;
 out:

@@ -30,6 +30,10 @@ struct cuvk_device {
    bool has_external_memory_host;
    bool has_dma_buf;
    bool has_memory_budget;
+   /* Reservations are backed by a sparse buffer (util/device_policy.h);
+    * contexts then enable sparseBinding and sparseResidencyBuffer. */
+   bool sparse_reservations;
+   VkDeviceSize sparse_space_used;  /* of sparseAddressSpaceSize (vmm_sparse.c) */
 
    /* The memory type device allocations use, and the one pinned host
     * allocations use (host-visible, cached where the device has it). */

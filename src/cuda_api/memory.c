@@ -91,6 +91,21 @@ cuvk_mem_resolve(uint64_t ptr, struct cuvk_mem_span *out)
    return false;
 }
 
+bool
+cuvk_mem_resolve_run(uint64_t ptr, uint64_t want, struct cuvk_mem_span *out)
+{
+   if (!cuvk_mem_resolve(ptr, out))
+      return false;
+   while (out->kind == CUVK_MEM_VMM && out->avail < want) {
+      struct cuvk_mem_span next;
+      if (!cuvk_mem_resolve(ptr + out->avail, &next) || next.kind != CUVK_MEM_VMM || next.ctx != out->ctx ||
+          next.buffer != out->buffer || next.buffer_offset != out->buffer_offset + out->avail)
+         break;
+      out->avail += next.avail;
+   }
+   return true;
+}
+
 CUresult
 cuvk_mem_alloc_publish(struct cuvk_mem_alloc *alloc)
 {

@@ -67,6 +67,12 @@ struct cuvk_mem_span {
 /* False when ptr lies in no allocation. */
 bool cuvk_mem_resolve(uint64_t ptr, struct cuvk_mem_span *out);
 
+/* As cuvk_mem_resolve, and where ptr lies in a cuMemMap mapping, avail
+ * goes on through the mappings that follow as long as they continue the
+ * same buffer (a sparse reservation's), up to want bytes: the span is
+ * then one run a single command can cover. */
+bool cuvk_mem_resolve_run(uint64_t ptr, uint64_t want, struct cuvk_mem_span *out);
+
 /* True when ptr is inside cuvk's device address space (so it can never be
  * a host pointer). */
 bool cuvk_mem_is_device_address(uint64_t ptr);

@@ -41,6 +41,7 @@ cuvk_submit_init(struct cuvk_context *ctx)
    s->last_submitted = 0;
    s->completed = 0;
    s->hold = 0;
+   s->bind_wait = 0;
 
    VkCommandPoolCreateInfo pool_info = {
       .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
@@ -130,8 +131,9 @@ cuvk_submit_finish(struct cuvk_context *ctx)
    vkDestroyCommandPool(ctx->vk, s->pool, NULL);
 }
 
+/* A batch from the free list, or a new one with its command buffer. */
 static CUresult
-batch_open(struct cuvk_context *ctx)
+batch_get(struct cuvk_context *ctx, struct cuvk_batch **out)
 {
    struct cuvk_submit *s = &ctx->submit;
    struct cuvk_batch *batch;
@@ -159,6 +161,20 @@ batch_open(struct cuvk_context *ctx)
    cuvk_list_init(&batch->deferred);
    cuvk_list_init(&batch->link);
    batch->command_count = 0;
+   *out = batch;
+   return CUDA_SUCCESS;
+}
+
+static CUresult
+batch_open(struct cuvk_context *ctx)
+{
+   struct cuvk_submit *s = &ctx->submit;
+   struct cuvk_batch *batch;
+   VkResult vr;
+
+   CUresult res = batch_get(ctx, &batch);
+   if (res != CUDA_SUCCESS)
+      return res;
 
    VkCommandBufferBeginInfo begin = {
       .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
@@ -201,6 +217,27 @@ cuvk_submit_record(struct cuvk_context *ctx, VkCommandBuffer *cmd, uint64_t *val
    return CUDA_SUCCESS;
 }
 
+/* Enters a submitted batch (or sparse binding step) in the pending list.
+ * When the submit failed, the GPU will never signal its value: the host
+ * signals it so waiters do not hang, and the failure is reported. */
+static CUresult
+batch_submitted(struct cuvk_context *ctx, struct cuvk_batch *batch, VkResult vr, const char *what)
+{
+   struct cuvk_submit *s = &ctx->submit;
+
+   cuvk_list_addtail(&batch->link, &s->pending);
+   s->last_submitted = batch->value;
+   if (vr == VK_SUCCESS)
+      return CUDA_SUCCESS;
+   VkSemaphoreSignalInfo sig = {
+      .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO,
+      .semaphore = s->timeline,
+      .value = batch->value,
+   };
+   vkSignalSemaphore(ctx->vk, &sig);
+   return cuvk_vk_error(vr, what);
+}
+
 CUresult
 cuvk_submit_flush(struct cuvk_context *ctx)
 {
@@ -224,37 +261,78 @@ cuvk_submit_flush(struct cuvk_context *ctx)
 
    vr = vkEndCommandBuffer(batch->cmd);
    if (vr == VK_SUCCESS) {
+      /* After a sparse binding this batch waits for it; later batches
+       * are ordered after this one's commands by their barriers. */
+      VkPipelineStageFlags wait_stage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+      bool wait = s->bind_wait != 0;
       VkTimelineSemaphoreSubmitInfo timeline = {
          .sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
+         .waitSemaphoreValueCount = wait ? 1 : 0,
+         .pWaitSemaphoreValues = &s->bind_wait,
          .signalSemaphoreValueCount = 1,
          .pSignalSemaphoreValues = &batch->value,
       };
       VkSubmitInfo submit = {
          .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
          .pNext = &timeline,
+         .waitSemaphoreCount = wait ? 1 : 0,
+         .pWaitSemaphores = &s->timeline,
+         .pWaitDstStageMask = &wait_stage,
          .commandBufferCount = 1,
          .pCommandBuffers = &batch->cmd,
          .signalSemaphoreCount = 1,
          .pSignalSemaphores = &s->timeline,
       };
       vr = vkQueueSubmit(ctx->queue, 1, &submit, VK_NULL_HANDLE);
+      if (vr == VK_SUCCESS)
+         s->bind_wait = 0;
    }
+   return batch_submitted(ctx, batch, vr, "vkQueueSubmit");
+}
 
-   cuvk_list_addtail(&batch->link, &s->pending);
-   if (vr != VK_SUCCESS) {
-      /* The value will never be signalled by the GPU; signal it from the
-       * host so waiters do not hang, and report the failure. */
-      VkSemaphoreSignalInfo sig = {
-         .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO,
-         .semaphore = s->timeline,
-         .value = batch->value,
-      };
-      vkSignalSemaphore(ctx->vk, &sig);
-      s->last_submitted = batch->value;
-      return cuvk_vk_error(vr, "vkQueueSubmit");
-   }
-   s->last_submitted = batch->value;
-   return CUDA_SUCCESS;
+CUresult
+cuvk_submit_bind_sparse(struct cuvk_context *ctx, const VkSparseBufferMemoryBindInfo *binds,
+                        uint32_t bind_count)
+{
+   struct cuvk_submit *s = &ctx->submit;
+   struct cuvk_batch *step;
+
+   /* What was recorded before goes first, so the binding can wait for it. */
+   CUresult res = cuvk_submit_flush(ctx);
+   if (res != CUDA_SUCCESS)
+      return res;
+   /* The binding takes a timeline value like a batch and sits in the
+    * pending list like one, its command buffer unused, so deferred work
+    * (freeing unbound memory) attaches to it and retiring passes it. */
+   res = batch_get(ctx, &step);
+   if (res != CUDA_SUCCESS)
+      return res;
+   step->value = s->next_value++;
+
+   /* Signal values must rise in execution order, and an unbinding must
+    * not pull memory from under earlier work: wait for all of it. */
+   bool wait = s->last_submitted != 0;
+   VkTimelineSemaphoreSubmitInfo timeline = {
+      .sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
+      .waitSemaphoreValueCount = wait ? 1 : 0,
+      .pWaitSemaphoreValues = &s->last_submitted,
+      .signalSemaphoreValueCount = 1,
+      .pSignalSemaphoreValues = &step->value,
+   };
+   VkBindSparseInfo info = {
+      .sType = VK_STRUCTURE_TYPE_BIND_SPARSE_INFO,
+      .pNext = &timeline,
+      .waitSemaphoreCount = wait ? 1 : 0,
+      .pWaitSemaphores = &s->timeline,
+      .bufferBindCount = bind_count,
+      .pBufferBinds = binds,
+      .signalSemaphoreCount = 1,
+      .pSignalSemaphores = &s->timeline,
+   };
+   VkResult vr = vkQueueBindSparse(ctx->queue, 1, &info, VK_NULL_HANDLE);
+   if (vr == VK_SUCCESS)
+      s->bind_wait = step->value;
+   return batch_submitted(ctx, step, vr, "vkQueueBindSparse");
 }
 
 /* Submits the open batch when nothing else is in flight, so it starts at

@@ -62,6 +62,9 @@ struct cuvk_submit {
    uint64_t last_submitted;   /* value of the newest submitted batch */
    uint64_t completed;        /* newest value known complete */
    uint32_t hold;             /* cuvk_submit_hold depth: no idle flushes */
+   /* A sparse binding the next submitted batch must wait for: command
+    * buffers are not ordered after vkQueueBindSparse by the queue alone. */
+   uint64_t bind_wait;
 };
 
 CUresult cuvk_submit_init(struct cuvk_context *ctx);
@@ -83,6 +86,13 @@ CUresult cuvk_submit_commit(struct cuvk_context *ctx);
  * context lock; call them without it. */
 void cuvk_submit_hold(struct cuvk_context *ctx);
 CUresult cuvk_submit_release(struct cuvk_context *ctx, CUresult res);
+
+/* Queues sparse buffer bindings (memory VK_NULL_HANDLE unbinds) after
+ * everything recorded so far and before everything recorded later, as a
+ * step of the timeline of its own: work deferred after it runs once the
+ * binding has happened.  The host does not wait.  Lock held. */
+CUresult cuvk_submit_bind_sparse(struct cuvk_context *ctx, const VkSparseBufferMemoryBindInfo *binds,
+                                 uint32_t bind_count);
 
 /* Submits the open batch, if any. */
 CUresult cuvk_submit_flush(struct cuvk_context *ctx);

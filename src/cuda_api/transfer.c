@@ -473,10 +473,10 @@ staging_download(struct cuvk_context *ctx, struct cuvk_stream *stream, uint8_t *
 /* Resolves one side of a copy.  *found is false for host memory cuvk does
  * not know (pageable), which only a host side may be. */
 static CUresult
-copy_resolve(const struct cuvk_copy *copy, uint64_t ptr, enum cuvk_copy_side side,
+copy_resolve(const struct cuvk_copy *copy, uint64_t ptr, uint64_t want, enum cuvk_copy_side side,
              const char *which, struct cuvk_mem_span *span, bool *found)
 {
-   *found = cuvk_mem_resolve(ptr, span);
+   *found = cuvk_mem_resolve_run(ptr, want, span);
    if (*found) {
       if (side == CUVK_SIDE_HOST && span->kind != CUVK_MEM_HOST && span->kind != CUVK_MEM_REGISTERED)
          return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: %s 0x%llx is device memory, not a host pointer",
@@ -498,7 +498,7 @@ copy_check_range(const struct cuvk_copy *copy, uint64_t ptr, uint64_t size, enum
    while (size > 0) {
       struct cuvk_mem_span span;
       bool found;
-      CUresult res = copy_resolve(copy, ptr, side, which, &span, &found);
+      CUresult res = copy_resolve(copy, ptr, size, side, which, &span, &found);
       if (res != CUDA_SUCCESS)
          return res;
       if (!found)
@@ -579,7 +579,9 @@ copy_segment(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct 
 
 /* Records a checked copy, walking both sides together: a copy may cross
  * from one allocation into the next only where they are contiguous
- * (virtual memory mappings).  Its pieces go to the GPU in one submission. */
+ * (virtual memory mappings), and is cut there unless both sit in one
+ * sparse reservation's buffer.  Its pieces go to the GPU in one
+ * submission. */
 static CUresult
 copy_walk(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct cuvk_copy *copy)
 {
@@ -592,10 +594,10 @@ copy_walk(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct cuv
       struct cuvk_mem_span ds, ss;
       bool dfound, sfound;
 
-      res = copy_resolve(copy, dst, copy->dst_side, "destination", &ds, &dfound);
+      res = copy_resolve(copy, dst, left, copy->dst_side, "destination", &ds, &dfound);
       if (res != CUDA_SUCCESS)
          break;
-      res = copy_resolve(copy, src, copy->src_side, "source", &ss, &sfound);
+      res = copy_resolve(copy, src, left, copy->src_side, "source", &ss, &sfound);
       if (res != CUDA_SUCCESS)
          break;
 
@@ -732,7 +734,7 @@ cuvk_fill(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct cuv
    cuvk_submit_hold(ctx);
    res = CUDA_SUCCESS;
    for (uint64_t dst = fill->dst, left = extent; left > 0 && res == CUDA_SUCCESS;) {
-      if (!cuvk_mem_resolve(dst, &span)) {
+      if (!cuvk_mem_resolve_run(dst, fill->height > 1 ? 0 : left, &span)) {
          res = cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is not inside any allocation",
                           fill->entry, (unsigned long long)dst);
          break;

@@ -8,9 +8,10 @@
  * the reservation in the range map, pointing at that buffer, so mapped
  * addresses are ordinary device memory for every copy and fill; a copy
  * that crosses from one mapping into the next is split at the seam by the
- * transfer engine.  Devices with sparse binding could back a whole
- * reservation with one sparse VkBuffer instead; cuvk does not do that yet
- * (docs/api-coverage.md).
+ * transfer engine.  On devices with sparse residency for buffers the
+ * reservation gets one sparse VkBuffer at its first mapping and the
+ * mappings point into it instead, bound with vkQueueBindSparse, so the
+ * seams vanish on the device too (vmm_sparse.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +23,7 @@
 #include "cuda_api/context.h"
 #include "cuda_api/driver.h"
 #include "cuda_api/memory.h"
+#include "cuda_api/vmm_sparse.h"
 #include "mem/block_heap.h"
 #include "mem/registry.h"
 #include "mem/va_space.h"
@@ -41,19 +43,28 @@ struct vmm_handle {
    struct cuvk_list link;       /* in ctx->vmm_handles */
    CUmemAllocationProp prop;
    size_t size;
+   uint32_t type_index;
    struct cuvk_mem_block *block;
    bool exportable;
    bool exported;
+   /* Memory a buffer outside cuvk may alias (exportable or imported):
+    * never bound into a sparse buffer (see reservation_sparse). */
+   bool shared;
    /* The memory lives while either count is nonzero: cuMemRelease drops
     * a handle reference, cuMemUnmap a mapping. */
    unsigned handle_refs;
    unsigned map_refs;
+   unsigned sparse_maps;        /* of map_refs, those through a sparse buffer */
    struct cuvk_deferred release;
 };
 
 struct vmm_reservation {
    struct cuvk_rb_node node;    /* keyed by start */
    uint64_t size;
+   /* Made at the first mapping on a device with sparse reservations;
+    * NULL before, and for good once making it failed. */
+   struct cuvk_vmm_sparse *sparse;
+   bool sparse_failed;
 };
 
 /* Guards the reservations and every handle's counts. */
@@ -101,9 +112,11 @@ handle_destroy(struct vmm_handle *h, bool ctx_locked)
 /* Drops a mapping's reference.  Mapping releases run as deferred work,
  * under the context lock. */
 static void
-handle_unmap(struct vmm_handle *h)
+handle_unmap(struct vmm_handle *h, bool sparse)
 {
    pthread_mutex_lock(&vmm_lock);
+   if (sparse)
+      h->sparse_maps--;
    bool last = --h->map_refs == 0 && h->handle_refs == 0;
    pthread_mutex_unlock(&vmm_lock);
    if (last)
@@ -113,6 +126,18 @@ handle_unmap(struct vmm_handle *h)
 void
 cuvk_vmm_release_context(struct cuvk_context *ctx)
 {
+   /* Reservations outlive contexts; a later mapping from another
+    * context may give one a new sparse buffer. */
+   pthread_mutex_lock(&vmm_lock);
+   for (struct cuvk_rb_node *n = cuvk_rb_tree_first(&vmm_reservations); n; n = cuvk_rb_tree_next(n)) {
+      struct vmm_reservation *r = cuvk_container_of(n, struct vmm_reservation, node);
+      if (r->sparse && r->sparse->ctx == ctx) {
+         cuvk_vmm_sparse_destroy_now(r->sparse);
+         r->sparse = NULL;
+      }
+   }
+   pthread_mutex_unlock(&vmm_lock);
+
    cuvk_list_for_each_entry_safe(struct vmm_handle, h, &ctx->vmm_handles, link) {
       if (h->handle_refs)
          cuvk_object_remove(&h->base);
@@ -250,14 +275,17 @@ cuMemAddressFree(CUdeviceptr ptr, size_t size)
    }
    cuvk_rb_tree_remove(&vmm_reservations, &r->node);
    pthread_mutex_unlock(&vmm_lock);
+   if (r->sparse)
+      cuvk_vmm_sparse_destroy(r->sparse);
    cuvk_mem_va_free(ptr, size);
    free(r);
    return CUDA_SUCCESS;
 }
 
 static CUresult
-handle_create(struct cuvk_context *ctx, VkDeviceMemory memory, size_t size, bool exportable,
-              const CUmemAllocationProp *prop, CUmemGenericAllocationHandle *out)
+handle_create(struct cuvk_context *ctx, VkDeviceMemory memory, uint32_t type_index, size_t size,
+              bool exportable, bool shared, const CUmemAllocationProp *prop,
+              CUmemGenericAllocationHandle *out)
 {
    struct cuvk_device *dev = ctx->dev;
    struct vmm_handle *h = NULL;
@@ -268,7 +296,7 @@ handle_create(struct cuvk_context *ctx, VkDeviceMemory memory, size_t size, bool
       vkFreeMemory(ctx->vk, memory, NULL);
       return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory for an allocation handle");
    }
-   VkMemoryPropertyFlags type_flags = dev->mem.memoryTypes[ctx->opaque_fd_type_index].propertyFlags;
+   VkMemoryPropertyFlags type_flags = dev->mem.memoryTypes[type_index].propertyFlags;
    bool host_visible = type_flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
    res = cuvk_mem_block_wrap(ctx->vk, memory, VK_NULL_HANDLE, size, host_visible,
                              VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT, &h->block);
@@ -281,7 +309,9 @@ handle_create(struct cuvk_context *ctx, VkDeviceMemory memory, size_t size, bool
    h->ctx = ctx;
    h->prop = *prop;
    h->size = size;
+   h->type_index = type_index;
    h->exportable = exportable;
+   h->shared = shared;
    h->handle_refs = 1;
    pthread_mutex_lock(&ctx->lock);
    cuvk_list_addtail(&h->link, &ctx->vmm_handles);
@@ -338,7 +368,7 @@ cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size, const CUmemAlloca
    VkResult vr = vkAllocateMemory(ctx->vk, &info, NULL, &memory);
    if (vr != VK_SUCCESS)
       return cuvk_vk_error(vr, "cuMemCreate: vkAllocateMemory");
-   return handle_create(ctx, memory, size, exportable, prop, handle);
+   return handle_create(ctx, memory, ctx->opaque_fd_type_index, size, exportable, exportable, prop, handle);
 }
 
 CUVK_EXPORT CUresult CUDAAPI
@@ -421,7 +451,94 @@ cuMemRetainAllocationHandle(CUmemGenericAllocationHandle *handle, void *addr)
 static void
 mapping_release(struct cuvk_mem_alloc *alloc)
 {
-   handle_unmap(alloc->owner);
+   struct vmm_handle *h = alloc->owner;
+   handle_unmap(h, alloc->block != h->block);
+}
+
+/* The sparse buffer a mapping of h at offset into r goes into, made at
+ * the reservation's first mapping; NULL where the mapping keeps the
+ * handle's own buffer.  vmm_lock held.
+ *
+ * Two buffers over the same memory agree on its bytes only when created
+ * alike: on an H200, bytes an application's Vulkan wrote through its own
+ * buffer over exported memory read back stale through a sparse buffer
+ * over the same memory, where cuvk's plain buffer saw them.  So memory
+ * that leaves cuvk (exportable) or comes from outside (imported) keeps
+ * plain buffers, and a handle is never reached through both kinds at
+ * once. */
+static struct cuvk_vmm_sparse *
+reservation_sparse(struct vmm_reservation *r, const struct vmm_handle *h, uint64_t offset,
+                   uint64_t *sparse_offset)
+{
+   struct cuvk_context *ctx = h->ctx;
+
+   if (!ctx->dev->sparse_reservations || h->shared || h->map_refs > h->sparse_maps)
+      return NULL;
+   if (!r->sparse && !r->sparse_failed) {
+      if (cuvk_vmm_sparse_create(ctx, r->size, &r->sparse) != CUDA_SUCCESS) {
+         r->sparse_failed = true;
+         cuvk_logi("reservation 0x%llx+%llu keeps one buffer per mapping; copies split at its seams",
+                   (unsigned long long)r->node.key, (unsigned long long)r->size);
+      }
+   }
+   if (!r->sparse || !cuvk_vmm_sparse_accepts(r->sparse, ctx, h->type_index, offset, h->size))
+      return NULL;
+   *sparse_offset = offset;
+   return r->sparse;
+}
+
+/* Moves every mapping in [ptr, ptr + size) from the range map to dead;
+ * the caller has checked that they lie wholly inside.  Write lock held. */
+static void
+mappings_take_locked(struct cuvk_mem_range_map *map, uint64_t ptr, uint64_t size, struct cuvk_list *dead)
+{
+   uint64_t end = ptr + size;
+   struct cuvk_mem_range *r = cuvk_mem_range_map_lookup_locked(map, ptr);
+   if (!r)
+      r = cuvk_mem_range_map_lookup_next_locked(map, ptr);
+   while (r && r->start < end) {
+      struct cuvk_mem_range *next = cuvk_mem_range_map_lookup_next_locked(map, r->start + r->size);
+      struct cuvk_mem_alloc *alloc = cuvk_container_of(r, struct cuvk_mem_alloc, range);
+      cuvk_mem_range_map_remove_locked(map, r);
+      cuvk_list_addtail(&alloc->release.link, dead);
+      r = next;
+   }
+}
+
+/* Unbinds the mappings among dead that live in sparse (when not NULL),
+ * then releases them all: their memory goes once the GPU has done the
+ * work recorded before and the unbinding. */
+static CUresult
+mappings_release(struct cuvk_vmm_sparse *sparse, struct cuvk_list *dead)
+{
+   VkSparseMemoryBind binds[16];
+   uint32_t count = 0;
+   CUresult res = CUDA_SUCCESS;
+
+   cuvk_list_for_each_entry(struct cuvk_mem_alloc, alloc, dead, release.link) {
+      if (!sparse || alloc->block != &sparse->block)
+         continue;
+      binds[count++] = (VkSparseMemoryBind){
+         .resourceOffset = alloc->offset,
+         .size = alloc->range.size,
+         .memory = VK_NULL_HANDLE,
+      };
+      if (count == CUVK_ARRAY_SIZE(binds)) {
+         CUresult r = cuvk_vmm_sparse_bind(sparse, binds, count);
+         res = res != CUDA_SUCCESS ? res : r;
+         count = 0;
+      }
+   }
+   if (count) {
+      CUresult r = cuvk_vmm_sparse_bind(sparse, binds, count);
+      res = res != CUDA_SUCCESS ? res : r;
+   }
+
+   cuvk_list_for_each_entry_safe(struct cuvk_mem_alloc, alloc, dead, release.link) {
+      cuvk_list_del(&alloc->release.link);
+      cuvk_mem_alloc_release(alloc);
+   }
+   return res;
 }
 
 CUVK_EXPORT CUresult CUDAAPI
@@ -452,18 +569,31 @@ cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHand
    if (size != h->size)
       return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "cuMemMap: size %zu, the handle has %zu bytes; "
                         "a mapping is the whole handle", size, h->size);
+   struct cuvk_vmm_sparse *sparse = NULL;
+   uint64_t sparse_offset = 0;
    pthread_mutex_lock(&vmm_lock);
-   bool reserved = reservation_containing(ptr, size) != NULL;
+   struct vmm_reservation *r = reservation_containing(ptr, size);
+   if (r)
+      sparse = reservation_sparse(r, h, ptr - r->node.key, &sparse_offset);
+   bool kind_clash = r && !sparse && h->sparse_maps > 0;
    pthread_mutex_unlock(&vmm_lock);
-   if (!reserved)
+   if (!r)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemMap: 0x%llx+%zu is not inside one reservation",
+                        (unsigned long long)ptr, size);
+   if (kind_clash)
+      return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "cuMemMap: handle 0x%llx is mapped through a sparse "
+                        "reservation and 0x%llx+%zu cannot be one (another context's, or out of sparse "
+                        "address space); unmap it there first", (unsigned long long)handle,
                         (unsigned long long)ptr, size);
 
    alloc = calloc(1, sizeof(*alloc));
    if (!alloc)
       return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "cuMemMap: out of host memory");
    alloc->ctx = h->ctx;
-   alloc->block = h->block;
+   /* In a sparse reservation the mapping is a window of the reservation's
+    * buffer; otherwise it is the handle's own buffer. */
+   alloc->block = sparse ? &sparse->block : h->block;
+   alloc->offset = sparse_offset;
    alloc->range.kind = CUVK_MEM_VMM;
    alloc->range.start = ptr;
    alloc->range.size = size;
@@ -472,15 +602,40 @@ cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHand
 
    pthread_mutex_lock(&vmm_lock);
    h->map_refs++;
+   if (sparse)
+      h->sparse_maps++;
    pthread_mutex_unlock(&vmm_lock);
    res = cuvk_mem_alloc_publish(alloc);
    if (res != CUDA_SUCCESS) {
       pthread_mutex_lock(&vmm_lock);
       h->map_refs--;
+      if (sparse)
+         h->sparse_maps--;
       pthread_mutex_unlock(&vmm_lock);
       free(alloc);
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemMap: 0x%llx+%zu overlaps a mapped range",
                         (unsigned long long)ptr, size);
+   }
+
+   /* Bound only once the range is known to be free: binding over a live
+    * mapping would pull its memory from under it. */
+   if (sparse) {
+      VkSparseMemoryBind bind = {
+         .resourceOffset = sparse_offset,
+         .size = size,
+         .memory = h->block->memory,
+      };
+      res = cuvk_vmm_sparse_bind(sparse, &bind, 1);
+      if (res != CUDA_SUCCESS) {
+         struct cuvk_mem_range_map *map = cuvk_mem_ranges();
+         struct cuvk_list dead;
+         cuvk_list_init(&dead);
+         cuvk_mem_range_map_write_lock(map);
+         mappings_take_locked(map, ptr, size, &dead);
+         cuvk_mem_range_map_write_unlock(map);
+         mappings_release(NULL, &dead);
+         return res;
+      }
    }
    return CUDA_SUCCESS;
 }
@@ -513,9 +668,10 @@ cuMemUnmap(CUdeviceptr ptr, size_t size)
    if (size == 0 || ptr + size < ptr)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemUnmap: empty or wrapping range");
    pthread_mutex_lock(&vmm_lock);
-   bool reserved = reservation_containing(ptr, size) != NULL;
+   struct vmm_reservation *resv = reservation_containing(ptr, size);
+   struct cuvk_vmm_sparse *sparse = resv ? resv->sparse : NULL;
    pthread_mutex_unlock(&vmm_lock);
-   if (!reserved)
+   if (!resv)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemUnmap: 0x%llx+%zu is not inside one reservation",
                         (unsigned long long)ptr, size);
 
@@ -537,23 +693,11 @@ cuMemUnmap(CUdeviceptr ptr, size_t size)
       }
    }
    /* One call may span several mappings: take them all out under one
-    * lock, release them after. */
+    * lock, unbind and release them after. */
    cuvk_list_init(&dead);
-   struct cuvk_mem_range *r = first;
-   while (r && r->start < end) {
-      struct cuvk_mem_range *next = cuvk_mem_range_map_lookup_next_locked(map, r->start + r->size);
-      struct cuvk_mem_alloc *alloc = cuvk_container_of(r, struct cuvk_mem_alloc, range);
-      cuvk_mem_range_map_remove_locked(map, r);
-      cuvk_list_addtail(&alloc->release.link, &dead);
-      r = next;
-   }
+   mappings_take_locked(map, ptr, size, &dead);
    cuvk_mem_range_map_write_unlock(map);
-
-   cuvk_list_for_each_entry_safe(struct cuvk_mem_alloc, alloc, &dead, release.link) {
-      cuvk_list_del(&alloc->release.link);
-      cuvk_mem_alloc_release(alloc);
-   }
-   return CUDA_SUCCESS;
+   return mappings_release(sparse, &dead);
 }
 
 static CUresult
@@ -788,5 +932,5 @@ cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *handle, void *os_ha
    };
    /* Imported memory was not allocated for export here, so it cannot be
     * exported again (docs/api-coverage.md). */
-   return handle_create(ctx, memory, size, false, &prop, handle);
+   return handle_create(ctx, memory, type_index, size, false, true, &prop, handle);
 }

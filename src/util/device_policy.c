@@ -91,3 +91,40 @@ cuvk_policy_transfer_engine(VkPhysicalDeviceType type, const char **why)
               : "GPU: compute shaders beat vkCmdCopyBuffer";
    return false;
 }
+
+bool
+cuvk_policy_sparse_reservations(VkPhysicalDevice pdev, uint32_t queue_family, const char **why)
+{
+   const char *env = getenv("CUVK_VMM_SPARSE");
+   if (env && strcmp(env, "0") == 0) {
+      *why = "CUVK_VMM_SPARSE=0";
+      return false;
+   }
+
+   VkPhysicalDeviceFeatures features;
+   vkGetPhysicalDeviceFeatures(pdev, &features);
+   if (!features.sparseBinding || !features.sparseResidencyBuffer) {
+      *why = "the device lacks sparseBinding or sparseResidencyBuffer";
+      return false;
+   }
+
+   uint32_t count = 0;
+   vkGetPhysicalDeviceQueueFamilyProperties(pdev, &count, NULL);
+   VkQueueFamilyProperties *families = calloc(count ? count : 1, sizeof(*families));
+   if (!families) {
+      *why = "out of host memory";
+      return false;
+   }
+   vkGetPhysicalDeviceQueueFamilyProperties(pdev, &count, families);
+   bool sparse_queue = queue_family < count &&
+                       (families[queue_family].queueFlags & VK_QUEUE_SPARSE_BINDING_BIT);
+   free(families);
+   if (!sparse_queue) {
+      *why = "cuvk's queue family has no sparse binding";
+      return false;
+   }
+
+   *why = env ? "sparse residency for buffers (CUVK_VMM_SPARSE value not 0)"
+              : "sparse residency for buffers";
+   return true;
+}

@@ -1,7 +1,8 @@
 /*
  * The choices cuvk makes for a Vulkan physical device from its properties
  * and the environment alone: which memory types back device and pinned
- * host memory, and which engine copies and fills use.  cuvk-info links
+ * host memory, which engine copies and fills use, and whether virtual
+ * memory reservations get a sparse buffer.  cuvk-info links
  * this too, so what it reports is what cuvk does.
  */
 #ifndef CUVK_UTIL_DEVICE_POLICY_H
@@ -24,5 +25,12 @@ void cuvk_policy_memory_types(const VkPhysicalDeviceMemoryProperties *mem, uint3
  * (vkCmdCopyBuffer, vkCmdFillBuffer) rather than compute shaders, and in
  * *why what decided it.  CUVK_COPY_ENGINE=compute|transfer overrides. */
 bool cuvk_policy_transfer_engine(VkPhysicalDeviceType type, const char **why);
+
+/* Whether a cuMemAddressReserve range may be backed by one sparse VkBuffer
+ * on this device, its mappings bound into it with vkQueueBindSparse, so a
+ * copy or fill across a seam is one command.  Needs sparseBinding and
+ * sparseResidencyBuffer and a sparse-binding bit on the queue family cuvk
+ * uses.  CUVK_VMM_SPARSE=0 turns it off.  *why says what decided it. */
+bool cuvk_policy_sparse_reservations(VkPhysicalDevice pdev, uint32_t queue_family, const char **why);
 
 #endif

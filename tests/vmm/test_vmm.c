@@ -780,6 +780,113 @@ map_remap(void)
    free(got);
 }
 
+/* Memory that never leaves cuvk, in four mappings of unequal sizes: fills
+ * and copies that cross one, two and three seams at odd offsets, a host
+ * round trip across them, then the middle of the run unmapped and mapped
+ * again with another handle while its neighbours keep their bytes.  On a
+ * device with sparse reservations this is the sparse path (such memory
+ * is bound into the reservation's buffer); elsewhere the split one. */
+static void
+seam_private_memory(void)
+{
+   const size_t g = granularity();
+   const size_t sizes[4] = { g, 2 * g, g, 2 * g };
+   const size_t total = 6 * g;
+   CUmemGenericAllocationHandle handles[4], spare = create(2 * g, false);
+   size_t offsets[4];
+   struct vmm_model m;
+
+   CUdeviceptr base = reserve(total, g);
+   for (size_t i = 0, off = 0; i < 4; off += sizes[i++]) {
+      offsets[i] = off;
+      handles[i] = create(sizes[i], false);
+      VMM_REQUIRE_CU(cuMemMap(base + off, sizes[i], 0, handles[i], 0));
+   }
+   set_access(base, total);
+
+   vmm_model_init(&m, base, total);
+   VMM_CHECK_CU(vmm_model_memset_d32(&m, 0, 0x01234567u, total / 4));
+   VMM_CHECK_CU(vmm_model_htod_random(&m, g - 12345, 50001, 11));
+   VMM_CHECK_CU(vmm_model_memset_d8(&m, 3 * g - 3, 0x3c, 7));
+   /* Across three seams (g, 3g, 4g) in one call. */
+   VMM_CHECK_CU(vmm_model_memset_d32(&m, 4, 0x89abcdefu, g));
+   /* Source across two seams, destination across a third. */
+   VMM_CHECK_CU(vmm_model_dtod(&m, 3 * g + 4096 + 3, g - 1000, 2 * g + 2001));
+   VMM_CHECK_CU(cuCtxSynchronize());
+   VMM_MODEL_CHECK(&m, 0, total, "four private mappings after the seam-crossing writes");
+
+   /* The middle mapping goes and a spare handle takes its place. */
+   VMM_CHECK_CU(cuMemUnmap(base + offsets[1], sizes[1]));
+   VMM_EXPECT(CUDA_ERROR_INVALID_VALUE, cuMemsetD8(base + offsets[1], 0, 1));
+   VMM_MODEL_CHECK(&m, 0, offsets[1], "the first mapping after its neighbour went");
+   VMM_MODEL_CHECK(&m, offsets[2], total - offsets[2], "the last two mappings after their neighbour went");
+   VMM_REQUIRE_CU(cuMemMap(base + offsets[1], sizes[1], 0, spare, 0));
+   set_access(base, total);
+   VMM_CHECK_CU(vmm_model_htod_random(&m, offsets[1] - 333, sizes[1] + 666, 12));
+   VMM_CHECK_CU(vmm_model_dtod(&m, 5 * g - 17, offsets[1] + 5, 4099));
+   VMM_MODEL_CHECK(&m, 0, total, "four private mappings after the remap");
+
+   VMM_CHECK_CU(cuMemUnmap(base, total));
+   vmm_model_finish(&m);
+   for (int i = 0; i < 4; i++)
+      VMM_CHECK_CU(cuMemRelease(handles[i]));
+   VMM_CHECK_CU(cuMemRelease(spare));
+   VMM_CHECK_CU(cuMemAddressFree(base, total));
+}
+
+/* Mappings swap places round after round, and GPU work is queued right
+ * after each cuMemMap, with no synchronisation in between: in a sparse
+ * reservation each map and unmap is a binding on the queue, which the
+ * work after it must see and the work before it must not.  Every round's
+ * bytes land in a slot of an ordinary allocation, checked at the end. */
+static void
+map_rebind_in_order(void)
+{
+   const size_t g = granularity();
+   const size_t total = 2 * g;
+   const size_t slot = 8192;
+   const unsigned rounds = 8;
+   CUdeviceptr base = reserve(total, g);
+   CUmemGenericAllocationHandle handles[2] = { create(g, false), create(g, false) };
+   CUdeviceptr out = 0;
+   uint8_t *want = vmm_xmalloc(rounds * slot), *got = vmm_xmalloc(rounds * slot);
+
+   int fds_after_first = -1;
+
+   VMM_REQUIRE_CU(cuMemAlloc(&out, rounds * slot));
+   for (unsigned i = 0; i < rounds; i++) {
+      const uint32_t lo = 0x10203040u + i, hi = 0xa0b0c0d0u + i;
+      /* Handle i % 2 goes low, the other high. */
+      VMM_REQUIRE_CU(cuMemMap(base, g, 0, handles[i % 2], 0));
+      VMM_REQUIRE_CU(cuMemMap(base + g, g, 0, handles[1 - i % 2], 0));
+      set_access(base, total);
+      VMM_CHECK_CU(cuMemsetD32Async(base, lo, g / 4, NULL));
+      VMM_CHECK_CU(cuMemsetD32Async(base + g, hi, g / 4, NULL));
+      /* Half a slot each side of the seam. */
+      VMM_CHECK_CU(cuMemcpyDtoDAsync(out + i * slot, base + g - slot / 2, slot, NULL));
+      for (size_t b = 0; b < slot; b += 4)
+         memcpy(want + i * slot + b, b < slot / 2 ? &lo : &hi, 4);
+      VMM_CHECK_CU(cuCtxSynchronize());
+      VMM_CHECK_CU(cuMemUnmap(base, total));
+      /* The first round may open what the driver keeps for good (NVIDIA
+       * opens two fds at its first sparse binding); rounds after it must
+       * not add any. */
+      if (i == 0)
+         fds_after_first = vmm_fd_count();
+   }
+   VMM_CHECK_MSG(vmm_fd_count() == fds_after_first, "%d fds open after the first round, %d after the last",
+                 fds_after_first, vmm_fd_count());
+   VMM_CHECK_CU(cuMemcpyDtoH(got, out, rounds * slot));
+   VMM_CHECK_BYTES(got, want, rounds * slot, "each round's bytes across the seam");
+
+   VMM_CHECK_CU(cuMemFree(out));
+   VMM_CHECK_CU(cuMemRelease(handles[0]));
+   VMM_CHECK_CU(cuMemRelease(handles[1]));
+   VMM_CHECK_CU(cuMemAddressFree(base, total));
+   free(want);
+   free(got);
+}
+
 /* cuMemUnmap over reserved addresses with nothing mapped succeeds, as
  * measured on real CUDA: a growable allocator may unmap its whole
  * reservation at the end, holes and all.  Only part of a mapping is an
@@ -1224,6 +1331,8 @@ static const struct vmm_case cases[] = {
    VMM_CASE("vmm.reserve.grow", reserve_grow),
    VMM_CASE("vmm.reserve.address_hint", reserve_address_hint),
    VMM_CASE("vmm.map.remap_after_unmap", map_remap),
+   VMM_CASE("vmm.map.rebind_in_order", map_rebind_in_order),
+   VMM_CASE("vmm.seam.private_memory", seam_private_memory),
    VMM_CASE("vmm.map.unmap_holes", map_unmap_holes),
    VMM_CASE("vmm.handle.retain_properties", handle_retain_properties),
    VMM_CASE("vmm.access.get_after_set", access_get_after_set),
