@@ -298,8 +298,10 @@ handle_create(struct cuvk_context *ctx, VkDeviceMemory memory, uint32_t type_ind
    }
    VkMemoryPropertyFlags type_flags = dev->mem.memoryTypes[type_index].propertyFlags;
    bool host_visible = type_flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
+   /* The handle's own buffer is made for the memory's handle type; an
+    * external buffer would not take private memory of the BAR type. */
    res = cuvk_mem_block_wrap(ctx->vk, memory, VK_NULL_HANDLE, size, host_visible,
-                             VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT, &h->block);
+                             shared ? VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT : 0, &h->block);
    if (res != CUDA_SUCCESS) {
       vkFreeMemory(ctx->vk, memory, NULL);
       free(h);
@@ -341,7 +343,12 @@ cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size, const CUmemAlloca
       return cuvk_error(CUDA_ERROR_INVALID_VALUE,
                         "cuMemCreate: size %zu is not a nonzero multiple of the granularity %llu",
                         size, VMM_GRANULARITY);
-   if (size > cuvk_device_max_allocation(ctx->dev, ctx->opaque_fd_type_index))
+   /* Exportable memory takes a type an OPAQUE_FD buffer can bind (on
+    * NVIDIA not the host-visible BAR type); memory that stays in cuvk
+    * takes cuMemAlloc's type, whatever the device policy chose. */
+   bool exportable = prop->requestedHandleTypes & CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+   uint32_t type_index = exportable ? ctx->opaque_fd_type_index : ctx->dev->device_type_index;
+   if (size > cuvk_device_max_allocation(ctx->dev, type_index))
       return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "cuMemCreate: %zu bytes exceed the largest allocation "
                         "the device allows", size);
    if (prop->location.id != ctx->dev->ordinal)
@@ -349,7 +356,6 @@ cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size, const CUmemAlloca
                         "cuMemCreate: the current context is on device %d, not %d", ctx->dev->ordinal,
                         prop->location.id);
 
-   bool exportable = prop->requestedHandleTypes & CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
    VkExportMemoryAllocateInfo export_info = {
       .sType = VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO,
       .handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT,
@@ -363,12 +369,12 @@ cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size, const CUmemAlloca
       .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
       .pNext = &flags_info,
       .allocationSize = size,
-      .memoryTypeIndex = ctx->opaque_fd_type_index,
+      .memoryTypeIndex = type_index,
    };
    VkResult vr = vkAllocateMemory(ctx->vk, &info, NULL, &memory);
    if (vr != VK_SUCCESS)
       return cuvk_vk_error(vr, "cuMemCreate: vkAllocateMemory");
-   return handle_create(ctx, memory, ctx->opaque_fd_type_index, size, exportable, exportable, prop, handle);
+   return handle_create(ctx, memory, type_index, size, exportable, exportable, prop, handle);
 }
 
 CUVK_EXPORT CUresult CUDAAPI
