@@ -868,9 +868,9 @@ map_rebind_in_order(void)
          memcpy(want + i * slot + b, b < slot / 2 ? &lo : &hi, 4);
       VMM_CHECK_CU(cuCtxSynchronize());
       VMM_CHECK_CU(cuMemUnmap(base, total));
-      /* The first round may open what the driver keeps for good (NVIDIA
-       * opens two fds at its first sparse binding); rounds after it must
-       * not add any. */
+      /* The first round may open what the driver keeps for good (on the
+       * H200 two fds appeared with the first sparse binding and stayed);
+       * rounds after it must not add any. */
       if (i == 0)
          fds_after_first = vmm_fd_count();
    }
