@@ -92,6 +92,8 @@ struct info_device {
 
    const char *copy_engine;
    const char *copy_engine_why;
+   const char *fill_engine;
+   const char *fill_engine_why;
 };
 
 struct info {
@@ -104,6 +106,7 @@ struct info {
    uint32_t layer_impl_version;
    bool layer_active;
    const char *copy_engine_env;
+   const char *fill_engine_env;
    const char *no_device_message;
    uint32_t device_count;
    struct info_device *devices;
@@ -276,6 +279,8 @@ info_query_device(struct info_device *d, VkPhysicalDevice pdev)
       d->sparse_reservations_why = "no compute queue";
    d->copy_engine = cuvk_policy_transfer_engine(d->props.deviceType, &d->copy_engine_why)
                        ? "transfer" : "compute";
+   d->fill_engine = cuvk_policy_fill_transfer(d->props.deviceType, &d->fill_engine_why)
+                       ? "transfer" : "compute";
    free(exts);
 }
 
@@ -435,6 +440,8 @@ info_print_text(const struct info *info)
              info->layer_active ? "; VK_INSTANCE_LAYERS names it, so instances will fail" : "");
    if (info->copy_engine_env)
       printf("CUVK_COPY_ENGINE=%s\n", info->copy_engine_env);
+   if (info->fill_engine_env)
+      printf("CUVK_FILL_ENGINE=%s\n", info->fill_engine_env);
 
    if (info->no_device_message) {
       printf("\n%s\n", info->no_device_message);
@@ -499,6 +506,7 @@ info_print_text(const struct info *info)
              d->sparse_reservations ? "one sparse buffer each" : "one buffer per mapping",
              d->sparse_reservations_why);
       printf("   copy engine:    %s (%s)\n", d->copy_engine, d->copy_engine_why);
+      printf("   fill engine:    %s (%s)\n", d->fill_engine, d->fill_engine_why);
    }
 }
 
@@ -543,6 +551,7 @@ info_print_json(const struct info *info)
    tool_json_bool(&j, "active", info->layer_active);
    tool_json_object_end(&j);
    tool_json_string(&j, "copy_engine_env", info->copy_engine_env);
+   tool_json_string(&j, "fill_engine_env", info->fill_engine_env);
    tool_json_string(&j, "message", info->no_device_message);
 
    tool_json_array_begin(&j, "devices");
@@ -639,6 +648,10 @@ info_print_json(const struct info *info)
       tool_json_string(&j, "engine", d->copy_engine);
       tool_json_string(&j, "reason", d->copy_engine_why);
       tool_json_object_end(&j);
+      tool_json_object_begin(&j, "fill_engine");
+      tool_json_string(&j, "engine", d->fill_engine);
+      tool_json_string(&j, "reason", d->fill_engine_why);
+      tool_json_object_end(&j);
       tool_json_object_end(&j);
    }
    tool_json_array_end(&j);
@@ -682,6 +695,7 @@ main(int argc, char **argv)
    }
 
    info.copy_engine_env = getenv("CUVK_COPY_ENGINE");
+   info.fill_engine_env = getenv("CUVK_FILL_ENGINE");
    cuDriverGetVersion(&info.driver_version);
    info_query_layer(&info);
 

@@ -87,9 +87,11 @@ struct cuvk_context {
     * excludes its BAR type from these). */
    uint32_t opaque_fd_type_bits;
    uint32_t opaque_fd_type_index;
-   /* Copies and fills use transfer commands instead of the shaders (see
-    * pipeline.c for when). */
+   /* Copies use vkCmdCopyBuffer instead of the copy shader, and fills
+    * vkCmdFillBuffer instead of the fill shader (see pipeline.c for
+    * when). */
    bool transfer_engine;
+   bool fill_transfer;
 
    /* Guards submission, the queue and the object lists below. */
    pthread_mutex_t lock;

@@ -299,21 +299,27 @@ record_fill_compute(struct cuvk_context *ctx, struct cuvk_stream *stream, VkDevi
    return CUDA_SUCCESS;
 }
 
-/* Records a fill; ctx lock held.  On the transfer engine a 1D fill's
- * 4-aligned body is one vkCmdFillBuffer and only its unaligned edges (at
- * most 3 bytes each) take the shader; 2D fills stay one dispatch rather
- * than one command per row. */
+/* Records a fill; ctx lock held.  Where the driver's fill is the faster
+ * (ctx->fill_transfer), a 1D fill's 4-aligned body is one vkCmdFillBuffer.
+ * Unaligned edges, at most 3 bytes each, take the shader: beside the body
+ * where copies take transfer commands too (CPU devices), otherwise the
+ * whole fill is one dispatch, as three commands would cost a GPU more
+ * than the shader's percent of bandwidth.  2D fills stay one dispatch
+ * rather than one command per row. */
 static CUresult
 record_fill(struct cuvk_context *ctx, struct cuvk_stream *stream, struct gpu_ref dst,
             uint64_t row_bytes, uint64_t rows, uint64_t pitch, uint32_t pattern)
 {
-   if (!ctx->transfer_engine || rows > 1)
+   if (!ctx->fill_transfer || rows > 1)
       return record_fill_compute(ctx, stream, dst.address, row_bytes, rows, pitch, pattern);
 
    uint64_t head = CUVK_MIN((4 - (dst.address & 3)) & 3, row_bytes);
    uint64_t body = (row_bytes - head) & ~(uint64_t)3;
    uint64_t tail = row_bytes - head - body;
    CUresult res = CUDA_SUCCESS;
+
+   if ((head || tail) && !ctx->transfer_engine)
+      return record_fill_compute(ctx, stream, dst.address, row_bytes, rows, pitch, pattern);
 
    if (head)
       res = record_fill_compute(ctx, stream, dst.address, head, 1, head, pattern);

@@ -1,7 +1,7 @@
 /*
  * The choices cuvk makes for a Vulkan physical device from its properties
  * and the environment alone: which memory types back device and pinned
- * host memory, which engine copies and fills use, and whether virtual
+ * host memory, which commands copies and fills use, and whether virtual
  * memory reservations get a sparse buffer.  cuvk-info links
  * this too, so what it reports is what cuvk does.
  */
@@ -21,10 +21,15 @@
 void cuvk_policy_memory_types(const VkPhysicalDeviceMemoryProperties *mem, uint32_t *device_type,
                               uint32_t *host_type);
 
-/* Whether copies and fills between device addresses are transfer commands
- * (vkCmdCopyBuffer, vkCmdFillBuffer) rather than compute shaders, and in
- * *why what decided it.  CUVK_COPY_ENGINE=compute|transfer overrides. */
+/* Whether copies between device addresses are vkCmdCopyBuffer rather than
+ * cuvk's copy shader, and in *why what decided it.
+ * CUVK_COPY_ENGINE=compute|transfer overrides. */
 bool cuvk_policy_transfer_engine(VkPhysicalDeviceType type, const char **why);
+
+/* Whether a fill's 4-aligned body is vkCmdFillBuffer rather than cuvk's
+ * fill shader, and in *why what decided it.
+ * CUVK_FILL_ENGINE=compute|transfer overrides. */
+bool cuvk_policy_fill_transfer(VkPhysicalDeviceType type, const char **why);
 
 /* Whether a cuMemAddressReserve range may be backed by one sparse VkBuffer
  * on this device, its mappings bound into it with vkQueueBindSparse, so a
