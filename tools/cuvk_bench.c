@@ -446,6 +446,46 @@ run_host(struct bench_state *s, struct bench_table *t, bool set)
 
 /* Device memory for a benchmark, its contents set so no page is first
  * touched while timed. */
+/* Pseudo-random bytes (xorshift64), the same for every implementation.
+ * Copies are measured on data no memory compression can shrink: a GPU
+ * that compresses some kinds of memory would copy a constant faster than
+ * real data (docs/design.md). */
+static void
+fill_random(void *p, size_t size, uint64_t seed)
+{
+   uint64_t x = seed * 0x9e3779b97f4a7c15ull + 1, w;
+   uint8_t *b = p;
+   size_t i = 0;
+
+   for (; i + 8 <= size; i += 8) {
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+      memcpy(b + i, &x, 8);
+   }
+   for (w = x; i < size; i++, w >>= 8)
+      b[i] = (uint8_t)w;
+}
+
+#define BENCH_UPLOAD_CHUNK (64ull << 20)
+
+/* Fills device memory with fill_random's bytes, a chunk at a time. */
+static bool
+upload_random(struct bench_cu *cu, CUdeviceptr dst, uint64_t size)
+{
+   size_t chunk = (size_t)TOOL_MIN(size, BENCH_UPLOAD_CHUNK);
+   uint8_t *buf = malloc(chunk ? chunk : 1);
+   bool ok = buf != NULL;
+
+   for (uint64_t off = 0; ok && off < size; off += chunk) {
+      size_t len = (size_t)TOOL_MIN(size - off, (uint64_t)chunk);
+      fill_random(buf, len, off / chunk + 1);
+      ok = bench_cu_ok(cu, cu->MemcpyHtoD(dst + off, buf, len), "cuMemcpyHtoD");
+   }
+   free(buf);
+   return ok && bench_cu_ok(cu, cu->CtxSynchronize(), "cuCtxSynchronize");
+}
+
 static bool
 cu_alloc_device(struct bench_state *s, struct bench_table *t, struct bench_cu *cu, uint64_t size,
                 CUdeviceptr *out)
@@ -460,8 +500,7 @@ cu_alloc_device(struct bench_state *s, struct bench_table *t, struct bench_cu *c
       *out = 0;
       return false;
    }
-   if (!bench_cu_ok(cu, cu->MemsetD32(*out, 0x01010101u, size / 4), "cuMemsetD32") ||
-       !bench_cu_ok(cu, cu->CtxSynchronize(), "cuCtxSynchronize")) {
+   if (!upload_random(cu, *out, size)) {
       s->failures++;
       return false;
    }
@@ -490,7 +529,7 @@ cu_alloc_host(struct bench_state *s, struct bench_table *t, struct bench_cu *cu,
          return false;
       }
    }
-   memset(*out, 3, size);
+   fill_random(*out, size, 3);
    return true;
 }
 
@@ -649,8 +688,7 @@ seam_setup(struct bench_state *s, struct bench_table *t, struct bench_cu *cu, ui
          return false;
    }
    if (!bench_cu_ok(cu, cu->MemSetAccess(*va, *reserved, &access, 1), "cuMemSetAccess") ||
-       !bench_cu_ok(cu, cu->MemsetD32(*va, 0x01010101u, *reserved / 4), "cuMemsetD32") ||
-       !bench_cu_ok(cu, cu->CtxSynchronize(), "cuCtxSynchronize"))
+       !upload_random(cu, *va, *reserved))
       return false;
    bench_table_note(t, "%s: two mappings of %zu bytes, granularity %zu", cu->label, half, gran);
    return true;
@@ -866,7 +904,8 @@ bench_import(struct bench_state *s)
       }
       c.exported = &big;
       if (bench_cu_ok(cu, cu_map(cu, ext, 0, half, &c.dsrc), "cuExternalMemoryGetMappedBuffer") &&
-          bench_cu_ok(cu, cu_map(cu, ext, half, half, &c.ddst), "cuExternalMemoryGetMappedBuffer"))
+          bench_cu_ok(cu, cu_map(cu, ext, half, half, &c.ddst), "cuExternalMemoryGetMappedBuffer") &&
+          upload_random(cu, c.dsrc, half))
          run_rows(s, bw, impl, half, &c, op_cu_dtod, NULL);
       else
          s->failures++;
