@@ -94,6 +94,8 @@ struct info_device {
    const char *copy_engine_why;
    const char *fill_engine;
    const char *fill_engine_why;
+   bool bulk_exportable;
+   const char *bulk_why;
 };
 
 struct info {
@@ -281,6 +283,7 @@ info_query_device(struct info_device *d, VkPhysicalDevice pdev)
                        ? "transfer" : "compute";
    d->fill_engine = cuvk_policy_fill_transfer(d->props.deviceType, &d->fill_engine_why)
                        ? "transfer" : "compute";
+   d->bulk_exportable = cuvk_policy_bulk_memory(d->driver.driverID, &d->bulk_why);
    free(exts);
 }
 
@@ -507,6 +510,9 @@ info_print_text(const struct info *info)
              d->sparse_reservations_why);
       printf("   copy engine:    %s (%s)\n", d->copy_engine, d->copy_engine_why);
       printf("   fill engine:    %s (%s)\n", d->fill_engine, d->fill_engine_why);
+      printf("   allocations of %llu MiB and more: %s (%s)\n",
+             (unsigned long long)(CUVK_POLICY_BULK_MIN_SIZE >> 20),
+             d->bulk_exportable ? "exportable memory" : "device memory", d->bulk_why);
    }
 }
 
@@ -651,6 +657,11 @@ info_print_json(const struct info *info)
       tool_json_object_begin(&j, "fill_engine");
       tool_json_string(&j, "engine", d->fill_engine);
       tool_json_string(&j, "reason", d->fill_engine_why);
+      tool_json_object_end(&j);
+      tool_json_object_begin(&j, "bulk_memory");
+      tool_json_bool(&j, "exportable", d->bulk_exportable);
+      tool_json_uint(&j, "min_size", CUVK_POLICY_BULK_MIN_SIZE);
+      tool_json_string(&j, "reason", d->bulk_why);
       tool_json_object_end(&j);
       tool_json_object_end(&j);
    }

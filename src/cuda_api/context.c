@@ -14,6 +14,7 @@
 #include "cuda_api/memory.h"
 #include "cuda_api/pipeline.h"
 #include "cuda_api/transfer.h"
+#include "util/device_policy.h"
 #include "util/error.h"
 #include "util/log.h"
 #include "util/macros.h"
@@ -130,6 +131,47 @@ context_probe_external_types(struct cuvk_context *ctx)
    }
 }
 
+/* Sends large device allocations to exportable memory where the device
+ * policy asks for it and the context can have it: a device-local type in
+ * the device type's heap (so cuMemGetInfo's budget still covers it) that
+ * OPAQUE_FD buffers bind without a dedicated allocation. */
+static void
+context_setup_bulk_memory(struct cuvk_context *ctx)
+{
+   struct cuvk_device *dev = ctx->dev;
+   const VkMemoryType *types = dev->mem.memoryTypes;
+   uint32_t type = ctx->opaque_fd_type_index;
+   const char *why_not = NULL;
+
+   if (!dev->bulk_exportable)
+      return;
+
+   VkPhysicalDeviceExternalBufferInfo info = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_BUFFER_INFO,
+      .usage = CUVK_MEM_BLOCK_USAGE,
+      .handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT,
+   };
+   VkExternalBufferProperties props = { .sType = VK_STRUCTURE_TYPE_EXTERNAL_BUFFER_PROPERTIES };
+   vkGetPhysicalDeviceExternalBufferProperties(dev->pdev, &info, &props);
+   VkExternalMemoryFeatureFlags features = props.externalMemoryProperties.externalMemoryFeatures;
+
+   if (!(ctx->opaque_fd_type_bits & (1u << type)) ||
+       !(types[type].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT))
+      why_not = "no device-local memory type takes OPAQUE_FD buffers";
+   else if (types[type].heapIndex != types[dev->device_type_index].heapIndex)
+      why_not = "the OPAQUE_FD memory type is in another heap than device memory";
+   else if (!(features & VK_EXTERNAL_MEMORY_FEATURE_EXPORTABLE_BIT))
+      why_not = "OPAQUE_FD buffers are not exportable";
+   else if (features & VK_EXTERNAL_MEMORY_FEATURE_DEDICATED_ONLY_BIT)
+      why_not = "OPAQUE_FD buffers need dedicated allocations";
+   if (why_not) {
+      cuvk_logi("large allocations share the device memory type: %s", why_not);
+      return;
+   }
+   cuvk_mem_heap_set_bulk(&ctx->device_heap, type, types[type].propertyFlags,
+                          CUVK_POLICY_BULK_MIN_SIZE, VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT);
+}
+
 CUresult
 cuvk_context_create(struct cuvk_device *dev, unsigned flags, bool primary,
                     struct cuvk_context **out)
@@ -170,6 +212,7 @@ cuvk_context_create(struct cuvk_device *dev, unsigned flags, bool primary,
    cuvk_mem_heap_init(&ctx->device_heap, ctx->vk, dev->device_type_index,
                       dev->mem.memoryTypes[dev->device_type_index].propertyFlags, DEVICE_BLOCK_SIZE,
                       cuvk_device_max_allocation(dev, dev->device_type_index));
+   context_setup_bulk_memory(ctx);
    cuvk_mem_heap_init(&ctx->host_heap, ctx->vk, dev->host_type_index,
                       dev->mem.memoryTypes[dev->host_type_index].propertyFlags, HOST_BLOCK_SIZE,
                       cuvk_device_max_allocation(dev, dev->host_type_index));

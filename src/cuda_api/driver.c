@@ -171,8 +171,12 @@ device_probe(VkPhysicalDevice pdev, struct cuvk_device *dev)
       goto out;
    }
 
+   VkPhysicalDeviceDriverProperties driver_props = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES,
+   };
    VkPhysicalDeviceMaintenance3Properties maint3 = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES,
+      .pNext = &driver_props,
    };
    dev->id.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES;
    dev->id.pNext = &maint3;
@@ -200,6 +204,7 @@ device_probe(VkPhysicalDevice pdev, struct cuvk_device *dev)
    dev->subgroup.pNext = NULL;
    dev->id.pNext = NULL;
    dev->max_allocation_size = maint3.maxMemoryAllocationSize;
+   dev->driver_id = driver_props.driverID;
    dev->min_imported_host_alignment = host_props.minImportedHostPointerAlignment;
 
    vkGetPhysicalDeviceMemoryProperties(pdev, &dev->mem);
@@ -213,6 +218,13 @@ device_probe(VkPhysicalDevice pdev, struct cuvk_device *dev)
    dev->sparse_reservations = cuvk_policy_sparse_reservations(pdev, dev->queue_family, &sparse_why);
    cuvk_logi("%s: reservations %s a sparse buffer: %s", name,
              dev->sparse_reservations ? "get" : "do not get", sparse_why);
+
+   const char *bulk_why;
+   dev->bulk_exportable = cuvk_policy_bulk_memory(dev->driver_id, &bulk_why);
+   cuvk_logi("%s: allocations of %llu MiB and more %s: %s", name,
+             (unsigned long long)(CUVK_POLICY_BULK_MIN_SIZE >> 20),
+             dev->bulk_exportable ? "get exportable memory" : "share the device memory type",
+             bulk_why);
 
    pthread_mutex_init(&dev->primary_lock, NULL);
    ok = true;

@@ -21,6 +21,7 @@ struct cuvk_device {
    VkPhysicalDeviceSubgroupProperties subgroup;
    VkPhysicalDeviceMemoryProperties mem;
    VkPhysicalDevicePCIBusInfoPropertiesEXT pci;
+   VkDriverId driver_id;
    VkDeviceSize min_imported_host_alignment;
    VkDeviceSize max_allocation_size;  /* maxMemoryAllocationSize */
    uint32_t queue_family;
@@ -40,6 +41,9 @@ struct cuvk_device {
    uint32_t device_type_index;
    uint32_t host_type_index;
    VkDeviceSize device_heap_size;
+   /* Large device allocations get exportable device-local memory where a
+    * context can allocate it (util/device_policy.h, context.c). */
+   bool bulk_exportable;
 
    /* Primary context: created by the first retain, destroyed by the last
     * release or by a reset. */

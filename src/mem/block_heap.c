@@ -11,9 +11,6 @@
  * keeps the alignment it was carved with. */
 #define BLOCK_VA_ALIGNMENT (2u << 20)
 
-static const VkBufferUsageFlags block_usage =
-   VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-   VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
 
 void
 cuvk_mem_heap_init(struct cuvk_mem_heap *heap, VkDevice vk, uint32_t type_index,
@@ -28,6 +25,21 @@ cuvk_mem_heap_init(struct cuvk_mem_heap *heap, VkDevice vk, uint32_t type_index,
    cuvk_list_init(&heap->blocks);
    heap->allocated = 0;
    heap->used = 0;
+   heap->bulk_min_size = UINT64_MAX;
+   heap->bulk_type_index = type_index;
+   heap->bulk_type_flags = type_flags;
+   heap->bulk_handle_type = 0;
+}
+
+void
+cuvk_mem_heap_set_bulk(struct cuvk_mem_heap *heap, uint32_t type_index,
+                       VkMemoryPropertyFlags type_flags, VkDeviceSize min_size,
+                       VkExternalMemoryHandleTypeFlagBits handle_type)
+{
+   heap->bulk_min_size = min_size;
+   heap->bulk_type_index = type_index;
+   heap->bulk_type_flags = type_flags;
+   heap->bulk_handle_type = handle_type;
 }
 
 /* Buffer, address, mapping and va for memory that is already allocated. */
@@ -43,7 +55,7 @@ block_setup(struct cuvk_mem_block *block, bool map, VkExternalMemoryHandleTypeFl
       .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
       .pNext = handle_type ? &external_info : NULL,
       .size = block->size,
-      .usage = block_usage,
+      .usage = CUVK_MEM_BLOCK_USAGE,
       .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
    };
    VkResult vr;
@@ -134,29 +146,46 @@ block_create(struct cuvk_mem_heap *heap, VkDeviceSize size, bool dedicated,
    if (!block)
       return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory for a block");
 
+   /* A bulk block's memory is exportable and names no dedicated buffer:
+    * on NVIDIA's driver that memory gets a kind that moves compressible
+    * data faster (util/device_policy.h).  Its buffer must then name the
+    * handle type. */
+   bool bulk = dedicated && size >= heap->bulk_min_size;
+   uint32_t type_index = bulk ? heap->bulk_type_index : heap->type_index;
+   VkMemoryPropertyFlags type_flags = bulk ? heap->bulk_type_flags : heap->type_flags;
+   VkExternalMemoryHandleTypeFlagBits handle_type = bulk ? heap->bulk_handle_type : 0;
+
    block->heap = heap;
    block->vk = heap->vk;
-   block->cached = heap->type_flags & VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
+   block->cached = type_flags & VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
    block->size = size;
    block->dedicated = dedicated;
 
+   VkExportMemoryAllocateInfo export_info = {
+      .sType = VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO,
+      .handleTypes = handle_type,
+   };
    VkMemoryAllocateFlagsInfo flags_info = {
       .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO,
+      .pNext = handle_type ? &export_info : NULL,
       .flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT,
    };
    VkMemoryAllocateInfo alloc_info = {
       .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
       .pNext = &flags_info,
       .allocationSize = size,
-      .memoryTypeIndex = heap->type_index,
+      .memoryTypeIndex = type_index,
    };
    vr = vkAllocateMemory(heap->vk, &alloc_info, NULL, &block->memory);
    if (vr != VK_SUCCESS) {
       res = cuvk_vk_error(vr, "vkAllocateMemory");
       goto fail_free;
    }
+   if (bulk)
+      cuvk_logd("bulk allocation of %llu bytes: memory type %u%s", (unsigned long long)size,
+                type_index, handle_type ? ", exportable" : "");
 
-   res = block_setup(block, heap->type_flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT, 0);
+   res = block_setup(block, type_flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT, handle_type);
    if (res != CUDA_SUCCESS)
       goto fail_memory;
 

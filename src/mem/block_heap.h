@@ -7,7 +7,8 @@
  * with SHADER_DEVICE_ADDRESS so shaders reach any byte through a device
  * address, and a range of cuvk's device address space (va) so that
  * CUdeviceptr = block->va + offset.  Host-visible blocks are mapped once
- * for their whole life.
+ * for their whole life.  A heap may send its largest allocations to a
+ * second memory type, exportable (cuvk_mem_heap_set_bulk).
  *
  * Thread-safe: the heap has its own lock.  A block that becomes empty is
  * returned to the caller, who destroys it once the GPU no longer uses it.
@@ -25,6 +26,11 @@
 #include "util/vma_heap.h"
 
 struct cuvk_mem_heap;
+
+/* What every block's buffer is created for. */
+#define CUVK_MEM_BLOCK_USAGE                                                     \
+   (VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |     \
+    VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT)
 
 struct cuvk_mem_block {
    struct cuvk_list link;
@@ -53,11 +59,23 @@ struct cuvk_mem_heap {
    struct cuvk_list blocks;
    VkDeviceSize allocated;     /* bytes of VkDeviceMemory held */
    VkDeviceSize used;          /* bytes handed out */
+   /* Dedicated blocks of at least bulk_min_size (UINT64_MAX: none). */
+   VkDeviceSize bulk_min_size;
+   uint32_t bulk_type_index;
+   VkMemoryPropertyFlags bulk_type_flags;
+   VkExternalMemoryHandleTypeFlagBits bulk_handle_type;
 };
 
 void cuvk_mem_heap_init(struct cuvk_mem_heap *heap, VkDevice vk, uint32_t type_index,
                         VkMemoryPropertyFlags type_flags, VkDeviceSize block_size,
                         VkDeviceSize max_size);
+
+/* Allocations of at least min_size get a block of their own from
+ * type_index, exportable as handle_type (0: not exportable), allocated
+ * without naming a dedicated buffer.  Call before the first allocation. */
+void cuvk_mem_heap_set_bulk(struct cuvk_mem_heap *heap, uint32_t type_index,
+                            VkMemoryPropertyFlags type_flags, VkDeviceSize min_size,
+                            VkExternalMemoryHandleTypeFlagBits handle_type);
 
 /* Destroys every block; the caller has made sure the GPU is idle. */
 void cuvk_mem_heap_finish(struct cuvk_mem_heap *heap);

@@ -797,12 +797,84 @@ memory_alloc_free_cycles(void)
    API_CHECK_CU(cuMemFree(d));
 }
 
+/*
+ * An allocation of 256 MiB or more, which on NVIDIA gets exportable memory
+ * of its own with no host mapping (CUVK_BULK_MEMORY): small unaligned
+ * transfers and fills at its start, middle and end, copies to and from a
+ * small allocation, its address range and the memory budget, then every
+ * byte checked against a host image.  api.bulk_memory.alloc runs it with
+ * that memory forced on whatever the device.
+ */
+static void
+memory_alloc_bulk(void)
+{
+   const size_t size = 256 * API_MIB + 5;
+   const size_t offsets[] = { 0, 3, size / 2 + 1, size - 1000 };
+   const size_t counts[] = { 1, 4, 61, 1000 };
+   uint8_t *img = api_xmalloc(size), *got = api_xmalloc(size);
+   uint8_t in[1000], out[1000];
+   CUdeviceptr big = 0, small = 0, base = 0;
+   size_t range = 0, free0 = 0, free1 = 0, free2 = 0, total = 0;
+
+   API_CHECK_CU(cuMemGetInfo(&free0, &total));
+   API_REQUIRE_CU(cuMemAlloc(&big, size));
+   API_REQUIRE_CU(cuMemAlloc(&small, sizeof(in)));
+   API_CHECK_CU(cuMemGetInfo(&free1, &total));
+   API_CHECK_MSG(free1 < free0, "free memory %zu MiB before a %zu MiB allocation, %zu MiB after",
+                 free0 >> 20, size >> 20, free1 >> 20);
+
+   API_CHECK_CU(cuMemsetD8(big, 0x5c, size));
+   memset(img, 0x5c, size);
+   for (size_t i = 0; i < API_ARRAY_SIZE(offsets); i++) {
+      for (size_t j = 0; j < API_ARRAY_SIZE(counts); j++) {
+         size_t off = offsets[i], n = counts[j];
+         api_fill_random(in, n, off * 7 + n);
+         API_CHECK_CU(cuMemcpyHtoD(big + off, in, n));
+         memcpy(img + off, in, n);
+         API_CHECK_CU(cuMemcpyDtoH(out, big + off, n));
+         API_CHECK_BYTES(out, in, n, "%zu bytes at +%zu", n, off);
+      }
+   }
+
+   API_CHECK_CU(cuMemsetD8(big + size - 7, 0xa1, 7));
+   memset(img + size - 7, 0xa1, 7);
+   API_CHECK_CU(cuMemsetD32(big + 4096, 0x01020304u, 1000));
+   for (size_t k = 0; k < 1000; k++)
+      memcpy(img + 4096 + 4 * k, &(uint32_t){ 0x01020304u }, 4);
+
+   api_fill_random(in, sizeof(in), 99);
+   API_CHECK_CU(cuMemcpyHtoD(small, in, sizeof(in)));
+   API_CHECK_CU(cuMemcpyDtoD(big + 12345, small, sizeof(in)));
+   memcpy(img + 12345, in, sizeof(in));
+   API_CHECK_CU(cuMemcpyDtoD(small, big + size - sizeof(in), sizeof(in)));
+   API_CHECK_CU(cuMemcpyDtoH(out, small, sizeof(out)));
+   API_CHECK_BYTES(out, img + size - sizeof(in), sizeof(out), "the last %zu bytes through a copy",
+                   sizeof(out));
+
+   API_CHECK_CU(cuMemGetAddressRange(&base, &range, big + size - 1));
+   API_CHECK_MSG(base == big && range == size, "range of the last byte: 0x%llx, %zu bytes",
+                 (unsigned long long)base, range);
+
+   API_CHECK_CU(cuMemcpyDtoH(got, big, size));
+   API_CHECK_BYTES(got, img, size, "the whole allocation");
+
+   API_CHECK_CU(cuMemFree(small));
+   API_CHECK_CU(cuMemFree(big));
+   API_CHECK_CU(cuCtxSynchronize());
+   API_CHECK_CU(cuMemGetInfo(&free2, &total));
+   API_CHECK_MSG(free2 > free1, "free memory %zu MiB with the allocation, %zu MiB after freeing it",
+                 free1 >> 20, free2 >> 20);
+   free(img);
+   free(got);
+}
+
 static const struct api_case cases[] = {
    API_CASE("api.memory.alloc.sizes", memory_alloc_sizes),
    API_CASE("api.memory.alloc.disjoint", memory_alloc_disjoint),
    API_CASE("api.memory.alloc.free_cycles", memory_alloc_free_cycles),
    API_CASE("api.memory.alloc.many_small", memory_many_small),
    API_CASE("api.memory.alloc.pitch", memory_alloc_pitch),
+   API_CASE("api.memory.alloc.bulk", memory_alloc_bulk),
    API_CASE("api.memory.get_info", memory_get_info),
    API_CASE("api.memory.address_range", memory_address_range),
    API_CASE("api.memory.host.alloc_host", memory_host_alloc_host),
