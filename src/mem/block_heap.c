@@ -11,7 +11,6 @@
  * keeps the alignment it was carved with. */
 #define BLOCK_VA_ALIGNMENT (2u << 20)
 
-
 void
 cuvk_mem_heap_init(struct cuvk_mem_heap *heap, VkDevice vk, uint32_t type_index,
                    VkMemoryPropertyFlags type_flags, VkDeviceSize block_size, VkDeviceSize max_size)

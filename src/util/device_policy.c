@@ -64,19 +64,20 @@ cuvk_policy_memory_types(const VkPhysicalDeviceMemoryProperties *mem, uint32_t *
                               VK_MEMORY_PROPERTY_PROTECTED_BIT);
 }
 
-/* An engine variable as 0 (compute) or 1 (transfer), with *why set to
- * say so; -1 when unset, -2 when set to a value not recognised. */
+/* An override variable: 0 when name is set to off_value, 1 when set to
+ * on_value, with *why set to the matching *_why; -1 when unset, -2 when
+ * set to anything else. */
 static int
-engine_from_env(const char *name, const char *compute_why, const char *transfer_why,
-                const char **why)
+env_override(const char *name, const char *off_value, const char *off_why,
+             const char *on_value, const char *on_why, const char **why)
 {
    const char *env = getenv(name);
-   if (env && strcmp(env, "compute") == 0) {
-      *why = compute_why;
+   if (env && strcmp(env, off_value) == 0) {
+      *why = off_why;
       return 0;
    }
-   if (env && strcmp(env, "transfer") == 0) {
-      *why = transfer_why;
+   if (env && strcmp(env, on_value) == 0) {
+      *why = on_why;
       return 1;
    }
    return env ? -2 : -1;
@@ -91,8 +92,8 @@ cuvk_policy_transfer_engine(VkPhysicalDeviceType type, const char **why)
     * host's full speed.  On NVIDIA the shader is five times faster than
     * vkCmdCopyBuffer.  So CPU devices get transfer commands and GPUs the
     * shaders. */
-   int env = engine_from_env("CUVK_COPY_ENGINE", "CUVK_COPY_ENGINE=compute",
-                             "CUVK_COPY_ENGINE=transfer", why);
+   int env = env_override("CUVK_COPY_ENGINE", "compute", "CUVK_COPY_ENGINE=compute",
+                          "transfer", "CUVK_COPY_ENGINE=transfer", why);
    if (env >= 0)
       return env;
    bool ignored = env == -2;
@@ -113,8 +114,8 @@ cuvk_policy_fill_transfer(VkPhysicalDeviceType type, const char **why)
     * it was measured: a memset on lavapipe, and on an H200 244-246 us per
     * GiB against 247-249 for the best of 40 shapes of cuvk's fill shader
     * (docs/design.md). */
-   int env = engine_from_env("CUVK_FILL_ENGINE", "CUVK_FILL_ENGINE=compute",
-                             "CUVK_FILL_ENGINE=transfer", why);
+   int env = env_override("CUVK_FILL_ENGINE", "compute", "CUVK_FILL_ENGINE=compute",
+                          "transfer", "CUVK_FILL_ENGINE=transfer", why);
    if (env >= 0)
       return env;
    bool ignored = env == -2;
@@ -136,21 +137,17 @@ cuvk_policy_bulk_memory(VkDriverId driver, const char **why)
     * and a copy of a constant 333 us against 524, while a copy of random
     * data ran the same in both.  The price is that small transfers into
     * these allocations go through the GPU, hence only large ones. */
-   const char *env = getenv("CUVK_BULK_MEMORY");
-   if (env && strcmp(env, "exportable") == 0) {
-      *why = "CUVK_BULK_MEMORY=exportable";
-      return true;
-   }
-   if (env && strcmp(env, "plain") == 0) {
-      *why = "CUVK_BULK_MEMORY=plain";
-      return false;
-   }
+   int env = env_override("CUVK_BULK_MEMORY", "plain", "CUVK_BULK_MEMORY=plain", "exportable",
+                          "CUVK_BULK_MEMORY=exportable", why);
+   if (env >= 0)
+      return env;
+   bool ignored = env == -2;
    if (driver == VK_DRIVER_ID_NVIDIA_PROPRIETARY) {
-      *why = env ? "NVIDIA (CUVK_BULK_MEMORY value not recognised)"
-                 : "NVIDIA: exportable memory fills and copies compressible data faster";
+      *why = ignored ? "NVIDIA (CUVK_BULK_MEMORY value not recognised)"
+                     : "NVIDIA: exportable memory fills and copies compressible data faster";
       return true;
    }
-   *why = env ? "CUVK_BULK_MEMORY value not recognised" : "no gain measured on this driver";
+   *why = ignored ? "CUVK_BULK_MEMORY value not recognised" : "no gain measured on this driver";
    return false;
 }
 
