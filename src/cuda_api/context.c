@@ -105,8 +105,7 @@ context_probe_external_types(struct cuvk_context *ctx)
       .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
       .pNext = &ext,
       .size = 1 << 16,
-      .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-               VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT,
+      .usage = CUVK_MEM_BLOCK_USAGE,
    };
    VkBuffer buffer;
    uint32_t bits = (1u << dev->mem.memoryTypeCount) - 1;

@@ -216,9 +216,7 @@ external_import(struct cuvk_context *ctx, struct cuvk_external_memory *ext, int 
          .pNext = &buf_ext,
          .flags = buffer_info->flags,
          .size = buffer_info->size,
-         .usage = buffer_info->usage | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
-                  VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
-                  VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT,
+         .usage = buffer_info->usage | CUVK_MEM_BLOCK_USAGE,
          .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
       };
       vr = vkCreateBuffer(ctx->vk, &buf_ci, NULL, &dedicated);

@@ -74,8 +74,7 @@ staging_ensure(struct cuvk_context *ctx)
    VkBufferCreateInfo buffer_info = {
       .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
       .size = size,
-      .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT |
-               VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+      .usage = CUVK_MEM_BLOCK_USAGE,
    };
    vr = vkCreateBuffer(ctx->vk, &buffer_info, NULL, &st->buffer);
    if (vr != VK_SUCCESS)

@@ -8,12 +8,6 @@
 #include "util/log.h"
 #include "util/macros.h"
 
-/* The usage every cuvk buffer has (src/mem/block_heap.c): copies and
- * fills reach it as transfer commands or through device addresses. */
-#define SPARSE_BUFFER_USAGE                                                \
-   (VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | \
-    VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT)
-
 /* sparseAddressSpaceSize bounds the sum of all sparse resources of a
  * device, not each one: count what cuvk's buffers take. */
 static pthread_mutex_t sparse_space_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -63,7 +57,7 @@ cuvk_vmm_sparse_create(struct cuvk_context *ctx, uint64_t size, struct cuvk_vmm_
       .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
       .flags = VK_BUFFER_CREATE_SPARSE_BINDING_BIT | VK_BUFFER_CREATE_SPARSE_RESIDENCY_BIT,
       .size = size,
-      .usage = SPARSE_BUFFER_USAGE,
+      .usage = CUVK_MEM_BLOCK_USAGE,
       .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
    };
    vr = vkCreateBuffer(ctx->vk, &info, NULL, &sp->block.buffer);

@@ -27,7 +27,8 @@
 
 struct cuvk_mem_heap;
 
-/* What every block's buffer is created for. */
+/* What every buffer cuvk copies and fills reach is created for: transfer
+ * commands and shader access through device addresses. */
 #define CUVK_MEM_BLOCK_USAGE                                                     \
    (VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |     \
     VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT)
