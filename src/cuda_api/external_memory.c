@@ -185,11 +185,7 @@ external_import(struct cuvk_context *ctx, struct cuvk_external_memory *ext, int 
       .sType = VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO,
       .pNext = &import,
    };
-   VkMemoryAllocateFlagsInfo flags_info = {
-      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO,
-      .pNext = &import,
-      .flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT,
-   };
+   const void *alloc_next = &import;
 
    VkImageCreateInfo image_ci;
    VkExternalMemoryImageCreateInfo image_ext;
@@ -202,7 +198,7 @@ external_import(struct cuvk_context *ctx, struct cuvk_external_memory *ext, int 
          goto fail_fd;
       }
       dedicated_info.image = ext->dedicated_image;
-      flags_info.pNext = &dedicated_info;
+      alloc_next = &dedicated_info;
    } else if (dedicated_buffer) {
       /* The exporter's buffer, plus the usages cuvk's copies need; Vulkan
        * validation cannot see the two devices' objects side by side, and
@@ -225,16 +221,10 @@ external_import(struct cuvk_context *ctx, struct cuvk_external_memory *ext, int 
          goto fail_fd;
       }
       dedicated_info.buffer = dedicated;
-      flags_info.pNext = &dedicated_info;
+      alloc_next = &dedicated_info;
    }
 
-   VkMemoryAllocateInfo alloc_info = {
-      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-      .pNext = &flags_info,
-      .allocationSize = size,
-      .memoryTypeIndex = type_index,
-   };
-   vr = vkAllocateMemory(ctx->vk, &alloc_info, NULL, &ext->memory);
+   vr = cuvk_mem_allocate(ctx->vk, size, type_index, alloc_next, &ext->memory);
    if (vr != VK_SUCCESS) {
       res = cuvk_vk_error(vr, "cuImportExternalMemory: vkAllocateMemory importing the fd");
       goto fail_objects;

@@ -502,18 +502,7 @@ cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int flags)
       .handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT,
       .pHostPointer = (void *)(uintptr_t)base,
    };
-   VkMemoryAllocateFlagsInfo flags_info = {
-      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO,
-      .pNext = &import,
-      .flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT,
-   };
-   VkMemoryAllocateInfo info = {
-      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-      .pNext = &flags_info,
-      .allocationSize = end - base,
-      .memoryTypeIndex = type,
-   };
-   vr = vkAllocateMemory(ctx->vk, &info, NULL, &memory);
+   vr = cuvk_mem_allocate(ctx->vk, end - base, type, &import, &memory);
    if (vr != VK_SUCCESS)
       return cuvk_vk_error(vr, "cuMemHostRegister: vkAllocateMemory importing host memory");
 

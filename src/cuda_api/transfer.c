@@ -57,17 +57,7 @@ staging_ensure(struct cuvk_context *ctx)
    if (st->map)
       return CUDA_SUCCESS;
 
-   VkMemoryAllocateFlagsInfo flags_info = {
-      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO,
-      .flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT,
-   };
-   VkMemoryAllocateInfo alloc_info = {
-      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-      .pNext = &flags_info,
-      .allocationSize = size,
-      .memoryTypeIndex = type,
-   };
-   vr = vkAllocateMemory(ctx->vk, &alloc_info, NULL, &st->memory);
+   vr = cuvk_mem_allocate(ctx->vk, size, type, NULL, &st->memory);
    if (vr != VK_SUCCESS)
       return cuvk_vk_error(vr, "vkAllocateMemory for the staging ring");
 

@@ -360,18 +360,8 @@ cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size, const CUmemAlloca
       .sType = VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO,
       .handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT,
    };
-   VkMemoryAllocateFlagsInfo flags_info = {
-      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO,
-      .pNext = exportable ? &export_info : NULL,
-      .flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT,
-   };
-   VkMemoryAllocateInfo info = {
-      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-      .pNext = &flags_info,
-      .allocationSize = size,
-      .memoryTypeIndex = type_index,
-   };
-   VkResult vr = vkAllocateMemory(ctx->vk, &info, NULL, &memory);
+   VkResult vr = cuvk_mem_allocate(ctx->vk, size, type_index, exportable ? &export_info : NULL,
+                                   &memory);
    if (vr != VK_SUCCESS)
       return cuvk_vk_error(vr, "cuMemCreate: vkAllocateMemory");
    return handle_create(ctx, memory, type_index, size, exportable, exportable, prop, handle);
@@ -914,18 +904,7 @@ cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *handle, void *os_ha
       .handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT,
       .fd = dup_fd,
    };
-   VkMemoryAllocateFlagsInfo flags_info = {
-      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO,
-      .pNext = &import,
-      .flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT,
-   };
-   VkMemoryAllocateInfo info = {
-      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-      .pNext = &flags_info,
-      .allocationSize = size,
-      .memoryTypeIndex = type_index,
-   };
-   VkResult vr = vkAllocateMemory(ctx->vk, &info, NULL, &memory);
+   VkResult vr = cuvk_mem_allocate(ctx->vk, size, type_index, &import, &memory);
    if (vr != VK_SUCCESS) {
       close(dup_fd);
       return cuvk_vk_error(vr, "cuMemImportFromShareableHandle: vkAllocateMemory");

@@ -41,6 +41,24 @@ cuvk_mem_heap_set_bulk(struct cuvk_mem_heap *heap, uint32_t type_index,
    heap->bulk_handle_type = handle_type;
 }
 
+VkResult
+cuvk_mem_allocate(VkDevice vk, VkDeviceSize size, uint32_t type_index, const void *next,
+                  VkDeviceMemory *out)
+{
+   VkMemoryAllocateFlagsInfo flags_info = {
+      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO,
+      .pNext = next,
+      .flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT,
+   };
+   VkMemoryAllocateInfo info = {
+      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+      .pNext = &flags_info,
+      .allocationSize = size,
+      .memoryTypeIndex = type_index,
+   };
+   return vkAllocateMemory(vk, &info, NULL, out);
+}
+
 /* Buffer, address, mapping and va for memory that is already allocated. */
 static CUresult
 block_setup(struct cuvk_mem_block *block, bool map, VkExternalMemoryHandleTypeFlagBits handle_type)
@@ -164,18 +182,8 @@ block_create(struct cuvk_mem_heap *heap, VkDeviceSize size, bool dedicated,
       .sType = VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO,
       .handleTypes = handle_type,
    };
-   VkMemoryAllocateFlagsInfo flags_info = {
-      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO,
-      .pNext = handle_type ? &export_info : NULL,
-      .flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT,
-   };
-   VkMemoryAllocateInfo alloc_info = {
-      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-      .pNext = &flags_info,
-      .allocationSize = size,
-      .memoryTypeIndex = type_index,
-   };
-   vr = vkAllocateMemory(heap->vk, &alloc_info, NULL, &block->memory);
+   vr = cuvk_mem_allocate(heap->vk, size, type_index, handle_type ? &export_info : NULL,
+                          &block->memory);
    if (vr != VK_SUCCESS) {
       res = cuvk_vk_error(vr, "vkAllocateMemory");
       goto fail_free;

@@ -78,6 +78,12 @@ void cuvk_mem_heap_set_bulk(struct cuvk_mem_heap *heap, uint32_t type_index,
                             VkMemoryPropertyFlags type_flags, VkDeviceSize min_size,
                             VkExternalMemoryHandleTypeFlagBits handle_type);
 
+/* Allocates size bytes of memory type type_index that buffers with device
+ * addresses can bind, with next (an import or export structure, or NULL)
+ * chained in. */
+VkResult cuvk_mem_allocate(VkDevice vk, VkDeviceSize size, uint32_t type_index, const void *next,
+                           VkDeviceMemory *out);
+
 /* Destroys every block; the caller has made sure the GPU is idle. */
 void cuvk_mem_heap_finish(struct cuvk_mem_heap *heap);
 
