@@ -208,11 +208,11 @@ cuvk_context_create(struct cuvk_device *dev, unsigned flags, bool primary,
       goto fail_pipelines;
 
    cuvk_staging_init(ctx);
-   cuvk_mem_heap_init(&ctx->device_heap, ctx->vk, dev->device_type_index,
+   cuvk_mem_heap_init(&ctx->device_heap, ctx->vk, &dev->budget, dev->device_type_index,
                       dev->mem.memoryTypes[dev->device_type_index].propertyFlags, DEVICE_BLOCK_SIZE,
                       cuvk_device_max_allocation(dev, dev->device_type_index));
    context_setup_bulk_memory(ctx);
-   cuvk_mem_heap_init(&ctx->host_heap, ctx->vk, dev->host_type_index,
+   cuvk_mem_heap_init(&ctx->host_heap, ctx->vk, &dev->budget, dev->host_type_index,
                       dev->mem.memoryTypes[dev->host_type_index].propertyFlags, HOST_BLOCK_SIZE,
                       cuvk_device_max_allocation(dev, dev->host_type_index));
 

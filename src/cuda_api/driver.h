@@ -11,6 +11,8 @@
 #include <cuda.h>
 #include <vulkan/vulkan.h>
 
+#include "mem/budget.h"
+
 struct cuvk_context;
 
 struct cuvk_device {
@@ -40,7 +42,11 @@ struct cuvk_device {
     * allocations use (host-visible, cached where the device has it). */
    uint32_t device_type_index;
    uint32_t host_type_index;
+   /* The device memory heap's size as cuvk uses it: the Vulkan heap's,
+    * lowered by CUVK_DEVICE_HEAP_LIMIT (cuDeviceTotalMem, cuMemGetInfo). */
    VkDeviceSize device_heap_size;
+   /* What cuvk's contexts on this device hold of each heap (mem/budget.h). */
+   struct cuvk_mem_budget budget;
    /* Large device allocations get exportable device-local memory where a
     * context can allocate it (util/device_policy.h, context.c). */
    bool bulk_exportable;

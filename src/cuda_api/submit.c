@@ -15,6 +15,18 @@
  * stream of small commands still reaches the GPU in bounded chunks. */
 #define BATCH_MAX_COMMANDS 64u
 
+/* Back-pressure (docs/design.md, "Memory accounting and back-pressure").
+ * A host that queues faster than the device runs would otherwise pile up
+ * submitted batches, and with them every allocation freed behind them,
+ * without bound.  Past this many submitted batches (up to 64 commands
+ * each, so about a thousand commands in flight, the order of CUDA's own
+ * queue depth) recording waits for the oldest. */
+#define SUBMIT_MAX_PENDING 16u
+/* Freed memory waiting for the GPU that an allocation tolerates before it
+ * waits: an eighth of the device heap, at least 64 MiB, at most 1 GiB. */
+#define DEFERRED_LIMIT_MIN (64ull << 20)
+#define DEFERRED_LIMIT_MAX (1ull << 30)
+
 /* How long a wait polls before it sleeps, with the default (auto)
  * scheduling flags: long enough to cover a typical copy, short enough not
  * to burn a core on a long wait. */
@@ -42,6 +54,10 @@ cuvk_submit_init(struct cuvk_context *ctx)
    s->completed = 0;
    s->hold = 0;
    s->bind_wait = 0;
+   s->pending_count = 0;
+   s->deferred_bytes = 0;
+   s->deferred_limit = CUVK_MIN(CUVK_MAX(ctx->dev->device_heap_size / 8, DEFERRED_LIMIT_MIN),
+                                DEFERRED_LIMIT_MAX);
 
    VkCommandPoolCreateInfo pool_info = {
       .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
@@ -72,6 +88,8 @@ cuvk_submit_init(struct cuvk_context *ctx)
 static void
 batch_run_deferred(struct cuvk_context *ctx, struct cuvk_batch *batch)
 {
+   ctx->submit.deferred_bytes -= batch->deferred_bytes;
+   batch->deferred_bytes = 0;
    cuvk_list_for_each_entry_safe(struct cuvk_deferred, d, &batch->deferred, link) {
       cuvk_list_del(&d->link);
       d->fn(ctx, d->data);
@@ -96,6 +114,7 @@ cuvk_submit_retire(struct cuvk_context *ctx)
       vkResetCommandBuffer(b->cmd, 0);
       cuvk_list_del(&b->link);
       cuvk_list_add(&b->link, &s->free);
+      s->pending_count--;
    }
 }
 
@@ -123,6 +142,7 @@ cuvk_submit_finish(struct cuvk_context *ctx)
       cuvk_list_del(&b->link);
       free(b);
    }
+   s->pending_count = 0;
    cuvk_list_for_each_entry_safe(struct cuvk_batch, b, &s->free, link) {
       cuvk_list_del(&b->link);
       free(b);
@@ -161,6 +181,7 @@ batch_get(struct cuvk_context *ctx, struct cuvk_batch **out)
    cuvk_list_init(&batch->deferred);
    cuvk_list_init(&batch->link);
    batch->command_count = 0;
+   batch->deferred_bytes = 0;
    *out = batch;
    return CUDA_SUCCESS;
 }
@@ -226,6 +247,7 @@ batch_submitted(struct cuvk_context *ctx, struct cuvk_batch *batch, VkResult vr,
    struct cuvk_submit *s = &ctx->submit;
 
    cuvk_list_addtail(&batch->link, &s->pending);
+   s->pending_count++;
    s->last_submitted = batch->value;
    if (vr == VK_SUCCESS)
       return CUDA_SUCCESS;
@@ -346,15 +368,46 @@ flush_if_idle(struct cuvk_context *ctx)
    return CUDA_SUCCESS;
 }
 
+/* Waits, lock held, until at most SUBMIT_MAX_PENDING batches are in
+ * flight.  Holding the lock keeps other threads of the context from
+ * queueing meanwhile, as they would have to wait too; nothing the GPU
+ * waits for needs this lock (cross-context waits are host waits). */
+static CUresult
+throttle_pending(struct cuvk_context *ctx)
+{
+   struct cuvk_submit *s = &ctx->submit;
+
+   cuvk_submit_retire(ctx);
+   while (s->pending_count > SUBMIT_MAX_PENDING) {
+      struct cuvk_batch *oldest = cuvk_list_first_entry(&s->pending, struct cuvk_batch, link);
+      VkSemaphoreWaitInfo wait = {
+         .sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO,
+         .semaphoreCount = 1,
+         .pSemaphores = &s->timeline,
+         .pValues = &oldest->value,
+      };
+      VkResult vr = vkWaitSemaphores(ctx->vk, &wait, UINT64_MAX);
+      if (vr != VK_SUCCESS)
+         return cuvk_vk_error(vr, "vkWaitSemaphores for queued work");
+      cuvk_submit_retire(ctx);
+   }
+   return CUDA_SUCCESS;
+}
+
 CUresult
 cuvk_submit_commit(struct cuvk_context *ctx)
 {
    struct cuvk_submit *s = &ctx->submit;
+   CUresult res;
 
    s->open->command_count++;
    if (s->open->command_count >= BATCH_MAX_COMMANDS)
-      return cuvk_submit_flush(ctx);
-   return s->hold ? CUDA_SUCCESS : flush_if_idle(ctx);
+      res = cuvk_submit_flush(ctx);
+   else
+      res = s->hold ? CUDA_SUCCESS : flush_if_idle(ctx);
+   if (res == CUDA_SUCCESS && s->pending_count > SUBMIT_MAX_PENDING)
+      res = throttle_pending(ctx);
+   return res;
 }
 
 void
@@ -389,6 +442,12 @@ cuvk_submit_last_value(struct cuvk_context *ctx)
 void
 cuvk_submit_defer(struct cuvk_context *ctx, struct cuvk_deferred *node)
 {
+   cuvk_submit_defer_bytes(ctx, node, 0);
+}
+
+void
+cuvk_submit_defer_bytes(struct cuvk_context *ctx, struct cuvk_deferred *node, VkDeviceSize bytes)
+{
    struct cuvk_submit *s = &ctx->submit;
    uint64_t value;
 
@@ -407,6 +466,40 @@ cuvk_submit_defer(struct cuvk_context *ctx, struct cuvk_deferred *node)
    struct cuvk_batch *batch = s->open ? s->open :
       cuvk_container_of(s->pending.prev, struct cuvk_batch, link);
    cuvk_list_addtail(&node->link, &batch->deferred);
+   node->bytes = bytes;
+   batch->deferred_bytes += bytes;
+   s->deferred_bytes += bytes;
+}
+
+bool
+cuvk_submit_has_deferred_frees(struct cuvk_context *ctx)
+{
+   return ctx->submit.deferred_bytes > 0;
+}
+
+CUresult
+cuvk_submit_throttle_frees(struct cuvk_context *ctx)
+{
+   struct cuvk_submit *s = &ctx->submit;
+
+   for (;;) {
+      pthread_mutex_lock(&ctx->lock);
+      cuvk_submit_retire(ctx);
+      uint64_t value = 0;
+      if (s->deferred_bytes > s->deferred_limit) {
+         /* The oldest work first: each wait retires at least a batch. */
+         if (!cuvk_list_is_empty(&s->pending))
+            value = cuvk_list_first_entry(&s->pending, struct cuvk_batch, link)->value;
+         else if (s->open)
+            value = s->open->value;
+      }
+      pthread_mutex_unlock(&ctx->lock);
+      if (value == 0)
+         return CUDA_SUCCESS;
+      CUresult res = cuvk_submit_wait(ctx, value);
+      if (res != CUDA_SUCCESS)
+         return res;
+   }
 }
 
 CUresult

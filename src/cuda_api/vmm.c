@@ -108,7 +108,8 @@ handle_destroy(struct vmm_handle *h, bool ctx_locked)
    cuvk_list_del(&h->link);
    h->release.fn = handle_free;
    h->release.data = h;
-   cuvk_submit_defer(ctx, &h->release);
+   /* Memory cuMemCreate made is what later allocations wait to get back. */
+   cuvk_submit_defer_bytes(ctx, &h->release, h->block->budget ? h->size : 0);
    if (!ctx_locked)
       pthread_mutex_unlock(&ctx->lock);
 }
@@ -370,11 +371,28 @@ cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size, const CUmemAlloca
       .sType = VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO,
       .handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT,
    };
+   /* Counted against the device's heap like cuMemAlloc's blocks: out of
+    * memory only once frees waiting for the GPU are back. */
+   struct cuvk_mem_budget *budget = &ctx->dev->budget;
+   res = cuvk_mem_reserve(ctx, type_index, size, "cuMemCreate");
+   if (res != CUDA_SUCCESS)
+      return res;
    VkResult vr = cuvk_mem_allocate(ctx->vk, size, type_index, exportable ? &export_info : NULL,
                                    &memory);
-   if (vr != VK_SUCCESS)
+   if (vr != VK_SUCCESS) {
+      cuvk_mem_budget_unreserve(budget, type_index, size);
       return cuvk_vk_error(vr, "cuMemCreate: vkAllocateMemory");
-   return handle_create(ctx, memory, type_index, size, exportable, exportable, prop, handle);
+   }
+   res = handle_create(ctx, memory, type_index, size, exportable, exportable, prop, handle);
+   if (res != CUDA_SUCCESS) {
+      cuvk_mem_budget_unreserve(budget, type_index, size);
+      return res;
+   }
+   /* From here the block gives the bytes back when it is destroyed. */
+   struct vmm_handle *h = (struct vmm_handle *)(uintptr_t)*handle;
+   h->block->budget = budget;
+   h->block->type_index = type_index;
+   return CUDA_SUCCESS;
 }
 
 CUVK_EXPORT CUresult CUDAAPI
