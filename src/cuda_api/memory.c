@@ -229,7 +229,7 @@ cuvk_mem_reserve(struct cuvk_context *ctx, uint32_t type_index, VkDeviceSize siz
 
 CUresult
 cuvk_mem_alloc_reserve_heap(struct cuvk_context *ctx, struct cuvk_mem_heap *heap, VkDeviceSize size,
-                            VkDeviceSize alignment, struct cuvk_mem_block **block,
+                            VkDeviceSize alignment, const char *what, struct cuvk_mem_block **block,
                             VkDeviceSize *offset)
 {
    /* Freed memory the GPU still holds comes back before more is taken:
@@ -237,7 +237,7 @@ cuvk_mem_alloc_reserve_heap(struct cuvk_context *ctx, struct cuvk_mem_heap *heap
    CUresult res = cuvk_submit_throttle_frees(ctx);
    if (res != CUDA_SUCCESS)
       return res;
-   res = cuvk_mem_heap_try_alloc(heap, size, alignment, block, offset);
+   res = cuvk_mem_heap_try_alloc(heap, size, alignment, NULL, block, offset);
    if (res != CUDA_ERROR_OUT_OF_MEMORY)
       return res;
    /* Out of memory is only the answer once every pending free is back. */
@@ -245,12 +245,12 @@ cuvk_mem_alloc_reserve_heap(struct cuvk_context *ctx, struct cuvk_mem_heap *heap
    res = cuvk_mem_wait_for_frees(ctx, &waited);
    if (res != CUDA_SUCCESS)
       return res;
-   return cuvk_mem_heap_alloc(heap, size, alignment, block, offset);
+   return cuvk_mem_heap_try_alloc(heap, size, alignment, what, block, offset);
 }
 
 static CUresult
 alloc_from_heap(struct cuvk_context *ctx, struct cuvk_mem_heap *heap, enum cuvk_mem_kind kind,
-                size_t size, VkDeviceSize alignment, struct cuvk_mem_alloc **out)
+                size_t size, VkDeviceSize alignment, const char *entry, struct cuvk_mem_alloc **out)
 {
    struct cuvk_mem_alloc *alloc;
    CUresult res;
@@ -265,7 +265,7 @@ alloc_from_heap(struct cuvk_context *ctx, struct cuvk_mem_heap *heap, enum cuvk_
       return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "size %zu is too large", size);
    }
 
-   res = cuvk_mem_alloc_reserve_heap(ctx, heap, alloc->reserved, alignment, &alloc->block,
+   res = cuvk_mem_alloc_reserve_heap(ctx, heap, alloc->reserved, alignment, entry, &alloc->block,
                                      &alloc->offset);
    if (res != CUDA_SUCCESS) {
       free(alloc);
@@ -306,7 +306,8 @@ cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize)
    if (bytesize == 0)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemAlloc: size is 0");
 
-   res = alloc_from_heap(ctx, &ctx->device_heap, CUVK_MEM_DEVICE, bytesize, DEVICE_ALIGNMENT, &alloc);
+   res = alloc_from_heap(ctx, &ctx->device_heap, CUVK_MEM_DEVICE, bytesize, DEVICE_ALIGNMENT, "cuMemAlloc",
+                         &alloc);
    if (res != CUDA_SUCCESS)
       return res;
    *dptr = alloc->range.start;
@@ -427,7 +428,8 @@ cuMemHostAlloc(void **pp, size_t bytesize, unsigned int flags)
    if (bytesize == 0)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemHostAlloc: size is 0");
 
-   res = alloc_from_heap(ctx, &ctx->host_heap, CUVK_MEM_HOST, bytesize, HOST_ALIGNMENT, &alloc);
+   res = alloc_from_heap(ctx, &ctx->host_heap, CUVK_MEM_HOST, bytesize, HOST_ALIGNMENT, "cuMemHostAlloc",
+                         &alloc);
    if (res != CUDA_SUCCESS)
       return res;
    /* Under unified addressing every pinned allocation is mapped. */

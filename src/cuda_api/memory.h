@@ -80,9 +80,10 @@ bool cuvk_mem_is_device_address(uint64_t ptr);
 /* Takes size bytes from heap for ctx, with back-pressure: first waits
  * while too much freed memory waits for the GPU, and when the heap's
  * limit is reached, waits for every pending free before answering
- * CUDA_ERROR_OUT_OF_MEMORY.  Context lock not held. */
+ * CUDA_ERROR_OUT_OF_MEMORY, logged naming what (the API call).  Context
+ * lock not held. */
 CUresult cuvk_mem_alloc_reserve_heap(struct cuvk_context *ctx, struct cuvk_mem_heap *heap,
-                                     VkDeviceSize size, VkDeviceSize alignment,
+                                     VkDeviceSize size, VkDeviceSize alignment, const char *what,
                                      struct cuvk_mem_block **block, VkDeviceSize *offset);
 
 /* Counts size bytes of memory type type_index against the device's

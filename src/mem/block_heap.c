@@ -154,7 +154,7 @@ fail_buffer:
 }
 
 static CUresult
-block_create(struct cuvk_mem_heap *heap, VkDeviceSize size, bool dedicated, bool quiet,
+block_create(struct cuvk_mem_heap *heap, VkDeviceSize size, bool dedicated, const char *what,
              struct cuvk_mem_block **out)
 {
    struct cuvk_mem_block *block;
@@ -182,8 +182,7 @@ block_create(struct cuvk_mem_heap *heap, VkDeviceSize size, bool dedicated, bool
 
    /* Counted before it is allocated, so that concurrent allocations
     * cannot all pass the limit together. */
-   res = cuvk_mem_budget_reserve(heap->budget, type_index, size,
-                                 quiet ? NULL : "allocating a memory block");
+   res = cuvk_mem_budget_reserve(heap->budget, type_index, size, what);
    if (res != CUDA_SUCCESS)
       goto fail_free;
 
@@ -277,7 +276,7 @@ cuvk_mem_heap_finish(struct cuvk_mem_heap *heap)
 }
 
 static CUresult
-heap_alloc(struct cuvk_mem_heap *heap, VkDeviceSize size, VkDeviceSize alignment, bool quiet,
+heap_alloc(struct cuvk_mem_heap *heap, VkDeviceSize size, VkDeviceSize alignment, const char *what,
            struct cuvk_mem_block **out_block, VkDeviceSize *out_offset)
 {
    struct cuvk_mem_block *block = NULL;
@@ -293,7 +292,7 @@ heap_alloc(struct cuvk_mem_heap *heap, VkDeviceSize size, VkDeviceSize alignment
    pthread_mutex_lock(&heap->lock);
 
    if (size > heap->block_size / 2) {
-      res = block_create(heap, size, true, quiet, &block);
+      res = block_create(heap, size, true, what, &block);
       if (res == CUDA_SUCCESS)
          block->live = 1;
       goto out;
@@ -307,7 +306,7 @@ heap_alloc(struct cuvk_mem_heap *heap, VkDeviceSize size, VkDeviceSize alignment
    }
 
    if (!block) {
-      res = block_create(heap, heap->block_size, false, quiet, &block);
+      res = block_create(heap, heap->block_size, false, what, &block);
       if (res != CUDA_SUCCESS)
          goto out;
       if (!cuvk_vma_heap_alloc(&block->space, size, alignment, &offset)) {
@@ -338,14 +337,14 @@ CUresult
 cuvk_mem_heap_alloc(struct cuvk_mem_heap *heap, VkDeviceSize size, VkDeviceSize alignment,
                     struct cuvk_mem_block **out_block, VkDeviceSize *out_offset)
 {
-   return heap_alloc(heap, size, alignment, false, out_block, out_offset);
+   return heap_alloc(heap, size, alignment, "allocating a memory block", out_block, out_offset);
 }
 
 CUresult
 cuvk_mem_heap_try_alloc(struct cuvk_mem_heap *heap, VkDeviceSize size, VkDeviceSize alignment,
-                        struct cuvk_mem_block **out_block, VkDeviceSize *out_offset)
+                        const char *what, struct cuvk_mem_block **out_block, VkDeviceSize *out_offset)
 {
-   return heap_alloc(heap, size, alignment, true, out_block, out_offset);
+   return heap_alloc(heap, size, alignment, what, out_block, out_offset);
 }
 
 struct cuvk_mem_block *

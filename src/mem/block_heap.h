@@ -100,10 +100,11 @@ void cuvk_mem_heap_finish(struct cuvk_mem_heap *heap);
 CUresult cuvk_mem_heap_alloc(struct cuvk_mem_heap *heap, VkDeviceSize size, VkDeviceSize alignment,
                              struct cuvk_mem_block **block, VkDeviceSize *offset);
 
-/* As cuvk_mem_heap_alloc, but a budget refusal is not logged: the caller
- * waits for pending frees and tries again with cuvk_mem_heap_alloc. */
+/* As cuvk_mem_heap_alloc, with a budget refusal logged naming what (the
+ * API call), or not at all when what is NULL: for a caller that will
+ * wait for pending frees and try again. */
 CUresult cuvk_mem_heap_try_alloc(struct cuvk_mem_heap *heap, VkDeviceSize size, VkDeviceSize alignment,
-                                 struct cuvk_mem_block **block, VkDeviceSize *offset);
+                                 const char *what, struct cuvk_mem_block **block, VkDeviceSize *offset);
 
 /* Returns the block when it became empty and should be destroyed (through
  * cuvk_mem_block_destroy, after the GPU is done with it); NULL otherwise. */
