@@ -33,6 +33,9 @@ struct cuvk_device {
    bool has_external_memory_host;
    bool has_dma_buf;
    bool has_memory_budget;
+   /* VK_KHR_external_semaphore_fd: native OPAQUE_FD semaphore imports
+    * (external_semaphore.c), binary and timeline. */
+   bool has_external_semaphore_fd;
    /* Reservations are backed by a sparse buffer (util/device_policy.h);
     * contexts then enable sparseBinding and sparseResidencyBuffer. */
    bool sparse_reservations;

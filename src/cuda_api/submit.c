@@ -260,16 +260,31 @@ batch_submitted(struct cuvk_context *ctx, struct cuvk_batch *batch, VkResult vr,
    return cuvk_vk_error(vr, what);
 }
 
-CUresult
-cuvk_submit_flush(struct cuvk_context *ctx)
+/* Most semaphores a cuvk_submit_semaphores call carries, the submission's
+ * own timeline included.  CUDA calls carry one or a few. */
+#define SUBMIT_MAX_SEMAPHORES 64u
+
+/* Submits the open batch with extra semaphores to signal after its
+ * commands (besides the timeline). */
+static CUresult
+batch_flush(struct cuvk_context *ctx, const struct cuvk_submit_sem *signals, uint32_t signal_count)
 {
    struct cuvk_submit *s = &ctx->submit;
    struct cuvk_batch *batch = s->open;
+   VkSemaphore signal_sems[SUBMIT_MAX_SEMAPHORES];
+   uint64_t signal_values[SUBMIT_MAX_SEMAPHORES];
    VkResult vr;
 
    if (!batch)
       return CUDA_SUCCESS;
    s->open = NULL;
+   assert(signal_count < SUBMIT_MAX_SEMAPHORES);
+   for (uint32_t i = 0; i < signal_count; i++) {
+      signal_sems[i] = signals[i].semaphore;
+      signal_values[i] = signals[i].value;
+   }
+   signal_sems[signal_count] = s->timeline;
+   signal_values[signal_count] = batch->value;
 
    /* Make the batch's writes visible to the host once it signals, for
     * readers that map the memory. */
@@ -291,8 +306,8 @@ cuvk_submit_flush(struct cuvk_context *ctx)
          .sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
          .waitSemaphoreValueCount = wait ? 1 : 0,
          .pWaitSemaphoreValues = &s->bind_wait,
-         .signalSemaphoreValueCount = 1,
-         .pSignalSemaphoreValues = &batch->value,
+         .signalSemaphoreValueCount = signal_count + 1,
+         .pSignalSemaphoreValues = signal_values,
       };
       VkSubmitInfo submit = {
          .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
@@ -302,14 +317,86 @@ cuvk_submit_flush(struct cuvk_context *ctx)
          .pWaitDstStageMask = &wait_stage,
          .commandBufferCount = 1,
          .pCommandBuffers = &batch->cmd,
-         .signalSemaphoreCount = 1,
-         .pSignalSemaphores = &s->timeline,
+         .signalSemaphoreCount = signal_count + 1,
+         .pSignalSemaphores = signal_sems,
       };
       vr = vkQueueSubmit(ctx->queue, 1, &submit, VK_NULL_HANDLE);
       if (vr == VK_SUCCESS)
          s->bind_wait = 0;
    }
    return batch_submitted(ctx, batch, vr, "vkQueueSubmit");
+}
+
+CUresult
+cuvk_submit_flush(struct cuvk_context *ctx)
+{
+   return batch_flush(ctx, NULL, 0);
+}
+
+CUresult
+cuvk_submit_semaphores(struct cuvk_context *ctx,
+                       const struct cuvk_submit_sem *waits, uint32_t wait_count,
+                       const struct cuvk_submit_sem *signals, uint32_t signal_count)
+{
+   struct cuvk_submit *s = &ctx->submit;
+   VkSemaphore wait_sems[SUBMIT_MAX_SEMAPHORES], signal_sems[SUBMIT_MAX_SEMAPHORES];
+   uint64_t wait_values[SUBMIT_MAX_SEMAPHORES], signal_values[SUBMIT_MAX_SEMAPHORES];
+   VkPipelineStageFlags wait_stages[SUBMIT_MAX_SEMAPHORES];
+   struct cuvk_batch *step;
+   CUresult res;
+
+   if (wait_count >= SUBMIT_MAX_SEMAPHORES || signal_count >= SUBMIT_MAX_SEMAPHORES)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%u waits and %u signals at once; cuvk takes up to %u of each",
+                        wait_count, signal_count, SUBMIT_MAX_SEMAPHORES - 1);
+   /* Signals alone go with the open batch's commands: no extra submit. */
+   if (wait_count == 0 && s->open)
+      return batch_flush(ctx, signals, signal_count);
+
+   res = cuvk_submit_flush(ctx);
+   if (res != CUDA_SUCCESS)
+      return res;
+   res = batch_get(ctx, &step);
+   if (res != CUDA_SUCCESS)
+      return res;
+   step->value = s->next_value++;
+
+   for (uint32_t i = 0; i < wait_count; i++) {
+      wait_sems[i] = waits[i].semaphore;
+      wait_values[i] = waits[i].value;
+      wait_stages[i] = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+   }
+   for (uint32_t i = 0; i < signal_count; i++) {
+      signal_sems[i] = signals[i].semaphore;
+      signal_values[i] = signals[i].value;
+   }
+   signal_sems[signal_count] = s->timeline;
+   signal_values[signal_count] = step->value;
+
+   /* No command buffer and no wait for earlier batches: a signal's first
+    * synchronisation scope holds every signal earlier in the queue's
+    * signal order, so these signals follow all earlier batches' work and
+    * the timeline still rises in order.  A wait, though, blocks only this
+    * batch: later batches wait for the step's value (bind_wait). */
+   VkTimelineSemaphoreSubmitInfo timeline = {
+      .sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
+      .waitSemaphoreValueCount = wait_count,
+      .pWaitSemaphoreValues = wait_values,
+      .signalSemaphoreValueCount = signal_count + 1,
+      .pSignalSemaphoreValues = signal_values,
+   };
+   VkSubmitInfo submit = {
+      .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+      .pNext = &timeline,
+      .waitSemaphoreCount = wait_count,
+      .pWaitSemaphores = wait_sems,
+      .pWaitDstStageMask = wait_stages,
+      .signalSemaphoreCount = signal_count + 1,
+      .pSignalSemaphores = signal_sems,
+   };
+   VkResult vr = vkQueueSubmit(ctx->queue, 1, &submit, VK_NULL_HANDLE);
+   if (vr == VK_SUCCESS && wait_count)
+      s->bind_wait = step->value;
+   return batch_submitted(ctx, step, vr, "vkQueueSubmit");
 }
 
 CUresult

@@ -75,8 +75,9 @@ struct cuvk_submit {
     * (cuvk_submit_throttle_frees). */
    VkDeviceSize deferred_bytes;
    VkDeviceSize deferred_limit;
-   /* A sparse binding the next submitted batch must wait for: command
-    * buffers are not ordered after vkQueueBindSparse by the queue alone. */
+   /* A step the next submitted batch must wait for: a sparse binding
+    * (command buffers are not ordered after vkQueueBindSparse by the queue
+    * alone) or a semaphore wait (a wait blocks only its own batch). */
    uint64_t bind_wait;
 };
 
@@ -106,6 +107,23 @@ CUresult cuvk_submit_release(struct cuvk_context *ctx, CUresult res);
  * binding has happened.  The host does not wait.  Lock held. */
 CUresult cuvk_submit_bind_sparse(struct cuvk_context *ctx, const VkSparseBufferMemoryBindInfo *binds,
                                  uint32_t bind_count);
+
+/* A semaphore and the value to wait for or signal (ignored for binary
+ * semaphores). */
+struct cuvk_submit_sem {
+   VkSemaphore semaphore;
+   uint64_t value;
+};
+
+/* Semaphore operations in submission order, without blocking the host.
+ * The signals happen after everything recorded so far (they ride on the
+ * open batch's submit when there is one); everything recorded later runs
+ * after the waits.  The step takes a timeline value like a batch, so
+ * waiting for cuvk_submit_last_value() afterwards includes it: a wait
+ * nobody signals leaves the stream not ready.  Lock held. */
+CUresult cuvk_submit_semaphores(struct cuvk_context *ctx,
+                                const struct cuvk_submit_sem *waits, uint32_t wait_count,
+                                const struct cuvk_submit_sem *signals, uint32_t signal_count);
 
 /* Submits the open batch, if any. */
 CUresult cuvk_submit_flush(struct cuvk_context *ctx);
