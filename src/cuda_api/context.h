@@ -144,4 +144,8 @@ CUresult cuvk_stream_lookup(CUstream hstream, const char *entry, struct cuvk_con
 void cuvk_stream_destroy_locked(struct cuvk_stream *stream);
 void cuvk_event_destroy_locked(struct cuvk_event *event);
 
+/* Whether the event has been recorded, and the timeline value it waits
+ * for, read under the context's lock.  Takes the lock itself. */
+bool cuvk_event_recorded(struct cuvk_event *event, uint64_t *value);
+
 #endif
