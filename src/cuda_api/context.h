@@ -64,6 +64,13 @@ struct cuvk_staging {
    bool cached;
    uint64_t slot_value[CUVK_STAGING_SLOTS];
    unsigned next;
+   /* Device memory an overlapping copy bounces through (transfer.c),
+    * made at first need.  Guarded by the context's lock, not the ring's:
+    * every command is ordered after the one before, so successive
+    * copies reuse it without waiting. */
+   VkDeviceMemory scratch_memory;
+   VkBuffer scratch_buffer;
+   VkDeviceAddress scratch_address;
 };
 
 struct cuvk_context {
