@@ -634,7 +634,7 @@ copy_resolve(const struct cuvk_copy *copy, uint64_t ptr, uint64_t want, enum cuv
  * end, or, for a host side, host memory from some point on. */
 static CUresult
 copy_check_range(const struct cuvk_copy *copy, uint64_t ptr, uint64_t size, enum cuvk_copy_side side,
-                 const char *which)
+                 const char *which, bool written)
 {
    while (size > 0) {
       struct cuvk_mem_span span;
@@ -644,6 +644,10 @@ copy_check_range(const struct cuvk_copy *copy, uint64_t ptr, uint64_t size, enum
          return res;
       if (!found)
          return CUDA_SUCCESS; /* pageable host memory to the end */
+      /* Its pages may well be read-only: a write would fault. */
+      if (written && cuvk_mem_span_read_only(&span))
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: %s 0x%llx is registered with "
+                           "CU_MEMHOSTREGISTER_READ_ONLY", copy->entry, which, (unsigned long long)ptr);
       uint64_t n = CUVK_MIN(size, span.avail);
       if (n < size && span.kind != CUVK_MEM_VMM)
          return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: %s 0x%llx+%llu runs past the end of its allocation",
@@ -838,9 +842,9 @@ cuvk_copy(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct cuv
 
    /* Check both whole ranges first: a copy that fails must not have
     * written anything, as in CUDA. */
-   res = copy_check_range(copy, dst, left, copy->dst_side, "destination");
+   res = copy_check_range(copy, dst, left, copy->dst_side, "destination", true);
    if (res == CUDA_SUCCESS)
-      res = copy_check_range(copy, src, left, copy->src_side, "source");
+      res = copy_check_range(copy, src, left, copy->src_side, "source", false);
    if (res != CUDA_SUCCESS)
       return res;
 
@@ -921,6 +925,9 @@ cuvk_fill(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct cuv
       if (!cuvk_mem_resolve(p, &span))
          return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is not inside any allocation",
                            fill->entry, (unsigned long long)p);
+      if (cuvk_mem_span_read_only(&span))
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is registered with "
+                           "CU_MEMHOSTREGISTER_READ_ONLY", fill->entry, (unsigned long long)p);
       if (span.avail < left && (fill->height > 1 || span.kind != CUVK_MEM_VMM))
          return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: %llu bytes run past the end of the allocation",
                            fill->entry, (unsigned long long)extent);
