@@ -65,6 +65,13 @@ struct cuvk_staging {
    bool cached;
    uint64_t slot_value[CUVK_STAGING_SLOTS];
    unsigned next;
+   /* Device memory an overlapping copy bounces through (transfer.c),
+    * made at first need.  Guarded by the context's lock, not the ring's:
+    * every command is ordered after the one before, so successive
+    * copies reuse it without waiting. */
+   VkDeviceMemory scratch_memory;
+   VkBuffer scratch_buffer;
+   VkDeviceAddress scratch_address;
 };
 
 struct cuvk_context {
@@ -152,5 +159,9 @@ CUresult cuvk_stream_lookup(CUstream hstream, const char *entry, struct cuvk_con
 
 void cuvk_stream_destroy_locked(struct cuvk_stream *stream);
 void cuvk_event_destroy_locked(struct cuvk_event *event);
+
+/* Whether the event has been recorded, and the timeline value it waits
+ * for, read under the context's lock.  Takes the lock itself. */
+bool cuvk_event_recorded(struct cuvk_event *event, uint64_t *value);
 
 #endif

@@ -6,6 +6,7 @@
 #include "cuda_api/memory.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -491,6 +492,51 @@ cuMemHostGetFlags(unsigned int *pflags, void *p)
    return CUDA_SUCCESS;
 }
 
+/* Checks that every page of [start, end) is mapped in this process and
+ * readable, and writable too unless read_only: importing a range with a
+ * hole or the wrong protection succeeds in the driver and the first copy
+ * then faults in one of its threads (issue 15).  /proc/self/maps is the
+ * one source that tells both mapping and protection without touching the
+ * pages (mincore tells only the first).  Its lines are sorted by address;
+ * the walk follows the range from mapping to mapping and stops at the
+ * first gap or page without the access.  On failure *bad is the first
+ * address found wanting and *why what is wrong with it. */
+static bool
+host_range_accessible(uint64_t start, uint64_t end, bool read_only, uint64_t *bad, const char **why)
+{
+   FILE *maps = fopen("/proc/self/maps", "re");
+   if (!maps) {
+      /* Without /proc (a sandbox) the range cannot be checked; the
+       * registration goes ahead as it did before the check. */
+      cuvk_log_once(CUVK_LOG_WARN, "cuMemHostRegister: /proc/self/maps cannot be read, so registered ranges "
+                    "are not checked for holes or protection");
+      return true;
+   }
+   char *line = NULL;
+   size_t cap = 0;
+   uint64_t covered = start;
+   *why = "not mapped";
+   while (covered < end && getline(&line, &cap, maps) > 0) {
+      unsigned long long lo, hi;
+      char perms[5];
+      if (sscanf(line, "%llx-%llx %4s", &lo, &hi, perms) != 3)
+         continue;
+      if (hi <= covered)
+         continue;
+      if (lo > covered)
+         break; /* a hole at covered */
+      if (perms[0] != 'r' || (!read_only && perms[1] != 'w')) {
+         *why = perms[0] != 'r' ? "not readable" : "read-only (register it with CU_MEMHOSTREGISTER_READ_ONLY)";
+         break;
+      }
+      covered = hi;
+   }
+   free(line);
+   fclose(maps);
+   *bad = covered;
+   return covered >= end;
+}
+
 CUVK_EXPORT CUresult CUDAAPI
 cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int flags)
 {
@@ -507,9 +553,9 @@ cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int flags)
    if (flags & ~HOSTREGISTER_FLAGS)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemHostRegister: unknown flags 0x%x",
                         flags & ~HOSTREGISTER_FLAGS);
-   if (flags & (CU_MEMHOSTREGISTER_IOMEMORY | CU_MEMHOSTREGISTER_READ_ONLY))
+   if (flags & CU_MEMHOSTREGISTER_IOMEMORY)
       return cuvk_error(CUDA_ERROR_NOT_SUPPORTED,
-                        "cuMemHostRegister: IOMEMORY and READ_ONLY registration are not supported by cuvk");
+                        "cuMemHostRegister: IOMEMORY registration is not supported by cuvk");
    if (!ctx->dev->has_external_memory_host)
       return cuvk_error(CUDA_ERROR_NOT_SUPPORTED,
                         "cuMemHostRegister: %s has no VK_EXT_external_memory_host",
@@ -529,6 +575,14 @@ cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int flags)
    VkDeviceSize align = CUVK_MAX(ctx->dev->min_imported_host_alignment, (VkDeviceSize)4096);
    uint64_t base = start & ~(align - 1);
    uint64_t end = CUVK_ALIGN_UP(start + bytesize, align);
+
+   /* Every page the import covers must be there, with the access the
+    * flags promise the device. */
+   uint64_t bad;
+   const char *why;
+   if (!host_range_accessible(base, end, flags & CU_MEMHOSTREGISTER_READ_ONLY, &bad, &why))
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemHostRegister: %p+%zu: the page at 0x%llx is %s", p,
+                        bytesize, (unsigned long long)bad, why);
 
    VkMemoryHostPointerPropertiesEXT host_props = {
       .sType = VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT,

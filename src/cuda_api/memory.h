@@ -67,6 +67,14 @@ struct cuvk_mem_span {
 /* False when ptr lies in no allocation. */
 bool cuvk_mem_resolve(uint64_t ptr, struct cuvk_mem_span *out);
 
+/* True for host memory registered with CU_MEMHOSTREGISTER_READ_ONLY,
+ * whose pages may be read-only: nothing may write to it. */
+static inline bool
+cuvk_mem_span_read_only(const struct cuvk_mem_span *span)
+{
+   return span->kind == CUVK_MEM_REGISTERED && (span->host_flags & CU_MEMHOSTREGISTER_READ_ONLY);
+}
+
 /* As cuvk_mem_resolve, and where ptr lies in a cuMemMap mapping, avail
  * goes on through the mappings that follow as long as they continue the
  * same buffer (a sparse reservation's), up to want bytes: the span is

@@ -185,8 +185,9 @@ cuStreamWaitEvent(CUstream hstream, CUevent hevent, unsigned int flags)
    /* Within a context, later work already runs after the event's work.
     * Across contexts (two VkDevices) there is nothing to chain on the GPU
     * side, so the host waits. */
-   if (event->ctx != ctx && event->value)
-      return cuvk_submit_wait(event->ctx, event->value);
+   uint64_t value;
+   if (event->ctx != ctx && cuvk_event_recorded(event, &value) && value)
+      return cuvk_submit_wait(event->ctx, value);
    return CUDA_SUCCESS;
 }
 

@@ -577,6 +577,124 @@ thread_vmm_release_retire(void)
           v.retires, v.retains);
 }
 
+/* ---- api.thread.event_record_query ---------------------------------------
+ *
+ * Threads record one event on their own streams while others query it,
+ * wait for it, make streams of the same and of another context wait on
+ * it, and time it: the event's value and
+ * state are written under the context lock and must be read under it
+ * too (issue 15: cuEventQuery, cuEventSynchronize and cuStreamWaitEvent
+ * read them bare, a data race ThreadSanitizer reports). */
+
+#define EVENT_RACE_ROUNDS 400
+
+struct event_race {
+   CUcontext ctx;
+   CUcontext other; /* a second context: waits on the event go through the host */
+   CUevent shared;
+   CUevent timed;
+   pthread_barrier_t start;
+};
+
+struct event_reader {
+   struct event_race *race;
+   CUcontext ctx;
+};
+
+static void *
+event_race_recorder(void *arg)
+{
+   struct event_race *e = arg;
+   CUdeviceptr d = 0;
+   CUstream s = NULL;
+   bool ready = API_CHECK_CU(cuCtxSetCurrent(e->ctx)) &&
+                API_CHECK_CU(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING)) &&
+                API_CHECK_CU(cuMemAlloc(&d, 64 * API_KIB));
+   pthread_barrier_wait(&e->start);
+   for (int i = 0; ready && i < EVENT_RACE_ROUNDS; i++) {
+      API_CHECK_CU(cuMemsetD8Async(d, (unsigned char)i, 64 * API_KIB, s));
+      API_CHECK_CU(cuEventRecord(e->shared, s));
+      API_CHECK_CU(cuEventRecord(e->timed, s));
+   }
+   if (s) {
+      API_CHECK_CU(cuStreamSynchronize(s));
+      API_CHECK_CU(cuStreamDestroy(s));
+   }
+   if (d)
+      API_CHECK_CU(cuMemFree(d));
+   API_CHECK_CU(cuCtxSetCurrent(NULL));
+   return NULL;
+}
+
+static void *
+event_race_reader(void *arg)
+{
+   struct event_reader *reader = arg;
+   struct event_race *e = reader->race;
+   const bool timing = reader->ctx == e->ctx;
+   CUevent first = NULL;
+   CUstream s = NULL;
+   bool ready = API_CHECK_CU(cuCtxSetCurrent(reader->ctx)) &&
+                API_CHECK_CU(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING)) &&
+                API_CHECK_CU(cuEventCreate(&first, 0)) &&
+                API_CHECK_CU(cuEventRecord(first, s));
+   pthread_barrier_wait(&e->start);
+   for (int i = 0; ready && i < EVENT_RACE_ROUNDS; i++) {
+      CUresult r = cuEventQuery(e->shared);
+      API_CHECK_MSG(r == CUDA_SUCCESS || r == CUDA_ERROR_NOT_READY, "cuEventQuery returned %d", (int)r);
+      if (i % 4 == 0)
+         API_CHECK_CU(cuEventSynchronize(e->shared));
+      API_CHECK_CU(cuStreamWaitEvent(s, e->shared, 0));
+      /* Elapsed time needs both events in one context. */
+      if (timing && i % 8 == 0) {
+         float ms = 0;
+         r = cuEventElapsedTime(&ms, first, e->timed);
+         API_CHECK_MSG(r == CUDA_SUCCESS || r == CUDA_ERROR_NOT_READY, "cuEventElapsedTime returned %d",
+                       (int)r);
+      }
+   }
+   if (s) {
+      API_CHECK_CU(cuStreamSynchronize(s));
+      API_CHECK_CU(cuStreamDestroy(s));
+   }
+   if (first)
+      API_CHECK_CU(cuEventDestroy(first));
+   API_CHECK_CU(cuCtxSetCurrent(NULL));
+   return NULL;
+}
+
+static void
+thread_event_record_query(void)
+{
+   enum { PAIRS = 2 };
+   struct event_race e = { .ctx = api_ctx };
+   struct event_reader readers[PAIRS];
+   pthread_t threads[2 * PAIRS];
+
+   API_REQUIRE_CU(cuCtxCreate(&e.other, NULL, 0, api_dev));
+   API_REQUIRE_CU(cuCtxSetCurrent(api_ctx));
+   API_REQUIRE_CU(cuEventCreate(&e.shared, CU_EVENT_DISABLE_TIMING));
+   API_REQUIRE_CU(cuEventCreate(&e.timed, 0));
+   /* Recorded once before the race, so elapsed-time readers always see
+    * a recorded end event. */
+   API_REQUIRE_CU(cuEventRecord(e.timed, NULL));
+   pthread_barrier_init(&e.start, NULL, 2 * PAIRS);
+   for (int i = 0; i < PAIRS; i++) {
+      API_REQUIRE(pthread_create(&threads[2 * i], NULL, event_race_recorder, &e) == 0);
+      readers[i] = (struct event_reader){ .race = &e, .ctx = i % 2 ? e.other : e.ctx };
+      API_REQUIRE(pthread_create(&threads[2 * i + 1], NULL, event_race_reader, &readers[i]) == 0);
+   }
+   for (int i = 0; i < 2 * PAIRS; i++)
+      pthread_join(threads[i], NULL);
+   pthread_barrier_destroy(&e.start);
+   API_CHECK_CU(cuEventSynchronize(e.shared));
+   API_CHECK_CU(cuEventQuery(e.shared));
+   API_CHECK_CU(cuEventDestroy(e.shared));
+   API_CHECK_CU(cuEventDestroy(e.timed));
+   API_CHECK_CU(cuCtxDestroy(e.other));
+   API_CHECK_CU(cuCtxSetCurrent(api_ctx));
+}
+
 static const struct api_case cases[] = {
    API_CASE("api.thread.streams", thread_streams),
    API_CASE_BARE("api.thread.shared_context", thread_shared_context),
@@ -585,6 +703,7 @@ static const struct api_case cases[] = {
    API_CASE("api.thread.event_relay", thread_event_relay),
    API_CASE_BARE("api.thread.primary_retain_release", thread_primary_retain_release),
    API_CASE("api.thread.vmm_release_retire", thread_vmm_release_retire),
+   API_CASE("api.thread.event_record_query", thread_event_record_query),
 };
 
 API_MAIN(cases)
