@@ -210,8 +210,10 @@ VkResult layer_semaphore_device_info(struct layer_instance *inst, VkPhysicalDevi
                                      const VkDeviceCreateInfo **out_info, void **scratch,
                                      bool *emulate);
 void layer_semaphore_device_info_free(const VkAllocationCallbacks *alloc, void *scratch);
-/* After vkCreateDevice: the next entity's semaphore commands. */
-void layer_semaphore_fill_device(struct layer_device *dev, PFN_vkGetDeviceProcAddr gdpa);
+/* After vkCreateDevice: the next entity's semaphore commands, for an
+ * application of api_version. */
+void layer_semaphore_fill_device(struct layer_device *dev, uint32_t api_version,
+                                 PFN_vkGetDeviceProcAddr gdpa);
 /* Before the next vkDestroyDevice (without the lock): the bridge, the
  * internal semaphores and the records of semaphores the application did
  * not destroy. */

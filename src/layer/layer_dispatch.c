@@ -455,7 +455,7 @@ layer_CreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo *pC
 
    dev->device = *pDevice;
    layer_fill_device(dev, pCreateInfo, gdpa);
-   layer_semaphore_fill_device(dev, gdpa);
+   layer_semaphore_fill_device(dev, inst->api_version, gdpa);
    layer_query_uuids(inst, physicalDevice, dev);
 
    VkPhysicalDeviceMemoryProperties mem_props;

@@ -442,26 +442,30 @@ layer_semaphore_device_info_free(const VkAllocationCallbacks *alloc, void *scrat
 }
 
 void
-layer_semaphore_fill_device(struct layer_device *dev, PFN_vkGetDeviceProcAddr gdpa)
+layer_semaphore_fill_device(struct layer_device *dev, uint32_t api_version,
+                            PFN_vkGetDeviceProcAddr gdpa)
 {
    VkDevice device = dev->device;
 
+   /* An application below Vulkan 1.2 (1.3 for vkQueueSubmit2) gets the
+    * timeline and submit commands as the extensions' names, which the
+    * layer also calls: a core name above the application's version is
+    * invalid usage, and the validation layer says so. */
+   bool core12 = api_version >= VK_API_VERSION_1_2;
+   bool core13 = api_version >= VK_API_VERSION_1_3;
 #define GET(field, name) dev->field = (PFN_vk##field)gdpa(device, name)
+#define GET2(field, core, name) \
+   GET(field, (core) ? "vk" #name : "vk" #name "KHR"); \
+   if (!dev->field) \
+      GET(field, (core) ? "vk" #name "KHR" : "vk" #name)
    GET(CreateSemaphore, "vkCreateSemaphore");
    GET(DestroySemaphore, "vkDestroySemaphore");
    GET(QueueSubmit, "vkQueueSubmit");
-   GET(QueueSubmit2, "vkQueueSubmit2");
-   if (!dev->QueueSubmit2)
-      GET(QueueSubmit2, "vkQueueSubmit2KHR");
-   GET(WaitSemaphores, "vkWaitSemaphores");
-   if (!dev->WaitSemaphores)
-      GET(WaitSemaphores, "vkWaitSemaphoresKHR");
-   GET(SignalSemaphore, "vkSignalSemaphore");
-   if (!dev->SignalSemaphore)
-      GET(SignalSemaphore, "vkSignalSemaphoreKHR");
-   GET(GetSemaphoreCounterValue, "vkGetSemaphoreCounterValue");
-   if (!dev->GetSemaphoreCounterValue)
-      GET(GetSemaphoreCounterValue, "vkGetSemaphoreCounterValueKHR");
+   GET2(QueueSubmit2, core13, QueueSubmit2);
+   GET2(WaitSemaphores, core12, WaitSemaphores);
+   GET2(SignalSemaphore, core12, SignalSemaphore);
+   GET2(GetSemaphoreCounterValue, core12, GetSemaphoreCounterValue);
+#undef GET2
    if (!dev->sem_emulated) {
       GET(GetSemaphoreFdKHR, "vkGetSemaphoreFdKHR");
       GET(ImportSemaphoreFdKHR, "vkImportSemaphoreFdKHR");
@@ -642,7 +646,8 @@ layer_CreateSemaphore(VkDevice device, const VkSemaphoreCreateInfo *pCreateInfo,
                 " does not know");
       return VK_ERROR_INITIALIZATION_FAILED;
    }
-   char stack[256];
+   /* The copied structs hold 64-bit members. */
+   _Alignas(16) char stack[256];
    char *mem = prefix <= sizeof(stack) ? stack : malloc(prefix);
    if (!mem)
       return VK_ERROR_OUT_OF_HOST_MEMORY;
