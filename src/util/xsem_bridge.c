@@ -126,6 +126,32 @@ bridge_abandon_list(struct cuvk_list *list)
    }
 }
 
+static void bridge_complete_timeline_ops(struct cuvk_list *done);
+
+/* Operations taken off the lists by forget or destroy: a forward or when
+ * operation whose timeline already got there completes (the caller may
+ * destroy the timeline the moment its last batch is done, before a waiter
+ * noticed); the rest are abandoned.  Without the lock. */
+static void
+bridge_settle_list(struct cuvk_xsem_bridge *b, struct cuvk_list *list)
+{
+   struct cuvk_list done;
+
+   cuvk_list_init(&done);
+   cuvk_list_for_each_entry_safe(struct bridge_op, op, list, link) {
+      if (op->kind == BRIDGE_OP_BACKWARD)
+         continue;
+      uint64_t counter = 0;
+      if (b->vk.GetSemaphoreCounterValue(b->vk.device, op->timeline, &counter) == VK_SUCCESS &&
+          counter >= op->value) {
+         cuvk_list_del(&op->link);
+         cuvk_list_addtail(&op->link, &done);
+      }
+   }
+   bridge_complete_timeline_ops(&done);
+   bridge_abandon_list(list);
+}
+
 /* ---- forward and when: the waiters -------------------------------------- */
 
 static bool
@@ -535,7 +561,7 @@ cuvk_xsem_bridge_destroy(struct cuvk_xsem_bridge *b)
       cuvk_list_del(&w->link);
       free(w);
    }
-   bridge_abandon_list(&abandoned);
+   bridge_settle_list(b, &abandoned);
 
    pthread_cond_destroy(&b->done_cond);
    pthread_cond_destroy(&b->work_cond);
@@ -687,7 +713,7 @@ cuvk_xsem_bridge_forget(struct cuvk_xsem_bridge *b, VkSemaphore timeline)
       pthread_cond_wait(&b->done_cond, &b->lock);
    pthread_mutex_unlock(&b->lock);
 
-   bridge_abandon_list(&dropped);
+   bridge_settle_list(b, &dropped);
 }
 
 unsigned

@@ -58,9 +58,12 @@ struct cuvk_xsem_bridge;
  * operations that need them. */
 int cuvk_xsem_bridge_create(const struct cuvk_xsem_bridge_vk *vk, struct cuvk_xsem_bridge **out);
 
-/* Stops and joins every thread.  Pending operations are abandoned: their
- * xsem references are dropped, nothing is signalled, and `when` operations
- * get their abandon function called (if they gave one).  NULL is ignored. */
+/* Stops and joins every thread.  A pending forward or when operation whose
+ * timeline has already reached its value completes (on the caller's
+ * thread); the others are abandoned: their xsem references are dropped,
+ * nothing is signalled, and `when` operations get their abandon function
+ * called (if they gave one).  NULL is ignored.  The timelines must still
+ * exist. */
 void cuvk_xsem_bridge_destroy(struct cuvk_xsem_bridge *b);
 
 /* When `timeline` (a timeline semaphore of b's device) reaches `value`:
@@ -92,10 +95,14 @@ int cuvk_xsem_bridge_when_or_abandon(struct cuvk_xsem_bridge *b, VkSemaphore tim
                                      uint64_t value, void (*fn)(void *data),
                                      void (*abandon)(void *data), void *data);
 
-/* Drops every pending operation that names `timeline` (as the timeline of
- * forward/when, or the target of backward) and returns once no bridge
- * thread uses it, so the caller may destroy it.  Returns at once when no
- * thread is waiting on it; otherwise within CUVK_XSEM_BRIDGE_RECHECK_NS. */
+/* Settles every pending operation that names `timeline` (as the timeline
+ * of forward/when, or the target of backward) and returns once no bridge
+ * thread uses it, so the caller may destroy it.  Forward and when
+ * operations the timeline has already reached complete on the caller's
+ * thread (an application destroys a semaphore as soon as its last batch
+ * is done, maybe before a waiter saw it); the rest are abandoned as in
+ * cuvk_xsem_bridge_destroy.  Returns at once when no thread is waiting on
+ * it; otherwise within CUVK_XSEM_BRIDGE_RECHECK_NS. */
 void cuvk_xsem_bridge_forget(struct cuvk_xsem_bridge *b, VkSemaphore timeline);
 
 /* Pending operations (tests and diagnostics). */

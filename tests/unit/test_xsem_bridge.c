@@ -128,6 +128,16 @@ test_forward(struct cuvk_xsem_bridge *b)
    usleep(20000);
    VKH_CHECK(cuvk_xsem_value(bin) == 3);
 
+   /* Forgetting a timeline that already got there (an application
+    * destroying a semaphore the moment its batch is done) still delivers
+    * the signal, before forget returns. */
+   for (int i = 0; i < 20; i++) {
+      VKH_CHECK(cuvk_xsem_bridge_forward(b, t, 10 + i, x, 20 + i) == 0);
+      host_signal(t, 10 + i);
+      cuvk_xsem_bridge_forget(b, t);
+      VKH_CHECK(cuvk_xsem_value(x) == (uint64_t)(20 + i));
+   }
+
    VKH_CHECK_VK(vkQueueWaitIdle(h.queue));
    cuvk_xsem_bridge_forget(b, t);
    vkDestroySemaphore(h.device, t, NULL);
@@ -346,14 +356,23 @@ test_destroy_pending(void)
    VKH_CHECK(cuvk_xsem_bridge_backward(b, x, 10, w, 1) == 0);
    VKH_CHECK(cuvk_xsem_bridge_when_or_abandon(b, t, 10, count_up, count_abandon,
                                               (void *)&calls) == 0);
-   VKH_CHECK(cuvk_xsem_bridge_pending(b) == 3);
+   /* Reached before the bridge goes: delivered by destroy. */
+   VkSemaphore done = timeline_create(0);
+   struct cuvk_xsem *y;
+   VKH_CHECK(cuvk_xsem_create(CUVK_XSEM_TIMELINE, 0, &y) == 0);
+   VKH_CHECK(cuvk_xsem_bridge_forward(b, done, 1, y, 5) == 0);
+   host_signal(done, 1);
+   VKH_CHECK(cuvk_xsem_bridge_pending(b) <= 4);
    usleep(10000);   /* let the threads block */
    double t0 = unit_now();
    cuvk_xsem_bridge_destroy(b);
    printf("destroy with 3 pending operations: %.1f ms\n", (unit_now() - t0) * 1e3);
    VKH_CHECK(atomic_load(&calls) == 1000);
    VKH_CHECK(cuvk_xsem_value(x) == 0);
+   VKH_CHECK(cuvk_xsem_value(y) == 5);
    VKH_CHECK(counter(w) == 0);
+   cuvk_xsem_destroy(y);
+   vkDestroySemaphore(h.device, done, NULL);
    cuvk_xsem_destroy(x);   /* the last reference: the bridge dropped its own */
    vkDestroySemaphore(h.device, t, NULL);
    vkDestroySemaphore(h.device, w, NULL);
