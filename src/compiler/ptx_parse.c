@@ -153,7 +153,7 @@ expect_uint(struct parser *p, const char *what, uint64_t limit, uint64_t *out)
 static bool
 expect_u32(struct parser *p, const char *what, unsigned *out)
 {
-   uint64_t v;
+   uint64_t v = 0;
 
    if (!expect_uint(p, what, UINT32_MAX, &v))
       return false;
@@ -996,10 +996,11 @@ parse_function(struct parser *p, struct module_lists *ml, enum ptx_linkage linka
             return false;
       } else if (ptx_tok_is(t, PTX_TOK_DOTNAME, ".minnctapersm") ||
                  ptx_tok_is(t, PTX_TOK_DOTNAME, ".maxnctapersm")) {
-         unsigned v;
+         unsigned v = 0;
          if (!expect_u32(p, "a block count", &v))
             return false;
-         if (t->text[2] == 'i')
+         /* .maxnctapersm is a deprecated hint with no use here. */
+         if (ptx_tok_is(t, PTX_TOK_DOTNAME, ".minnctapersm"))
             f->minnctapersm = v;
       } else if (ptx_tok_is(t, PTX_TOK_DOTNAME, ".maxnreg")) {
          if (!expect_u32(p, "a register count", &f->maxnreg))

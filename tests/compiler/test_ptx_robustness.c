@@ -2,7 +2,9 @@
  * Mutated PTX must be answered with an error, never a crash, a hang or a
  * read out of bounds: every input the parser accepts or refuses is checked
  * for a coherent result (a module, or an error with a status, a message
- * and a place inside the text).  The inputs are the PTX files given on the
+ * and a place inside the text), and every module that parses goes on
+ * through the lowering to IR, the validator, the CFG analyses and the
+ * printer.  The inputs are the PTX files given on the
  * command line (nvcc's output for tests/kernels) and a built-in module, so
  * the test has something to chew on without nvcc.  Run it under
  * AddressSanitizer (see docs/testing.md) to catch what a crash would not.
@@ -14,7 +16,7 @@
  */
 #include <string.h>
 
-#include "compiler/ptx.h"
+#include "compiler/ir_cfg.h"
 #include "compiler_test.h"
 #include "unit_test.h"
 
@@ -42,7 +44,39 @@ static const char builtin_ptx[] =
    "\tst.global.f32 [%rd5], %f3;\n"
    "$L__BB0_2:\n\tret;\n}\n";
 
-static unsigned accepted, refused;
+static unsigned accepted, refused, lowered;
+
+/* The CFG analyses on whatever graph a mutant lowered to: they must not
+ * crash or loop, and their answers must agree with each other. */
+static void
+analyse(const struct cuvk_ir_module *ir)
+{
+   for (size_t i = 0; i < ir->func_count; i++) {
+      const struct cuvk_ir_function *f = ir->funcs[i];
+      struct cuvk_arena arena;
+      struct cuvk_ir_domtree dom, pdom;
+      struct cuvk_ir_loops loops;
+      bool reducible;
+      unsigned from, to;
+
+      if (!f->has_body)
+         continue;
+      cuvk_arena_init(&arena);
+      bool ok = cuvk_ir_dominators(f, &arena, &dom) &&
+                cuvk_ir_post_dominators(f, &arena, &pdom) &&
+                cuvk_ir_is_reducible(f, &dom, &arena, &reducible, &from, &to) &&
+                cuvk_ir_find_loops(f, &dom, &arena, &loops);
+      UNIT_CHECK(ok);
+      if (ok) {
+         for (unsigned b = 0; b < f->block_count; b++)
+            if (dom.idom[b] != CUVK_IR_NONE)
+               UNIT_CHECK(cuvk_ir_dominates(&dom, dom.idom[b], b));
+         for (unsigned l = 0; l < loops.count; l++)
+            UNIT_CHECK(cuvk_ir_dominates(&dom, loops.loops[l].header, loops.loops[l].blocks[0]));
+      }
+      cuvk_arena_finish(&arena);
+   }
+}
 
 static void
 check_one(const char *text, size_t len)
@@ -53,7 +87,24 @@ check_one(const char *text, size_t len)
    if (m) {
       accepted++;
       UNIT_CHECK(err.status == CUVK_CC_OK);
+      /* What parses must lower to valid IR or be refused, never crash. */
+      struct cuvk_ir_module *ir = cuvk_ptx_to_ir(m, &err);
       ptx_module_destroy(m);
+      if (ir) {
+         lowered++;
+         if (!cuvk_ir_validate(ir, &err)) {
+            compiler_test_print_error("mutant", &err);
+            UNIT_CHECK(!"lowered IR does not validate");
+         }
+         analyse(ir);
+         char *printed = cuvk_ir_print(ir);
+         UNIT_CHECK(printed != NULL);
+         free(printed);
+         cuvk_ir_module_destroy(ir);
+      } else {
+         UNIT_CHECK(err.status == CUVK_CC_INVALID || err.status == CUVK_CC_UNSUPPORTED);
+         UNIT_CHECK(err.message[0] != '\0');
+      }
       return;
    }
    refused++;
@@ -73,7 +124,7 @@ mutate_and_check(const char *name, const char *orig, size_t len)
 {
    /* Headroom for insertions; the parser sees only len bytes of it. */
    char *buf = malloc(len + 64);
-   unsigned before_acc = accepted, before_ref = refused;
+   unsigned before_acc = accepted, before_ref = refused, before_low = lowered;
 
    if (!buf) {
       UNIT_CHECK(!"out of memory");
@@ -133,8 +184,8 @@ mutate_and_check(const char *name, const char *orig, size_t len)
       }
       check_one(buf, blen);
    }
-   printf("%s: %zu bytes, %u mutants parsed, %u refused\n", name, len,
-          accepted - before_acc, refused - before_ref);
+   printf("%s: %zu bytes, %u mutants parsed (%u of them lowered to valid IR), %u refused\n",
+          name, len, accepted - before_acc, lowered - before_low, refused - before_ref);
    free(buf);
 }
 
