@@ -907,6 +907,51 @@ typedef enum CUdriverProcAddressQueryResult_enum {
    CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT = 2
 } CUdriverProcAddressQueryResult;
 
+/* Legacy device properties (cuDeviceGetProperties). */
+typedef struct CUdevprop_st {
+   int maxThreadsPerBlock;
+   int maxThreadsDim[3];
+   int maxGridSize[3];
+   int sharedMemPerBlock;
+   int totalConstantMemory;
+   int SIMDWidth;
+   int memPitch;
+   int regsPerBlock;
+   int clockRate;
+   int textureAlign;
+} CUdevprop_v1;
+typedef CUdevprop_v1 CUdevprop;
+
+/* Context limits (cuCtxSetLimit, cuCtxGetLimit). */
+typedef enum CUlimit_enum {
+   CU_LIMIT_STACK_SIZE = 0x00,
+   CU_LIMIT_PRINTF_FIFO_SIZE = 0x01,
+   CU_LIMIT_MALLOC_HEAP_SIZE = 0x02,
+   CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH = 0x03,
+   CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT = 0x04,
+   CU_LIMIT_MAX_L2_FETCH_GRANULARITY = 0x05,
+   CU_LIMIT_PERSISTING_L2_CACHE_SIZE = 0x06,
+   CU_LIMIT_SHMEM_SIZE = 0x07,
+   CU_LIMIT_CIG_ENABLED = 0x08,
+   CU_LIMIT_CIG_SHMEM_FALLBACK_ENABLED = 0x09,
+   CU_LIMIT_MAX
+} CUlimit;
+
+/* L1 / shared memory preference (cuCtxSetCacheConfig). */
+typedef enum CUfunc_cache_enum {
+   CU_FUNC_CACHE_PREFER_NONE = 0x00,
+   CU_FUNC_CACHE_PREFER_SHARED = 0x01,
+   CU_FUNC_CACHE_PREFER_L1 = 0x02,
+   CU_FUNC_CACHE_PREFER_EQUAL = 0x03
+} CUfunc_cache;
+
+/* Shared memory bank size (cuCtxSetSharedMemConfig; deprecated). */
+typedef enum CUsharedconfig_enum {
+   CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE = 0x00,
+   CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE = 0x01,
+   CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE = 0x02
+} CUsharedconfig;
+
 /* ==== Functions ==== */
 
 /* Errors */
@@ -926,6 +971,10 @@ CUresult CUDAAPI cuDeviceTotalMem(size_t *bytes, CUdevice dev);
 CUresult CUDAAPI cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev);
 CUresult CUDAAPI cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev);
 CUresult CUDAAPI cuDeviceGetByPCIBusId(CUdevice *dev, const char *pciBusId);
+CUresult CUDAAPI cuDeviceComputeCapability(int *major, int *minor, CUdevice dev);
+CUresult CUDAAPI cuDeviceGetProperties(CUdevprop *prop, CUdevice dev);
+CUresult CUDAAPI cuDeviceGetLuid(char *luid, unsigned int *deviceNodeMask, CUdevice dev);
+CUresult CUDAAPI cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev, CUdevice peerDev);
 
 /* Primary contexts */
 CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev);
@@ -944,8 +993,17 @@ CUresult CUDAAPI cuCtxSetCurrent(CUcontext ctx);
 CUresult CUDAAPI cuCtxGetCurrent(CUcontext *pctx);
 CUresult CUDAAPI cuCtxGetDevice(CUdevice *device);
 CUresult CUDAAPI cuCtxGetFlags(unsigned int *flags);
+CUresult CUDAAPI cuCtxSetFlags(unsigned int flags);
+CUresult CUDAAPI cuCtxGetId(CUcontext ctx, unsigned long long *ctxId);
+CUresult CUDAAPI cuCtxGetApiVersion(CUcontext ctx, unsigned int *version);
 CUresult CUDAAPI cuCtxSynchronize(void);
 CUresult CUDAAPI cuCtxGetStreamPriorityRange(int *leastPriority, int *greatestPriority);
+CUresult CUDAAPI cuCtxSetLimit(CUlimit limit, size_t value);
+CUresult CUDAAPI cuCtxGetLimit(size_t *pvalue, CUlimit limit);
+CUresult CUDAAPI cuCtxGetCacheConfig(CUfunc_cache *pconfig);
+CUresult CUDAAPI cuCtxSetCacheConfig(CUfunc_cache config);
+CUresult CUDAAPI cuCtxGetSharedMemConfig(CUsharedconfig *pConfig);
+CUresult CUDAAPI cuCtxSetSharedMemConfig(CUsharedconfig config);
 
 /* Device memory */
 CUresult CUDAAPI cuMemGetInfo(size_t *free, size_t *total);

@@ -111,10 +111,19 @@ struct cuvk_context {
    struct cuvk_mem_heap host_heap;
 
    struct cuvk_staging staging;
+
+   /* Settings that only kernels would read (context_settings.c): kept
+    * and reported, never acted on.  Atomics, read and written from any
+    * thread without the lock. */
+   unsigned long long id;
+   size_t limits[CU_LIMIT_MAX];
+   CUfunc_cache cache_config;
 };
 
 CUresult cuvk_context_create(struct cuvk_device *dev, unsigned flags, bool primary,
                              struct cuvk_context **out);
+/* Gives a new context its id and CUDA's default limits. */
+void cuvk_context_settings_init(struct cuvk_context *ctx);
 void cuvk_context_destroy(struct cuvk_context *ctx);
 
 /* The calling thread's current context, checked to be live:
