@@ -481,6 +481,19 @@ cuCtxGetDevice(CUdevice *device)
 }
 
 CUVK_EXPORT CUresult CUDAAPI
+cuCtxGetDevice_v2(CUdevice *device, CUcontext hctx)
+{
+   struct cuvk_context *ctx = NULL;
+   CUresult res = cuvk_context_resolve(hctx, "cuCtxGetDevice_v2", &ctx);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!device)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuCtxGetDevice_v2: device is NULL");
+   *device = ctx->dev->ordinal;
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
 cuCtxGetFlags(unsigned int *flags)
 {
    struct cuvk_context *ctx = NULL;
@@ -521,6 +534,17 @@ cuCtxSynchronize(void)
 {
    struct cuvk_context *ctx = NULL;
    CUresult res = cuvk_context_current("cuCtxSynchronize", &ctx);
+   if (res != CUDA_SUCCESS)
+      return res;
+
+   return cuvk_submit_wait_idle(ctx);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuCtxSynchronize_v2(CUcontext hctx)
+{
+   struct cuvk_context *ctx = NULL;
+   CUresult res = cuvk_context_resolve(hctx, "cuCtxSynchronize_v2", &ctx);
    if (res != CUDA_SUCCESS)
       return res;
 

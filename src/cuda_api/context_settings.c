@@ -40,11 +40,11 @@ cuvk_context_settings_init(struct cuvk_context *ctx)
    ctx->limits[CU_LIMIT_SHMEM_SIZE] = ctx->dev->props.limits.maxComputeSharedMemorySize;
    ctx->limits[CU_LIMIT_CIG_ENABLED] = 0;
    ctx->cache_config = CU_FUNC_CACHE_PREFER_NONE;
+   ctx->null_stream.id = cuvk_stream_next_id();
 }
 
-/* A context argument: NULL is the current context. */
-static CUresult
-settings_context(CUcontext hctx, const char *entry, struct cuvk_context **out)
+CUresult
+cuvk_context_resolve(CUcontext hctx, const char *entry, struct cuvk_context **out)
 {
    if (!hctx)
       return cuvk_context_current(entry, out);
@@ -171,7 +171,7 @@ CUVK_EXPORT CUresult CUDAAPI
 cuCtxGetApiVersion(CUcontext hctx, unsigned int *version)
 {
    struct cuvk_context *ctx;
-   CUresult res = settings_context(hctx, "cuCtxGetApiVersion", &ctx);
+   CUresult res = cuvk_context_resolve(hctx, "cuCtxGetApiVersion", &ctx);
    if (res != CUDA_SUCCESS)
       return res;
    if (!version)
@@ -184,7 +184,7 @@ CUVK_EXPORT CUresult CUDAAPI
 cuCtxGetId(CUcontext hctx, unsigned long long *ctx_id)
 {
    struct cuvk_context *ctx;
-   CUresult res = settings_context(hctx, "cuCtxGetId", &ctx);
+   CUresult res = cuvk_context_resolve(hctx, "cuCtxGetId", &ctx);
    if (res != CUDA_SUCCESS)
       return res;
    if (!ctx_id)

@@ -335,3 +335,20 @@ cuDeviceCanAccessPeer(int *can_access, CUdevice device, CUdevice peer)
    *can_access = 0;
    return CUDA_SUCCESS;
 }
+
+CUVK_EXPORT CUresult CUDAAPI
+cuDeviceGetExecAffinitySupport(int *pi, CUexecAffinityType type, CUdevice device)
+{
+   struct cuvk_device *dev;
+   CUresult res = cuvk_device_get(device, "cuDeviceGetExecAffinitySupport", &dev);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!pi)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuDeviceGetExecAffinitySupport: pi is NULL");
+   /* cuCtxCreate refuses execution-affinity parameters, so no type is
+    * supported; NVIDIA's driver also answers 0 (for SM counts, without
+    * MPS) and accepts types it does not know. */
+   (void)type;
+   *pi = 0;
+   return CUDA_SUCCESS;
+}

@@ -226,6 +226,124 @@ exports_set_flags(void)
    API_CHECK_CU(cuCtxDestroy(ctx));
 }
 
+static void
+exports_context_v2_calls(void)
+{
+   CUdevice dev = -1;
+   CUcontext other;
+
+   API_CHECK_CU(cuCtxGetDevice_v2(&dev, NULL));
+   API_CHECK(dev == api_dev);
+   API_REQUIRE_CU(cuCtxCreate(&other, NULL, 0, api_dev));
+   API_CHECK_CU(cuCtxPopCurrent(NULL));
+   dev = -1;
+   API_CHECK_CU(cuCtxGetDevice_v2(&dev, other));
+   API_CHECK(dev == api_dev);
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuCtxGetDevice_v2(NULL, other));
+   API_CHECK_CU(cuCtxSynchronize_v2(other));
+   API_CHECK_CU(cuCtxSynchronize_v2(NULL));
+   API_CHECK_CU(cuCtxDestroy(other));
+   API_CHECK_RES(CUDA_ERROR_INVALID_CONTEXT, cuCtxGetDevice_v2(&dev, other));
+   API_CHECK_RES(CUDA_ERROR_INVALID_CONTEXT, cuCtxSynchronize_v2(other));
+}
+
+static void
+exports_exec_affinity_support(void)
+{
+   int pi = 7;
+
+   API_CHECK_CU(cuDeviceGetExecAffinitySupport(&pi, CU_EXEC_AFFINITY_TYPE_SM_COUNT, api_dev));
+   API_CHECK(pi == 0);
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE,
+                 cuDeviceGetExecAffinitySupport(NULL, CU_EXEC_AFFINITY_TYPE_SM_COUNT, api_dev));
+   API_CHECK_RES(CUDA_ERROR_INVALID_DEVICE,
+                 cuDeviceGetExecAffinitySupport(&pi, CU_EXEC_AFFINITY_TYPE_SM_COUNT, 99));
+}
+
+static void
+exports_stream_queries(void)
+{
+   CUstream s1, s2;
+   CUcontext ctx = NULL;
+   CUgreenCtx green = (CUgreenCtx)1;
+   CUdevice dev = -1;
+   unsigned long long id1 = 0, id2 = 0, id_null = 0, id_legacy = 0, id_pt = 0;
+
+   API_REQUIRE_CU(cuStreamCreate(&s1, 0));
+   API_REQUIRE_CU(cuStreamCreate(&s2, CU_STREAM_NON_BLOCKING));
+
+   API_CHECK_CU(cuStreamGetCtx(s1, &ctx));
+   API_CHECK(ctx == api_ctx);
+   ctx = NULL;
+   API_CHECK_CU(cuStreamGetCtx(NULL, &ctx));
+   API_CHECK(ctx == api_ctx);
+   ctx = NULL;
+   API_CHECK_CU(cuStreamGetCtx(CU_STREAM_LEGACY, &ctx));
+   API_CHECK(ctx == api_ctx);
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuStreamGetCtx(s1, NULL));
+   ctx = NULL;
+   API_CHECK_CU(cuStreamGetCtx_v2(s2, &ctx, &green));
+   API_CHECK(ctx == api_ctx && green == NULL);
+   API_CHECK_CU(cuStreamGetCtx_v2(s2, NULL, &green));
+   API_CHECK_CU(cuStreamGetCtx_v2(s2, &ctx, NULL));
+
+   API_CHECK_CU(cuStreamGetId(s1, &id1));
+   API_CHECK_CU(cuStreamGetId(s2, &id2));
+   API_CHECK_CU(cuStreamGetId(NULL, &id_null));
+   API_CHECK_CU(cuStreamGetId(CU_STREAM_LEGACY, &id_legacy));
+   API_CHECK_CU(cuStreamGetId(CU_STREAM_PER_THREAD, &id_pt));
+   API_CHECK(id1 != 0 && id2 != 0 && id1 != id2);
+   API_CHECK(id_null == id_legacy && id_null != id1 && id_null != id2);
+   /* cuvk's per-thread default stream is the legacy one. */
+   API_CHECK(id_pt == id_legacy);
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuStreamGetId(s1, NULL));
+
+   API_CHECK_CU(cuStreamGetDevice(s1, &dev));
+   API_CHECK(dev == api_dev);
+   dev = -1;
+   API_CHECK_CU(cuStreamGetDevice(NULL, &dev));
+   API_CHECK(dev == api_dev);
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuStreamGetDevice(s1, NULL));
+
+   API_CHECK_CU(cuStreamDestroy(s2));
+   /* NVIDIA's driver crashes on a destroyed stream; cuvk answers. */
+   API_CHECK_RES(CUDA_ERROR_INVALID_HANDLE, cuStreamGetCtx(s2, &ctx));
+   API_CHECK_RES(CUDA_ERROR_INVALID_HANDLE, cuStreamGetId(s2, &id2));
+   /* A new stream never reuses an id. */
+   API_REQUIRE_CU(cuStreamCreate(&s2, 0));
+   unsigned long long id3 = 0;
+   API_CHECK_CU(cuStreamGetId(s2, &id3));
+   API_CHECK(id3 != id1 && id3 != id2 && id3 != id_null);
+   API_CHECK_CU(cuStreamDestroy(s2));
+   API_CHECK_CU(cuStreamDestroy(s1));
+}
+
+static void
+exports_event_record_with_flags(void)
+{
+   CUstream s;
+   CUevent e;
+   CUdeviceptr d;
+   unsigned char host[4096], back[4096];
+
+   API_REQUIRE_CU(cuStreamCreate(&s, 0));
+   API_REQUIRE_CU(cuEventCreate(&e, CU_EVENT_DISABLE_TIMING));
+   API_REQUIRE_CU(cuMemAlloc(&d, sizeof(host)));
+   memset(host, 0xa5, sizeof(host));
+   API_CHECK_CU(cuMemcpyHtoDAsync(d, host, sizeof(host), s));
+   API_CHECK_CU(cuEventRecordWithFlags(e, s, 0));
+   API_CHECK_CU(cuEventSynchronize(e));
+   API_CHECK_CU(cuEventQuery(e));
+   API_CHECK_CU(cuMemcpyDtoH(back, d, sizeof(back)));
+   API_CHECK_BYTES(back, host, sizeof(back), "after the recorded event");
+   API_CHECK_RES(CUDA_ERROR_ILLEGAL_STATE, cuEventRecordWithFlags(e, s, CU_EVENT_RECORD_EXTERNAL));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuEventRecordWithFlags(e, s, 2));
+   API_CHECK_RES(CUDA_ERROR_INVALID_HANDLE, cuEventRecordWithFlags(NULL, s, 0));
+   API_CHECK_CU(cuMemFree(d));
+   API_CHECK_CU(cuEventDestroy(e));
+   API_CHECK_CU(cuStreamDestroy(s));
+}
+
 /* ---- Unsupported entry points ---- */
 
 typedef CUresult (*any_call)(void);
@@ -332,6 +450,10 @@ exports_proc_address_versions(void)
               "cuStreamBeginCapture_ptsz");
    check_proc("cuGraphicsResourceGetMappedPointer", 13000, 0, "cuGraphicsResourceGetMappedPointer_v2");
    check_proc("cuDeviceComputeCapability", 13000, 0, "cuDeviceComputeCapability");
+   check_proc("cuStreamGetCtx", 12050, 0, "cuStreamGetCtx_v2");
+   check_proc("cuCtxGetDevice", 12090, 0, "cuCtxGetDevice");
+   check_proc("cuCtxGetDevice", 13000, 0, "cuCtxGetDevice_v2");
+   check_proc("cuStreamGetCtx", 12000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM, "cuStreamGetCtx_ptsz");
 
    /* Newer than the caller's CUDA: cuMemAllocAsync came with 11.2. */
    fn = (void *)1;
@@ -356,6 +478,10 @@ static const struct api_case cases[] = {
    API_CASE("api.exports.cache_and_shared_config", exports_cache_and_shared_config),
    API_CASE("api.exports.api_version_and_id", exports_api_version_and_id),
    API_CASE("api.exports.set_flags", exports_set_flags),
+   API_CASE("api.exports.context_v2_calls", exports_context_v2_calls),
+   API_CASE("api.exports.exec_affinity_support", exports_exec_affinity_support),
+   API_CASE("api.exports.stream_queries", exports_stream_queries),
+   API_CASE("api.exports.event_record_with_flags", exports_event_record_with_flags),
    API_CASE("api.exports.unsupported_sample", exports_unsupported_sample),
    API_CASE("api.exports.proc_address_versions", exports_proc_address_versions),
 };
