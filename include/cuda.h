@@ -32,6 +32,12 @@
 #define CUDAAPI
 #endif
 
+#if defined(_WIN32)
+#define CUDA_CB __stdcall
+#else
+#define CUDA_CB
+#endif
+
 typedef uint32_t cuuint32_t;
 typedef uint64_t cuuint64_t;
 
@@ -131,6 +137,10 @@ typedef uint64_t cuuint64_t;
 #define cuStreamGetFlags            __CUDA_API_PTSZ(cuStreamGetFlags)
 #define cuStreamGetPriority         __CUDA_API_PTSZ(cuStreamGetPriority)
 #define cuEventRecord               __CUDA_API_PTSZ(cuEventRecord)
+#define cuStreamAddCallback         __CUDA_API_PTSZ(cuStreamAddCallback)
+#define cuLaunchHostFunc            __CUDA_API_PTSZ(cuLaunchHostFunc)
+#define cuSignalExternalSemaphoresAsync __CUDA_API_PTSZ(cuSignalExternalSemaphoresAsync)
+#define cuWaitExternalSemaphoresAsync __CUDA_API_PTSZ(cuWaitExternalSemaphoresAsync)
 #endif
 
 #ifdef __cplusplus
@@ -810,6 +820,84 @@ typedef struct CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st {
 } CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_v1;
 typedef CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_v1 CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC;
 
+/* ---- External semaphores ---- */
+
+typedef enum CUexternalSemaphoreHandleType_enum {
+   CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD = 1,
+   CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32 = 2,
+   CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32_KMT = 3,
+   CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D12_FENCE = 4,
+   CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_FENCE = 5,
+   CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_NVSCISYNC = 6,
+   CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX = 7,
+   CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX_KMT = 8,
+   CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD = 9,
+   CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_WIN32 = 10
+} CUexternalSemaphoreHandleType;
+
+/* Signal/wait params flags, meaningful for NvSciSync only. */
+#define CUDA_EXTERNAL_SEMAPHORE_SIGNAL_SKIP_NVSCIBUF_MEMSYNC 0x01
+#define CUDA_EXTERNAL_SEMAPHORE_WAIT_SKIP_NVSCIBUF_MEMSYNC 0x02
+
+typedef struct CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st {
+   CUexternalSemaphoreHandleType type;
+   union {
+      int fd;                          /* OPAQUE_FD, TIMELINE_SEMAPHORE_FD */
+      struct {
+         void *handle;
+         const void *name;
+      } win32;
+      const void *nvSciSyncObj;
+   } handle;
+   unsigned int flags;
+   unsigned int reserved[16];
+} CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_v1;
+typedef CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_v1 CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC;
+
+typedef struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st {
+   struct {
+      struct {
+         unsigned long long value;     /* timeline semaphores, fences */
+      } fence;
+      union {
+         void *fence;
+         unsigned long long reserved;
+      } nvSciSync;
+      struct {
+         unsigned long long key;
+      } keyedMutex;
+      unsigned int reserved[12];
+   } params;
+   unsigned int flags;
+   unsigned int reserved[16];
+} CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_v1;
+typedef CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_v1 CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS;
+
+typedef struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st {
+   struct {
+      struct {
+         unsigned long long value;
+      } fence;
+      union {
+         void *fence;
+         unsigned long long reserved;
+      } nvSciSync;
+      struct {
+         unsigned long long key;
+         unsigned int timeoutMs;
+      } keyedMutex;
+      unsigned int reserved[10];
+   } params;
+   unsigned int flags;
+   unsigned int reserved[16];
+} CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1;
+typedef CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1 CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS;
+
+/* ---- Host functions in streams ---- */
+
+typedef void (CUDA_CB *CUhostFn)(void *userData);
+typedef void (CUDA_CB *CUstreamCallback)(CUstream hStream, CUresult status, void *userData);
+
 /* ---- Virtual memory management ---- */
 
 /* OS handle kinds a physical allocation can be exported as (a bit mask). */
@@ -1066,6 +1154,22 @@ CUresult CUDAAPI cuExternalMemoryGetMappedMipmappedArray(
    const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC *mipmapDesc);
 CUresult CUDAAPI cuDestroyExternalMemory(CUexternalMemory extMem);
 
+/* External semaphores */
+CUresult CUDAAPI cuImportExternalSemaphore(CUexternalSemaphore *extSem_out,
+                                           const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC *semHandleDesc);
+CUresult CUDAAPI cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray,
+                                                 const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray,
+                                                 unsigned int numExtSems, CUstream stream);
+CUresult CUDAAPI cuWaitExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray,
+                                               const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray,
+                                               unsigned int numExtSems, CUstream stream);
+CUresult CUDAAPI cuDestroyExternalSemaphore(CUexternalSemaphore extSem);
+
+/* Host functions, run in stream order */
+CUresult CUDAAPI cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData);
+CUresult CUDAAPI cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *userData,
+                                     unsigned int flags);
+
 /* Virtual memory: reserve address ranges, create physical allocations, map
  * them in, set access, share them as file descriptors. */
 CUresult CUDAAPI cuMemGetAllocationGranularity(size_t *granularity, const CUmemAllocationProp *prop,
@@ -1165,6 +1269,10 @@ CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int cudaVersio
 #undef cuStreamGetFlags
 #undef cuStreamGetPriority
 #undef cuEventRecord
+#undef cuStreamAddCallback
+#undef cuLaunchHostFunc
+#undef cuSignalExternalSemaphoresAsync
+#undef cuWaitExternalSemaphoresAsync
 
 /* 32-bit device address of the oldest ABI. */
 typedef unsigned int CUdeviceptr_v1;
@@ -1374,6 +1482,15 @@ CUresult CUDAAPI cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned in
 CUresult CUDAAPI cuStreamQuery(CUstream hStream);
 CUresult CUDAAPI cuStreamSynchronize(CUstream hStream);
 CUresult CUDAAPI cuEventRecord(CUevent hEvent, CUstream hStream);
+CUresult CUDAAPI cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *userData,
+                                     unsigned int flags);
+CUresult CUDAAPI cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData);
+CUresult CUDAAPI cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray,
+                                                 const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray,
+                                                 unsigned int numExtSems, CUstream stream);
+CUresult CUDAAPI cuWaitExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray,
+                                               const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray,
+                                               unsigned int numExtSems, CUstream stream);
 
 /* Lookup without the symbol status. */
 CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion,

@@ -145,6 +145,34 @@ cuMemsetD2D32Async_ptsz(CUdeviceptr dst, size_t pitch, unsigned int v, size_t w,
 }
 
 CUVK_EXPORT CUresult CUDAAPI
+cuStreamAddCallback_ptsz(CUstream s, CUstreamCallback callback, void *data, unsigned int flags)
+{
+   return cuStreamAddCallback(ptsz(s), callback, data, flags);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuLaunchHostFunc_ptsz(CUstream s, CUhostFn fn, void *data)
+{
+   return cuLaunchHostFunc(ptsz(s), fn, data);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuSignalExternalSemaphoresAsync_ptsz(const CUexternalSemaphore *sems,
+                                     const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *params, unsigned int n,
+                                     CUstream s)
+{
+   return cuSignalExternalSemaphoresAsync(sems, params, n, ptsz(s));
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuWaitExternalSemaphoresAsync_ptsz(const CUexternalSemaphore *sems,
+                                   const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *params, unsigned int n,
+                                   CUstream s)
+{
+   return cuWaitExternalSemaphoresAsync(sems, params, n, ptsz(s));
+}
+
+CUVK_EXPORT CUresult CUDAAPI
 cuStreamQuery_ptsz(CUstream s)
 {
    return cuStreamQuery(ptsz(s));

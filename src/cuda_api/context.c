@@ -11,6 +11,8 @@
 #include "array/array.h"
 #include "cuda_api/driver.h"
 #include "cuda_api/external_memory.h"
+#include "cuda_api/external_semaphore.h"
+#include "cuda_api/host_queue.h"
 #include "cuda_api/memory.h"
 #include "cuda_api/pipeline.h"
 #include "cuda_api/transfer.h"
@@ -48,6 +50,8 @@ context_create_device(struct cuvk_context *ctx)
       exts[ext_count++] = VK_EXT_EXTERNAL_MEMORY_DMA_BUF_EXTENSION_NAME;
    if (dev->has_memory_budget)
       exts[ext_count++] = VK_EXT_MEMORY_BUDGET_EXTENSION_NAME;
+   if (dev->has_external_semaphore_fd)
+      exts[ext_count++] = VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME;
 
    VkPhysicalDeviceVulkan12Features f12 = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
@@ -89,6 +93,9 @@ context_create_device(struct cuvk_context *ctx)
    if (dev->has_external_memory_host)
       ctx->GetMemoryHostPointerPropertiesEXT = (PFN_vkGetMemoryHostPointerPropertiesEXT)
          vkGetDeviceProcAddr(ctx->vk, "vkGetMemoryHostPointerPropertiesEXT");
+   if (dev->has_external_semaphore_fd)
+      ctx->ImportSemaphoreFdKHR = (PFN_vkImportSemaphoreFdKHR)
+         vkGetDeviceProcAddr(ctx->vk, "vkImportSemaphoreFdKHR");
    return CUDA_SUCCESS;
 }
 
@@ -192,6 +199,7 @@ cuvk_context_create(struct cuvk_device *dev, unsigned flags, bool primary,
    cuvk_list_init(&ctx->external_memories);
    cuvk_list_init(&ctx->arrays);
    cuvk_list_init(&ctx->vmm_handles);
+   cuvk_list_init(&ctx->external_semaphores);
 
    res = context_create_device(ctx);
    if (res != CUDA_SUCCESS)
@@ -207,12 +215,16 @@ cuvk_context_create(struct cuvk_device *dev, unsigned flags, bool primary,
    if (res != CUDA_SUCCESS)
       goto fail_pipelines;
 
+   res = cuvk_host_queue_init(ctx);
+   if (res != CUDA_SUCCESS)
+      goto fail_submit;
+
    cuvk_staging_init(ctx);
-   cuvk_mem_heap_init(&ctx->device_heap, ctx->vk, dev->device_type_index,
+   cuvk_mem_heap_init(&ctx->device_heap, ctx->vk, &dev->budget, dev->device_type_index,
                       dev->mem.memoryTypes[dev->device_type_index].propertyFlags, DEVICE_BLOCK_SIZE,
                       cuvk_device_max_allocation(dev, dev->device_type_index));
    context_setup_bulk_memory(ctx);
-   cuvk_mem_heap_init(&ctx->host_heap, ctx->vk, dev->host_type_index,
+   cuvk_mem_heap_init(&ctx->host_heap, ctx->vk, &dev->budget, dev->host_type_index,
                       dev->mem.memoryTypes[dev->host_type_index].propertyFlags, HOST_BLOCK_SIZE,
                       cuvk_device_max_allocation(dev, dev->host_type_index));
 
@@ -221,6 +233,8 @@ cuvk_context_create(struct cuvk_device *dev, unsigned flags, bool primary,
    *out = ctx;
    return CUDA_SUCCESS;
 
+fail_submit:
+   cuvk_submit_finish(ctx);
 fail_pipelines:
    cuvk_pipelines_finish(ctx);
 fail_device:
@@ -229,6 +243,24 @@ fail_ctx:
    pthread_mutex_destroy(&ctx->lock);
    free(ctx);
    return res;
+}
+
+/* Teardown of a context whose GPU queue is stuck on a semaphore nobody
+ * will signal: destroying its VkDevice, or anything the GPU may still
+ * use, would be invalid, so its handles die and its Vulkan objects and
+ * memory stay behind. */
+static void
+context_leak(struct cuvk_context *ctx)
+{
+   cuvk_host_queue_abandon(ctx, true);
+   cuvk_host_queue_stop(ctx);
+   pthread_mutex_lock(&ctx->lock);
+   cuvk_list_for_each_entry_safe(struct cuvk_stream, s, &ctx->streams, link)
+      cuvk_stream_destroy_locked(s);
+   cuvk_list_for_each_entry_safe(struct cuvk_event, e, &ctx->events, link)
+      cuvk_event_destroy_locked(e);
+   cuvk_external_semaphore_release_context(ctx, true);
+   pthread_mutex_unlock(&ctx->lock);
 }
 
 void
@@ -240,7 +272,16 @@ cuvk_context_destroy(struct cuvk_context *ctx)
    pthread_mutex_lock(&ctx->lock);
    cuvk_submit_flush(ctx);
    pthread_mutex_unlock(&ctx->lock);
+   /* Waits on emulated semaphores that nobody signalled now pass, so the
+    * GPU work behind them drains; with waits on native ones that cannot
+    * be done, and the device is leaked instead of destroyed busy. */
+   cuvk_host_queue_abandon(ctx, false);
+   if (!cuvk_external_semaphore_settle(ctx)) {
+      context_leak(ctx);
+      return;
+   }
    vkDeviceWaitIdle(ctx->vk);
+   cuvk_host_queue_stop(ctx);
 
    pthread_mutex_lock(&ctx->lock);
    cuvk_submit_retire(ctx);
@@ -256,6 +297,8 @@ cuvk_context_destroy(struct cuvk_context *ctx)
    cuvk_array_release_context(ctx); /* images before the imports they live in */
    cuvk_external_memory_release_context(ctx);
    cuvk_vmm_release_context(ctx);
+   cuvk_external_semaphore_release_context(ctx, false);
+   cuvk_host_queue_finish(ctx);
    cuvk_submit_finish(ctx);
 
    cuvk_list_for_each_entry_safe(struct cuvk_query_pool, qp, &ctx->query_pools, link) {

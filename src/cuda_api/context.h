@@ -16,6 +16,7 @@
 #include <cuda.h>
 #include <vulkan/vulkan.h>
 
+#include "cuda_api/host_queue.h"
 #include "cuda_api/object.h"
 #include "cuda_api/submit.h"
 #include "mem/block_heap.h"
@@ -76,6 +77,7 @@ struct cuvk_context {
    VkQueue queue;
    PFN_vkGetMemoryFdKHR GetMemoryFdKHR;
    PFN_vkGetMemoryHostPointerPropertiesEXT GetMemoryHostPointerPropertiesEXT;
+   PFN_vkImportSemaphoreFdKHR ImportSemaphoreFdKHR;  /* NULL: no native imports */
 
    VkPipelineLayout copy_layout;
    VkPipeline copy_pipeline;
@@ -105,6 +107,13 @@ struct cuvk_context {
    struct cuvk_list arrays;            /* cuvk_array_image (src/array/) */
    struct cuvk_array_pipelines *array_pipelines; /* src/array/, made at first use */
    struct cuvk_list vmm_handles;   /* cuMemCreate / import handles */
+   struct cuvk_list external_semaphores; /* cuvk_external_semaphore */
+   /* The newest step that waits on a native imported semaphore: until it
+    * completes, teardown cannot count on the GPU going idle. */
+   uint64_t native_wait_value;
+
+   /* Host functions and emulated semaphores (host_queue.h). */
+   struct cuvk_host_queue host_queue;
 
    /* Device allocations, and pinned host allocations (cuMemAllocHost). */
    struct cuvk_mem_heap device_heap;

@@ -81,6 +81,7 @@ static const struct {
    const char *suffix;
 } proc_per_thread[] = {
    { "cuEventRecord", "_ptsz" },
+   { "cuLaunchHostFunc", "_ptsz" },
    { "cuMemcpy", "_ptds" },
    { "cuMemcpy2D", "_ptds" },
    { "cuMemcpy2DAsync", "_ptsz" },
@@ -113,11 +114,14 @@ static const struct {
    { "cuMemsetD32Async", "_ptsz" },
    { "cuMemsetD8", "_ptds" },
    { "cuMemsetD8Async", "_ptsz" },
+   { "cuSignalExternalSemaphoresAsync", "_ptsz" },
+   { "cuStreamAddCallback", "_ptsz" },
    { "cuStreamGetFlags", "_ptsz" },
    { "cuStreamGetPriority", "_ptsz" },
    { "cuStreamQuery", "_ptsz" },
    { "cuStreamSynchronize", "_ptsz" },
    { "cuStreamWaitEvent", "_ptsz" },
+   { "cuWaitExternalSemaphoresAsync", "_ptsz" },
 };
 
 /* Looks a symbol up in this library only, never in whatever else the
