@@ -49,9 +49,10 @@
  *      its device address and the other its host address.
  *   3: cuMemHostRegister of memory that is not there (not generated here
  *      in any case: the harness owns all host memory it names).
- *   5: cuMemAlloc is not bounded by the heap, so a size between the heap
- *      and what the host can malloc succeeds; sizes are kept below 1 MiB
- *      or far above any heap.
+ * Fault 5 (cuMemAlloc not bounded by the heap) is fixed: sizes above the
+ * device's memory, which must fail, are generated; sizes between 1 MiB
+ * and the device's memory are not, only because filling them makes an
+ * input slow.  Faults 1 and 4 were not reachable from one thread.
  */
 #ifndef CUVK_FUZZ_KNOWN_FAULTS
 #define CUVK_FUZZ_KNOWN_FAULTS 0
@@ -125,12 +126,29 @@ pick_size(struct fz *f, uint64_t natural)
    }
 }
 
-/* An allocation size: below MAX_ALLOC, or huge (which must fail). */
+/* A pinned host allocation's size: below MAX_ALLOC or huge; pinned
+ * memory is not bounded by the device's heap everywhere. */
+static uint64_t
+pick_host_size(struct fz *f)
+{
+   uint64_t s = pick_size(f, 4096);
+   if (s > MAX_ALLOC && s < ((uint64_t)1 << 44))
+      s = MAX_ALLOC;
+   return s;
+}
+
+/* cuDeviceTotalMem of the device. */
+static uint64_t dev_total;
+
+/* An allocation size: below MAX_ALLOC, or more than the device has
+ * (which must fail), from just past its total to huge. */
 static uint64_t
 pick_alloc_size(struct fz *f)
 {
    uint64_t s = pick_size(f, 4096);
-   if (s > MAX_ALLOC && s < ((uint64_t)1 << 44) && !CUVK_FUZZ_KNOWN_FAULTS)
+   if (u8(f) % 16 == 0)
+      s = dev_total + 1 + (uint64_t)u16(f) * 4096 * 1024;
+   if (s > MAX_ALLOC && s <= dev_total)
       s = MAX_ALLOC;
    return s;
 }
@@ -719,7 +737,7 @@ op_host(struct fz *f, int op)
       if (!pool_has_room(P_PINNED))
          return;
       uint8_t which = u8(f);
-      uint64_t size = pick_alloc_size(f);
+      uint64_t size = pick_host_size(f);
       unsigned flags = u8(f) % 4 == 0 ? u32(f) : u8(f) % 8;
       void *p = NULL;
       CUresult r;
@@ -1530,8 +1548,14 @@ op_vmm(struct fz *f, int op)
                                                  : (CUmemAllocationHandleType)(u8(f) % 8);
          /* The fd travels by value, cast to a pointer, as CUDA has it. */
          if (cuMemImportFromShareableHandle(u8(f) % 16 ? &h : NULL, (void *)(uintptr_t)fd, t) ==
-             CUDA_SUCCESS)
-            pool_add(P_VMM, h, 0, 0, 0);
+             CUDA_SUCCESS) {
+            /* The handle's size, so that a later cuMemMap can name all
+             * of it: what the fd holds (a memfd on lavapipe, which may
+             * hold a little more), in whole granules. */
+            off_t end = lseek(fd, 0, SEEK_END);
+            uint64_t size = end > 0 ? (uint64_t)end : 0;
+            pool_add(P_VMM, h, size - size % vmm_granularity, 0, 0);
+         }
       }
       break;
    }
@@ -1858,6 +1882,10 @@ setup(void)
    size_t g = 0;
    if (cuMemGetAllocationGranularity(&g, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM) == CUDA_SUCCESS && g)
       vmm_granularity = g;
+   size_t total = 0;
+   if (cuDeviceTotalMem(&total, S.dev) != CUDA_SUCCESS || total == 0)
+      abort();
+   dev_total = total;
 
    if (posix_memalign((void **)&host_buf, 4096, HOST_SIZE) != 0)
       abort();

@@ -41,8 +41,9 @@ put(struct seed *s, int count, ...)
 
 /* ---- steps: one operation each ----------------------------------------- */
 
-/* cuMemAlloc of 4096 bytes. */
-static void alloc(struct seed *s) { put(s, 3, FZ_MEM_ALLOC, 2, 1); }
+/* cuMemAlloc of 4096 bytes (size class 2, not the "more than the
+ * device has" choice, then a non-NULL output). */
+static void alloc(struct seed *s) { put(s, 4, FZ_MEM_ALLOC, 2, 1, 1); }
 /* cuMemFree of the idx-th device pointer. */
 static void mfree(struct seed *s, int idx) { put(s, 3, FZ_MEM_FREE, idx, 0); }
 /* Copies of a whole device range from and to the host buffer; async on
@@ -115,7 +116,7 @@ static void primary_retain(struct seed *s) { put(s, 3, FZ_PRIMARY, 1, 0); }
 static void error_name(struct seed *s) { put(s, 7, FZ_MISC, 1, 1, 0, 1, 0, 1); }
 /* The runtime API: cudaMalloc of 4096 bytes, cudaMemcpy of a whole range
  * (cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost), cudaMemset, cudaFree. */
-static void rt_malloc(struct seed *s) { put(s, 4, FZ_RUNTIME, 0, 2, 1); }
+static void rt_malloc(struct seed *s) { put(s, 5, FZ_RUNTIME, 0, 2, 1, 1); }
 static void rt_htod(struct seed *s, int idx) { put(s, 9, FZ_RUNTIME, 2, 0, 1, idx, 0, 2, 2, 1); }
 static void rt_dtoh(struct seed *s, int idx) { put(s, 9, FZ_RUNTIME, 2, 1, 0, 2, idx, 0, 2, 2); }
 static void rt_memset(struct seed *s, int idx) { put(s, 10, FZ_RUNTIME, 4, idx, 0, 2, 0x11, 0, 0, 0, 1); }
