@@ -962,7 +962,15 @@ copy1d(CUmemorytype dtype, void *dhost, CUdeviceptr ddev, CUarray darray, size_t
 {
    struct array_walk dw = { 0 }, sw = { 0 };
    CUresult res = cuvk_driver_check(entry);
-   if (res == CUDA_SUCCESS && dtype == CU_MEMORYTYPE_ARRAY)
+   if (res != CUDA_SUCCESS)
+      return res;
+   /* Refused here, before the loop below steps through the host side by
+    * pointer arithmetic, which on NULL is undefined behaviour (copy3d
+    * would refuse it, but one step too late). */
+   if (count > 0 && ((dtype == CU_MEMORYTYPE_HOST && !dhost) || (stype == CU_MEMORYTYPE_HOST && !shost)))
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: %s pointer is NULL", entry,
+                        dtype == CU_MEMORYTYPE_HOST && !dhost ? "destination" : "source");
+   if (dtype == CU_MEMORYTYPE_ARRAY)
       res = array_walk(darray, doff, count, "destination", entry, &dw);
    if (res == CUDA_SUCCESS && stype == CU_MEMORYTYPE_ARRAY)
       res = array_walk(sarray, soff, count, "source", entry, &sw);

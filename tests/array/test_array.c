@@ -593,6 +593,29 @@ errors_create(void)
    AT_OK(cuMipmappedArrayDestroy(m));
 }
 
+/* A NULL host side of the 1D array copies, found by tests/fuzz: cuvk
+ * stepped through it by pointer arithmetic before refusing it, undefined
+ * behaviour that UBSan reports (run under -Db_sanitize=undefined to see
+ * this case fail without the fix). */
+static void
+errors_copy_1d_null_host(void)
+{
+   struct au_array a;
+   AT_OK(au_array_create(&a, 32, 16, 0, CU_AD_FORMAT_FLOAT, 1, 0));
+   CUstream stream;
+   AT_OK(cuStreamCreate(&stream, 0));
+
+   AT_EXPECT(CUDA_ERROR_INVALID_VALUE, cuMemcpyHtoA(a.handle, 0, NULL, 64));
+   AT_EXPECT(CUDA_ERROR_INVALID_VALUE, cuMemcpyAtoH(NULL, a.handle, 0, 64));
+   AT_EXPECT(CUDA_ERROR_INVALID_VALUE, cuMemcpyHtoAAsync(a.handle, 0, NULL, 64, stream));
+   AT_EXPECT(CUDA_ERROR_INVALID_VALUE, cuMemcpyAtoHAsync(NULL, a.handle, 0, 64, stream));
+   /* Nothing to copy: nothing to refuse. */
+   AT_OK(cuMemcpyHtoA(a.handle, 0, NULL, 0));
+
+   AT_OK(cuStreamDestroy(stream));
+   au_array_free(&a, true);
+}
+
 static void
 errors_copy(void)
 {
@@ -784,6 +807,7 @@ static const struct at_case cases[] = {
    AT_CASE("array.copy.async", copy_async),
    AT_CASE("array.errors.create", errors_create),
    AT_CASE("array.errors.copy", errors_copy),
+   AT_CASE("array.errors.copy_1d_null_host", errors_copy_1d_null_host),
    AT_CASE("array.runtime.arrays", runtime_arrays),
 };
 
