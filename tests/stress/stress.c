@@ -15,7 +15,9 @@
  * allocations and frees, copies of every direction (host to device,
  * device to host, device to device, pinned host to pinned host, 2D) and
  * fills, each read back and compared; streams and events created,
- * recorded, queried, synchronised and destroyed, with cuStreamWaitEvent
+ * recorded, queried, synchronised and destroyed (and one event of the
+ * primary context recorded and queried by all its threads at once), with
+ * cuStreamWaitEvent
  * ordering one stream after another (in the same context and across
  * contexts); external memory exported by a Vulkan device of this process
  * (tests/common/vk_harness), imported, mapped, checked from both sides,
@@ -165,6 +167,9 @@ static struct {
    CUdevice dev;
    CUcontext primary;
    CUstream primary_stream;
+   /* One event of the primary context that its threads all record,
+    * query, wait for and synchronise with at once. */
+   CUevent primary_event;
    CUcontext shared;
    CUstream shared_stream;
    size_t vmm_granularity;
@@ -190,6 +195,7 @@ enum op {
    OP_VMM,
    OP_REGISTER,
    OP_SYNC,
+   OP_SHARED_EVENT,
    OP_COUNT,
 };
 
@@ -205,6 +211,7 @@ static const char *const op_names[OP_COUNT] = {
    [OP_VMM] = "vmm",
    [OP_REGISTER] = "host_register",
    [OP_SYNC] = "synchronize",
+   [OP_SHARED_EVENT] = "shared_event",
 };
 
 struct worker {
@@ -810,6 +817,25 @@ op_sync(struct worker *w)
    return true;
 }
 
+/* The primary context's shared event: recorded on this thread's stream
+ * while other threads record, query and wait for it.  Which record a
+ * query sees is theirs to race for; each call must still succeed. */
+static bool
+op_shared_event(struct worker *w)
+{
+   if (w->ctx != g.primary)
+      return op_sync(w);
+   CU(cuEventRecord(g.primary_event, w->stream));
+   CUresult q = cuEventQuery(g.primary_event);
+   if (q != CUDA_SUCCESS && q != CUDA_ERROR_NOT_READY) {
+      check_cu(__FILE__, __LINE__, "cuEventQuery(shared)", q, w->index);
+      return false;
+   }
+   CU(cuStreamWaitEvent(w->stream, g.primary_event, 0));
+   CU(cuEventSynchronize(g.primary_event));
+   return true;
+}
+
 static bool (*const op_fns[OP_COUNT])(struct worker *) = {
    [OP_ALLOC_FREE] = op_alloc_free,
    [OP_COPY_SYNC] = op_copy_sync,
@@ -822,6 +848,7 @@ static bool (*const op_fns[OP_COUNT])(struct worker *) = {
    [OP_VMM] = op_vmm,
    [OP_REGISTER] = op_register,
    [OP_SYNC] = op_sync,
+   [OP_SHARED_EVENT] = op_shared_event,
 };
 
 static bool
@@ -927,7 +954,8 @@ stress_threads(const char *name)
        !check_cu(__FILE__, __LINE__, "cuDevicePrimaryCtxRetain", cuDevicePrimaryCtxRetain(&g.primary, g.dev), -1))
       goto out_vk;
    if (!check_cu(__FILE__, __LINE__, "cuCtxSetCurrent", cuCtxSetCurrent(g.primary), -1) ||
-       !check_cu(__FILE__, __LINE__, "cuStreamCreate", cuStreamCreate(&g.primary_stream, 0), -1))
+       !check_cu(__FILE__, __LINE__, "cuStreamCreate", cuStreamCreate(&g.primary_stream, 0), -1) ||
+       !check_cu(__FILE__, __LINE__, "cuEventCreate", cuEventCreate(&g.primary_event, CU_EVENT_DISABLE_TIMING), -1))
       goto out_primary;
    if (!check_cu(__FILE__, __LINE__, "cuCtxCreate", cuCtxCreate(&g.shared, NULL, 0, g.dev), -1))
       goto out_primary;
@@ -1001,6 +1029,8 @@ out_primary:
    if (g.primary_stream) {
       CU_CLEANUP(cuCtxSetCurrent(g.primary));
       CU_CLEANUP(cuStreamDestroy(g.primary_stream));
+      if (g.primary_event)
+         CU_CLEANUP(cuEventDestroy(g.primary_event));
    }
    CU_CLEANUP(cuCtxSetCurrent(NULL));
    /* The last release destroys the primary context's VkDevice, where
