@@ -12,10 +12,15 @@
 
 CUVK_SOURCE_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-case "${CUVK_BUILD_DIR:-build}" in
-/*) CUVK_BUILD=${CUVK_BUILD_DIR} ;;
-*)  CUVK_BUILD=$CUVK_SOURCE_DIR/${CUVK_BUILD_DIR:-build} ;;
-esac
+# A build folder given relative to the source tree, made absolute.
+cuvk_build_path() {
+   case $1 in
+   /*) printf '%s\n' "$1" ;;
+   *)  printf '%s\n' "$CUVK_SOURCE_DIR/$1" ;;
+   esac
+}
+
+CUVK_BUILD=$(cuvk_build_path "${CUVK_BUILD_DIR:-build}")
 
 CUVK_JOBS=${CUVK_JOBS:-$(nproc 2>/dev/null || echo 2)}
 
@@ -96,6 +101,53 @@ cuvk_build() {
       meson setup "$CUVK_BUILD" "$CUVK_SOURCE_DIR" ${CUVK_MESON_OPTIONS:-}
    fi
    ninja -C "$CUVK_BUILD" -j "$CUVK_JOBS"
+}
+
+# Like cuvk_build, but builds only what the tests of the given suites
+# need (their executables and the targets they depend on), for a build
+# folder where building everything would cost much and help nothing (the
+# TSan build, which runs the stress suite alone).  Run the tests with
+# `meson test --no-rebuild`.
+cuvk_build_suites() {
+   if [[ ! -f $CUVK_BUILD/meson-private/coredata.dat ]]; then
+      rm -rf "$CUVK_BUILD/meson-private"
+      # shellcheck disable=SC2086
+      meson setup "$CUVK_BUILD" "$CUVK_SOURCE_DIR" ${CUVK_MESON_OPTIONS:-} || return 1
+   fi
+   # Regenerates build.ninja first when a meson.build changed.
+   ninja -C "$CUVK_BUILD" build.ninja >/dev/null || return 1
+   local targets
+   targets=$(python3 - "$CUVK_BUILD" "$@" <<'PY'
+import json, os, subprocess, sys
+
+build, suites = sys.argv[1], set(sys.argv[2:])
+def introspect(what):
+    return json.loads(subprocess.check_output(["meson", "introspect", what, build]))
+ids = set()
+for t in introspect("--tests"):
+    if any(s.split(":", 1)[-1] in suites for s in t["suite"]):
+        ids.update(t.get("depends", []))
+for t in introspect("--targets"):
+    if t["id"] in ids:
+        for f in t["filename"]:
+            print(os.path.relpath(f, build))
+PY
+   ) || return 1
+   [[ -n $targets ]] || { cuvk_note "no tests in suites: $*"; return 1; }
+   # shellcheck disable=SC2086
+   ninja -C "$CUVK_BUILD" -j "$CUVK_JOBS" $targets
+}
+
+# The path of lavapipe's library, from its ICD manifest; empty when
+# lavapipe is not installed.
+cuvk_lavapipe_library() {
+   local m
+   for m in /usr/share/vulkan/icd.d/lvp_icd*.json; do
+      [[ -f $m ]] || continue
+      python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["ICD"]["library_path"])' "$m" \
+         2>/dev/null && return 0
+   done
+   return 0
 }
 
 # Vulkan programs want a runtime folder; tests must not depend on a

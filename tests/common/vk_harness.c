@@ -4,7 +4,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/lsan_interface.h>
+#define VKH_HAVE_LSAN 1
+#endif
+
 static unsigned vkh_messages;
+
+void
+vkh_deliberate_leak_begin(void)
+{
+#ifdef VKH_HAVE_LSAN
+   __lsan_disable();
+#endif
+}
+
+void
+vkh_deliberate_leak_end(void)
+{
+#ifdef VKH_HAVE_LSAN
+   __lsan_enable();
+#endif
+}
 
 unsigned
 vkh_message_count(void)

@@ -94,6 +94,13 @@ unsigned vkh_message_count(void);
          vkh_fail(__FILE__, __LINE__, #expr " != VK_SUCCESS"); \
    } while (0)
 
+/* Between these two calls, on the calling thread, LeakSanitizer (in the
+ * sanitizer mode of scripts/test.sh) ignores what is allocated: for a test
+ * that leaves Vulkan objects alive at vkDestroyDevice on purpose, whose
+ * memory the driver then never frees.  No-ops in other builds. */
+void vkh_deliberate_leak_begin(void);
+void vkh_deliberate_leak_end(void);
+
 /* The exit status for a test whose vkh_finish returned messages: fails on
  * any message or failed check. */
 int vkh_exit(unsigned messages);
