@@ -78,6 +78,8 @@ extern "C" {
 extern cudaError_t CUDARTAPI cudaDeviceReset(void);
 extern cudaError_t CUDARTAPI cudaDeviceSynchronize(void);
 extern cudaError_t CUDARTAPI cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority);
+extern cudaError_t CUDARTAPI cudaDeviceSetLimit(enum cudaLimit limit, size_t value);
+extern cudaError_t CUDARTAPI cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit);
 extern cudaError_t CUDARTAPI cudaGetDeviceCount(int *count);
 extern cudaError_t CUDARTAPI cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device);
 extern cudaError_t CUDARTAPI cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device);

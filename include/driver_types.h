@@ -325,6 +325,17 @@ enum cudaComputeMode {
    cudaComputeModeExclusiveProcess = 3
 };
 
+/* cudaDeviceSetLimit / cudaDeviceGetLimit; the values of CUlimit. */
+enum cudaLimit {
+   cudaLimitStackSize = 0x00,
+   cudaLimitPrintfFifoSize = 0x01,
+   cudaLimitMallocHeapSize = 0x02,
+   cudaLimitDevRuntimeSyncDepth = 0x03,
+   cudaLimitDevRuntimePendingLaunchCount = 0x04,
+   cudaLimitMaxL2FetchGranularity = 0x05,
+   cudaLimitPersistingL2CacheSize = 0x06
+};
+
 /* cudaDeviceGetAttribute; each has the value of the driver API's
  * CU_DEVICE_ATTRIBUTE_* of the same meaning. */
 enum cudaDeviceAttr {

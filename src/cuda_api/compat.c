@@ -209,6 +209,36 @@ cuEventRecord_ptsz(CUevent e, CUstream s)
 }
 
 CUVK_EXPORT CUresult CUDAAPI
+cuEventRecordWithFlags_ptsz(CUevent e, CUstream s, unsigned int flags)
+{
+   return cuEventRecordWithFlags(e, ptsz(s), flags);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuStreamGetCtx_ptsz(CUstream s, CUcontext *pctx)
+{
+   return cuStreamGetCtx(ptsz(s), pctx);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuStreamGetCtx_v2_ptsz(CUstream s, CUcontext *pctx, CUgreenCtx *pgreen)
+{
+   return cuStreamGetCtx_v2(ptsz(s), pctx, pgreen);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuStreamGetId_ptsz(CUstream s, unsigned long long *id)
+{
+   return cuStreamGetId(ptsz(s), id);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuStreamGetDevice_ptsz(CUstream s, CUdevice *device)
+{
+   return cuStreamGetDevice(ptsz(s), device);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
 cuDeviceGetUuid(CUuuid *uuid, CUdevice dev)
 {
    return cuDeviceGetUuid_v2(uuid, dev);

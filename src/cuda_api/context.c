@@ -229,6 +229,7 @@ cuvk_context_create(struct cuvk_device *dev, unsigned flags, bool primary,
                       cuvk_device_max_allocation(dev, dev->host_type_index));
 
    ctx->null_stream.ctx = ctx;
+   cuvk_context_settings_init(ctx);
    cuvk_object_add(&ctx->base, CUVK_OBJECT_CONTEXT);
    *out = ctx;
    return CUDA_SUCCESS;
@@ -523,6 +524,19 @@ cuCtxGetDevice(CUdevice *device)
 }
 
 CUVK_EXPORT CUresult CUDAAPI
+cuCtxGetDevice_v2(CUdevice *device, CUcontext hctx)
+{
+   struct cuvk_context *ctx = NULL;
+   CUresult res = cuvk_context_resolve(hctx, "cuCtxGetDevice_v2", &ctx);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!device)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuCtxGetDevice_v2: device is NULL");
+   *device = ctx->dev->ordinal;
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
 cuCtxGetFlags(unsigned int *flags)
 {
    struct cuvk_context *ctx = NULL;
@@ -531,7 +545,30 @@ cuCtxGetFlags(unsigned int *flags)
       return res;
    if (!flags)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuCtxGetFlags: flags is NULL");
-   *flags = ctx->flags;
+   *flags = __atomic_load_n(&ctx->flags, __ATOMIC_RELAXED);
+   return CUDA_SUCCESS;
+}
+
+/* The flags cuCtxSetFlags may change; the others (CU_CTX_MAP_HOST, the
+ * core dump ones) are fixed at creation.  NVIDIA's driver drops them from
+ * the request silently (measured: SetFlags(MAP_HOST) then reads 0). */
+#define CTX_SETTABLE_FLAGS (CTX_SCHED_MASK | CU_CTX_LMEM_RESIZE_TO_MAX | CU_CTX_SYNC_MEMOPS)
+
+CUVK_EXPORT CUresult CUDAAPI
+cuCtxSetFlags(unsigned int flags)
+{
+   struct cuvk_context *ctx = NULL;
+   CUresult res = cuvk_context_current("cuCtxSetFlags", &ctx);
+   if (res != CUDA_SUCCESS)
+      return res;
+   res = context_check_flags("cuCtxSetFlags", flags);
+   if (res != CUDA_SUCCESS)
+      return res;
+   unsigned old = __atomic_load_n(&ctx->flags, __ATOMIC_RELAXED), next;
+   do {
+      next = (old & ~CTX_SETTABLE_FLAGS) | (flags & CTX_SETTABLE_FLAGS);
+   } while (!__atomic_compare_exchange_n(&ctx->flags, &old, next, false, __ATOMIC_RELAXED,
+                                         __ATOMIC_RELAXED));
    return CUDA_SUCCESS;
 }
 
@@ -540,6 +577,17 @@ cuCtxSynchronize(void)
 {
    struct cuvk_context *ctx = NULL;
    CUresult res = cuvk_context_current("cuCtxSynchronize", &ctx);
+   if (res != CUDA_SUCCESS)
+      return res;
+
+   return cuvk_submit_wait_idle(ctx);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuCtxSynchronize_v2(CUcontext hctx)
+{
+   struct cuvk_context *ctx = NULL;
+   CUresult res = cuvk_context_resolve(hctx, "cuCtxSynchronize_v2", &ctx);
    if (res != CUDA_SUCCESS)
       return res;
 

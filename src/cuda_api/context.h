@@ -31,6 +31,7 @@ struct cuvk_stream {
    unsigned flags;
    int priority;
    uint64_t last_value;      /* completes when all its work has */
+   unsigned long long id;    /* cuStreamGetId: unique in the process */
 };
 
 #define CUVK_QUERY_POOL_SIZE 256u
@@ -127,10 +128,26 @@ struct cuvk_context {
    struct cuvk_mem_heap host_heap;
 
    struct cuvk_staging staging;
+
+   /* Settings that only kernels would read (context_settings.c): kept
+    * and reported, never acted on.  Atomics, read and written from any
+    * thread without the lock. */
+   unsigned long long id;
+   size_t limits[CU_LIMIT_MAX];
+   CUfunc_cache cache_config;
 };
 
 CUresult cuvk_context_create(struct cuvk_device *dev, unsigned flags, bool primary,
                              struct cuvk_context **out);
+/* Gives a new context its id and CUDA's default limits. */
+void cuvk_context_settings_init(struct cuvk_context *ctx);
+
+/* A CUcontext argument: NULL is the calling thread's current context;
+ * anything else must be a live context (CUDA_ERROR_INVALID_CONTEXT). */
+CUresult cuvk_context_resolve(CUcontext hctx, const char *entry, struct cuvk_context **out);
+
+/* The next stream id; ids are never reused. */
+unsigned long long cuvk_stream_next_id(void);
 void cuvk_context_destroy(struct cuvk_context *ctx);
 
 /* The calling thread's current context, checked to be live:

@@ -269,3 +269,18 @@ cuEventDestroy_v2(CUevent hevent)
    pthread_mutex_unlock(&ctx->lock);
    return CUDA_SUCCESS;
 }
+
+CUVK_EXPORT CUresult CUDAAPI
+cuEventRecordWithFlags(CUevent hevent, CUstream hstream, unsigned int flags)
+{
+   if (flags & ~(unsigned)CU_EVENT_RECORD_EXTERNAL)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuEventRecordWithFlags: unknown flags 0x%x",
+                        flags & ~(unsigned)CU_EVENT_RECORD_EXTERNAL);
+   /* EXTERNAL only means something while a stream is being captured into
+    * a graph, which cuvk has no way to do; outside a capture NVIDIA's
+    * driver refuses it the same way (measured). */
+   if (flags & CU_EVENT_RECORD_EXTERNAL)
+      return cuvk_error(CUDA_ERROR_ILLEGAL_STATE,
+                        "cuEventRecordWithFlags: CU_EVENT_RECORD_EXTERNAL outside a stream capture");
+   return cuEventRecord(hevent, hstream);
+}

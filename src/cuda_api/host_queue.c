@@ -21,6 +21,7 @@ cuvk_host_queue_init(struct cuvk_context *ctx)
 
    pthread_mutex_init(&q->lock, NULL);
    pthread_cond_init(&q->cond, NULL);
+   pthread_cond_init(&q->done, NULL);
    cuvk_list_init(&q->ops);
    q->running = false;
    q->stop = false;
@@ -39,6 +40,7 @@ cuvk_host_queue_init(struct cuvk_context *ctx)
    };
    VkResult vr = vkCreateSemaphore(ctx->vk, &info, NULL, &q->gate);
    if (vr != VK_SUCCESS) {
+      pthread_cond_destroy(&q->done);
       pthread_cond_destroy(&q->cond);
       pthread_mutex_destroy(&q->lock);
       return cuvk_vk_error(vr, "vkCreateSemaphore (host queue gate)");
@@ -117,6 +119,7 @@ host_queue_main(void *data)
       pthread_mutex_lock(&q->lock);
       cuvk_list_del(&op->link);
       free(op);
+      pthread_cond_broadcast(&q->done);
    }
    pthread_mutex_unlock(&q->lock);
    return NULL;
@@ -146,6 +149,29 @@ cuvk_host_queue_push(struct cuvk_context *ctx, struct cuvk_host_op *op)
    pthread_cond_signal(&q->cond);
    pthread_mutex_unlock(&q->lock);
    return CUDA_SUCCESS;
+}
+
+void
+cuvk_host_queue_wait_through(struct cuvk_context *ctx, uint64_t value)
+{
+   struct cuvk_host_queue *q = &ctx->host_queue;
+
+   pthread_mutex_lock(&q->lock);
+   for (;;) {
+      bool busy = false;
+      cuvk_list_for_each_entry(struct cuvk_host_op, op, &q->ops, link) {
+         if (op->after && op->after <= value) {
+            busy = true;
+            break;
+         }
+      }
+      /* Without a worker nothing would ever finish them; teardown
+       * (cuvk_host_queue_finish) settles them instead. */
+      if (!busy || !q->running)
+         break;
+      pthread_cond_wait(&q->done, &q->lock);
+   }
+   pthread_mutex_unlock(&q->lock);
 }
 
 void
@@ -188,6 +214,7 @@ cuvk_host_queue_finish(struct cuvk_context *ctx)
       free(op);
    }
    vkDestroySemaphore(ctx->vk, q->gate, NULL);
+   pthread_cond_destroy(&q->done);
    pthread_cond_destroy(&q->cond);
    pthread_mutex_destroy(&q->lock);
 }

@@ -47,6 +47,7 @@ struct cuvk_host_op {
 struct cuvk_host_queue {
    pthread_mutex_t lock;
    pthread_cond_t cond;
+   pthread_cond_t done;             /* broadcast when an op finishes */
    struct cuvk_list ops;            /* cuvk_host_op, oldest first */
    bool running;                    /* thread started */
    bool stop;                       /* exit once ops is empty */
@@ -72,6 +73,13 @@ uint64_t cuvk_host_queue_next_gate(struct cuvk_context *ctx);
 /* Queues op (malloc'ed; the worker frees it) and starts the worker if
  * needed.  ctx lock held. */
 CUresult cuvk_host_queue_push(struct cuvk_context *ctx, struct cuvk_host_op *op);
+
+/* Blocks until every op whose precondition is the submission timeline at
+ * or below value has run (returns at once when none is queued).  For the
+ * synchronising calls: the GPU reaching value is not enough when the host
+ * still has to carry out what followed it.  Takes the queue's lock; call
+ * it without the context lock. */
+void cuvk_host_queue_wait_through(struct cuvk_context *ctx, uint64_t value);
 
 /* Context teardown: waits on emulated semaphores are given up, so the GPU
  * work behind them can drain.  With give_up, waits for the submission

@@ -7,6 +7,7 @@
 
 #include "cuda_api/context.h"
 #include "cuda_api/driver.h"
+#include "cuda_api/host_queue.h"
 #include "util/error.h"
 #include "util/log.h"
 #include "util/macros.h"
@@ -606,8 +607,9 @@ cuvk_submit_is_done(struct cuvk_context *ctx, uint64_t value, bool *done)
    return res;
 }
 
-CUresult
-cuvk_submit_wait(struct cuvk_context *ctx, uint64_t value)
+/* Blocks until the GPU has reached value. */
+static CUresult
+submit_wait_gpu(struct cuvk_context *ctx, uint64_t value)
 {
    struct cuvk_submit *s = &ctx->submit;
    CUresult res = CUDA_SUCCESS;
@@ -666,6 +668,20 @@ done:
    pthread_mutex_lock(&ctx->lock);
    cuvk_submit_retire(ctx);
    pthread_mutex_unlock(&ctx->lock);
+   return CUDA_SUCCESS;
+}
+
+CUresult
+cuvk_submit_wait(struct cuvk_context *ctx, uint64_t value)
+{
+   CUresult res = submit_wait_gpu(ctx, value);
+   if (res != CUDA_SUCCESS)
+      return res;
+   /* Work up to value includes what the host does after the GPU reached
+    * it: host functions and the signals of emulated semaphores.  A caller
+    * that synchronised must see them done (a signal visible to the
+    * exporter, a callback returned). */
+   cuvk_host_queue_wait_through(ctx, value);
    return CUDA_SUCCESS;
 }
 

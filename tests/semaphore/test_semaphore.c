@@ -311,6 +311,41 @@ cuda_signal_host_sees(enum cuvk_xsem_type type)
    cuvk_xsem_destroy(x);
 }
 
+/* A signal is part of its stream's work: once a synchronising call
+ * returns, the exporter's side sees it without waiting. */
+static void
+cuda_signal_seen_after_sync(enum cuvk_xsem_type type)
+{
+   struct cuvk_xsem *x;
+   CUexternalSemaphore sem = sem_import(type, &x);
+   CUdeviceptr dev;
+   API_REQUIRE_CU(cuMemAlloc(&dev, 4096));
+   unsigned late = 0;
+   for (unsigned i = 1; i <= 300; i++) {
+      API_CHECK_CU(cuMemsetD32Async(dev, i, 1024, NULL));
+      API_CHECK_CU(sem_signal(sem, i, NULL));
+      API_CHECK_CU(i & 1 ? cuCtxSynchronize() : cuStreamSynchronize(NULL));
+      if (cuvk_xsem_value(x) < i)
+         late++;
+   }
+   API_CHECK_MSG(late == 0, "%u of 300 signals were not visible when the synchronising call returned", late);
+   API_CHECK_CU(cuMemFree(dev));
+   API_CHECK_CU(cuDestroyExternalSemaphore(sem));
+   cuvk_xsem_destroy(x);
+}
+
+static void
+timeline_cuda_signal_seen_after_sync(void)
+{
+   cuda_signal_seen_after_sync(CUVK_XSEM_TIMELINE);
+}
+
+static void
+binary_cuda_signal_seen_after_sync(void)
+{
+   cuda_signal_seen_after_sync(CUVK_XSEM_BINARY);
+}
+
 static void
 timeline_cuda_signal_host_sees(void)
 {
@@ -597,6 +632,42 @@ host_func_many(void)
    API_CHECK_MSG(n == 500, "%u of 500 host functions ran", n);
 }
 
+static void CUDA_CB
+slow_flag_fn(void *data)
+{
+   usleep(200000);
+   __atomic_store_n((int *)data, 1, __ATOMIC_RELEASE);
+}
+
+/* A host function is part of its stream's work: the synchronising calls
+ * return only once it has returned, even with nothing queued after it. */
+static void
+host_func_sync_waits(void)
+{
+   CUstream stream;
+   API_REQUIRE_CU(cuStreamCreate(&stream, 0));
+   int flag = 0;
+   API_CHECK_CU(cuLaunchHostFunc(stream, slow_flag_fn, &flag));
+   API_CHECK_CU(cuStreamSynchronize(stream));
+   API_CHECK_MSG(__atomic_load_n(&flag, __ATOMIC_ACQUIRE) == 1,
+                 "cuStreamSynchronize returned before the host function did");
+   flag = 0;
+   API_CHECK_CU(cuLaunchHostFunc(stream, slow_flag_fn, &flag));
+   API_CHECK_CU(cuCtxSynchronize());
+   API_CHECK_MSG(__atomic_load_n(&flag, __ATOMIC_ACQUIRE) == 1,
+                 "cuCtxSynchronize returned before the host function did");
+   flag = 0;
+   CUevent ev;
+   API_REQUIRE_CU(cuEventCreate(&ev, CU_EVENT_DISABLE_TIMING));
+   API_CHECK_CU(cuLaunchHostFunc(stream, slow_flag_fn, &flag));
+   API_CHECK_CU(cuEventRecord(ev, stream));
+   API_CHECK_CU(cuEventSynchronize(ev));
+   API_CHECK_MSG(__atomic_load_n(&flag, __ATOMIC_ACQUIRE) == 1,
+                 "cuEventSynchronize returned before the host function did");
+   API_CHECK_CU(cuEventDestroy(ev));
+   API_CHECK_CU(cuStreamDestroy(stream));
+}
+
 static void
 host_func_invalid(void)
 {
@@ -621,6 +692,8 @@ static const struct api_case cases[] = {
    API_CASE("external_semaphore.xsem.binary.host_signal_unblocks_wait", binary_host_signal_unblocks_wait),
    API_CASE("external_semaphore.xsem.timeline.cuda_signal_host_sees", timeline_cuda_signal_host_sees),
    API_CASE("external_semaphore.xsem.binary.cuda_signal_host_sees", binary_cuda_signal_host_sees),
+   API_CASE("external_semaphore.xsem.timeline.signal_seen_after_sync", timeline_cuda_signal_seen_after_sync),
+   API_CASE("external_semaphore.xsem.binary.signal_seen_after_sync", binary_cuda_signal_seen_after_sync),
    API_CASE("external_semaphore.xsem.timeline.ping_pong", timeline_ping_pong),
    API_CASE("external_semaphore.xsem.binary.ping_pong", binary_ping_pong),
    API_CASE("external_semaphore.xsem.several_in_one_call", several_in_one_call),
@@ -629,6 +702,7 @@ static const struct api_case cases[] = {
    API_CASE("host_func.launch.order", host_func_launch),
    API_CASE("host_func.callback.order", host_func_callback),
    API_CASE("host_func.launch.many", host_func_many),
+   API_CASE("host_func.sync_waits", host_func_sync_waits),
    API_CASE("host_func.invalid", host_func_invalid),
 };
 
