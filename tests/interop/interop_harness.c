@@ -71,9 +71,16 @@ itest_cuda_init(struct itest *t)
 bool
 itest_init(struct itest *t, const char *name, bool with_cuda)
 {
+   return itest_init_options(t, name, with_cuda, NULL);
+}
+
+bool
+itest_init_options(struct itest *t, const char *name, bool with_cuda,
+                   const struct vkh_options *options)
+{
    memset(t, 0, sizeof(*t));
    t->layer_on = itest_layer_requested();
-   if (!vkh_init(&t->vk, name, NULL))
+   if (!vkh_init(&t->vk, name, options))
       return false;
 
    VkCommandPoolCreateInfo pool_info = {

@@ -97,6 +97,10 @@ bool itest_layer_requested(void);
  * current the primary context of the CUDA device whose UUID is the
  * exporter's deviceUUID.  Prints why and returns false on failure. */
 bool itest_init(struct itest *t, const char *name, bool with_cuda);
+/* The same with the exporter's device made as options says (extensions
+ * such as VK_KHR_external_semaphore_fd, timeline semaphores). */
+bool itest_init_options(struct itest *t, const char *name, bool with_cuda,
+                        const struct vkh_options *options);
 
 /* Releases the context and the exporter; returns the test's exit status
  * (fails on any failed check or validation message). */
