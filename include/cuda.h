@@ -32,6 +32,12 @@
 #define CUDAAPI
 #endif
 
+#if defined(_WIN32)
+#define CUDA_CB __stdcall
+#else
+#define CUDA_CB
+#endif
+
 typedef uint32_t cuuint32_t;
 typedef uint64_t cuuint64_t;
 
@@ -131,6 +137,15 @@ typedef uint64_t cuuint64_t;
 #define cuStreamGetFlags            __CUDA_API_PTSZ(cuStreamGetFlags)
 #define cuStreamGetPriority         __CUDA_API_PTSZ(cuStreamGetPriority)
 #define cuEventRecord               __CUDA_API_PTSZ(cuEventRecord)
+#define cuEventRecordWithFlags      __CUDA_API_PTSZ(cuEventRecordWithFlags)
+#define cuStreamGetCtx              __CUDA_API_PTSZ(cuStreamGetCtx)
+#define cuStreamGetCtx_v2           __CUDA_API_PTSZ(cuStreamGetCtx_v2)
+#define cuStreamGetId               __CUDA_API_PTSZ(cuStreamGetId)
+#define cuStreamGetDevice           __CUDA_API_PTSZ(cuStreamGetDevice)
+#define cuStreamAddCallback         __CUDA_API_PTSZ(cuStreamAddCallback)
+#define cuLaunchHostFunc            __CUDA_API_PTSZ(cuLaunchHostFunc)
+#define cuSignalExternalSemaphoresAsync __CUDA_API_PTSZ(cuSignalExternalSemaphoresAsync)
+#define cuWaitExternalSemaphoresAsync __CUDA_API_PTSZ(cuWaitExternalSemaphoresAsync)
 #endif
 
 #ifdef __cplusplus
@@ -162,6 +177,7 @@ typedef struct CUevent_st *CUevent;
 typedef struct CUstream_st *CUstream;
 typedef struct CUextMemory_st *CUexternalMemory;
 typedef struct CUextSemaphore_st *CUexternalSemaphore;
+typedef struct CUgreenCtx_st *CUgreenCtx;
 
 /* A physical allocation of the virtual-memory API. */
 typedef unsigned long long CUmemGenericAllocationHandle_v1;
@@ -810,6 +826,84 @@ typedef struct CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_st {
 } CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_v1;
 typedef CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_v1 CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC;
 
+/* ---- External semaphores ---- */
+
+typedef enum CUexternalSemaphoreHandleType_enum {
+   CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD = 1,
+   CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32 = 2,
+   CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32_KMT = 3,
+   CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D12_FENCE = 4,
+   CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_FENCE = 5,
+   CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_NVSCISYNC = 6,
+   CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX = 7,
+   CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX_KMT = 8,
+   CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD = 9,
+   CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_WIN32 = 10
+} CUexternalSemaphoreHandleType;
+
+/* Signal/wait params flags, meaningful for NvSciSync only. */
+#define CUDA_EXTERNAL_SEMAPHORE_SIGNAL_SKIP_NVSCIBUF_MEMSYNC 0x01
+#define CUDA_EXTERNAL_SEMAPHORE_WAIT_SKIP_NVSCIBUF_MEMSYNC 0x02
+
+typedef struct CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_st {
+   CUexternalSemaphoreHandleType type;
+   union {
+      int fd;                          /* OPAQUE_FD, TIMELINE_SEMAPHORE_FD */
+      struct {
+         void *handle;
+         const void *name;
+      } win32;
+      const void *nvSciSyncObj;
+   } handle;
+   unsigned int flags;
+   unsigned int reserved[16];
+} CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_v1;
+typedef CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_v1 CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC;
+
+typedef struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_st {
+   struct {
+      struct {
+         unsigned long long value;     /* timeline semaphores, fences */
+      } fence;
+      union {
+         void *fence;
+         unsigned long long reserved;
+      } nvSciSync;
+      struct {
+         unsigned long long key;
+      } keyedMutex;
+      unsigned int reserved[12];
+   } params;
+   unsigned int flags;
+   unsigned int reserved[16];
+} CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_v1;
+typedef CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_v1 CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS;
+
+typedef struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_st {
+   struct {
+      struct {
+         unsigned long long value;
+      } fence;
+      union {
+         void *fence;
+         unsigned long long reserved;
+      } nvSciSync;
+      struct {
+         unsigned long long key;
+         unsigned int timeoutMs;
+      } keyedMutex;
+      unsigned int reserved[10];
+   } params;
+   unsigned int flags;
+   unsigned int reserved[16];
+} CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1;
+typedef CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1 CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS;
+
+/* ---- Host functions in streams ---- */
+
+typedef void (CUDA_CB *CUhostFn)(void *userData);
+typedef void (CUDA_CB *CUstreamCallback)(CUstream hStream, CUresult status, void *userData);
+
 /* ---- Virtual memory management ---- */
 
 /* OS handle kinds a physical allocation can be exported as (a bit mask). */
@@ -907,6 +1001,51 @@ typedef enum CUdriverProcAddressQueryResult_enum {
    CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT = 2
 } CUdriverProcAddressQueryResult;
 
+/* Legacy device properties (cuDeviceGetProperties). */
+typedef struct CUdevprop_st {
+   int maxThreadsPerBlock;
+   int maxThreadsDim[3];
+   int maxGridSize[3];
+   int sharedMemPerBlock;
+   int totalConstantMemory;
+   int SIMDWidth;
+   int memPitch;
+   int regsPerBlock;
+   int clockRate;
+   int textureAlign;
+} CUdevprop_v1;
+typedef CUdevprop_v1 CUdevprop;
+
+/* Context limits (cuCtxSetLimit, cuCtxGetLimit). */
+typedef enum CUlimit_enum {
+   CU_LIMIT_STACK_SIZE = 0x00,
+   CU_LIMIT_PRINTF_FIFO_SIZE = 0x01,
+   CU_LIMIT_MALLOC_HEAP_SIZE = 0x02,
+   CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH = 0x03,
+   CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT = 0x04,
+   CU_LIMIT_MAX_L2_FETCH_GRANULARITY = 0x05,
+   CU_LIMIT_PERSISTING_L2_CACHE_SIZE = 0x06,
+   CU_LIMIT_SHMEM_SIZE = 0x07,
+   CU_LIMIT_CIG_ENABLED = 0x08,
+   CU_LIMIT_CIG_SHMEM_FALLBACK_ENABLED = 0x09,
+   CU_LIMIT_MAX
+} CUlimit;
+
+/* L1 / shared memory preference (cuCtxSetCacheConfig). */
+typedef enum CUfunc_cache_enum {
+   CU_FUNC_CACHE_PREFER_NONE = 0x00,
+   CU_FUNC_CACHE_PREFER_SHARED = 0x01,
+   CU_FUNC_CACHE_PREFER_L1 = 0x02,
+   CU_FUNC_CACHE_PREFER_EQUAL = 0x03
+} CUfunc_cache;
+
+/* Shared memory bank size (cuCtxSetSharedMemConfig; deprecated). */
+typedef enum CUsharedconfig_enum {
+   CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE = 0x00,
+   CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE = 0x01,
+   CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE = 0x02
+} CUsharedconfig;
+
 /* ==== Functions ==== */
 
 /* Errors */
@@ -926,6 +1065,11 @@ CUresult CUDAAPI cuDeviceTotalMem(size_t *bytes, CUdevice dev);
 CUresult CUDAAPI cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev);
 CUresult CUDAAPI cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev);
 CUresult CUDAAPI cuDeviceGetByPCIBusId(CUdevice *dev, const char *pciBusId);
+CUresult CUDAAPI cuDeviceComputeCapability(int *major, int *minor, CUdevice dev);
+CUresult CUDAAPI cuDeviceGetProperties(CUdevprop *prop, CUdevice dev);
+CUresult CUDAAPI cuDeviceGetLuid(char *luid, unsigned int *deviceNodeMask, CUdevice dev);
+CUresult CUDAAPI cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev, CUdevice peerDev);
+CUresult CUDAAPI cuDeviceGetExecAffinitySupport(int *pi, CUexecAffinityType type, CUdevice dev);
 
 /* Primary contexts */
 CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev);
@@ -943,9 +1087,20 @@ CUresult CUDAAPI cuCtxPopCurrent(CUcontext *pctx);
 CUresult CUDAAPI cuCtxSetCurrent(CUcontext ctx);
 CUresult CUDAAPI cuCtxGetCurrent(CUcontext *pctx);
 CUresult CUDAAPI cuCtxGetDevice(CUdevice *device);
+CUresult CUDAAPI cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx);
 CUresult CUDAAPI cuCtxGetFlags(unsigned int *flags);
+CUresult CUDAAPI cuCtxSetFlags(unsigned int flags);
+CUresult CUDAAPI cuCtxGetId(CUcontext ctx, unsigned long long *ctxId);
+CUresult CUDAAPI cuCtxGetApiVersion(CUcontext ctx, unsigned int *version);
 CUresult CUDAAPI cuCtxSynchronize(void);
+CUresult CUDAAPI cuCtxSynchronize_v2(CUcontext ctx);
 CUresult CUDAAPI cuCtxGetStreamPriorityRange(int *leastPriority, int *greatestPriority);
+CUresult CUDAAPI cuCtxSetLimit(CUlimit limit, size_t value);
+CUresult CUDAAPI cuCtxGetLimit(size_t *pvalue, CUlimit limit);
+CUresult CUDAAPI cuCtxGetCacheConfig(CUfunc_cache *pconfig);
+CUresult CUDAAPI cuCtxSetCacheConfig(CUfunc_cache config);
+CUresult CUDAAPI cuCtxGetSharedMemConfig(CUsharedconfig *pConfig);
+CUresult CUDAAPI cuCtxSetSharedMemConfig(CUsharedconfig config);
 
 /* Device memory */
 CUresult CUDAAPI cuMemGetInfo(size_t *free, size_t *total);
@@ -1047,10 +1202,15 @@ CUresult CUDAAPI cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned in
 CUresult CUDAAPI cuStreamQuery(CUstream hStream);
 CUresult CUDAAPI cuStreamSynchronize(CUstream hStream);
 CUresult CUDAAPI cuStreamDestroy(CUstream hStream);
+CUresult CUDAAPI cuStreamGetCtx(CUstream hStream, CUcontext *pctx);
+CUresult CUDAAPI cuStreamGetCtx_v2(CUstream hStream, CUcontext *pCtx, CUgreenCtx *pGreenCtx);
+CUresult CUDAAPI cuStreamGetId(CUstream hStream, unsigned long long *streamId);
+CUresult CUDAAPI cuStreamGetDevice(CUstream hStream, CUdevice *device);
 
 /* Events */
 CUresult CUDAAPI cuEventCreate(CUevent *phEvent, unsigned int Flags);
 CUresult CUDAAPI cuEventRecord(CUevent hEvent, CUstream hStream);
+CUresult CUDAAPI cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsigned int flags);
 CUresult CUDAAPI cuEventQuery(CUevent hEvent);
 CUresult CUDAAPI cuEventSynchronize(CUevent hEvent);
 CUresult CUDAAPI cuEventDestroy(CUevent hEvent);
@@ -1065,6 +1225,22 @@ CUresult CUDAAPI cuExternalMemoryGetMappedMipmappedArray(
    CUmipmappedArray *mipmap, CUexternalMemory extMem,
    const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC *mipmapDesc);
 CUresult CUDAAPI cuDestroyExternalMemory(CUexternalMemory extMem);
+
+/* External semaphores */
+CUresult CUDAAPI cuImportExternalSemaphore(CUexternalSemaphore *extSem_out,
+                                           const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC *semHandleDesc);
+CUresult CUDAAPI cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray,
+                                                 const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray,
+                                                 unsigned int numExtSems, CUstream stream);
+CUresult CUDAAPI cuWaitExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray,
+                                               const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray,
+                                               unsigned int numExtSems, CUstream stream);
+CUresult CUDAAPI cuDestroyExternalSemaphore(CUexternalSemaphore extSem);
+
+/* Host functions, run in stream order */
+CUresult CUDAAPI cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData);
+CUresult CUDAAPI cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *userData,
+                                     unsigned int flags);
 
 /* Virtual memory: reserve address ranges, create physical allocations, map
  * them in, set access, share them as file descriptors. */
@@ -1165,6 +1341,15 @@ CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int cudaVersio
 #undef cuStreamGetFlags
 #undef cuStreamGetPriority
 #undef cuEventRecord
+#undef cuEventRecordWithFlags
+#undef cuStreamGetCtx
+#undef cuStreamGetCtx_v2
+#undef cuStreamGetId
+#undef cuStreamGetDevice
+#undef cuStreamAddCallback
+#undef cuLaunchHostFunc
+#undef cuSignalExternalSemaphoresAsync
+#undef cuWaitExternalSemaphoresAsync
 
 /* 32-bit device address of the oldest ABI. */
 typedef unsigned int CUdeviceptr_v1;
@@ -1374,6 +1559,20 @@ CUresult CUDAAPI cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned in
 CUresult CUDAAPI cuStreamQuery(CUstream hStream);
 CUresult CUDAAPI cuStreamSynchronize(CUstream hStream);
 CUresult CUDAAPI cuEventRecord(CUevent hEvent, CUstream hStream);
+CUresult CUDAAPI cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsigned int flags);
+CUresult CUDAAPI cuStreamGetCtx(CUstream hStream, CUcontext *pctx);
+CUresult CUDAAPI cuStreamGetCtx_v2(CUstream hStream, CUcontext *pCtx, CUgreenCtx *pGreenCtx);
+CUresult CUDAAPI cuStreamGetId(CUstream hStream, unsigned long long *streamId);
+CUresult CUDAAPI cuStreamGetDevice(CUstream hStream, CUdevice *device);
+CUresult CUDAAPI cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *userData,
+                                     unsigned int flags);
+CUresult CUDAAPI cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData);
+CUresult CUDAAPI cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray,
+                                                 const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray,
+                                                 unsigned int numExtSems, CUstream stream);
+CUresult CUDAAPI cuWaitExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray,
+                                               const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray,
+                                               unsigned int numExtSems, CUstream stream);
 
 /* Lookup without the symbol status. */
 CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion,

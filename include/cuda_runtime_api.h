@@ -55,6 +55,10 @@
 #define cudaEventRecord             __CUDART_API_PTSZ(cudaEventRecord)
 #define cudaStreamWaitEvent         __CUDART_API_PTSZ(cudaStreamWaitEvent)
 #define cudaStreamSynchronize       __CUDART_API_PTSZ(cudaStreamSynchronize)
+#define cudaStreamAddCallback       __CUDART_API_PTSZ(cudaStreamAddCallback)
+#define cudaLaunchHostFunc          __CUDART_API_PTSZ(cudaLaunchHostFunc)
+#define cudaSignalExternalSemaphoresAsync __CUDART_API_PTSZ(cudaSignalExternalSemaphoresAsync)
+#define cudaWaitExternalSemaphoresAsync __CUDART_API_PTSZ(cudaWaitExternalSemaphoresAsync)
 #endif
 
 /* C++ callers may leave out trailing arguments that have a usual value
@@ -74,6 +78,8 @@ extern "C" {
 extern cudaError_t CUDARTAPI cudaDeviceReset(void);
 extern cudaError_t CUDARTAPI cudaDeviceSynchronize(void);
 extern cudaError_t CUDARTAPI cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority);
+extern cudaError_t CUDARTAPI cudaDeviceSetLimit(enum cudaLimit limit, size_t value);
+extern cudaError_t CUDARTAPI cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit);
 extern cudaError_t CUDARTAPI cudaGetDeviceCount(int *count);
 extern cudaError_t CUDARTAPI cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device);
 extern cudaError_t CUDARTAPI cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device);
@@ -89,6 +95,9 @@ extern const char *CUDARTAPI cudaGetErrorString(cudaError_t error);
 
 /* ---- Streams ---- */
 
+/* cudaStreamAddCallback */
+typedef void (CUDART_CB *cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void *userData);
+
 extern cudaError_t CUDARTAPI cudaStreamCreate(cudaStream_t *pStream);
 extern cudaError_t CUDARTAPI cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags);
 extern cudaError_t CUDARTAPI cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags,
@@ -100,6 +109,9 @@ extern cudaError_t CUDARTAPI cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_
                                                 unsigned int flags CUVK_RT_DEFAULT(0));
 extern cudaError_t CUDARTAPI cudaStreamSynchronize(cudaStream_t stream);
 extern cudaError_t CUDARTAPI cudaStreamQuery(cudaStream_t stream);
+extern cudaError_t CUDARTAPI cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
+                                                  void *userData, unsigned int flags);
+extern cudaError_t CUDARTAPI cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData);
 
 /* ---- Events ---- */
 
@@ -118,6 +130,18 @@ extern cudaError_t CUDARTAPI cudaImportExternalMemory(cudaExternalMemory_t *extM
 extern cudaError_t CUDARTAPI cudaExternalMemoryGetMappedBuffer(void **devPtr, cudaExternalMemory_t extMem,
                                                               const struct cudaExternalMemoryBufferDesc *bufferDesc);
 extern cudaError_t CUDARTAPI cudaDestroyExternalMemory(cudaExternalMemory_t extMem);
+
+/* ---- External semaphores ---- */
+
+extern cudaError_t CUDARTAPI cudaImportExternalSemaphore(cudaExternalSemaphore_t *extSem_out,
+                                                        const struct cudaExternalSemaphoreHandleDesc *semHandleDesc);
+extern cudaError_t CUDARTAPI cudaSignalExternalSemaphoresAsync(
+   const cudaExternalSemaphore_t *extSemArray, const struct cudaExternalSemaphoreSignalParams *paramsArray,
+   unsigned int numExtSems, cudaStream_t stream CUVK_RT_DEFAULT(0));
+extern cudaError_t CUDARTAPI cudaWaitExternalSemaphoresAsync(
+   const cudaExternalSemaphore_t *extSemArray, const struct cudaExternalSemaphoreWaitParams *paramsArray,
+   unsigned int numExtSems, cudaStream_t stream CUVK_RT_DEFAULT(0));
+extern cudaError_t CUDARTAPI cudaDestroyExternalSemaphore(cudaExternalSemaphore_t extSem);
 
 /* ---- Memory ---- */
 
@@ -162,6 +186,10 @@ extern cudaError_t CUDARTAPI cudaRuntimeGetVersion(int *runtimeVersion);
 #undef cudaEventRecord
 #undef cudaStreamWaitEvent
 #undef cudaStreamSynchronize
+#undef cudaStreamAddCallback
+#undef cudaLaunchHostFunc
+#undef cudaSignalExternalSemaphoresAsync
+#undef cudaWaitExternalSemaphoresAsync
 
 extern cudaError_t CUDARTAPI cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
 extern cudaError_t CUDARTAPI cudaMemset(void *devPtr, int value, size_t count);
@@ -174,6 +202,15 @@ extern cudaError_t CUDARTAPI cudaStreamGetPriority(cudaStream_t hStream, int *pr
 extern cudaError_t CUDARTAPI cudaEventRecord(cudaEvent_t event, cudaStream_t stream);
 extern cudaError_t CUDARTAPI cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags);
 extern cudaError_t CUDARTAPI cudaStreamSynchronize(cudaStream_t stream);
+extern cudaError_t CUDARTAPI cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
+                                                  void *userData, unsigned int flags);
+extern cudaError_t CUDARTAPI cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData);
+extern cudaError_t CUDARTAPI cudaSignalExternalSemaphoresAsync(
+   const cudaExternalSemaphore_t *extSemArray, const struct cudaExternalSemaphoreSignalParams *paramsArray,
+   unsigned int numExtSems, cudaStream_t stream);
+extern cudaError_t CUDARTAPI cudaWaitExternalSemaphoresAsync(
+   const cudaExternalSemaphore_t *extSemArray, const struct cudaExternalSemaphoreWaitParams *paramsArray,
+   unsigned int numExtSems, cudaStream_t stream);
 #endif
 
 #if defined(__cplusplus)

@@ -325,6 +325,17 @@ enum cudaComputeMode {
    cudaComputeModeExclusiveProcess = 3
 };
 
+/* cudaDeviceSetLimit / cudaDeviceGetLimit; the values of CUlimit. */
+enum cudaLimit {
+   cudaLimitStackSize = 0x00,
+   cudaLimitPrintfFifoSize = 0x01,
+   cudaLimitMallocHeapSize = 0x02,
+   cudaLimitDevRuntimeSyncDepth = 0x03,
+   cudaLimitDevRuntimePendingLaunchCount = 0x04,
+   cudaLimitMaxL2FetchGranularity = 0x05,
+   cudaLimitPersistingL2CacheSize = 0x06
+};
+
 /* cudaDeviceGetAttribute; each has the value of the driver API's
  * CU_DEVICE_ATTRIBUTE_* of the same meaning. */
 enum cudaDeviceAttr {
@@ -629,6 +640,78 @@ struct cudaExternalMemoryMipmappedArrayDesc {
    unsigned int reserved[16];
 };
 
+/* ---- External semaphores ---- */
+
+enum cudaExternalSemaphoreHandleType {
+   cudaExternalSemaphoreHandleTypeOpaqueFd = 1,
+   cudaExternalSemaphoreHandleTypeOpaqueWin32 = 2,
+   cudaExternalSemaphoreHandleTypeOpaqueWin32Kmt = 3,
+   cudaExternalSemaphoreHandleTypeD3D12Fence = 4,
+   cudaExternalSemaphoreHandleTypeD3D11Fence = 5,
+   cudaExternalSemaphoreHandleTypeNvSciSync = 6,
+   cudaExternalSemaphoreHandleTypeKeyedMutex = 7,
+   cudaExternalSemaphoreHandleTypeKeyedMutexKmt = 8,
+   cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd = 9,
+   cudaExternalSemaphoreHandleTypeTimelineSemaphoreWin32 = 10
+};
+
+/* Signal/wait params flags, meaningful for NvSciSync only. */
+#define cudaExternalSemaphoreSignalSkipNvSciBufMemSync 0x01
+#define cudaExternalSemaphoreWaitSkipNvSciBufMemSync 0x02
+
+/* cudaImportExternalSemaphore: the layout of the driver API's
+ * CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC. */
+struct cudaExternalSemaphoreHandleDesc {
+   enum cudaExternalSemaphoreHandleType type;
+   union {
+      int fd;                           /* OpaqueFd, TimelineSemaphoreFd */
+      struct {
+         void *handle;
+         const void *name;
+      } win32;
+      const void *nvSciSyncObj;
+   } handle;
+   unsigned int flags;                  /* must be 0 */
+   unsigned int reserved[16];
+};
+
+struct cudaExternalSemaphoreSignalParams {
+   struct {
+      struct {
+         unsigned long long value;      /* timeline semaphores */
+      } fence;
+      union {
+         void *fence;
+         unsigned long long reserved;
+      } nvSciSync;
+      struct {
+         unsigned long long key;
+      } keyedMutex;
+      unsigned int reserved[12];
+   } params;
+   unsigned int flags;
+   unsigned int reserved[16];
+};
+
+struct cudaExternalSemaphoreWaitParams {
+   struct {
+      struct {
+         unsigned long long value;
+      } fence;
+      union {
+         void *fence;
+         unsigned long long reserved;
+      } nvSciSync;
+      struct {
+         unsigned long long key;
+         unsigned int timeoutMs;
+      } keyedMutex;
+      unsigned int reserved[10];
+   } params;
+   unsigned int flags;
+   unsigned int reserved[16];
+};
+
 /* ---- Handles ---- */
 
 typedef struct CUstream_st *cudaStream_t;
@@ -636,5 +719,16 @@ typedef struct CUevent_st *cudaEvent_t;
 /* NVIDIA's tag; the object is the driver API's CUexternalMemory, whose
  * tag (CUextMemory_st) differs, so passing one as the other needs a cast. */
 typedef struct CUexternalMemory_st *cudaExternalMemory_t;
+/* The driver API's CUexternalSemaphore under NVIDIA's runtime tag. */
+typedef struct CUexternalSemaphore_st *cudaExternalSemaphore_t;
+
+#if defined(_WIN32)
+#define CUDART_CB __stdcall
+#else
+#define CUDART_CB
+#endif
+
+/* cudaLaunchHostFunc */
+typedef void (CUDART_CB *cudaHostFn_t)(void *userData);
 
 #endif

@@ -26,11 +26,12 @@ CUVK_JOBS=${CUVK_JOBS:-$(nproc 2>/dev/null || echo 2)}
 
 # What the build and the tests need on Debian 12.  g++ is optional for the
 # build (the ABI tests add a C++ comparison when it is there) but listed so
-# that every test runs the same way everywhere.
+# that every test runs the same way everywhere.  spirv-headers gives the
+# PTX compiler Khronos's spirv.h; spirv-tools gives the tests spirv-val.
 CUVK_DEBIAN_PACKAGES=(
    meson ninja-build gcc g++ libc6-dev pkg-config
    libvulkan-dev glslang-tools mesa-vulkan-drivers vulkan-validationlayers
-   python3 binutils
+   python3 binutils spirv-headers spirv-tools
 )
 
 cuvk_note() {

@@ -10,6 +10,7 @@
 #include "cuda_api/context.h"
 #include "cuda_api/driver.h"
 #include "cuda_api/external_memory.h"
+#include "cuda_api/memory.h"
 #include "util/error.h"
 #include "util/log.h"
 #include "util/macros.h"
@@ -271,11 +272,16 @@ cuvk_array_image_create(struct cuvk_context *ctx, const struct cuvk_format *form
       .allocationSize = req.size,
       .memoryTypeIndex = type,
    };
+   res = cuvk_mem_reserve(ctx, type, req.size, entry);
+   if (res != CUDA_SUCCESS)
+      goto fail_image;
    vr = vkAllocateMemory(ctx->vk, &alloc_info, NULL, &img->memory);
    if (vr != VK_SUCCESS) {
       res = cuvk_vk_error(vr, "vkAllocateMemory for an array");
-      goto fail_image;
+      goto fail_budget;
    }
+   img->memory_size = req.size;
+   img->memory_type = type;
    vr = vkBindImageMemory(ctx->vk, img->image, img->memory, 0);
    if (vr != VK_SUCCESS) {
       res = cuvk_vk_error(vr, "vkBindImageMemory for an array");
@@ -293,6 +299,8 @@ fail_memory_used:
    cuvk_submit_wait_idle(ctx);
 fail_memory:
    vkFreeMemory(ctx->vk, img->memory, NULL);
+fail_budget:
+   cuvk_mem_budget_unreserve(&dev->budget, type, req.size);
 fail_image:
    vkDestroyImage(ctx->vk, img->image, NULL);
 fail_img:
@@ -306,8 +314,10 @@ image_free(struct cuvk_context *ctx, struct cuvk_array_image *img)
    cuvk_array_image_finish_compute(ctx, img);
    if (img->owns_image)
       vkDestroyImage(ctx->vk, img->image, NULL);
-   if (img->memory)
+   if (img->memory) {
       vkFreeMemory(ctx->vk, img->memory, NULL);
+      cuvk_mem_budget_unreserve(&ctx->dev->budget, img->memory_type, img->memory_size);
+   }
    free(img);
 }
 
@@ -329,7 +339,7 @@ cuvk_array_image_release_locked(struct cuvk_array_image *img)
    cuvk_list_del(&img->link);
    img->release.fn = image_release_now;
    img->release.data = img;
-   cuvk_submit_defer(ctx, &img->release);
+   cuvk_submit_defer_bytes(ctx, &img->release, img->memory ? img->memory_size : 0);
    if (ext)
       cuvk_external_memory_unref_locked(ext);
 }

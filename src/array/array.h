@@ -43,6 +43,8 @@ struct cuvk_array_image {
    struct cuvk_context *ctx;
    VkImage image;
    VkDeviceMemory memory;            /* owned; VK_NULL_HANDLE over an import */
+   VkDeviceSize memory_size;         /* of memory, counted in the device's budget */
+   uint32_t memory_type;
    bool owns_image;                  /* false: the import's dedicated image */
    struct cuvk_external_memory *ext; /* the import it lives in (referenced) */
    bool external;                    /* shared with another device or API */

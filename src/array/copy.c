@@ -183,6 +183,9 @@ side_parse_linear(struct copy *c, struct side *s, const struct side_desc *d)
       if (d->type == CU_MEMORYTYPE_HOST && !host_kind)
          return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: %s 0x%llx is device memory, given as host memory",
                            c->entry, s->name, (unsigned long long)start);
+      if (s == &c->dst && cuvk_mem_span_read_only(&span))
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: destination 0x%llx is registered with "
+                           "CU_MEMHOSTREGISTER_READ_ONLY", c->entry, (unsigned long long)start);
       if (span.avail < extent)
          return cuvk_error(CUDA_ERROR_INVALID_VALUE,
                            "%s: the %s's %llu bytes from 0x%llx run past the end of its allocation "

@@ -145,6 +145,34 @@ cuMemsetD2D32Async_ptsz(CUdeviceptr dst, size_t pitch, unsigned int v, size_t w,
 }
 
 CUVK_EXPORT CUresult CUDAAPI
+cuStreamAddCallback_ptsz(CUstream s, CUstreamCallback callback, void *data, unsigned int flags)
+{
+   return cuStreamAddCallback(ptsz(s), callback, data, flags);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuLaunchHostFunc_ptsz(CUstream s, CUhostFn fn, void *data)
+{
+   return cuLaunchHostFunc(ptsz(s), fn, data);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuSignalExternalSemaphoresAsync_ptsz(const CUexternalSemaphore *sems,
+                                     const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *params, unsigned int n,
+                                     CUstream s)
+{
+   return cuSignalExternalSemaphoresAsync(sems, params, n, ptsz(s));
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuWaitExternalSemaphoresAsync_ptsz(const CUexternalSemaphore *sems,
+                                   const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *params, unsigned int n,
+                                   CUstream s)
+{
+   return cuWaitExternalSemaphoresAsync(sems, params, n, ptsz(s));
+}
+
+CUVK_EXPORT CUresult CUDAAPI
 cuStreamQuery_ptsz(CUstream s)
 {
    return cuStreamQuery(ptsz(s));
@@ -178,6 +206,36 @@ CUVK_EXPORT CUresult CUDAAPI
 cuEventRecord_ptsz(CUevent e, CUstream s)
 {
    return cuEventRecord(e, ptsz(s));
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuEventRecordWithFlags_ptsz(CUevent e, CUstream s, unsigned int flags)
+{
+   return cuEventRecordWithFlags(e, ptsz(s), flags);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuStreamGetCtx_ptsz(CUstream s, CUcontext *pctx)
+{
+   return cuStreamGetCtx(ptsz(s), pctx);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuStreamGetCtx_v2_ptsz(CUstream s, CUcontext *pctx, CUgreenCtx *pgreen)
+{
+   return cuStreamGetCtx_v2(ptsz(s), pctx, pgreen);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuStreamGetId_ptsz(CUstream s, unsigned long long *id)
+{
+   return cuStreamGetId(ptsz(s), id);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuStreamGetDevice_ptsz(CUstream s, CUdevice *device)
+{
+   return cuStreamGetDevice(ptsz(s), device);
 }
 
 CUVK_EXPORT CUresult CUDAAPI

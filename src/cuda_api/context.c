@@ -11,6 +11,8 @@
 #include "array/array.h"
 #include "cuda_api/driver.h"
 #include "cuda_api/external_memory.h"
+#include "cuda_api/external_semaphore.h"
+#include "cuda_api/host_queue.h"
 #include "cuda_api/memory.h"
 #include "cuda_api/pipeline.h"
 #include "cuda_api/transfer.h"
@@ -48,6 +50,8 @@ context_create_device(struct cuvk_context *ctx)
       exts[ext_count++] = VK_EXT_EXTERNAL_MEMORY_DMA_BUF_EXTENSION_NAME;
    if (dev->has_memory_budget)
       exts[ext_count++] = VK_EXT_MEMORY_BUDGET_EXTENSION_NAME;
+   if (dev->has_external_semaphore_fd)
+      exts[ext_count++] = VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME;
 
    VkPhysicalDeviceVulkan12Features f12 = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
@@ -89,6 +93,9 @@ context_create_device(struct cuvk_context *ctx)
    if (dev->has_external_memory_host)
       ctx->GetMemoryHostPointerPropertiesEXT = (PFN_vkGetMemoryHostPointerPropertiesEXT)
          vkGetDeviceProcAddr(ctx->vk, "vkGetMemoryHostPointerPropertiesEXT");
+   if (dev->has_external_semaphore_fd)
+      ctx->ImportSemaphoreFdKHR = (PFN_vkImportSemaphoreFdKHR)
+         vkGetDeviceProcAddr(ctx->vk, "vkImportSemaphoreFdKHR");
    return CUDA_SUCCESS;
 }
 
@@ -192,6 +199,7 @@ cuvk_context_create(struct cuvk_device *dev, unsigned flags, bool primary,
    cuvk_list_init(&ctx->external_memories);
    cuvk_list_init(&ctx->arrays);
    cuvk_list_init(&ctx->vmm_handles);
+   cuvk_list_init(&ctx->external_semaphores);
 
    res = context_create_device(ctx);
    if (res != CUDA_SUCCESS)
@@ -207,20 +215,27 @@ cuvk_context_create(struct cuvk_device *dev, unsigned flags, bool primary,
    if (res != CUDA_SUCCESS)
       goto fail_pipelines;
 
+   res = cuvk_host_queue_init(ctx);
+   if (res != CUDA_SUCCESS)
+      goto fail_submit;
+
    cuvk_staging_init(ctx);
-   cuvk_mem_heap_init(&ctx->device_heap, ctx->vk, dev->device_type_index,
+   cuvk_mem_heap_init(&ctx->device_heap, ctx->vk, &dev->budget, dev->device_type_index,
                       dev->mem.memoryTypes[dev->device_type_index].propertyFlags, DEVICE_BLOCK_SIZE,
                       cuvk_device_max_allocation(dev, dev->device_type_index));
    context_setup_bulk_memory(ctx);
-   cuvk_mem_heap_init(&ctx->host_heap, ctx->vk, dev->host_type_index,
+   cuvk_mem_heap_init(&ctx->host_heap, ctx->vk, &dev->budget, dev->host_type_index,
                       dev->mem.memoryTypes[dev->host_type_index].propertyFlags, HOST_BLOCK_SIZE,
                       cuvk_device_max_allocation(dev, dev->host_type_index));
 
    ctx->null_stream.ctx = ctx;
+   cuvk_context_settings_init(ctx);
    cuvk_object_add(&ctx->base, CUVK_OBJECT_CONTEXT);
    *out = ctx;
    return CUDA_SUCCESS;
 
+fail_submit:
+   cuvk_submit_finish(ctx);
 fail_pipelines:
    cuvk_pipelines_finish(ctx);
 fail_device:
@@ -229,6 +244,24 @@ fail_ctx:
    pthread_mutex_destroy(&ctx->lock);
    free(ctx);
    return res;
+}
+
+/* Teardown of a context whose GPU queue is stuck on a semaphore nobody
+ * will signal: destroying its VkDevice, or anything the GPU may still
+ * use, would be invalid, so its handles die and its Vulkan objects and
+ * memory stay behind. */
+static void
+context_leak(struct cuvk_context *ctx)
+{
+   cuvk_host_queue_abandon(ctx, true);
+   cuvk_host_queue_stop(ctx);
+   pthread_mutex_lock(&ctx->lock);
+   cuvk_list_for_each_entry_safe(struct cuvk_stream, s, &ctx->streams, link)
+      cuvk_stream_destroy_locked(s);
+   cuvk_list_for_each_entry_safe(struct cuvk_event, e, &ctx->events, link)
+      cuvk_event_destroy_locked(e);
+   cuvk_external_semaphore_release_context(ctx, true);
+   pthread_mutex_unlock(&ctx->lock);
 }
 
 void
@@ -240,7 +273,16 @@ cuvk_context_destroy(struct cuvk_context *ctx)
    pthread_mutex_lock(&ctx->lock);
    cuvk_submit_flush(ctx);
    pthread_mutex_unlock(&ctx->lock);
+   /* Waits on emulated semaphores that nobody signalled now pass, so the
+    * GPU work behind them drains; with waits on native ones that cannot
+    * be done, and the device is leaked instead of destroyed busy. */
+   cuvk_host_queue_abandon(ctx, false);
+   if (!cuvk_external_semaphore_settle(ctx)) {
+      context_leak(ctx);
+      return;
+   }
    vkDeviceWaitIdle(ctx->vk);
+   cuvk_host_queue_stop(ctx);
 
    pthread_mutex_lock(&ctx->lock);
    cuvk_submit_retire(ctx);
@@ -256,6 +298,8 @@ cuvk_context_destroy(struct cuvk_context *ctx)
    cuvk_array_release_context(ctx); /* images before the imports they live in */
    cuvk_external_memory_release_context(ctx);
    cuvk_vmm_release_context(ctx);
+   cuvk_external_semaphore_release_context(ctx, false);
+   cuvk_host_queue_finish(ctx);
    cuvk_submit_finish(ctx);
 
    cuvk_list_for_each_entry_safe(struct cuvk_query_pool, qp, &ctx->query_pools, link) {
@@ -480,6 +524,19 @@ cuCtxGetDevice(CUdevice *device)
 }
 
 CUVK_EXPORT CUresult CUDAAPI
+cuCtxGetDevice_v2(CUdevice *device, CUcontext hctx)
+{
+   struct cuvk_context *ctx = NULL;
+   CUresult res = cuvk_context_resolve(hctx, "cuCtxGetDevice_v2", &ctx);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!device)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuCtxGetDevice_v2: device is NULL");
+   *device = ctx->dev->ordinal;
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
 cuCtxGetFlags(unsigned int *flags)
 {
    struct cuvk_context *ctx = NULL;
@@ -488,7 +545,30 @@ cuCtxGetFlags(unsigned int *flags)
       return res;
    if (!flags)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuCtxGetFlags: flags is NULL");
-   *flags = ctx->flags;
+   *flags = __atomic_load_n(&ctx->flags, __ATOMIC_RELAXED);
+   return CUDA_SUCCESS;
+}
+
+/* The flags cuCtxSetFlags may change; the others (CU_CTX_MAP_HOST, the
+ * core dump ones) are fixed at creation.  NVIDIA's driver drops them from
+ * the request silently (measured: SetFlags(MAP_HOST) then reads 0). */
+#define CTX_SETTABLE_FLAGS (CTX_SCHED_MASK | CU_CTX_LMEM_RESIZE_TO_MAX | CU_CTX_SYNC_MEMOPS)
+
+CUVK_EXPORT CUresult CUDAAPI
+cuCtxSetFlags(unsigned int flags)
+{
+   struct cuvk_context *ctx = NULL;
+   CUresult res = cuvk_context_current("cuCtxSetFlags", &ctx);
+   if (res != CUDA_SUCCESS)
+      return res;
+   res = context_check_flags("cuCtxSetFlags", flags);
+   if (res != CUDA_SUCCESS)
+      return res;
+   unsigned old = __atomic_load_n(&ctx->flags, __ATOMIC_RELAXED), next;
+   do {
+      next = (old & ~CTX_SETTABLE_FLAGS) | (flags & CTX_SETTABLE_FLAGS);
+   } while (!__atomic_compare_exchange_n(&ctx->flags, &old, next, false, __ATOMIC_RELAXED,
+                                         __ATOMIC_RELAXED));
    return CUDA_SUCCESS;
 }
 
@@ -497,6 +577,17 @@ cuCtxSynchronize(void)
 {
    struct cuvk_context *ctx = NULL;
    CUresult res = cuvk_context_current("cuCtxSynchronize", &ctx);
+   if (res != CUDA_SUCCESS)
+      return res;
+
+   return cuvk_submit_wait_idle(ctx);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuCtxSynchronize_v2(CUcontext hctx)
+{
+   struct cuvk_context *ctx = NULL;
+   CUresult res = cuvk_context_resolve(hctx, "cuCtxSynchronize_v2", &ctx);
    if (res != CUDA_SUCCESS)
       return res;
 

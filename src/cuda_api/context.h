@@ -16,6 +16,7 @@
 #include <cuda.h>
 #include <vulkan/vulkan.h>
 
+#include "cuda_api/host_queue.h"
 #include "cuda_api/object.h"
 #include "cuda_api/submit.h"
 #include "mem/block_heap.h"
@@ -30,6 +31,7 @@ struct cuvk_stream {
    unsigned flags;
    int priority;
    uint64_t last_value;      /* completes when all its work has */
+   unsigned long long id;    /* cuStreamGetId: unique in the process */
 };
 
 #define CUVK_QUERY_POOL_SIZE 256u
@@ -64,6 +66,13 @@ struct cuvk_staging {
    bool cached;
    uint64_t slot_value[CUVK_STAGING_SLOTS];
    unsigned next;
+   /* Device memory an overlapping copy bounces through (transfer.c),
+    * made at first need.  Guarded by the context's lock, not the ring's:
+    * every command is ordered after the one before, so successive
+    * copies reuse it without waiting. */
+   VkDeviceMemory scratch_memory;
+   VkBuffer scratch_buffer;
+   VkDeviceAddress scratch_address;
 };
 
 struct cuvk_context {
@@ -76,6 +85,7 @@ struct cuvk_context {
    VkQueue queue;
    PFN_vkGetMemoryFdKHR GetMemoryFdKHR;
    PFN_vkGetMemoryHostPointerPropertiesEXT GetMemoryHostPointerPropertiesEXT;
+   PFN_vkImportSemaphoreFdKHR ImportSemaphoreFdKHR;  /* NULL: no native imports */
 
    VkPipelineLayout copy_layout;
    VkPipeline copy_pipeline;
@@ -105,16 +115,39 @@ struct cuvk_context {
    struct cuvk_list arrays;            /* cuvk_array_image (src/array/) */
    struct cuvk_array_pipelines *array_pipelines; /* src/array/, made at first use */
    struct cuvk_list vmm_handles;   /* cuMemCreate / import handles */
+   struct cuvk_list external_semaphores; /* cuvk_external_semaphore */
+   /* The newest step that waits on a native imported semaphore: until it
+    * completes, teardown cannot count on the GPU going idle. */
+   uint64_t native_wait_value;
+
+   /* Host functions and emulated semaphores (host_queue.h). */
+   struct cuvk_host_queue host_queue;
 
    /* Device allocations, and pinned host allocations (cuMemAllocHost). */
    struct cuvk_mem_heap device_heap;
    struct cuvk_mem_heap host_heap;
 
    struct cuvk_staging staging;
+
+   /* Settings that only kernels would read (context_settings.c): kept
+    * and reported, never acted on.  Atomics, read and written from any
+    * thread without the lock. */
+   unsigned long long id;
+   size_t limits[CU_LIMIT_MAX];
+   CUfunc_cache cache_config;
 };
 
 CUresult cuvk_context_create(struct cuvk_device *dev, unsigned flags, bool primary,
                              struct cuvk_context **out);
+/* Gives a new context its id and CUDA's default limits. */
+void cuvk_context_settings_init(struct cuvk_context *ctx);
+
+/* A CUcontext argument: NULL is the calling thread's current context;
+ * anything else must be a live context (CUDA_ERROR_INVALID_CONTEXT). */
+CUresult cuvk_context_resolve(CUcontext hctx, const char *entry, struct cuvk_context **out);
+
+/* The next stream id; ids are never reused. */
+unsigned long long cuvk_stream_next_id(void);
 void cuvk_context_destroy(struct cuvk_context *ctx);
 
 /* The calling thread's current context, checked to be live:
@@ -143,5 +176,9 @@ CUresult cuvk_stream_lookup(CUstream hstream, const char *entry, struct cuvk_con
 
 void cuvk_stream_destroy_locked(struct cuvk_stream *stream);
 void cuvk_event_destroy_locked(struct cuvk_event *event);
+
+/* Whether the event has been recorded, and the timeline value it waits
+ * for, read under the context's lock.  Takes the lock itself. */
+bool cuvk_event_recorded(struct cuvk_event *event, uint64_t *value);
 
 #endif

@@ -136,6 +136,9 @@ device_attribute(const struct cuvk_device *dev, CUdevice_attribute attrib)
    case CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED:
    case CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED:
    case CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED:
+   /* Timeline semaphores import natively where the driver exports them,
+    * and through VK_LAYER_CUVK_interop's xsems everywhere else. */
+   case CU_DEVICE_ATTRIBUTE_TIMELINE_SEMAPHORE_INTEROP_SUPPORTED:
       return 1;
    case CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED:
    case CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM:
@@ -254,4 +257,101 @@ cuDeviceGetByPCIBusId(CUdevice *device, const char *pci_bus_id)
       }
    }
    return cuvk_error(CUDA_ERROR_INVALID_DEVICE, "cuDeviceGetByPCIBusId: no device at %s", pci_bus_id);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuDeviceComputeCapability(int *major, int *minor, CUdevice device)
+{
+   struct cuvk_device *dev;
+   CUresult res = cuvk_device_get(device, "cuDeviceComputeCapability", &dev);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!major || !minor)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuDeviceComputeCapability: NULL major or minor");
+   /* The same numbers as the attributes, so the two ways of asking agree. */
+   *major = device_attribute(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+   *minor = device_attribute(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuDeviceGetProperties(CUdevprop *prop, CUdevice device)
+{
+   struct cuvk_device *dev;
+   CUresult res = cuvk_device_get(device, "cuDeviceGetProperties", &dev);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!prop)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuDeviceGetProperties: prop is NULL");
+   /* Each field is its attribute, as in NVIDIA's driver. */
+   prop->maxThreadsPerBlock = device_attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+   prop->maxThreadsDim[0] = device_attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X);
+   prop->maxThreadsDim[1] = device_attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y);
+   prop->maxThreadsDim[2] = device_attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z);
+   prop->maxGridSize[0] = device_attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X);
+   prop->maxGridSize[1] = device_attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y);
+   prop->maxGridSize[2] = device_attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z);
+   prop->sharedMemPerBlock = device_attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
+   prop->totalConstantMemory = device_attribute(dev, CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY);
+   prop->SIMDWidth = device_attribute(dev, CU_DEVICE_ATTRIBUTE_WARP_SIZE);
+   prop->memPitch = device_attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_PITCH);
+   prop->regsPerBlock = device_attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK);
+   prop->clockRate = device_attribute(dev, CU_DEVICE_ATTRIBUTE_CLOCK_RATE);
+   prop->textureAlign = device_attribute(dev, CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT);
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuDeviceGetLuid(char *luid, unsigned int *node_mask, CUdevice device)
+{
+   struct cuvk_device *dev;
+   CUresult res = cuvk_device_get(device, "cuDeviceGetLuid", &dev);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!luid || !node_mask)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuDeviceGetLuid: NULL luid or deviceNodeMask");
+   /* A LUID exists on Windows only; Vulkan says whether it has one, and
+    * NVIDIA's Linux driver answers CUDA_ERROR_NOT_SUPPORTED (measured). */
+   if (!dev->id.deviceLUIDValid)
+      return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "cuDeviceGetLuid: %s has no LUID",
+                        dev->props.deviceName);
+   _Static_assert(VK_LUID_SIZE == 8, "CUDA's LUID is 8 bytes");
+   memcpy(luid, dev->id.deviceLUID, VK_LUID_SIZE);
+   *node_mask = dev->id.deviceNodeMask;
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuDeviceCanAccessPeer(int *can_access, CUdevice device, CUdevice peer)
+{
+   struct cuvk_device *dev, *peer_dev;
+   CUresult res = cuvk_device_get(device, "cuDeviceCanAccessPeer", &dev);
+   if (res != CUDA_SUCCESS)
+      return res;
+   res = cuvk_device_get(peer, "cuDeviceCanAccessPeer", &peer_dev);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!can_access)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuDeviceCanAccessPeer: canAccessPeer is NULL");
+   /* Each context is its own VkDevice, so no two share memory; a device
+    * is not its own peer in CUDA either (measured: 0). */
+   *can_access = 0;
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuDeviceGetExecAffinitySupport(int *pi, CUexecAffinityType type, CUdevice device)
+{
+   struct cuvk_device *dev;
+   CUresult res = cuvk_device_get(device, "cuDeviceGetExecAffinitySupport", &dev);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!pi)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuDeviceGetExecAffinitySupport: pi is NULL");
+   /* cuCtxCreate refuses execution-affinity parameters, so no type is
+    * supported; NVIDIA's driver also answers 0 (for SM counts, without
+    * MPS) and accepts types it does not know. */
+   (void)type;
+   *pi = 0;
+   return CUDA_SUCCESS;
 }

@@ -87,14 +87,36 @@ has_extension(const VkExtensionProperties *exts, uint32_t count, const char *nam
    return false;
 }
 
+/* CUVK_DEVICE_HEAP_LIMIT: a cap on the device memory heap, 0 when unset
+ * or not understood (with a warning). */
+static VkDeviceSize
+device_heap_cap(void)
+{
+   const char *env = getenv("CUVK_DEVICE_HEAP_LIMIT");
+   VkDeviceSize cap = 0;
+
+   if (env && !cuvk_mem_parse_size(env, &cap)) {
+      cuvk_logw("CUVK_DEVICE_HEAP_LIMIT=%s is not a byte count (e.g. 512M); ignored", env);
+      cap = 0;
+   }
+   return cap;
+}
+
 static void
-device_choose_memory_types(struct cuvk_device *dev)
+device_choose_memory_types(struct cuvk_device *dev, bool has_budget_ext)
 {
    const VkPhysicalDeviceMemoryProperties *mem = &dev->mem;
 
    cuvk_policy_memory_types(mem, &dev->device_type_index, &dev->host_type_index);
-   if (dev->device_type_index != UINT32_MAX)
-      dev->device_heap_size = mem->memoryHeaps[mem->memoryTypes[dev->device_type_index].heapIndex].size;
+   if (dev->device_type_index == UINT32_MAX)
+      return;
+   uint32_t heap = mem->memoryTypes[dev->device_type_index].heapIndex;
+   cuvk_mem_budget_init(&dev->budget, dev->pdev, mem, has_budget_ext, heap, device_heap_cap());
+   dev->device_heap_size = dev->budget.limit[heap];
+   if (dev->device_heap_size < mem->memoryHeaps[heap].size)
+      cuvk_logi("%s: device memory limited to %llu of the heap's %llu bytes by CUVK_DEVICE_HEAP_LIMIT",
+                dev->props.deviceName, (unsigned long long)dev->device_heap_size,
+                (unsigned long long)mem->memoryHeaps[heap].size);
 }
 
 /* Fills dev from pdev; false (with an info line saying why) when the
@@ -134,6 +156,7 @@ device_probe(VkPhysicalDevice pdev, struct cuvk_device *dev)
    dev->has_dma_buf = has_extension(exts, ext_count, VK_EXT_EXTERNAL_MEMORY_DMA_BUF_EXTENSION_NAME);
    dev->has_pci_bus_info = has_extension(exts, ext_count, VK_EXT_PCI_BUS_INFO_EXTENSION_NAME);
    dev->has_memory_budget = has_extension(exts, ext_count, VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
+   dev->has_external_semaphore_fd = has_extension(exts, ext_count, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME);
 
    VkPhysicalDeviceVulkan12Features f12 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES };
    VkPhysicalDeviceFeatures2 f = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f12 };
@@ -208,8 +231,10 @@ device_probe(VkPhysicalDevice pdev, struct cuvk_device *dev)
    dev->min_imported_host_alignment = host_props.minImportedHostPointerAlignment;
 
    vkGetPhysicalDeviceMemoryProperties(pdev, &dev->mem);
-   device_choose_memory_types(dev);
+   device_choose_memory_types(dev, dev->has_memory_budget);
    if (dev->device_type_index == UINT32_MAX || dev->host_type_index == UINT32_MAX) {
+      if (dev->device_type_index != UINT32_MAX)
+         cuvk_mem_budget_finish(&dev->budget);
       cuvk_logi("skipping %s: no usable memory types", name);
       goto out;
    }

@@ -11,6 +11,8 @@
 #include <cuda.h>
 #include <vulkan/vulkan.h>
 
+#include "mem/budget.h"
+
 struct cuvk_context;
 
 struct cuvk_device {
@@ -31,6 +33,9 @@ struct cuvk_device {
    bool has_external_memory_host;
    bool has_dma_buf;
    bool has_memory_budget;
+   /* VK_KHR_external_semaphore_fd: native OPAQUE_FD semaphore imports
+    * (external_semaphore.c), binary and timeline. */
+   bool has_external_semaphore_fd;
    /* Reservations are backed by a sparse buffer (util/device_policy.h);
     * contexts then enable sparseBinding and sparseResidencyBuffer. */
    bool sparse_reservations;
@@ -40,7 +45,11 @@ struct cuvk_device {
     * allocations use (host-visible, cached where the device has it). */
    uint32_t device_type_index;
    uint32_t host_type_index;
+   /* The device memory heap's size as cuvk uses it: the Vulkan heap's,
+    * lowered by CUVK_DEVICE_HEAP_LIMIT (cuDeviceTotalMem, cuMemGetInfo). */
    VkDeviceSize device_heap_size;
+   /* What cuvk's contexts on this device hold of each heap (mem/budget.h). */
+   struct cuvk_mem_budget budget;
    /* Large device allocations get exportable device-local memory where a
     * context can allocate it (util/device_policy.h, context.c). */
    bool bulk_exportable;

@@ -63,6 +63,19 @@ cuvk_event_destroy_locked(struct cuvk_event *event)
    free(event);
 }
 
+bool
+cuvk_event_recorded(struct cuvk_event *event, uint64_t *value)
+{
+   /* cuEventRecord may be rewriting both on another thread: read them
+    * under the lock it writes them under (issue 15 found them read bare,
+    * a data race). */
+   pthread_mutex_lock(&event->ctx->lock);
+   bool recorded = event->flags & EVENT_RECORDED;
+   *value = event->value;
+   pthread_mutex_unlock(&event->ctx->lock);
+   return recorded;
+}
+
 static CUresult
 event_lookup(CUevent hevent, const char *entry, struct cuvk_event **out)
 {
@@ -157,13 +170,14 @@ CUVK_EXPORT CUresult CUDAAPI
 cuEventQuery(CUevent hevent)
 {
    struct cuvk_event *event = NULL;
+   uint64_t value;
    bool done;
    CUresult res = event_lookup(hevent, "cuEventQuery", &event);
    if (res != CUDA_SUCCESS)
       return res;
-   if (!(event->flags & EVENT_RECORDED))
+   if (!cuvk_event_recorded(event, &value))
       return CUDA_SUCCESS;
-   res = cuvk_submit_is_done(event->ctx, event->value, &done);
+   res = cuvk_submit_is_done(event->ctx, value, &done);
    if (res != CUDA_SUCCESS)
       return res;
    return done ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
@@ -173,12 +187,13 @@ CUVK_EXPORT CUresult CUDAAPI
 cuEventSynchronize(CUevent hevent)
 {
    struct cuvk_event *event = NULL;
+   uint64_t value;
    CUresult res = event_lookup(hevent, "cuEventSynchronize", &event);
    if (res != CUDA_SUCCESS)
       return res;
-   if (!(event->flags & EVENT_RECORDED))
+   if (!cuvk_event_recorded(event, &value))
       return CUDA_SUCCESS;
-   return cuvk_submit_wait(event->ctx, event->value);
+   return cuvk_submit_wait(event->ctx, value);
 }
 
 static CUresult
@@ -214,13 +229,16 @@ cuEventElapsedTime_v2(float *ms, CUevent hstart, CUevent hend)
       return res;
    if (!start->qpool || !end->qpool)
       return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "%s: an event was created with DISABLE_TIMING", entry);
-   if (!(start->flags & EVENT_RECORDED) || !(end->flags & EVENT_RECORDED))
+   uint64_t values[2];
+   bool start_recorded = cuvk_event_recorded(start, &values[0]);
+   bool end_recorded = cuvk_event_recorded(end, &values[1]);
+   if (!start_recorded || !end_recorded)
       return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "%s: an event has not been recorded", entry);
    if (start->ctx != end->ctx)
       return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "%s: the events belong to different contexts", entry);
 
    for (int i = 0; i < 2; i++) {
-      res = cuvk_submit_is_done(start->ctx, i ? end->value : start->value, &done);
+      res = cuvk_submit_is_done(start->ctx, values[i], &done);
       if (res != CUDA_SUCCESS)
          return res;
       if (!done)
@@ -250,4 +268,19 @@ cuEventDestroy_v2(CUevent hevent)
    cuvk_event_destroy_locked(event);
    pthread_mutex_unlock(&ctx->lock);
    return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuEventRecordWithFlags(CUevent hevent, CUstream hstream, unsigned int flags)
+{
+   if (flags & ~(unsigned)CU_EVENT_RECORD_EXTERNAL)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuEventRecordWithFlags: unknown flags 0x%x",
+                        flags & ~(unsigned)CU_EVENT_RECORD_EXTERNAL);
+   /* EXTERNAL only means something while a stream is being captured into
+    * a graph, which cuvk has no way to do; outside a capture NVIDIA's
+    * driver refuses it the same way (measured). */
+   if (flags & CU_EVENT_RECORD_EXTERNAL)
+      return cuvk_error(CUDA_ERROR_ILLEGAL_STATE,
+                        "cuEventRecordWithFlags: CU_EVENT_RECORD_EXTERNAL outside a stream capture");
+   return cuEventRecord(hevent, hstream);
 }

@@ -6,6 +6,7 @@
 #include "cuda_api/memory.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -181,7 +182,8 @@ cuvk_mem_alloc_release(struct cuvk_mem_alloc *alloc)
    cuvk_list_del(&alloc->link);
    alloc->release.fn = alloc_release_now;
    alloc->release.data = alloc;
-   cuvk_submit_defer(ctx, &alloc->release);
+   /* Heap memory is what later allocations wait to get back. */
+   cuvk_submit_defer_bytes(ctx, &alloc->release, alloc->block->heap ? alloc->reserved : 0);
    pthread_mutex_unlock(&ctx->lock);
 }
 
@@ -197,9 +199,59 @@ cuvk_memory_release_context(struct cuvk_context *ctx)
    }
 }
 
+CUresult
+cuvk_mem_wait_for_frees(struct cuvk_context *ctx, bool *waited)
+{
+   pthread_mutex_lock(&ctx->lock);
+   *waited = cuvk_submit_has_deferred_frees(ctx);
+   pthread_mutex_unlock(&ctx->lock);
+   if (!*waited)
+      return CUDA_SUCCESS;
+   cuvk_logd("memory runs short with frees waiting for the GPU: waiting for all queued work");
+   return cuvk_submit_wait_idle(ctx);
+}
+
+CUresult
+cuvk_mem_reserve(struct cuvk_context *ctx, uint32_t type_index, VkDeviceSize size, const char *what)
+{
+   struct cuvk_mem_budget *budget = &ctx->dev->budget;
+   CUresult res = cuvk_submit_throttle_frees(ctx);
+   if (res != CUDA_SUCCESS)
+      return res;
+   res = cuvk_mem_budget_reserve(budget, type_index, size, NULL);
+   if (res != CUDA_ERROR_OUT_OF_MEMORY)
+      return res;
+   bool waited;
+   res = cuvk_mem_wait_for_frees(ctx, &waited);
+   if (res != CUDA_SUCCESS)
+      return res;
+   return cuvk_mem_budget_reserve(budget, type_index, size, what);
+}
+
+CUresult
+cuvk_mem_alloc_reserve_heap(struct cuvk_context *ctx, struct cuvk_mem_heap *heap, VkDeviceSize size,
+                            VkDeviceSize alignment, const char *what, struct cuvk_mem_block **block,
+                            VkDeviceSize *offset)
+{
+   /* Freed memory the GPU still holds comes back before more is taken:
+    * a loop of alloc, queue, free stays within a bounded footprint. */
+   CUresult res = cuvk_submit_throttle_frees(ctx);
+   if (res != CUDA_SUCCESS)
+      return res;
+   res = cuvk_mem_heap_try_alloc(heap, size, alignment, NULL, block, offset);
+   if (res != CUDA_ERROR_OUT_OF_MEMORY)
+      return res;
+   /* Out of memory is only the answer once every pending free is back. */
+   bool waited;
+   res = cuvk_mem_wait_for_frees(ctx, &waited);
+   if (res != CUDA_SUCCESS)
+      return res;
+   return cuvk_mem_heap_try_alloc(heap, size, alignment, what, block, offset);
+}
+
 static CUresult
 alloc_from_heap(struct cuvk_context *ctx, struct cuvk_mem_heap *heap, enum cuvk_mem_kind kind,
-                size_t size, VkDeviceSize alignment, struct cuvk_mem_alloc **out)
+                size_t size, VkDeviceSize alignment, const char *entry, struct cuvk_mem_alloc **out)
 {
    struct cuvk_mem_alloc *alloc;
    CUresult res;
@@ -214,7 +266,8 @@ alloc_from_heap(struct cuvk_context *ctx, struct cuvk_mem_heap *heap, enum cuvk_
       return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "size %zu is too large", size);
    }
 
-   res = cuvk_mem_heap_alloc(heap, alloc->reserved, alignment, &alloc->block, &alloc->offset);
+   res = cuvk_mem_alloc_reserve_heap(ctx, heap, alloc->reserved, alignment, entry, &alloc->block,
+                                     &alloc->offset);
    if (res != CUDA_SUCCESS) {
       free(alloc);
       return res;
@@ -254,7 +307,8 @@ cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize)
    if (bytesize == 0)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemAlloc: size is 0");
 
-   res = alloc_from_heap(ctx, &ctx->device_heap, CUVK_MEM_DEVICE, bytesize, DEVICE_ALIGNMENT, &alloc);
+   res = alloc_from_heap(ctx, &ctx->device_heap, CUVK_MEM_DEVICE, bytesize, DEVICE_ALIGNMENT, "cuMemAlloc",
+                         &alloc);
    if (res != CUDA_SUCCESS)
       return res;
    *dptr = alloc->range.start;
@@ -339,27 +393,20 @@ cuMemGetInfo_v2(size_t *free_bytes, size_t *total_bytes)
 
    struct cuvk_device *dev = ctx->dev;
    uint32_t heap = dev->mem.memoryTypes[dev->device_type_index].heapIndex;
-   VkDeviceSize total = dev->mem.memoryHeaps[heap].size;
-   VkDeviceSize avail;
+   VkDeviceSize avail, total;
 
-   if (dev->has_memory_budget) {
-      /* The budget counts every process's use, as CUDA's free figure does. */
-      VkPhysicalDeviceMemoryBudgetPropertiesEXT budget = {
-         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT,
-      };
-      VkPhysicalDeviceMemoryProperties2 props = {
-         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_PROPERTIES_2,
-         .pNext = &budget,
-      };
-      vkGetPhysicalDeviceMemoryProperties2(dev->pdev, &props);
-      avail = budget.heapBudget[heap] > budget.heapUsage[heap] ?
-              budget.heapBudget[heap] - budget.heapUsage[heap] : 0;
-   } else {
-      pthread_mutex_lock(&ctx->device_heap.lock);
-      VkDeviceSize used = ctx->device_heap.allocated;
-      pthread_mutex_unlock(&ctx->device_heap.lock);
-      avail = total > used ? total - used : 0;
-   }
+   /* Frees whose work has completed are given back first.  Those still
+    * waiting for the GPU hold their memory and are not counted free: an
+    * allocation gets them back only by waiting. */
+   pthread_mutex_lock(&ctx->lock);
+   cuvk_submit_retire(ctx);
+   pthread_mutex_unlock(&ctx->lock);
+
+   /* Free is what cuMemAlloc can still take as new blocks: the heap's
+    * limit less what every context of the device holds, and no more than
+    * the driver's budget leaves (which counts every process's use, as
+    * CUDA's figure does). */
+   cuvk_mem_budget_query(&dev->budget, heap, &avail, &total);
    *free_bytes = avail;
    *total_bytes = total;
    return CUDA_SUCCESS;
@@ -382,7 +429,8 @@ cuMemHostAlloc(void **pp, size_t bytesize, unsigned int flags)
    if (bytesize == 0)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemHostAlloc: size is 0");
 
-   res = alloc_from_heap(ctx, &ctx->host_heap, CUVK_MEM_HOST, bytesize, HOST_ALIGNMENT, &alloc);
+   res = alloc_from_heap(ctx, &ctx->host_heap, CUVK_MEM_HOST, bytesize, HOST_ALIGNMENT, "cuMemHostAlloc",
+                         &alloc);
    if (res != CUDA_SUCCESS)
       return res;
    /* Under unified addressing every pinned allocation is mapped. */
@@ -444,6 +492,51 @@ cuMemHostGetFlags(unsigned int *pflags, void *p)
    return CUDA_SUCCESS;
 }
 
+/* Checks that every page of [start, end) is mapped in this process and
+ * readable, and writable too unless read_only: importing a range with a
+ * hole or the wrong protection succeeds in the driver and the first copy
+ * then faults in one of its threads (issue 15).  /proc/self/maps is the
+ * one source that tells both mapping and protection without touching the
+ * pages (mincore tells only the first).  Its lines are sorted by address;
+ * the walk follows the range from mapping to mapping and stops at the
+ * first gap or page without the access.  On failure *bad is the first
+ * address found wanting and *why what is wrong with it. */
+static bool
+host_range_accessible(uint64_t start, uint64_t end, bool read_only, uint64_t *bad, const char **why)
+{
+   FILE *maps = fopen("/proc/self/maps", "re");
+   if (!maps) {
+      /* Without /proc (a sandbox) the range cannot be checked; the
+       * registration goes ahead as it did before the check. */
+      cuvk_log_once(CUVK_LOG_WARN, "cuMemHostRegister: /proc/self/maps cannot be read, so registered ranges "
+                    "are not checked for holes or protection");
+      return true;
+   }
+   char *line = NULL;
+   size_t cap = 0;
+   uint64_t covered = start;
+   *why = "not mapped";
+   while (covered < end && getline(&line, &cap, maps) > 0) {
+      unsigned long long lo, hi;
+      char perms[5];
+      if (sscanf(line, "%llx-%llx %4s", &lo, &hi, perms) != 3)
+         continue;
+      if (hi <= covered)
+         continue;
+      if (lo > covered)
+         break; /* a hole at covered */
+      if (perms[0] != 'r' || (!read_only && perms[1] != 'w')) {
+         *why = perms[0] != 'r' ? "not readable" : "read-only (register it with CU_MEMHOSTREGISTER_READ_ONLY)";
+         break;
+      }
+      covered = hi;
+   }
+   free(line);
+   fclose(maps);
+   *bad = covered;
+   return covered >= end;
+}
+
 CUVK_EXPORT CUresult CUDAAPI
 cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int flags)
 {
@@ -460,9 +553,9 @@ cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int flags)
    if (flags & ~HOSTREGISTER_FLAGS)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemHostRegister: unknown flags 0x%x",
                         flags & ~HOSTREGISTER_FLAGS);
-   if (flags & (CU_MEMHOSTREGISTER_IOMEMORY | CU_MEMHOSTREGISTER_READ_ONLY))
+   if (flags & CU_MEMHOSTREGISTER_IOMEMORY)
       return cuvk_error(CUDA_ERROR_NOT_SUPPORTED,
-                        "cuMemHostRegister: IOMEMORY and READ_ONLY registration are not supported by cuvk");
+                        "cuMemHostRegister: IOMEMORY registration is not supported by cuvk");
    if (!ctx->dev->has_external_memory_host)
       return cuvk_error(CUDA_ERROR_NOT_SUPPORTED,
                         "cuMemHostRegister: %s has no VK_EXT_external_memory_host",
@@ -482,6 +575,14 @@ cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int flags)
    VkDeviceSize align = CUVK_MAX(ctx->dev->min_imported_host_alignment, (VkDeviceSize)4096);
    uint64_t base = start & ~(align - 1);
    uint64_t end = CUVK_ALIGN_UP(start + bytesize, align);
+
+   /* Every page the import covers must be there, with the access the
+    * flags promise the device. */
+   uint64_t bad;
+   const char *why;
+   if (!host_range_accessible(base, end, flags & CU_MEMHOSTREGISTER_READ_ONLY, &bad, &why))
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemHostRegister: %p+%zu: the page at 0x%llx is %s", p,
+                        bytesize, (unsigned long long)bad, why);
 
    VkMemoryHostPointerPropertiesEXT host_props = {
       .sType = VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT,

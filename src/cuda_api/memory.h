@@ -67,6 +67,14 @@ struct cuvk_mem_span {
 /* False when ptr lies in no allocation. */
 bool cuvk_mem_resolve(uint64_t ptr, struct cuvk_mem_span *out);
 
+/* True for host memory registered with CU_MEMHOSTREGISTER_READ_ONLY,
+ * whose pages may be read-only: nothing may write to it. */
+static inline bool
+cuvk_mem_span_read_only(const struct cuvk_mem_span *span)
+{
+   return span->kind == CUVK_MEM_REGISTERED && (span->host_flags & CU_MEMHOSTREGISTER_READ_ONLY);
+}
+
 /* As cuvk_mem_resolve, and where ptr lies in a cuMemMap mapping, avail
  * goes on through the mappings that follow as long as they continue the
  * same buffer (a sparse reservation's), up to want bytes: the span is
@@ -76,6 +84,27 @@ bool cuvk_mem_resolve_run(uint64_t ptr, uint64_t want, struct cuvk_mem_span *out
 /* True when ptr is inside cuvk's device address space (so it can never be
  * a host pointer). */
 bool cuvk_mem_is_device_address(uint64_t ptr);
+
+/* Takes size bytes from heap for ctx, with back-pressure: first waits
+ * while too much freed memory waits for the GPU, and when the heap's
+ * limit is reached, waits for every pending free before answering
+ * CUDA_ERROR_OUT_OF_MEMORY, logged naming what (the API call).  Context
+ * lock not held. */
+CUresult cuvk_mem_alloc_reserve_heap(struct cuvk_context *ctx, struct cuvk_mem_heap *heap,
+                                     VkDeviceSize size, VkDeviceSize alignment, const char *what,
+                                     struct cuvk_mem_block **block, VkDeviceSize *offset);
+
+/* Counts size bytes of memory type type_index against the device's
+ * budget (mem/budget.h) for memory cuvk allocates outside the block heaps
+ * (cuMemCreate, arrays); out of memory, logged naming what, only once
+ * pending frees are back.  Context lock not held. */
+CUresult cuvk_mem_reserve(struct cuvk_context *ctx, uint32_t type_index, VkDeviceSize size,
+                          const char *what);
+
+/* Waits for all of ctx's queued work when freed memory waits for it;
+ * *waited says whether it did (then trying again may succeed).  Context
+ * lock not held. */
+CUresult cuvk_mem_wait_for_frees(struct cuvk_context *ctx, bool *waited);
 
 /* Enters a fully set-up allocation in the range map and the context's
  * list; CUDA_ERROR_INVALID_VALUE if it overlaps one already there. */

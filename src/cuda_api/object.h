@@ -23,6 +23,7 @@ enum cuvk_object_type {
    CUVK_OBJECT_ARRAY,
    CUVK_OBJECT_MIPMAPPED_ARRAY,
    CUVK_OBJECT_VMM_HANDLE,
+   CUVK_OBJECT_EXTERNAL_SEMAPHORE,
 };
 
 struct cuvk_object {

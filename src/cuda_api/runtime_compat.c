@@ -76,3 +76,32 @@ cudaStreamSynchronize_ptsz(cudaStream_t stream)
 {
    return cudaStreamSynchronize(rt_ptsz(stream));
 }
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaStreamAddCallback_ptsz(cudaStream_t stream, cudaStreamCallback_t callback, void *userData,
+                           unsigned int flags)
+{
+   return cudaStreamAddCallback(rt_ptsz(stream), callback, userData, flags);
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn, void *userData)
+{
+   return cudaLaunchHostFunc(rt_ptsz(stream), fn, userData);
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaSignalExternalSemaphoresAsync_ptsz(const cudaExternalSemaphore_t *extSemArray,
+                                       const struct cudaExternalSemaphoreSignalParams *paramsArray,
+                                       unsigned int numExtSems, cudaStream_t stream)
+{
+   return cudaSignalExternalSemaphoresAsync(extSemArray, paramsArray, numExtSems, rt_ptsz(stream));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaWaitExternalSemaphoresAsync_ptsz(const cudaExternalSemaphore_t *extSemArray,
+                                     const struct cudaExternalSemaphoreWaitParams *paramsArray,
+                                     unsigned int numExtSems, cudaStream_t stream)
+{
+   return cudaWaitExternalSemaphoresAsync(extSemArray, paramsArray, numExtSems, rt_ptsz(stream));
+}

@@ -381,6 +381,26 @@ cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority)
    return cuvk_rt_return_cu(cuCtxGetStreamPriorityRange(leastPriority, greatestPriority));
 }
 
+/* The current device's limits are its primary context's (or those of the
+ * context the program made current), as in CUDA. */
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
+{
+   cudaError_t err = cuvk_rt_context();
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   return cuvk_rt_return_cu(cuCtxSetLimit((CUlimit)limit, value));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit)
+{
+   cudaError_t err = cuvk_rt_context();
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   return cuvk_rt_return_cu(cuCtxGetLimit(pValue, (CUlimit)limit));
+}
+
 CUVK_EXPORT cudaError_t CUDARTAPI
 cudaDeviceReset(void)
 {

@@ -99,3 +99,83 @@ cudaDestroyExternalMemory(cudaExternalMemory_t extMem)
       return cuvk_rt_return(err);
    return cuvk_rt_return_cu(cuDestroyExternalMemory((CUexternalMemory)extMem));
 }
+
+/* ---- External semaphores ---- */
+
+/* cudaExternalSemaphore_t is CUexternalSemaphore under NVIDIA's other tag
+ * (CUexternalSemaphore_st; cuda.h says CUextSemaphore_st), and the
+ * descriptors and parameters have the driver's layouts, which the ABI
+ * tests hold both headers to. */
+_Static_assert((int)cudaExternalSemaphoreHandleTypeOpaqueFd == (int)CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD &&
+               (int)cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd ==
+                  (int)CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD &&
+               (int)cudaExternalSemaphoreHandleTypeTimelineSemaphoreWin32 ==
+                  (int)CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_WIN32 &&
+               (int)cudaExternalSemaphoreHandleTypeNvSciSync == (int)CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_NVSCISYNC,
+               "runtime and driver external semaphore handle types differ");
+_Static_assert(sizeof(struct cudaExternalSemaphoreHandleDesc) == sizeof(CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC),
+               "runtime and driver semaphore descriptors differ");
+_Static_assert(sizeof(struct cudaExternalSemaphoreSignalParams) == sizeof(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS) &&
+               sizeof(struct cudaExternalSemaphoreWaitParams) == sizeof(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS),
+               "runtime and driver semaphore parameters differ");
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaImportExternalSemaphore(cudaExternalSemaphore_t *extSem_out,
+                            const struct cudaExternalSemaphoreHandleDesc *semHandleDesc)
+{
+   CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC desc;
+   CUexternalSemaphore sem;
+
+   cudaError_t err = cuvk_rt_context();
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   if (!extSem_out || !semHandleDesc)
+      return cuvk_rt_return(cuvk_rt_error(cudaErrorInvalidValue, "cudaImportExternalSemaphore: NULL argument"));
+
+   memset(&desc, 0, sizeof(desc));
+   desc.type = (CUexternalSemaphoreHandleType)semHandleDesc->type;
+   memcpy(&desc.handle, &semHandleDesc->handle, sizeof(desc.handle));
+   desc.flags = semHandleDesc->flags;
+   memcpy(desc.reserved, semHandleDesc->reserved, sizeof(desc.reserved));
+
+   CUresult res = cuImportExternalSemaphore(&sem, &desc);
+   if (res != CUDA_SUCCESS)
+      return cuvk_rt_return_cu(res);
+   *extSem_out = (cudaExternalSemaphore_t)sem;
+   return cudaSuccess;
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaSignalExternalSemaphoresAsync(const cudaExternalSemaphore_t *extSemArray,
+                                  const struct cudaExternalSemaphoreSignalParams *paramsArray,
+                                  unsigned int numExtSems, cudaStream_t stream)
+{
+   cudaError_t err = cuvk_rt_context();
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   return cuvk_rt_return_cu(cuSignalExternalSemaphoresAsync(
+      (const CUexternalSemaphore *)extSemArray, (const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *)paramsArray,
+      numExtSems, stream));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaWaitExternalSemaphoresAsync(const cudaExternalSemaphore_t *extSemArray,
+                                const struct cudaExternalSemaphoreWaitParams *paramsArray,
+                                unsigned int numExtSems, cudaStream_t stream)
+{
+   cudaError_t err = cuvk_rt_context();
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   return cuvk_rt_return_cu(cuWaitExternalSemaphoresAsync(
+      (const CUexternalSemaphore *)extSemArray, (const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *)paramsArray,
+      numExtSems, stream));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaDestroyExternalSemaphore(cudaExternalSemaphore_t extSem)
+{
+   cudaError_t err = cuvk_rt_context();
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   return cuvk_rt_return_cu(cuDestroyExternalSemaphore((CUexternalSemaphore)extSem));
+}

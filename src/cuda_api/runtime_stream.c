@@ -6,6 +6,8 @@
  */
 #include "cuda_api/runtime.h"
 
+#include <stdlib.h>
+
 #include "util/macros.h"
 
 CUVK_EXPORT cudaError_t CUDARTAPI
@@ -153,4 +155,49 @@ cudaEventDestroy(cudaEvent_t event)
    if (err != cudaSuccess)
       return cuvk_rt_return(err);
    return cuvk_rt_return_cu(cuEventDestroy_v2(event));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData)
+{
+   cudaError_t err = cuvk_rt_context();
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   return cuvk_rt_return_cu(cuLaunchHostFunc(stream, (CUhostFn)fn, userData));
+}
+
+/* The runtime's callback takes a cudaError_t: a trampoline translates. */
+struct rt_callback {
+   cudaStreamCallback_t callback;
+   void *user_data;
+};
+
+static void CUDA_CB
+rt_callback_run(CUstream stream, CUresult status, void *data)
+{
+   struct rt_callback call = *(struct rt_callback *)data;
+   free(data);
+   call.callback(stream, cuvk_rt_from_cu(status), call.user_data);
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void *userData, unsigned int flags)
+{
+   cudaError_t err = cuvk_rt_context();
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   if (!callback)
+      return cuvk_rt_return(cuvk_rt_error(cudaErrorInvalidValue, "cudaStreamAddCallback: callback is NULL"));
+   if (flags != 0)
+      return cuvk_rt_return(cuvk_rt_error(cudaErrorInvalidValue,
+                                          "cudaStreamAddCallback: flags must be 0, got 0x%x", flags));
+   struct rt_callback *call = malloc(sizeof(*call));
+   if (!call)
+      return cuvk_rt_return(cuvk_rt_error(cudaErrorMemoryAllocation, "cudaStreamAddCallback: out of host memory"));
+   call->callback = callback;
+   call->user_data = userData;
+   CUresult res = cuStreamAddCallback(stream, rt_callback_run, call, 0);
+   if (res != CUDA_SUCCESS)
+      free(call);
+   return cuvk_rt_return_cu(res);
 }

@@ -20,6 +20,16 @@ stream_is_default(CUstream hstream)
    return hstream == NULL || hstream == CU_STREAM_LEGACY || hstream == CU_STREAM_PER_THREAD;
 }
 
+/* Stream ids (cuStreamGetId) are unique in the process and never reused,
+ * default streams included, as NVIDIA's are. */
+static unsigned long long next_stream_id = 1;
+
+unsigned long long
+cuvk_stream_next_id(void)
+{
+   return __atomic_fetch_add(&next_stream_id, 1, __ATOMIC_RELAXED);
+}
+
 CUresult
 cuvk_stream_lookup(CUstream hstream, const char *entry, struct cuvk_context **ctx_out,
                    struct cuvk_stream **out)
@@ -95,6 +105,7 @@ stream_create(CUstream *phstream, unsigned int flags, int priority, const char *
    pthread_mutex_lock(&ctx->lock);
    cuvk_list_addtail(&stream->link, &ctx->streams);
    pthread_mutex_unlock(&ctx->lock);
+   stream->id = cuvk_stream_next_id();
    cuvk_object_add(&stream->base, CUVK_OBJECT_STREAM);
    *phstream = (CUstream)stream;
    return CUDA_SUCCESS;
@@ -185,8 +196,9 @@ cuStreamWaitEvent(CUstream hstream, CUevent hevent, unsigned int flags)
    /* Within a context, later work already runs after the event's work.
     * Across contexts (two VkDevices) there is nothing to chain on the GPU
     * side, so the host waits. */
-   if (event->ctx != ctx && event->value)
-      return cuvk_submit_wait(event->ctx, event->value);
+   uint64_t value;
+   if (event->ctx != ctx && cuvk_event_recorded(event, &value) && value)
+      return cuvk_submit_wait(event->ctx, value);
    return CUDA_SUCCESS;
 }
 
@@ -215,5 +227,60 @@ cuStreamGetPriority(CUstream hstream, int *priority)
    if (!priority)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuStreamGetPriority: priority is NULL");
    *priority = stream->priority;
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuStreamGetCtx_v2(CUstream hstream, CUcontext *pctx, CUgreenCtx *pgreen)
+{
+   struct cuvk_context *ctx = NULL;
+   struct cuvk_stream *stream = NULL;
+   CUresult res = cuvk_stream_lookup(hstream, "cuStreamGetCtx", &ctx, &stream);
+   if (res != CUDA_SUCCESS)
+      return res;
+   /* Either output may be NULL (measured); a stream of cuvk always
+    * belongs to a regular context, never to a green one. */
+   if (pctx)
+      *pctx = (CUcontext)ctx;
+   if (pgreen)
+      *pgreen = NULL;
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuStreamGetCtx(CUstream hstream, CUcontext *pctx)
+{
+   if (!pctx)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuStreamGetCtx: pctx is NULL");
+   return cuStreamGetCtx_v2(hstream, pctx, NULL);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuStreamGetId(CUstream hstream, unsigned long long *stream_id)
+{
+   struct cuvk_context *ctx = NULL;
+   struct cuvk_stream *stream = NULL;
+   CUresult res = cuvk_stream_lookup(hstream, "cuStreamGetId", &ctx, &stream);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!stream_id)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuStreamGetId: streamId is NULL");
+   /* The per-thread default stream is the legacy one in cuvk (see
+    * docs/api-coverage.md), so the two share an id. */
+   *stream_id = stream->id;
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuStreamGetDevice(CUstream hstream, CUdevice *device)
+{
+   struct cuvk_context *ctx = NULL;
+   struct cuvk_stream *stream = NULL;
+   CUresult res = cuvk_stream_lookup(hstream, "cuStreamGetDevice", &ctx, &stream);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!device)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuStreamGetDevice: device is NULL");
+   *device = ctx->dev->ordinal;
    return CUDA_SUCCESS;
 }

@@ -7,6 +7,7 @@
 
 #include "cuda_api/context.h"
 #include "cuda_api/driver.h"
+#include "cuda_api/host_queue.h"
 #include "util/error.h"
 #include "util/log.h"
 #include "util/macros.h"
@@ -14,6 +15,18 @@
 /* A batch this full is submitted even while the GPU is busy, so a long
  * stream of small commands still reaches the GPU in bounded chunks. */
 #define BATCH_MAX_COMMANDS 64u
+
+/* Back-pressure (docs/design.md, "Memory accounting and back-pressure").
+ * A host that queues faster than the device runs would otherwise pile up
+ * submitted batches, and with them every allocation freed behind them,
+ * without bound.  Past this many submitted batches (up to 64 commands
+ * each, so about a thousand commands in flight, the order of CUDA's own
+ * queue depth) recording waits for the oldest. */
+#define SUBMIT_MAX_PENDING 16u
+/* Freed memory waiting for the GPU that an allocation tolerates before it
+ * waits: an eighth of the device heap, at least 64 MiB, at most 1 GiB. */
+#define DEFERRED_LIMIT_MIN (64ull << 20)
+#define DEFERRED_LIMIT_MAX (1ull << 30)
 
 /* How long a wait polls before it sleeps, with the default (auto)
  * scheduling flags: long enough to cover a typical copy, short enough not
@@ -42,6 +55,10 @@ cuvk_submit_init(struct cuvk_context *ctx)
    s->completed = 0;
    s->hold = 0;
    s->bind_wait = 0;
+   s->pending_count = 0;
+   s->deferred_bytes = 0;
+   s->deferred_limit = CUVK_MIN(CUVK_MAX(ctx->dev->device_heap_size / 8, DEFERRED_LIMIT_MIN),
+                                DEFERRED_LIMIT_MAX);
 
    VkCommandPoolCreateInfo pool_info = {
       .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
@@ -72,6 +89,8 @@ cuvk_submit_init(struct cuvk_context *ctx)
 static void
 batch_run_deferred(struct cuvk_context *ctx, struct cuvk_batch *batch)
 {
+   ctx->submit.deferred_bytes -= batch->deferred_bytes;
+   batch->deferred_bytes = 0;
    cuvk_list_for_each_entry_safe(struct cuvk_deferred, d, &batch->deferred, link) {
       cuvk_list_del(&d->link);
       d->fn(ctx, d->data);
@@ -96,6 +115,7 @@ cuvk_submit_retire(struct cuvk_context *ctx)
       vkResetCommandBuffer(b->cmd, 0);
       cuvk_list_del(&b->link);
       cuvk_list_add(&b->link, &s->free);
+      s->pending_count--;
    }
 }
 
@@ -123,6 +143,7 @@ cuvk_submit_finish(struct cuvk_context *ctx)
       cuvk_list_del(&b->link);
       free(b);
    }
+   s->pending_count = 0;
    cuvk_list_for_each_entry_safe(struct cuvk_batch, b, &s->free, link) {
       cuvk_list_del(&b->link);
       free(b);
@@ -161,6 +182,7 @@ batch_get(struct cuvk_context *ctx, struct cuvk_batch **out)
    cuvk_list_init(&batch->deferred);
    cuvk_list_init(&batch->link);
    batch->command_count = 0;
+   batch->deferred_bytes = 0;
    *out = batch;
    return CUDA_SUCCESS;
 }
@@ -226,6 +248,7 @@ batch_submitted(struct cuvk_context *ctx, struct cuvk_batch *batch, VkResult vr,
    struct cuvk_submit *s = &ctx->submit;
 
    cuvk_list_addtail(&batch->link, &s->pending);
+   s->pending_count++;
    s->last_submitted = batch->value;
    if (vr == VK_SUCCESS)
       return CUDA_SUCCESS;
@@ -238,16 +261,31 @@ batch_submitted(struct cuvk_context *ctx, struct cuvk_batch *batch, VkResult vr,
    return cuvk_vk_error(vr, what);
 }
 
-CUresult
-cuvk_submit_flush(struct cuvk_context *ctx)
+/* Most semaphores a cuvk_submit_semaphores call carries, the submission's
+ * own timeline included.  CUDA calls carry one or a few. */
+#define SUBMIT_MAX_SEMAPHORES 64u
+
+/* Submits the open batch with extra semaphores to signal after its
+ * commands (besides the timeline). */
+static CUresult
+batch_flush(struct cuvk_context *ctx, const struct cuvk_submit_sem *signals, uint32_t signal_count)
 {
    struct cuvk_submit *s = &ctx->submit;
    struct cuvk_batch *batch = s->open;
+   VkSemaphore signal_sems[SUBMIT_MAX_SEMAPHORES];
+   uint64_t signal_values[SUBMIT_MAX_SEMAPHORES];
    VkResult vr;
 
    if (!batch)
       return CUDA_SUCCESS;
    s->open = NULL;
+   assert(signal_count < SUBMIT_MAX_SEMAPHORES);
+   for (uint32_t i = 0; i < signal_count; i++) {
+      signal_sems[i] = signals[i].semaphore;
+      signal_values[i] = signals[i].value;
+   }
+   signal_sems[signal_count] = s->timeline;
+   signal_values[signal_count] = batch->value;
 
    /* Make the batch's writes visible to the host once it signals, for
     * readers that map the memory. */
@@ -269,8 +307,8 @@ cuvk_submit_flush(struct cuvk_context *ctx)
          .sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
          .waitSemaphoreValueCount = wait ? 1 : 0,
          .pWaitSemaphoreValues = &s->bind_wait,
-         .signalSemaphoreValueCount = 1,
-         .pSignalSemaphoreValues = &batch->value,
+         .signalSemaphoreValueCount = signal_count + 1,
+         .pSignalSemaphoreValues = signal_values,
       };
       VkSubmitInfo submit = {
          .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
@@ -280,14 +318,86 @@ cuvk_submit_flush(struct cuvk_context *ctx)
          .pWaitDstStageMask = &wait_stage,
          .commandBufferCount = 1,
          .pCommandBuffers = &batch->cmd,
-         .signalSemaphoreCount = 1,
-         .pSignalSemaphores = &s->timeline,
+         .signalSemaphoreCount = signal_count + 1,
+         .pSignalSemaphores = signal_sems,
       };
       vr = vkQueueSubmit(ctx->queue, 1, &submit, VK_NULL_HANDLE);
       if (vr == VK_SUCCESS)
          s->bind_wait = 0;
    }
    return batch_submitted(ctx, batch, vr, "vkQueueSubmit");
+}
+
+CUresult
+cuvk_submit_flush(struct cuvk_context *ctx)
+{
+   return batch_flush(ctx, NULL, 0);
+}
+
+CUresult
+cuvk_submit_semaphores(struct cuvk_context *ctx,
+                       const struct cuvk_submit_sem *waits, uint32_t wait_count,
+                       const struct cuvk_submit_sem *signals, uint32_t signal_count)
+{
+   struct cuvk_submit *s = &ctx->submit;
+   VkSemaphore wait_sems[SUBMIT_MAX_SEMAPHORES], signal_sems[SUBMIT_MAX_SEMAPHORES];
+   uint64_t wait_values[SUBMIT_MAX_SEMAPHORES], signal_values[SUBMIT_MAX_SEMAPHORES];
+   VkPipelineStageFlags wait_stages[SUBMIT_MAX_SEMAPHORES];
+   struct cuvk_batch *step;
+   CUresult res;
+
+   if (wait_count >= SUBMIT_MAX_SEMAPHORES || signal_count >= SUBMIT_MAX_SEMAPHORES)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%u waits and %u signals at once; cuvk takes up to %u of each",
+                        wait_count, signal_count, SUBMIT_MAX_SEMAPHORES - 1);
+   /* Signals alone go with the open batch's commands: no extra submit. */
+   if (wait_count == 0 && s->open)
+      return batch_flush(ctx, signals, signal_count);
+
+   res = cuvk_submit_flush(ctx);
+   if (res != CUDA_SUCCESS)
+      return res;
+   res = batch_get(ctx, &step);
+   if (res != CUDA_SUCCESS)
+      return res;
+   step->value = s->next_value++;
+
+   for (uint32_t i = 0; i < wait_count; i++) {
+      wait_sems[i] = waits[i].semaphore;
+      wait_values[i] = waits[i].value;
+      wait_stages[i] = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+   }
+   for (uint32_t i = 0; i < signal_count; i++) {
+      signal_sems[i] = signals[i].semaphore;
+      signal_values[i] = signals[i].value;
+   }
+   signal_sems[signal_count] = s->timeline;
+   signal_values[signal_count] = step->value;
+
+   /* No command buffer and no wait for earlier batches: a signal's first
+    * synchronisation scope holds every signal earlier in the queue's
+    * signal order, so these signals follow all earlier batches' work and
+    * the timeline still rises in order.  A wait, though, blocks only this
+    * batch: later batches wait for the step's value (bind_wait). */
+   VkTimelineSemaphoreSubmitInfo timeline = {
+      .sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
+      .waitSemaphoreValueCount = wait_count,
+      .pWaitSemaphoreValues = wait_values,
+      .signalSemaphoreValueCount = signal_count + 1,
+      .pSignalSemaphoreValues = signal_values,
+   };
+   VkSubmitInfo submit = {
+      .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+      .pNext = &timeline,
+      .waitSemaphoreCount = wait_count,
+      .pWaitSemaphores = wait_sems,
+      .pWaitDstStageMask = wait_stages,
+      .signalSemaphoreCount = signal_count + 1,
+      .pSignalSemaphores = signal_sems,
+   };
+   VkResult vr = vkQueueSubmit(ctx->queue, 1, &submit, VK_NULL_HANDLE);
+   if (vr == VK_SUCCESS && wait_count)
+      s->bind_wait = step->value;
+   return batch_submitted(ctx, step, vr, "vkQueueSubmit");
 }
 
 CUresult
@@ -346,15 +456,46 @@ flush_if_idle(struct cuvk_context *ctx)
    return CUDA_SUCCESS;
 }
 
+/* Waits, lock held, until at most SUBMIT_MAX_PENDING batches are in
+ * flight.  Holding the lock keeps other threads of the context from
+ * queueing meanwhile, as they would have to wait too; nothing the GPU
+ * waits for needs this lock (cross-context waits are host waits). */
+static CUresult
+throttle_pending(struct cuvk_context *ctx)
+{
+   struct cuvk_submit *s = &ctx->submit;
+
+   cuvk_submit_retire(ctx);
+   while (s->pending_count > SUBMIT_MAX_PENDING) {
+      struct cuvk_batch *oldest = cuvk_list_first_entry(&s->pending, struct cuvk_batch, link);
+      VkSemaphoreWaitInfo wait = {
+         .sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO,
+         .semaphoreCount = 1,
+         .pSemaphores = &s->timeline,
+         .pValues = &oldest->value,
+      };
+      VkResult vr = vkWaitSemaphores(ctx->vk, &wait, UINT64_MAX);
+      if (vr != VK_SUCCESS)
+         return cuvk_vk_error(vr, "vkWaitSemaphores for queued work");
+      cuvk_submit_retire(ctx);
+   }
+   return CUDA_SUCCESS;
+}
+
 CUresult
 cuvk_submit_commit(struct cuvk_context *ctx)
 {
    struct cuvk_submit *s = &ctx->submit;
+   CUresult res;
 
    s->open->command_count++;
    if (s->open->command_count >= BATCH_MAX_COMMANDS)
-      return cuvk_submit_flush(ctx);
-   return s->hold ? CUDA_SUCCESS : flush_if_idle(ctx);
+      res = cuvk_submit_flush(ctx);
+   else
+      res = s->hold ? CUDA_SUCCESS : flush_if_idle(ctx);
+   if (res == CUDA_SUCCESS && s->pending_count > SUBMIT_MAX_PENDING)
+      res = throttle_pending(ctx);
+   return res;
 }
 
 void
@@ -389,6 +530,12 @@ cuvk_submit_last_value(struct cuvk_context *ctx)
 void
 cuvk_submit_defer(struct cuvk_context *ctx, struct cuvk_deferred *node)
 {
+   cuvk_submit_defer_bytes(ctx, node, 0);
+}
+
+void
+cuvk_submit_defer_bytes(struct cuvk_context *ctx, struct cuvk_deferred *node, VkDeviceSize bytes)
+{
    struct cuvk_submit *s = &ctx->submit;
    uint64_t value;
 
@@ -407,6 +554,40 @@ cuvk_submit_defer(struct cuvk_context *ctx, struct cuvk_deferred *node)
    struct cuvk_batch *batch = s->open ? s->open :
       cuvk_container_of(s->pending.prev, struct cuvk_batch, link);
    cuvk_list_addtail(&node->link, &batch->deferred);
+   node->bytes = bytes;
+   batch->deferred_bytes += bytes;
+   s->deferred_bytes += bytes;
+}
+
+bool
+cuvk_submit_has_deferred_frees(struct cuvk_context *ctx)
+{
+   return ctx->submit.deferred_bytes > 0;
+}
+
+CUresult
+cuvk_submit_throttle_frees(struct cuvk_context *ctx)
+{
+   struct cuvk_submit *s = &ctx->submit;
+
+   for (;;) {
+      pthread_mutex_lock(&ctx->lock);
+      cuvk_submit_retire(ctx);
+      uint64_t value = 0;
+      if (s->deferred_bytes > s->deferred_limit) {
+         /* The oldest work first: each wait retires at least a batch. */
+         if (!cuvk_list_is_empty(&s->pending))
+            value = cuvk_list_first_entry(&s->pending, struct cuvk_batch, link)->value;
+         else if (s->open)
+            value = s->open->value;
+      }
+      pthread_mutex_unlock(&ctx->lock);
+      if (value == 0)
+         return CUDA_SUCCESS;
+      CUresult res = cuvk_submit_wait(ctx, value);
+      if (res != CUDA_SUCCESS)
+         return res;
+   }
 }
 
 CUresult
@@ -426,8 +607,9 @@ cuvk_submit_is_done(struct cuvk_context *ctx, uint64_t value, bool *done)
    return res;
 }
 
-CUresult
-cuvk_submit_wait(struct cuvk_context *ctx, uint64_t value)
+/* Blocks until the GPU has reached value. */
+static CUresult
+submit_wait_gpu(struct cuvk_context *ctx, uint64_t value)
 {
    struct cuvk_submit *s = &ctx->submit;
    CUresult res = CUDA_SUCCESS;
@@ -486,6 +668,20 @@ done:
    pthread_mutex_lock(&ctx->lock);
    cuvk_submit_retire(ctx);
    pthread_mutex_unlock(&ctx->lock);
+   return CUDA_SUCCESS;
+}
+
+CUresult
+cuvk_submit_wait(struct cuvk_context *ctx, uint64_t value)
+{
+   CUresult res = submit_wait_gpu(ctx, value);
+   if (res != CUDA_SUCCESS)
+      return res;
+   /* Work up to value includes what the host does after the GPU reached
+    * it: host functions and the signals of emulated semaphores.  A caller
+    * that synchronised must see them done (a signal visible to the
+    * exporter, a callback returned). */
+   cuvk_host_queue_wait_through(ctx, value);
    return CUDA_SUCCESS;
 }
 

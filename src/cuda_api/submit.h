@@ -20,9 +20,14 @@
  * about 13 us to reach the GPU.  Nothing is created per command: command
  * buffers, the semaphore and the garbage lists are reused.
  *
+ * Queued work is bounded: past SUBMIT_MAX_PENDING submitted batches a
+ * commit waits for the oldest (submit.c), so a host that outruns the
+ * device is held at a fixed distance ahead of it.
+ *
  * Locking: every function here expects the context's lock held, except
- * cuvk_submit_wait, cuvk_submit_is_done, cuvk_submit_hold and
- * cuvk_submit_release, which take it as needed.
+ * cuvk_submit_wait, cuvk_submit_is_done, cuvk_submit_hold,
+ * cuvk_submit_release and cuvk_submit_throttle_frees, which take it as
+ * needed.
  */
 #ifndef CUVK_API_SUBMIT_H
 #define CUVK_API_SUBMIT_H
@@ -42,6 +47,7 @@ struct cuvk_deferred {
    struct cuvk_list link;
    cuvk_deferred_fn fn;
    void *data;
+   VkDeviceSize bytes;     /* of device memory fn gives back (back-pressure) */
 };
 
 struct cuvk_batch {
@@ -50,6 +56,7 @@ struct cuvk_batch {
    uint64_t value;         /* timeline value signalled when it completes */
    uint32_t command_count;
    struct cuvk_list deferred; /* cuvk_deferred run once it completes */
+   VkDeviceSize deferred_bytes; /* sum of their bytes */
 };
 
 struct cuvk_submit {
@@ -62,8 +69,15 @@ struct cuvk_submit {
    uint64_t last_submitted;   /* value of the newest submitted batch */
    uint64_t completed;        /* newest value known complete */
    uint32_t hold;             /* cuvk_submit_hold depth: no idle flushes */
-   /* A sparse binding the next submitted batch must wait for: command
-    * buffers are not ordered after vkQueueBindSparse by the queue alone. */
+   uint32_t pending_count;    /* batches in pending */
+   /* Memory freed by the host that waits for batches to complete, and
+    * how much of it an allocation tolerates before it waits
+    * (cuvk_submit_throttle_frees). */
+   VkDeviceSize deferred_bytes;
+   VkDeviceSize deferred_limit;
+   /* A step the next submitted batch must wait for: a sparse binding
+    * (command buffers are not ordered after vkQueueBindSparse by the queue
+    * alone) or a semaphore wait (a wait blocks only its own batch). */
    uint64_t bind_wait;
 };
 
@@ -94,6 +108,23 @@ CUresult cuvk_submit_release(struct cuvk_context *ctx, CUresult res);
 CUresult cuvk_submit_bind_sparse(struct cuvk_context *ctx, const VkSparseBufferMemoryBindInfo *binds,
                                  uint32_t bind_count);
 
+/* A semaphore and the value to wait for or signal (ignored for binary
+ * semaphores). */
+struct cuvk_submit_sem {
+   VkSemaphore semaphore;
+   uint64_t value;
+};
+
+/* Semaphore operations in submission order, without blocking the host.
+ * The signals happen after everything recorded so far (they ride on the
+ * open batch's submit when there is one); everything recorded later runs
+ * after the waits.  The step takes a timeline value like a batch, so
+ * waiting for cuvk_submit_last_value() afterwards includes it: a wait
+ * nobody signals leaves the stream not ready.  Lock held. */
+CUresult cuvk_submit_semaphores(struct cuvk_context *ctx,
+                                const struct cuvk_submit_sem *waits, uint32_t wait_count,
+                                const struct cuvk_submit_sem *signals, uint32_t signal_count);
+
 /* Submits the open batch, if any. */
 CUresult cuvk_submit_flush(struct cuvk_context *ctx);
 
@@ -102,6 +133,20 @@ CUresult cuvk_submit_flush(struct cuvk_context *ctx);
  * in the caller's object, so deferring never fails; fn runs with the
  * context lock held and must not take it. */
 void cuvk_submit_defer(struct cuvk_context *ctx, struct cuvk_deferred *node);
+
+/* As cuvk_submit_defer, for work that frees bytes of device memory:
+ * they count towards the deferred bytes an allocation waits to bring
+ * under the limit (cuvk_submit_throttle_frees). */
+void cuvk_submit_defer_bytes(struct cuvk_context *ctx, struct cuvk_deferred *node, VkDeviceSize bytes);
+
+/* Back-pressure for allocations: while more than deferred_limit bytes of
+ * freed memory wait for the GPU, retires what completed and waits for
+ * the oldest outstanding work, so that freed memory comes back before
+ * new memory is taken.  Takes the context lock itself; call it without. */
+CUresult cuvk_submit_throttle_frees(struct cuvk_context *ctx);
+
+/* True when freed memory still waits for the GPU; lock held. */
+bool cuvk_submit_has_deferred_frees(struct cuvk_context *ctx);
 
 /* The value of the newest recorded work: the open batch, else the last
  * submitted one.  Waiting for it waits for everything recorded so far. */

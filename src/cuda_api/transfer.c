@@ -40,6 +40,10 @@ cuvk_staging_finish(struct cuvk_context *ctx)
       vkDestroyBuffer(ctx->vk, st->buffer, NULL);
       vkFreeMemory(ctx->vk, st->memory, NULL);
    }
+   if (st->scratch_buffer) {
+      vkDestroyBuffer(ctx->vk, st->scratch_buffer, NULL);
+      vkFreeMemory(ctx->vk, st->scratch_memory, NULL);
+   }
    pthread_mutex_destroy(&st->lock);
 }
 
@@ -246,20 +250,162 @@ copy_overlaps(struct gpu_ref dst, struct gpu_ref src, uint64_t row_bytes, uint64
    return dst.buffer == src.buffer && dst.offset < src_end && src.offset < dst_end;
 }
 
-/* Records a 2D copy; ctx lock held. */
+/* Records a 2D copy whose source and destination do not overlap; ctx
+ * lock held. */
+static CUresult
+record_copy_disjoint(struct cuvk_context *ctx, struct cuvk_stream *stream, struct gpu_ref dst,
+                     struct gpu_ref src, uint64_t row_bytes, uint64_t rows, uint64_t dst_pitch,
+                     uint64_t src_pitch)
+{
+   if (ctx->transfer_engine)
+      return record_copy_transfer(ctx, stream, dst, src, row_bytes, rows, dst_pitch, src_pitch);
+   return record_copy_compute(ctx, stream, dst.address, src.address, row_bytes, rows, dst_pitch,
+                              src_pitch);
+}
+
+/* The scratch an overlapping copy bounces through: big enough that a
+ * copy moved by a few bytes takes few commands, small enough to keep for
+ * the context's life once one such copy has happened. */
+#define OVERLAP_SCRATCH_SIZE (4ull << 20)
+/* A copy split into at most this many pieces goes direct, without the
+ * scratch. */
+#define OVERLAP_DIRECT_PIECES 16u
+
+/* Made at first need; ctx lock held. */
+static CUresult
+scratch_ensure(struct cuvk_context *ctx)
+{
+   struct cuvk_staging *st = &ctx->staging;
+   VkResult vr;
+
+   if (st->scratch_buffer)
+      return CUDA_SUCCESS;
+   vr = cuvk_mem_allocate(ctx->vk, OVERLAP_SCRATCH_SIZE, ctx->dev->device_type_index, NULL,
+                          &st->scratch_memory);
+   if (vr != VK_SUCCESS)
+      return cuvk_vk_error(vr, "vkAllocateMemory for overlapping copies' scratch");
+   VkBufferCreateInfo buffer_info = {
+      .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+      .size = OVERLAP_SCRATCH_SIZE,
+      .usage = CUVK_MEM_BLOCK_USAGE,
+   };
+   vr = vkCreateBuffer(ctx->vk, &buffer_info, NULL, &st->scratch_buffer);
+   if (vr == VK_SUCCESS) {
+      vr = vkBindBufferMemory(ctx->vk, st->scratch_buffer, st->scratch_memory, 0);
+      if (vr != VK_SUCCESS) {
+         vkDestroyBuffer(ctx->vk, st->scratch_buffer, NULL);
+         st->scratch_buffer = VK_NULL_HANDLE;
+      }
+   }
+   if (vr != VK_SUCCESS) {
+      vkFreeMemory(ctx->vk, st->scratch_memory, NULL);
+      return cuvk_vk_error(vr, "setting up overlapping copies' scratch");
+   }
+   st->scratch_address = vkGetBufferDeviceAddress(ctx->vk, &(VkBufferDeviceAddressInfo){
+      .sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO,
+      .buffer = st->scratch_buffer,
+   });
+   return CUDA_SUCCESS;
+}
+
+/* Records a copy of n bytes inside one buffer whose source and
+ * destination overlap, so that it ends as memmove would.  One command
+ * over both ranges would race (shader invocations read bytes others
+ * write; vkCmdCopyBuffer forbids it outright), so the copy goes in
+ * pieces, each a command whose ranges are disjoint, in the order that
+ * reads every byte before a piece overwrites it: from the low end when
+ * the destination is below the source, from the high end when above.
+ * Pieces are at most the distance between the two ranges; where that is
+ * short against the copy, each piece instead bounces through the
+ * scratch, read whole before it is written.  Commands run in recording
+ * order (submit.h), which is all the ordering this needs.  Ctx lock held. */
+static CUresult
+record_copy_overlapping(struct cuvk_context *ctx, struct cuvk_stream *stream, struct gpu_ref dst,
+                        struct gpu_ref src, uint64_t n)
+{
+   bool up = dst.offset > src.offset;
+   uint64_t distance = up ? dst.offset - src.offset : src.offset - dst.offset;
+   CUresult res = CUDA_SUCCESS;
+
+   if (distance == 0)
+      return CUDA_SUCCESS; /* every byte is already where it goes */
+
+   bool direct = distance >= OVERLAP_SCRATCH_SIZE || n <= (uint64_t)OVERLAP_DIRECT_PIECES * distance;
+   if (!direct) {
+      res = scratch_ensure(ctx);
+      if (res != CUDA_SUCCESS)
+         return res;
+   }
+   struct gpu_ref scratch = { ctx->staging.scratch_buffer, 0, ctx->staging.scratch_address };
+   uint64_t piece = direct ? distance : OVERLAP_SCRATCH_SIZE;
+
+   for (uint64_t done = 0; done < n && res == CUDA_SUCCESS;) {
+      uint64_t len = CUVK_MIN(piece, n - done);
+      uint64_t off = up ? n - done - len : done;
+      if (direct) {
+         res = record_copy_disjoint(ctx, stream, ref_advance(dst, off), ref_advance(src, off), len, 1, 0, 0);
+      } else {
+         res = record_copy_disjoint(ctx, stream, scratch, ref_advance(src, off), len, 1, 0, 0);
+         if (res == CUDA_SUCCESS)
+            res = record_copy_disjoint(ctx, stream, ref_advance(dst, off), scratch, len, 1, 0, 0);
+      }
+      done += len;
+   }
+   return res;
+}
+
+/* Whether some row of a 2D copy whose extents overlap (copy_overlaps)
+ * reads bytes some row writes.  Two ranges of rows with one pitch can
+ * interleave without touching (columns of one pitched allocation): row i
+ * of the destination meets row j of the source when the gap between
+ * them, dst - src + (i - j) * pitch, is within a row's width, so only
+ * the two row distances nearest -(dst - src) / pitch need looking at.
+ * Unequal pitches are taken as overlapping. */
+static bool
+rows_overlap(struct gpu_ref dst, struct gpu_ref src, uint64_t row_bytes, uint64_t rows, uint64_t dst_pitch,
+             uint64_t src_pitch)
+{
+   if (rows <= 1)
+      return true;
+   if (dst_pitch != src_pitch || dst_pitch == 0 || dst_pitch > INT64_MAX || rows > INT64_MAX)
+      return true;
+   int64_t gap = (int64_t)(dst.offset - src.offset);
+   int64_t pitch = (int64_t)dst_pitch, max_k = (int64_t)rows - 1;
+   int64_t k0 = -gap / pitch;
+   for (int64_t k = k0 - 1; k <= k0 + 1; k++) {
+      if (k < -max_k || k > max_k)
+         continue;
+      int64_t d = gap + k * pitch;
+      if (d > -(int64_t)row_bytes && d < (int64_t)row_bytes)
+         return true;
+   }
+   return false;
+}
+
+/* Records a 2D copy; ctx lock held.  Overlapping ranges are copied row
+ * by row, each row as memmove would, the rows in the order that reads a
+ * row before an earlier row's write lands on it (which, with equal
+ * pitches, makes the whole copy end as one memmove would). */
 static CUresult
 record_copy(struct cuvk_context *ctx, struct cuvk_stream *stream, struct gpu_ref dst,
             struct gpu_ref src, uint64_t row_bytes, uint64_t rows, uint64_t dst_pitch,
             uint64_t src_pitch)
 {
-   /* vkCmdCopyBuffer forbids overlapping regions; CUDA leaves overlapping
-    * copies undefined, so they take the shader, which at least does not
-    * break Vulkan's rules. */
-   if (ctx->transfer_engine &&
-       !copy_overlaps(dst, src, row_bytes, rows, dst_pitch, src_pitch))
-      return record_copy_transfer(ctx, stream, dst, src, row_bytes, rows, dst_pitch, src_pitch);
-   return record_copy_compute(ctx, stream, dst.address, src.address, row_bytes, rows, dst_pitch,
-                              src_pitch);
+   if (!copy_overlaps(dst, src, row_bytes, rows, dst_pitch, src_pitch) ||
+       !rows_overlap(dst, src, row_bytes, rows, dst_pitch, src_pitch))
+      return record_copy_disjoint(ctx, stream, dst, src, row_bytes, rows, dst_pitch, src_pitch);
+
+   bool up = dst.offset > src.offset;
+   CUresult res = CUDA_SUCCESS;
+   for (uint64_t i = 0; i < rows && res == CUDA_SUCCESS; i++) {
+      uint64_t row = up ? rows - 1 - i : i;
+      struct gpu_ref d = ref_advance(dst, row * dst_pitch), s = ref_advance(src, row * src_pitch);
+      if (copy_overlaps(d, s, row_bytes, 1, 0, 0))
+         res = record_copy_overlapping(ctx, stream, d, s, row_bytes);
+      else
+         res = record_copy_disjoint(ctx, stream, d, s, row_bytes, 1, 0, 0);
+   }
+   return res;
 }
 
 static CUresult
@@ -488,7 +634,7 @@ copy_resolve(const struct cuvk_copy *copy, uint64_t ptr, uint64_t want, enum cuv
  * end, or, for a host side, host memory from some point on. */
 static CUresult
 copy_check_range(const struct cuvk_copy *copy, uint64_t ptr, uint64_t size, enum cuvk_copy_side side,
-                 const char *which)
+                 const char *which, bool written)
 {
    while (size > 0) {
       struct cuvk_mem_span span;
@@ -498,6 +644,10 @@ copy_check_range(const struct cuvk_copy *copy, uint64_t ptr, uint64_t size, enum
          return res;
       if (!found)
          return CUDA_SUCCESS; /* pageable host memory to the end */
+      /* Its pages may well be read-only: a write would fault. */
+      if (written && cuvk_mem_span_read_only(&span))
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: %s 0x%llx is registered with "
+                           "CU_MEMHOSTREGISTER_READ_ONLY", copy->entry, which, (unsigned long long)ptr);
       uint64_t n = CUVK_MIN(size, span.avail);
       if (n < size && span.kind != CUVK_MEM_VMM)
          return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: %s 0x%llx+%llu runs past the end of its allocation",
@@ -536,8 +686,10 @@ copy_segment(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct 
    if (gpu_d && gpu_s) {
       bool host_side = span_is_host(ds) || span_is_host(ss);
       bool cheap = (ds->cached && ss->cached) ? n <= DIRECT_SMALL_MAX : n <= DIRECT_UNCACHED_MAX;
+      /* memmove: the two sides may be one allocation and overlap, which
+       * cuvk defines as memmove's result (docs/design.md). */
       if (!copy->async && dmap && smap && cheap && context_is_idle(ctx)) {
-         memcpy(dmap, smap, n);
+         memmove(dmap, smap, n);
          return CUDA_SUCCESS;
       }
       pthread_mutex_lock(&ctx->lock);
@@ -564,7 +716,7 @@ copy_segment(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct 
       if (res == CUDA_SUCCESS && other)
          res = cuvk_submit_wait_idle(other);
       if (res == CUDA_SUCCESS)
-         memcpy(dmap, smap, n);
+         memmove(dmap, smap, n);
       return res;
    }
    if (gpu_d)
@@ -577,6 +729,63 @@ copy_segment(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct 
  * (virtual memory mappings), and is cut there unless both sit in one
  * sparse reservation's buffer.  Its pieces go to the GPU in one
  * submission. */
+struct copy_piece {
+   uint64_t dst, src;
+   size_t n;
+   struct cuvk_mem_span ds, ss;
+   bool dfound, sfound;
+};
+
+/* A copy whose destination lies above its overlapping source, cut into
+ * pieces at allocation seams, runs its pieces from the last to the
+ * first, so each reads its bytes before a lower piece overwrites them
+ * (each piece takes care of its own overlap): memmove's result across
+ * seams too. */
+static CUresult
+copy_walk_backwards(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct cuvk_copy *copy)
+{
+   uint64_t dst = copy->dst, src = copy->src;
+   size_t left = copy->size, count = 0, cap = 0;
+   struct copy_piece *pieces = NULL;
+   CUresult res = CUDA_SUCCESS;
+
+   while (left > 0) {
+      if (count == cap) {
+         size_t new_cap = cap ? cap * 2 : 8;
+         struct copy_piece *grown = realloc(pieces, new_cap * sizeof(*pieces));
+         if (!grown) {
+            free(pieces);
+            return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", copy->entry);
+         }
+         pieces = grown;
+         cap = new_cap;
+      }
+      struct copy_piece *p = &pieces[count];
+      res = copy_resolve(copy, dst, left, copy->dst_side, "destination", &p->ds, &p->dfound);
+      if (res == CUDA_SUCCESS)
+         res = copy_resolve(copy, src, left, copy->src_side, "source", &p->ss, &p->sfound);
+      if (res != CUDA_SUCCESS)
+         break;
+      p->n = left;
+      if (p->dfound)
+         p->n = CUVK_MIN(p->n, p->ds.avail);
+      if (p->sfound)
+         p->n = CUVK_MIN(p->n, p->ss.avail);
+      p->dst = dst;
+      p->src = src;
+      count++;
+      dst += p->n;
+      src += p->n;
+      left -= p->n;
+   }
+   for (size_t i = count; res == CUDA_SUCCESS && i > 0; i--) {
+      struct copy_piece *p = &pieces[i - 1];
+      res = copy_segment(ctx, stream, copy, p->dst, p->src, p->n, &p->ds, p->dfound, &p->ss, p->sfound);
+   }
+   free(pieces);
+   return res;
+}
+
 static CUresult
 copy_walk(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct cuvk_copy *copy)
 {
@@ -585,6 +794,8 @@ copy_walk(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct cuv
    CUresult res = CUDA_SUCCESS;
 
    cuvk_submit_hold(ctx);
+   if (dst > src && dst - src < left)
+      return cuvk_submit_release(ctx, copy_walk_backwards(ctx, stream, copy));
    while (left > 0) {
       struct cuvk_mem_span ds, ss;
       bool dfound, sfound;
@@ -631,9 +842,9 @@ cuvk_copy(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct cuv
 
    /* Check both whole ranges first: a copy that fails must not have
     * written anything, as in CUDA. */
-   res = copy_check_range(copy, dst, left, copy->dst_side, "destination");
+   res = copy_check_range(copy, dst, left, copy->dst_side, "destination", true);
    if (res == CUDA_SUCCESS)
-      res = copy_check_range(copy, src, left, copy->src_side, "source");
+      res = copy_check_range(copy, src, left, copy->src_side, "source", false);
    if (res != CUDA_SUCCESS)
       return res;
 
@@ -714,6 +925,9 @@ cuvk_fill(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct cuv
       if (!cuvk_mem_resolve(p, &span))
          return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is not inside any allocation",
                            fill->entry, (unsigned long long)p);
+      if (cuvk_mem_span_read_only(&span))
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is registered with "
+                           "CU_MEMHOSTREGISTER_READ_ONLY", fill->entry, (unsigned long long)p);
       if (span.avail < left && (fill->height > 1 || span.kind != CUVK_MEM_VMM))
          return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: %llu bytes run past the end of the allocation",
                            fill->entry, (unsigned long long)extent);

@@ -51,7 +51,11 @@ struct vmm_handle {
     * never bound into a sparse buffer (see reservation_sparse). */
    bool shared;
    /* The memory lives while either count is nonzero: cuMemRelease drops
-    * a handle reference, cuMemUnmap a mapping. */
+    * a handle reference, cuMemUnmap a mapping.  The handle is in the
+    * object table exactly while handle_refs is nonzero, and both change
+    * together under vmm_lock: whoever takes the second count to zero
+    * owns h from then on and frees it, so nobody may touch h after
+    * dropping a count unless that drop was the last. */
    unsigned handle_refs;
    unsigned map_refs;
    unsigned sparse_maps;        /* of map_refs, those through a sparse buffer */
@@ -104,7 +108,8 @@ handle_destroy(struct vmm_handle *h, bool ctx_locked)
    cuvk_list_del(&h->link);
    h->release.fn = handle_free;
    h->release.data = h;
-   cuvk_submit_defer(ctx, &h->release);
+   /* Memory cuMemCreate made is what later allocations wait to get back. */
+   cuvk_submit_defer_bytes(ctx, &h->release, h->block->budget ? h->size : 0);
    if (!ctx_locked)
       pthread_mutex_unlock(&ctx->lock);
 }
@@ -139,8 +144,10 @@ cuvk_vmm_release_context(struct cuvk_context *ctx)
    pthread_mutex_unlock(&vmm_lock);
 
    cuvk_list_for_each_entry_safe(struct vmm_handle, h, &ctx->vmm_handles, link) {
+      pthread_mutex_lock(&vmm_lock);
       if (h->handle_refs)
          cuvk_object_remove(&h->base);
+      pthread_mutex_unlock(&vmm_lock);
       if (h->exported)
          cuvk_mem_registry_forget_owner(h);
       cuvk_list_del(&h->link);
@@ -255,26 +262,30 @@ cuMemAddressFree(CUdeviceptr ptr, size_t size)
    if (res != CUDA_SUCCESS)
       return res;
 
+   /* The range map's lock comes before vmm_lock, the order
+    * cuMemRetainAllocationHandle takes them in (ThreadSanitizer found
+    * this call taking them the other way round). */
+   cuvk_mem_range_map_read_lock(map);
    pthread_mutex_lock(&vmm_lock);
    struct cuvk_rb_node *node = cuvk_rb_tree_search(&vmm_reservations, ptr);
    struct vmm_reservation *r = node ? cuvk_container_of(node, struct vmm_reservation, node) : NULL;
    if (!r || r->size != size) {
       pthread_mutex_unlock(&vmm_lock);
+      cuvk_mem_range_map_read_unlock(map);
       return cuvk_error(CUDA_ERROR_INVALID_VALUE,
                         "cuMemAddressFree: 0x%llx+%zu is not a reservation from cuMemAddressReserve",
                         (unsigned long long)ptr, size);
    }
-   cuvk_mem_range_map_read_lock(map);
    struct cuvk_mem_range *mapped = cuvk_mem_range_map_lookup_next_locked(map, ptr);
-   bool busy = mapped && mapped->start < ptr + size;
-   cuvk_mem_range_map_read_unlock(map);
-   if (busy) {
+   if (mapped && mapped->start < ptr + size) {
       pthread_mutex_unlock(&vmm_lock);
+      cuvk_mem_range_map_read_unlock(map);
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemAddressFree: 0x%llx+%zu still has mappings; "
                         "cuMemUnmap them first", (unsigned long long)ptr, size);
    }
    cuvk_rb_tree_remove(&vmm_reservations, &r->node);
    pthread_mutex_unlock(&vmm_lock);
+   cuvk_mem_range_map_read_unlock(map);
    if (r->sparse)
       cuvk_vmm_sparse_destroy(r->sparse);
    cuvk_mem_va_free(ptr, size);
@@ -360,37 +371,58 @@ cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size, const CUmemAlloca
       .sType = VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO,
       .handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT,
    };
+   /* Counted against the device's heap like cuMemAlloc's blocks: out of
+    * memory only once frees waiting for the GPU are back. */
+   struct cuvk_mem_budget *budget = &ctx->dev->budget;
+   res = cuvk_mem_reserve(ctx, type_index, size, "cuMemCreate");
+   if (res != CUDA_SUCCESS)
+      return res;
    VkResult vr = cuvk_mem_allocate(ctx->vk, size, type_index, exportable ? &export_info : NULL,
                                    &memory);
-   if (vr != VK_SUCCESS)
+   if (vr != VK_SUCCESS) {
+      cuvk_mem_budget_unreserve(budget, type_index, size);
       return cuvk_vk_error(vr, "cuMemCreate: vkAllocateMemory");
-   return handle_create(ctx, memory, type_index, size, exportable, exportable, prop, handle);
+   }
+   res = handle_create(ctx, memory, type_index, size, exportable, exportable, prop, handle);
+   if (res != CUDA_SUCCESS) {
+      cuvk_mem_budget_unreserve(budget, type_index, size);
+      return res;
+   }
+   /* From here the block gives the bytes back when it is destroyed. */
+   struct vmm_handle *h = (struct vmm_handle *)(uintptr_t)*handle;
+   h->block->budget = budget;
+   h->block->type_index = type_index;
+   return CUDA_SUCCESS;
 }
 
 CUVK_EXPORT CUresult CUDAAPI
 cuMemRelease(CUmemGenericAllocationHandle handle)
 {
-   struct vmm_handle *h = NULL;
+   struct vmm_handle *h = (struct vmm_handle *)(uintptr_t)handle;
    CUresult res = cuvk_driver_check("cuMemRelease");
-   if (res == CUDA_SUCCESS)
-      res = handle_lookup(handle, "cuMemRelease", &h);
    if (res != CUDA_SUCCESS)
       return res;
 
+   /* Looked up, counted down and taken out of the object table in one
+    * hold of vmm_lock.  Once the lock is dropped, a mapping's deferred
+    * release (run by any thread that retires a batch) may free h, and a
+    * cuMemRetainAllocationHandle may bring it back to life: issue 15
+    * found the table entry removed after the unlock, from freed memory
+    * or from under a handle just revived. */
    pthread_mutex_lock(&vmm_lock);
-   if (h->handle_refs == 0) {
+   if (!handle || !cuvk_object_is(h, CUVK_OBJECT_VMM_HANDLE)) {
       pthread_mutex_unlock(&vmm_lock);
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemRelease: handle 0x%llx was already released",
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemRelease: 0x%llx is not a live allocation handle",
                         (unsigned long long)handle);
    }
+   /* Mapped memory lives on until its last cuMemUnmap, but the handle
+    * itself is gone: later calls with it fail. */
    bool dead_handle = --h->handle_refs == 0;
+   if (dead_handle)
+      cuvk_object_remove(&h->base);
    bool last = dead_handle && h->map_refs == 0;
    pthread_mutex_unlock(&vmm_lock);
 
-   /* Mapped memory lives on until its last cuMemUnmap, but the handle
-    * itself is gone: later calls with it fail. */
-   if (dead_handle)
-      cuvk_object_remove(&h->base);
    if (last)
       handle_destroy(h, false);
    return CUDA_SUCCESS;

@@ -26,6 +26,8 @@
 #include "util/list.h"
 #include "util/macros.h"
 
+struct cuvk_xsem_bridge;
+
 #define CUVK_LAYER_NAME "VK_LAYER_CUVK_interop"
 #define CUVK_LAYER_DESCRIPTION "cuvk: records exported memory for CUDA external-memory import"
 #define CUVK_LAYER_IMPLEMENTATION_VERSION 1
@@ -41,6 +43,7 @@ enum layer_kind {
    LAYER_KIND_IMAGE,
    LAYER_KIND_BUFFER,
    LAYER_KIND_MEMORY,
+   LAYER_KIND_SEMAPHORE,
 };
 
 /* The callbacks an object was created with, kept so that it is freed with
@@ -64,6 +67,7 @@ struct layer_instance {
    uint32_t api_version;            /* VkApplicationInfo::apiVersion, 1.0 if none */
    bool khr_get_physical_device_properties2;
    bool khr_external_memory_capabilities;
+   bool khr_external_semaphore_capabilities;
 
    PFN_vkGetInstanceProcAddr GetInstanceProcAddr;   /* the next entity's */
    PFN_vkDestroyInstance DestroyInstance;
@@ -72,6 +76,8 @@ struct layer_instance {
    PFN_vkGetPhysicalDeviceProperties2 GetPhysicalDeviceProperties2;
    PFN_vkGetPhysicalDeviceProperties2KHR GetPhysicalDeviceProperties2KHR;
    PFN_vkGetPhysicalDeviceMemoryProperties GetPhysicalDeviceMemoryProperties;
+   PFN_vkGetPhysicalDeviceExternalSemaphoreProperties GetPhysicalDeviceExternalSemaphoreProperties;
+   PFN_vkGetPhysicalDeviceExternalSemaphorePropertiesKHR GetPhysicalDeviceExternalSemaphorePropertiesKHR;
 };
 
 struct layer_device {
@@ -89,6 +95,18 @@ struct layer_device {
     * layer_object::device_link), so vkDestroyDevice can drop them. */
    struct cuvk_list objects;
 
+   /* Exportable semaphores provided by the layer (layer_semaphore.c):
+    * true when the driver has no VK_KHR_external_semaphore_fd and the
+    * application enabled it.  Fixed at vkCreateDevice. */
+   bool sem_emulated;
+   /* The semaphores the layer emulates (struct layer_semaphore), and how
+    * many there are: submits and host calls look nothing up while there
+    * are none. */
+   struct cuvk_list semaphores;
+   uint32_t semaphore_count;       /* atomic */
+   /* Started with the first emulated semaphore, under the lock. */
+   struct cuvk_xsem_bridge *bridge;
+
    /* The next entity's entry points; NULL where not enabled. */
    PFN_vkGetDeviceProcAddr GetDeviceProcAddr;
    PFN_vkDestroyDevice DestroyDevice;
@@ -104,6 +122,15 @@ struct layer_device {
    PFN_vkBindBufferMemory2 BindBufferMemory2;   /* core or KHR, whichever exists */
    PFN_vkGetMemoryFdKHR GetMemoryFdKHR;
    PFN_vkGetImageDrmFormatModifierPropertiesEXT GetImageDrmFormatModifierPropertiesEXT;
+   PFN_vkCreateSemaphore CreateSemaphore;
+   PFN_vkDestroySemaphore DestroySemaphore;
+   PFN_vkQueueSubmit QueueSubmit;
+   PFN_vkQueueSubmit2 QueueSubmit2;                     /* core or KHR, whichever exists */
+   PFN_vkWaitSemaphores WaitSemaphores;                 /* core or KHR, whichever exists */
+   PFN_vkSignalSemaphore SignalSemaphore;               /* core or KHR, whichever exists */
+   PFN_vkGetSemaphoreCounterValue GetSemaphoreCounterValue;   /* core or KHR */
+   PFN_vkGetSemaphoreFdKHR GetSemaphoreFdKHR;           /* NULL where emulated */
+   PFN_vkImportSemaphoreFdKHR ImportSemaphoreFdKHR;     /* NULL where emulated */
 #ifdef _WIN32
    PFN_vkGetMemoryWin32HandleKHR GetMemoryWin32HandleKHR;
 #endif
@@ -128,6 +155,11 @@ struct layer_object *layer_object_find(struct layer_device *dev, enum layer_kind
                                        uint64_t handle);
 void layer_object_remove(struct layer_object *obj);
 
+/* The state of the instance a dispatchable handle (instance, physical
+ * device) belongs to (takes the lock); NULL for one this layer did not
+ * create. */
+struct layer_instance *layer_instance_of(const void *dispatchable);
+
 /* The state of the device a dispatchable handle belongs to (takes the
  * lock); NULL for a device this layer did not create. */
 struct layer_device *layer_device_get(const void *dispatchable);
@@ -141,6 +173,51 @@ PFN_vkVoidFunction layer_memory_proc(const char *name);
  * layer_memory_free_objects once the lock is dropped. */
 void layer_memory_detach_device(struct layer_device *dev, struct cuvk_list *list);
 void layer_memory_free_objects(struct cuvk_list *list);
+
+/* With the lock held: like layer_object_insert, but the object goes on
+ * list instead of the device's objects (which vkDestroyDevice frees
+ * without knowing what they hold). */
+void layer_object_insert_list(struct layer_device *dev, struct layer_object *obj,
+                              enum layer_kind kind, uint64_t handle, struct cuvk_list *list);
+
+/* layer_semaphore.c: the exportable-semaphore emulation. */
+struct layer_sem_device_create;
+/* Our entry point for a device command name, or NULL.  dev NULL: through
+ * vkGetInstanceProcAddr, for any device (the wrapper checks at run time);
+ * otherwise only where dev emulates (the fd commands even where the next
+ * entity has none).  next: the next entity's, NULL if it has none. */
+PFN_vkVoidFunction layer_semaphore_proc(struct layer_device *dev, const char *name,
+                                        PFN_vkVoidFunction next);
+/* Physical-device commands the layer answers (external semaphore
+ * properties); NULL for others. */
+PFN_vkVoidFunction layer_semaphore_instance_proc(const char *name);
+/* vkEnumerateDeviceExtensionProperties with pLayerName NULL. */
+VkResult layer_semaphore_enumerate_extensions(struct layer_instance *inst, VkPhysicalDevice pdev,
+                                              uint32_t *pPropertyCount,
+                                              VkExtensionProperties *pProperties);
+/* vkEnumerateDeviceExtensionProperties with our own name: the device
+ * extensions the manifest declares. */
+VkResult layer_semaphore_own_extensions(struct layer_instance *inst, VkPhysicalDevice pdev,
+                                        uint32_t *pPropertyCount,
+                                        VkExtensionProperties *pProperties);
+/* vkCreateDevice: *out_info is the create info to call down with (the
+ * application's, or a copy without VK_KHR_external_semaphore_fd and with
+ * timeline semaphores enabled); *emulate says which.  Free with
+ * layer_semaphore_device_info_free. */
+VkResult layer_semaphore_device_info(struct layer_instance *inst, VkPhysicalDevice pdev,
+                                     const VkDeviceCreateInfo *info,
+                                     const VkAllocationCallbacks *alloc,
+                                     const VkDeviceCreateInfo **out_info, void **scratch,
+                                     bool *emulate);
+void layer_semaphore_device_info_free(const VkAllocationCallbacks *alloc, void *scratch);
+/* After vkCreateDevice: the next entity's semaphore commands, for an
+ * application of api_version. */
+void layer_semaphore_fill_device(struct layer_device *dev, uint32_t api_version,
+                                 PFN_vkGetDeviceProcAddr gdpa);
+/* Before the next vkDestroyDevice (without the lock): the bridge, the
+ * internal semaphores and the records of semaphores the application did
+ * not destroy. */
+void layer_semaphore_destroy_device(struct layer_device *dev);
 
 /* Handles as table keys: pointers on 64-bit, uint64_t on 32-bit. */
 #define LAYER_HANDLE(h) ((uint64_t)(h))

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "util/log.h"
+#include "util/xsem_bridge.h"
 
 /* All layer state sits in one table under one lock. */
 static pthread_mutex_t layer_mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -83,6 +84,17 @@ layer_object_insert(struct layer_device *dev, struct layer_object *obj, enum lay
    cuvk_list_addtail(&obj->device_link, &dev->objects);
 }
 
+void
+layer_object_insert_list(struct layer_device *dev, struct layer_object *obj, enum layer_kind kind,
+                         uint64_t handle, struct cuvk_list *list)
+{
+   obj->node.kind = kind;
+   obj->node.scope = dev;
+   obj->node.key = handle;
+   layer_table_insert(&layer_handles, &obj->node);
+   cuvk_list_addtail(&obj->device_link, list);
+}
+
 struct layer_object *
 layer_object_find(struct layer_device *dev, enum layer_kind kind, uint64_t handle)
 {
@@ -97,8 +109,8 @@ layer_object_remove(struct layer_object *obj)
    cuvk_list_del(&obj->device_link);
 }
 
-static struct layer_instance *
-layer_instance_get(const void *dispatchable)
+struct layer_instance *
+layer_instance_of(const void *dispatchable)
 {
    layer_lock();
    struct layer_node *n = layer_table_find(&layer_handles, LAYER_KIND_INSTANCE, NULL,
@@ -181,22 +193,22 @@ layer_EnumerateDeviceLayerProperties(VkPhysicalDevice physicalDevice, uint32_t *
    return layer_report_self(pPropertyCount, pProperties);
 }
 
-/* Our name: no extensions.  NULL or another layer's name: the loader
- * interface says to chain down, which is how the application's query for
- * the driver's extensions gets there. */
+/* Our name: the extensions the layer provides on this device (the
+ * external-semaphore ones where the driver lacks them).  NULL: the
+ * driver's, plus those.  Another layer's name: the loader interface says to
+ * chain down. */
 static VKAPI_ATTR VkResult VKAPI_CALL
 layer_EnumerateDeviceExtensionProperties(VkPhysicalDevice physicalDevice, const char *pLayerName,
                                          uint32_t *pPropertyCount,
                                          VkExtensionProperties *pProperties)
 {
-   if (layer_is_self(pLayerName)) {
-      *pPropertyCount = 0;
-      return VK_SUCCESS;
-   }
-
-   struct layer_instance *inst = layer_instance_get(physicalDevice);
+   struct layer_instance *inst = layer_instance_of(physicalDevice);
    if (!inst)
       return VK_ERROR_LAYER_NOT_PRESENT;
+   if (layer_is_self(pLayerName))
+      return layer_semaphore_own_extensions(inst, physicalDevice, pPropertyCount, pProperties);
+   if (!pLayerName)
+      return layer_semaphore_enumerate_extensions(inst, physicalDevice, pPropertyCount, pProperties);
    return inst->EnumerateDeviceExtensionProperties(physicalDevice, pLayerName, pPropertyCount,
                                                    pProperties);
 }
@@ -273,6 +285,9 @@ layer_CreateInstance(const VkInstanceCreateInfo *pCreateInfo, const VkAllocation
    inst->khr_external_memory_capabilities =
       layer_has_extension(pCreateInfo->ppEnabledExtensionNames, pCreateInfo->enabledExtensionCount,
                           VK_KHR_EXTERNAL_MEMORY_CAPABILITIES_EXTENSION_NAME);
+   inst->khr_external_semaphore_capabilities =
+      layer_has_extension(pCreateInfo->ppEnabledExtensionNames, pCreateInfo->enabledExtensionCount,
+                          VK_KHR_EXTERNAL_SEMAPHORE_CAPABILITIES_EXTENSION_NAME);
 
 #define GET(name) inst->name = (PFN_vk##name)gipa(instance, "vk" #name)
    inst->GetInstanceProcAddr = gipa;
@@ -280,10 +295,14 @@ layer_CreateInstance(const VkInstanceCreateInfo *pCreateInfo, const VkAllocation
    GET(EnumerateDeviceExtensionProperties);
    GET(GetPhysicalDeviceProperties);
    GET(GetPhysicalDeviceMemoryProperties);
-   if (inst->api_version >= VK_API_VERSION_1_1)
+   if (inst->api_version >= VK_API_VERSION_1_1) {
       GET(GetPhysicalDeviceProperties2);
+      GET(GetPhysicalDeviceExternalSemaphoreProperties);
+   }
    if (inst->khr_get_physical_device_properties2)
       GET(GetPhysicalDeviceProperties2KHR);
+   if (inst->khr_external_semaphore_capabilities)
+      GET(GetPhysicalDeviceExternalSemaphorePropertiesKHR);
 #undef GET
 
    inst->node.kind = LAYER_KIND_INSTANCE;
@@ -396,7 +415,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL
 layer_CreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo *pCreateInfo,
                    const VkAllocationCallbacks *pAllocator, VkDevice *pDevice)
 {
-   struct layer_instance *inst = layer_instance_get(physicalDevice);
+   struct layer_instance *inst = layer_instance_of(physicalDevice);
    VkLayerDeviceCreateInfo *link = layer_device_link(pCreateInfo);
    if (!inst || !link || !link->u.pLayerInfo) {
       cuvk_loge("vkCreateDevice reached " CUVK_LAYER_NAME " without its instance or the loader's link info");
@@ -416,10 +435,19 @@ layer_CreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo *pC
       return VK_ERROR_OUT_OF_HOST_MEMORY;
    dev->allocator = allocator;
    cuvk_list_init(&dev->objects);
+   cuvk_list_init(&dev->semaphores);
 
    link->u.pLayerInfo = link->u.pLayerInfo->pNext;
 
-   VkResult res = create(physicalDevice, pCreateInfo, pAllocator, pDevice);
+   /* Where the layer provides VK_KHR_external_semaphore_fd, the driver
+    * gets a copy without it (and with timeline semaphores on). */
+   const VkDeviceCreateInfo *down = pCreateInfo;
+   void *scratch = NULL;
+   VkResult res = layer_semaphore_device_info(inst, physicalDevice, pCreateInfo, pAllocator, &down,
+                                              &scratch, &dev->sem_emulated);
+   if (res == VK_SUCCESS)
+      res = create(physicalDevice, down, pAllocator, pDevice);
+   layer_semaphore_device_info_free(pAllocator, scratch);
    if (res != VK_SUCCESS) {
       layer_free(&dev->allocator, dev);
       return res;
@@ -427,6 +455,7 @@ layer_CreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo *pC
 
    dev->device = *pDevice;
    layer_fill_device(dev, pCreateInfo, gdpa);
+   layer_semaphore_fill_device(dev, inst->api_version, gdpa);
    layer_query_uuids(inst, physicalDevice, dev);
 
    VkPhysicalDeviceMemoryProperties mem_props;
@@ -464,6 +493,8 @@ layer_DestroyDevice(VkDevice device, const VkAllocationCallbacks *pAllocator)
       return;
 
    struct layer_device *dev = cuvk_container_of(n, struct layer_device, node);
+   if (dev->sem_emulated)
+      layer_semaphore_destroy_device(dev);
    dev->DestroyDevice(device, pAllocator);
    layer_memory_free_objects(&orphans);
    layer_free(&dev->allocator, dev);
@@ -536,7 +567,7 @@ layer_GetInstanceProcAddr(VkInstance instance, const char *pName)
    if (strcmp(pName, "vk_layerGetPhysicalDeviceProcAddr") == 0)
       return NULL;
 
-   struct layer_instance *inst = layer_instance_get(instance);
+   struct layer_instance *inst = layer_instance_of(instance);
    if (!inst)
       return NULL;
    f = layer_lookup(layer_instance_entries, CUVK_ARRAY_SIZE(layer_instance_entries), pName);
@@ -549,9 +580,13 @@ layer_GetInstanceProcAddr(VkInstance instance, const char *pName)
    PFN_vkVoidFunction next = inst->GetInstanceProcAddr(instance, pName);
    if (!next)
       return NULL;
-   f = layer_lookup(layer_device_entries, CUVK_ARRAY_SIZE(layer_device_entries), pName);
+   f = layer_semaphore_instance_proc(pName);
+   if (!f)
+      f = layer_lookup(layer_device_entries, CUVK_ARRAY_SIZE(layer_device_entries), pName);
    if (!f)
       f = layer_memory_proc(pName);
+   if (!f)
+      f = layer_semaphore_proc(NULL, pName, next);
    return f ? f : next;
 }
 
@@ -571,10 +606,12 @@ layer_GetDeviceProcAddr(VkDevice device, const char *pName)
       return f;
 
    /* Intercept only what the device has enabled: the next entity answers
-    * NULL for the rest, and so do we. */
+    * NULL for the rest, and so do we, except for the semaphore fd
+    * commands the layer provides itself. */
    PFN_vkVoidFunction next = dev->GetDeviceProcAddr(device, pName);
-   if (!next)
-      return NULL;
+   f = layer_semaphore_proc(dev, pName, next);
+   if (f || !next)
+      return f;
    f = layer_memory_proc(pName);
    return f ? f : next;
 }

@@ -12,9 +12,11 @@
 #define BLOCK_VA_ALIGNMENT (2u << 20)
 
 void
-cuvk_mem_heap_init(struct cuvk_mem_heap *heap, VkDevice vk, uint32_t type_index,
-                   VkMemoryPropertyFlags type_flags, VkDeviceSize block_size, VkDeviceSize max_size)
+cuvk_mem_heap_init(struct cuvk_mem_heap *heap, VkDevice vk, struct cuvk_mem_budget *budget,
+                   uint32_t type_index, VkMemoryPropertyFlags type_flags, VkDeviceSize block_size,
+                   VkDeviceSize max_size)
 {
+   heap->budget = budget;
    heap->max_size = max_size;
    heap->vk = vk;
    heap->type_index = type_index;
@@ -152,7 +154,7 @@ fail_buffer:
 }
 
 static CUresult
-block_create(struct cuvk_mem_heap *heap, VkDeviceSize size, bool dedicated,
+block_create(struct cuvk_mem_heap *heap, VkDeviceSize size, bool dedicated, const char *what,
              struct cuvk_mem_block **out)
 {
    struct cuvk_mem_block *block;
@@ -178,6 +180,12 @@ block_create(struct cuvk_mem_heap *heap, VkDeviceSize size, bool dedicated,
    block->size = size;
    block->dedicated = dedicated;
 
+   /* Counted before it is allocated, so that concurrent allocations
+    * cannot all pass the limit together. */
+   res = cuvk_mem_budget_reserve(heap->budget, type_index, size, what);
+   if (res != CUDA_SUCCESS)
+      goto fail_free;
+
    VkExportMemoryAllocateInfo export_info = {
       .sType = VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO,
       .handleTypes = handle_type,
@@ -186,7 +194,7 @@ block_create(struct cuvk_mem_heap *heap, VkDeviceSize size, bool dedicated,
                           &block->memory);
    if (vr != VK_SUCCESS) {
       res = cuvk_vk_error(vr, "vkAllocateMemory");
-      goto fail_free;
+      goto fail_budget;
    }
    if (bulk)
       cuvk_logd("bulk allocation of %llu bytes: memory type %u%s", (unsigned long long)size,
@@ -199,6 +207,8 @@ block_create(struct cuvk_mem_heap *heap, VkDeviceSize size, bool dedicated,
    if (!dedicated)
       cuvk_vma_heap_init(&block->space, 0, size);
 
+   block->budget = heap->budget;
+   block->type_index = type_index;
    heap->allocated += size;
    cuvk_list_addtail(&block->link, &heap->blocks);
    *out = block;
@@ -206,6 +216,8 @@ block_create(struct cuvk_mem_heap *heap, VkDeviceSize size, bool dedicated,
 
 fail_memory:
    vkFreeMemory(heap->vk, block->memory, NULL);
+fail_budget:
+   cuvk_mem_budget_unreserve(heap->budget, type_index, size);
 fail_free:
    free(block);
    return res;
@@ -246,6 +258,8 @@ cuvk_mem_block_destroy(struct cuvk_mem_block *block)
       vkUnmapMemory(block->vk, block->memory);
    vkDestroyBuffer(block->vk, block->buffer, NULL);
    vkFreeMemory(block->vk, block->memory, NULL);
+   if (block->budget)
+      cuvk_mem_budget_unreserve(block->budget, block->type_index, block->size);
    if (!block->dedicated)
       cuvk_vma_heap_finish(&block->space);
    free(block);
@@ -261,9 +275,9 @@ cuvk_mem_heap_finish(struct cuvk_mem_heap *heap)
    pthread_mutex_destroy(&heap->lock);
 }
 
-CUresult
-cuvk_mem_heap_alloc(struct cuvk_mem_heap *heap, VkDeviceSize size, VkDeviceSize alignment,
-                    struct cuvk_mem_block **out_block, VkDeviceSize *out_offset)
+static CUresult
+heap_alloc(struct cuvk_mem_heap *heap, VkDeviceSize size, VkDeviceSize alignment, const char *what,
+           struct cuvk_mem_block **out_block, VkDeviceSize *out_offset)
 {
    struct cuvk_mem_block *block = NULL;
    uint64_t offset = 0;
@@ -278,7 +292,7 @@ cuvk_mem_heap_alloc(struct cuvk_mem_heap *heap, VkDeviceSize size, VkDeviceSize 
    pthread_mutex_lock(&heap->lock);
 
    if (size > heap->block_size / 2) {
-      res = block_create(heap, size, true, &block);
+      res = block_create(heap, size, true, what, &block);
       if (res == CUDA_SUCCESS)
          block->live = 1;
       goto out;
@@ -292,7 +306,7 @@ cuvk_mem_heap_alloc(struct cuvk_mem_heap *heap, VkDeviceSize size, VkDeviceSize 
    }
 
    if (!block) {
-      res = block_create(heap, heap->block_size, false, &block);
+      res = block_create(heap, heap->block_size, false, what, &block);
       if (res != CUDA_SUCCESS)
          goto out;
       if (!cuvk_vma_heap_alloc(&block->space, size, alignment, &offset)) {
@@ -317,6 +331,20 @@ out:
    }
    pthread_mutex_unlock(&heap->lock);
    return res;
+}
+
+CUresult
+cuvk_mem_heap_alloc(struct cuvk_mem_heap *heap, VkDeviceSize size, VkDeviceSize alignment,
+                    struct cuvk_mem_block **out_block, VkDeviceSize *out_offset)
+{
+   return heap_alloc(heap, size, alignment, "allocating a memory block", out_block, out_offset);
+}
+
+CUresult
+cuvk_mem_heap_try_alloc(struct cuvk_mem_heap *heap, VkDeviceSize size, VkDeviceSize alignment,
+                        const char *what, struct cuvk_mem_block **out_block, VkDeviceSize *out_offset)
+{
+   return heap_alloc(heap, size, alignment, what, out_block, out_offset);
 }
 
 struct cuvk_mem_block *

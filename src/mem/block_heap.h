@@ -22,6 +22,7 @@
 #include <cuda.h>
 #include <vulkan/vulkan.h>
 
+#include "mem/budget.h"
 #include "util/list.h"
 #include "util/vma_heap.h"
 
@@ -47,11 +48,16 @@ struct cuvk_mem_block {
    uint64_t va;                /* heap blocks only; 0 when wrapped */
    bool dedicated;
    uint32_t live;              /* allocations inside */
+   /* Counted in budget as type_index's until destroyed; NULL when the
+    * memory is not cuvk's own (imports). */
+   struct cuvk_mem_budget *budget;
+   uint32_t type_index;
    struct cuvk_vma_heap space; /* sub-allocation; unused when dedicated */
 };
 
 struct cuvk_mem_heap {
    VkDevice vk;
+   struct cuvk_mem_budget *budget; /* every block is counted here */
    uint32_t type_index;
    VkMemoryPropertyFlags type_flags;
    VkDeviceSize block_size;
@@ -67,9 +73,9 @@ struct cuvk_mem_heap {
    VkExternalMemoryHandleTypeFlagBits bulk_handle_type;
 };
 
-void cuvk_mem_heap_init(struct cuvk_mem_heap *heap, VkDevice vk, uint32_t type_index,
-                        VkMemoryPropertyFlags type_flags, VkDeviceSize block_size,
-                        VkDeviceSize max_size);
+void cuvk_mem_heap_init(struct cuvk_mem_heap *heap, VkDevice vk, struct cuvk_mem_budget *budget,
+                        uint32_t type_index, VkMemoryPropertyFlags type_flags,
+                        VkDeviceSize block_size, VkDeviceSize max_size);
 
 /* Allocations of at least min_size get a block of their own from
  * type_index, exportable as handle_type (0: not exportable), allocated
@@ -87,8 +93,18 @@ VkResult cuvk_mem_allocate(VkDevice vk, VkDeviceSize size, uint32_t type_index, 
 /* Destroys every block; the caller has made sure the GPU is idle. */
 void cuvk_mem_heap_finish(struct cuvk_mem_heap *heap);
 
+/* A new block's memory is counted in the heap's budget first; when the
+ * budget refuses it the result is CUDA_ERROR_OUT_OF_MEMORY, which frees
+ * still waiting for the GPU may cure (cuda_api/memory.c waits and
+ * retries). */
 CUresult cuvk_mem_heap_alloc(struct cuvk_mem_heap *heap, VkDeviceSize size, VkDeviceSize alignment,
                              struct cuvk_mem_block **block, VkDeviceSize *offset);
+
+/* As cuvk_mem_heap_alloc, with a budget refusal logged naming what (the
+ * API call), or not at all when what is NULL: for a caller that will
+ * wait for pending frees and try again. */
+CUresult cuvk_mem_heap_try_alloc(struct cuvk_mem_heap *heap, VkDeviceSize size, VkDeviceSize alignment,
+                                 const char *what, struct cuvk_mem_block **block, VkDeviceSize *offset);
 
 /* Returns the block when it became empty and should be destroyed (through
  * cuvk_mem_block_destroy, after the GPU is done with it); NULL otherwise. */
@@ -96,7 +112,8 @@ struct cuvk_mem_block *cuvk_mem_heap_free(struct cuvk_mem_heap *heap, struct cuv
                                           VkDeviceSize offset, VkDeviceSize size);
 
 /* Frees the block's buffer, mapping, va and memory (a wrapped block's
- * memory too: the wrap took ownership). */
+ * memory too: the wrap took ownership), and gives its bytes back to its
+ * budget. */
 void cuvk_mem_block_destroy(struct cuvk_mem_block *block);
 
 /* Creates a block around memory the caller allocated (an import), owned by

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks libcuvk's dynamic symbol table against our public headers.
+"""Checks libcuvk's dynamic symbol table against our headers and NVIDIA's.
 
 The API is every function declared in include/*.h, as the C preprocessor
 sees each header in three views: plain, with
@@ -14,7 +14,11 @@ Fails on
     a C runtime symbol (_init, _fini, _edata, ...) that a version script
     should hide;
   * an API function the library does not export: a program linked against
-    our header would fail to load.
+    our header would fail to load;
+  * an NVIDIA export the library lacks (a loader that insists on it
+    refuses cuvk), or one still listed in --elsewhere that is exported
+    (the list must be emptied once the other branch has landed);
+  * a difference between --stub and the list.
 
 Reads the symbol table with binutils' nm, or readelf; exits 77 (skipped)
 when neither exists.
@@ -134,6 +138,16 @@ def exported_symbols(nm, readelf, lib):
     return names
 
 
+def read_names(path, column=0, where=None):
+    names = set()
+    with open(path) as f:
+        for line in f:
+            parts = line.split("#", 1)[0].split()
+            if parts and (where is None or where(parts)):
+                names.add(parts[column])
+    return names
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--lib", required=True, help="libcuvk.so")
@@ -141,6 +155,9 @@ def main():
     ap.add_argument("--cc", required=True, help="C compiler command line (for -E)")
     ap.add_argument("--extra", action="append", default=[],
                     help="a symbol exported on purpose without a prototype")
+    ap.add_argument("--nvidia-exports", help="src/cuda_api/nvidia_exports.txt")
+    ap.add_argument("--elsewhere", help="names another branch implements (exports_elsewhere.txt)")
+    ap.add_argument("--stub", help="NVIDIA's lib64/stubs/libcuda.so, compared with the list")
     ap.add_argument("--nm")
     ap.add_argument("--readelf")
     args = ap.parse_args()
@@ -166,9 +183,24 @@ def main():
 
     exported = exported_symbols(args.nm, args.readelf, args.lib)
 
+    nvidia, elsewhere = set(), set()
+    if args.nvidia_exports:
+        nvidia = read_names(args.nvidia_exports)
+    if args.elsewhere:
+        elsewhere = read_names(args.elsewhere)
+
+    stale = []
+    if args.stub:
+        stub = exported_symbols(args.nm, args.readelf, args.stub)
+        listed = read_names(args.nvidia_exports, where=lambda p: p[-1] == "stub")
+        stale = [f"{n} (exported by the stub, not in the list)" for n in sorted(stub - listed)]
+        stale += [f"{n} (in the list, not exported by the stub)" for n in sorted(listed - stub)]
+
     stray_runtime = sorted(exported & RUNTIME)
-    stray = sorted(exported - api - extras - RUNTIME)
-    missing = sorted((api | extras) - exported)
+    stray = sorted(exported - api - extras - nvidia - RUNTIME)
+    pending = sorted((nvidia & elsewhere) - exported)
+    landed = sorted(elsewhere & exported)
+    missing = sorted((api | extras | nvidia) - exported - elsewhere)
 
     print(f"{os.path.basename(args.lib)}: {len(exported)} exported symbols; "
           f"headers declare {len(api)} API symbols ({', '.join(os.path.basename(h) for h in headers)})")
@@ -180,15 +212,32 @@ def main():
         print(f"\nC runtime symbols exported, which a version script should hide ({len(stray_runtime)}):")
         for name in stray_runtime:
             print(f"  {name}")
+    if nvidia:
+        print(f"NVIDIA's libcuda.so.1 exports {len(nvidia)} symbols; "
+              f"{len(nvidia & exported)} of them are exported, {len(nvidia & exported - api)} "
+              f"as unsupported entry points")
     if missing:
-        print(f"\nDeclared but not exported ({len(missing)}):")
+        print(f"\nDeclared or exported by NVIDIA, but not exported ({len(missing)}):")
         for name in missing:
             print(f"  {name}")
+    if pending:
+        print(f"\nPending, implemented on another branch ({len(pending)}, {args.elsewhere}):")
+        for name in pending:
+            print(f"  {name}")
+    if landed:
+        print(f"\nExported, so remove them from {args.elsewhere} ({len(landed)}):")
+        for name in landed:
+            print(f"  {name}")
+    if stale:
+        print(f"\n{args.nvidia_exports} differs from {args.stub} "
+              f"(scripts/update_nvidia_exports.py rewrites it):")
+        for line in stale:
+            print(f"  {line}")
 
-    if stray or stray_runtime or missing:
+    if stray or stray_runtime or missing or landed or stale:
         print("\nFAIL")
         return 1
-    print("OK: exports match the headers")
+    print("OK: exports match the headers" + (" and NVIDIA's list" if nvidia else ""))
     return 0
 
 

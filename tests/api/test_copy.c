@@ -257,6 +257,150 @@ copy_dtod_same_allocation(void)
    free(got);
 }
 
+/* Copies whose source and destination overlap, forwards (destination
+ * below the source) and backwards, by small and large distances, through
+ * every path a copy inside one allocation takes: synchronous small copies
+ * the CPU does when the context is idle, GPU copies (the transfer engine
+ * and, under api.compute_engine, the shader), pinned host memory through
+ * cuMemcpy.  cuvk promises memmove's result (docs/design.md); before
+ * issue 15 the host path ran memcpy on them (C undefined behaviour) and
+ * the GPU path raced.  Every byte of the allocation is checked against
+ * memmove on a host image. */
+static void
+copy_overlap(void)
+{
+   static const size_t sizes[] = { 1, 17, 4096, 65536, 65537, 3 * API_MIB + 5 };
+   static const size_t deltas[] = { 1, 3, 4, 15, 16, 17, 4097, 65536, API_MIB + 1 };
+   /* Room for the largest copy, its distance, its base and its guard. */
+   const size_t size = 3 * API_MIB + 5 + API_MIB + 1 + 16 + 64;
+   uint8_t *img = api_xmalloc(size), *got = api_xmalloc(size), *pinned = NULL;
+   CUdeviceptr d = 0;
+   CUstream s = NULL;
+   unsigned copies = 0;
+
+   API_REQUIRE_CU(cuMemAlloc(&d, size));
+   API_REQUIRE_CU(cuMemAllocHost((void **)&pinned, size));
+   API_REQUIRE_CU(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+   api_fill_random(img, size, 77);
+   API_REQUIRE_CU(cuMemcpyHtoD(d, img, size));
+   memcpy(pinned, img, size);
+
+   for (size_t si = 0; si < API_ARRAY_SIZE(sizes); si++) {
+      const size_t n = sizes[si];
+      for (size_t di = 0; di < API_ARRAY_SIZE(deltas); di++) {
+         const size_t delta = deltas[di];
+         if (delta >= n)
+            continue; /* no overlap: api.copy.dtod.same_allocation */
+         for (int way = 0; way < 8; way++) {
+            /* way: bit 0 destination above the source, bit 1 async,
+             * bit 2 cuMemcpy on pinned memory instead of DtoD. */
+            const bool up = way & 1, async = way & 2, host = way & 4;
+            const size_t base = 7 + (size_t)way;
+            const size_t from = up ? base : base + delta, to = up ? base + delta : base;
+            /* The bytes a copy may touch, and 64 past them that it must
+             * not; the rest of the allocation is never written. */
+            const size_t window = base + delta + n + 64;
+            if (host) {
+               API_CHECK_CU(async ? cuMemcpyAsync((CUdeviceptr)(uintptr_t)(pinned + to),
+                                                  (CUdeviceptr)(uintptr_t)(pinned + from), n, s) :
+                                    cuMemcpy((CUdeviceptr)(uintptr_t)(pinned + to),
+                                             (CUdeviceptr)(uintptr_t)(pinned + from), n));
+            } else {
+               API_CHECK_CU(async ? cuMemcpyDtoDAsync(d + to, d + from, n, s) :
+                                    cuMemcpyDtoD(d + to, d + from, n));
+            }
+            if (async)
+               API_CHECK_CU(cuStreamSynchronize(s));
+            memmove(img + to, img + from, n);
+            if (host)
+               memcpy(got, pinned, window);
+            else
+               API_CHECK_CU(cuMemcpyDtoH(got, d, window));
+            copies++;
+            if (!API_CHECK_BYTES(got, img, window, "%s %s copy of %zu bytes, destination %zu %s the source",
+                                 async ? "async" : "sync", host ? "pinned" : "device", n, delta,
+                                 up ? "above" : "below")) {
+               /* Carry on from what the memory holds. */
+               memcpy(img, got, window);
+            }
+            /* Both sides start the next copy from the same bytes. */
+            if (host)
+               API_CHECK_CU(cuMemcpyHtoD(d, img, window));
+            else
+               memcpy(pinned, img, window);
+         }
+      }
+   }
+   printf("%u overlapping copies checked\n", copies);
+   API_CHECK_CU(cuStreamDestroy(s));
+   API_CHECK_CU(cuMemFreeHost(pinned));
+   API_CHECK_CU(cuMemFree(d));
+   free(img);
+   free(got);
+}
+
+/* Overlapping copies across the seam of two cuMemMap mappings, which
+ * cuvk cuts into one piece per mapping (on devices without sparse
+ * reservations, lavapipe among them): the pieces must run in the order
+ * memmove's result needs, last first when the destination is above. */
+static void
+copy_overlap_across_mappings(void)
+{
+   const size_t gran = 2 * API_MIB, size = 2 * gran;
+   static const size_t deltas[] = { 1, 100, 4096, 300000 };
+   static const size_t sizes[] = { 5000, 1500000, 2 * API_MIB - 400000 };
+   CUmemAllocationProp prop = {
+      .type = CU_MEM_ALLOCATION_TYPE_PINNED,
+      .location = { .type = CU_MEM_LOCATION_TYPE_DEVICE, .id = 0 },
+   };
+   CUmemAccessDesc access = {
+      .location = { .type = CU_MEM_LOCATION_TYPE_DEVICE, .id = 0 },
+      .flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE,
+   };
+   CUmemGenericAllocationHandle h[2] = { 0, 0 };
+   uint8_t *img = api_xmalloc(size), *got = api_xmalloc(size);
+   CUdeviceptr va = 0;
+   CUstream s = NULL;
+
+   API_REQUIRE_CU(cuMemAddressReserve(&va, size, 0, 0, 0));
+   for (int i = 0; i < 2; i++) {
+      API_REQUIRE_CU(cuMemCreate(&h[i], gran, &prop, 0));
+      API_REQUIRE_CU(cuMemMap(va + i * gran, gran, 0, h[i], 0));
+   }
+   API_REQUIRE_CU(cuMemSetAccess(va, size, &access, 1));
+   API_REQUIRE_CU(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+   api_fill_random(img, size, 78);
+   API_REQUIRE_CU(cuMemcpyHtoD(va, img, size));
+
+   for (size_t si = 0; si < API_ARRAY_SIZE(sizes); si++) {
+      for (size_t di = 0; di < API_ARRAY_SIZE(deltas); di++) {
+         const size_t n = sizes[si], delta = deltas[di];
+         for (int way = 0; way < 4; way++) {
+            const bool up = way & 1, async = way & 2;
+            /* Both ranges straddle the seam. */
+            const size_t low = gran - n / 2 - delta / 2;
+            const size_t from = up ? low : low + delta, to = up ? low + delta : low;
+            API_CHECK_CU(async ? cuMemcpyDtoDAsync(va + to, va + from, n, s) :
+                                 cuMemcpyDtoD(va + to, va + from, n));
+            if (async)
+               API_CHECK_CU(cuStreamSynchronize(s));
+            memmove(img + to, img + from, n);
+            API_CHECK_CU(cuMemcpyDtoH(got, va, size));
+            if (!API_CHECK_BYTES(got, img, size, "%s copy of %zu bytes across the seam, destination %zu %s the "
+                                 "source", async ? "async" : "sync", n, delta, up ? "above" : "below"))
+               memcpy(img, got, size);
+         }
+      }
+   }
+   API_CHECK_CU(cuStreamDestroy(s));
+   API_CHECK_CU(cuMemUnmap(va, size));
+   for (int i = 0; i < 2; i++)
+      API_CHECK_CU(cuMemRelease(h[i]));
+   API_CHECK_CU(cuMemAddressFree(va, size));
+   free(img);
+   free(got);
+}
+
 /* Copies between device memory of two contexts, from either one: under
  * unified addressing cuMemcpy and cuMemcpyDtoD take any device pointer.
  * cuvk needs the memory host-visible for that (all of lavapipe's is);
@@ -510,6 +654,8 @@ static const struct api_case cases[] = {
    API_CASE("api.copy.default_stream_handles", copy_default_stream_handles),
    API_CASE("api.copy.across_contexts", copy_across_contexts),
    API_CASE("api.copy.dtod.same_allocation", copy_dtod_same_allocation),
+   API_CASE("api.copy.dtod.overlap", copy_overlap),
+   API_CASE("api.copy.dtod.overlap_across_mappings", copy_overlap_across_mappings),
    API_CASE("api.errors.memcpy_htod_past_end", errors_memcpy_htod_past_end),
    API_CASE("api.errors.memcpy_dtoh_past_end", errors_memcpy_dtoh_past_end),
    API_CASE("api.errors.memcpy_dtod_past_end", errors_memcpy_dtod_past_end),

@@ -599,6 +599,118 @@ errors_register(void)
    free(p);
 }
 
+/* Registration only where the whole range is memory the process has,
+ * with the access the flags ask for (issue 15: partly or wholly unmapped
+ * and read-only ranges were accepted, and the next copy killed the
+ * process in a driver thread).  A registration that wrongly succeeds is
+ * undone, so the case goes on to the next check. */
+static void
+register_expect(CUresult want, void *p, size_t size, unsigned flags, const char *what)
+{
+   CUresult got = cuMemHostRegister(p, size, flags);
+   API_CHECK_MSG(got == want, "%s: cuMemHostRegister returned %s, expected %s", what, api_result_name(got),
+                 api_result_name(want));
+   if (got == CUDA_SUCCESS && want != CUDA_SUCCESS)
+      cuMemHostUnregister(p);
+}
+
+static void
+errors_register_unmapped(void)
+{
+   const size_t page = 4096, size = 16 * page;
+   uint8_t *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+   API_REQUIRE(p != MAP_FAILED);
+   memset(p, 0x5a, size);
+
+   /* A hole in the middle, and ranges that run into it from either side
+    * or stop just short of it. */
+   API_REQUIRE(munmap(p + 8 * page, page) == 0);
+   register_expect(CUDA_ERROR_INVALID_VALUE, p, size - page, 0, "hole in the middle");
+   register_expect(CUDA_ERROR_INVALID_VALUE, p + 7 * page + 100, 2 * page, 0, "runs into the hole");
+   register_expect(CUDA_ERROR_INVALID_VALUE, p + 8 * page + 5, 10, 0, "inside the hole");
+   register_expect(CUDA_SUCCESS, p, 8 * page, 0, "up to the hole");
+   API_CHECK_CU(cuMemHostUnregister(p));
+   register_expect(CUDA_SUCCESS, p + 9 * page, 5 * page, 0, "after the hole");
+   API_CHECK_CU(cuMemHostUnregister(p + 9 * page));
+
+   /* Past the end of the mapping. */
+   API_REQUIRE(munmap(p + 14 * page, 2 * page) == 0);
+   register_expect(CUDA_ERROR_INVALID_VALUE, p + 12 * page, 3 * page, 0, "past the end");
+
+   /* Read-only pages: writable registration refused, READ_ONLY taken;
+    * no access at all is refused either way. */
+   API_REQUIRE(mprotect(p + 9 * page, 2 * page, PROT_READ) == 0);
+   API_REQUIRE(mprotect(p + 11 * page, page, PROT_NONE) == 0);
+   register_expect(CUDA_ERROR_INVALID_VALUE, p + 9 * page, 2 * page, 0, "read-only, registered writable");
+   register_expect(CUDA_ERROR_INVALID_VALUE, p + 10 * page, 2 * page, CU_MEMHOSTREGISTER_READ_ONLY,
+                   "partly no access, READ_ONLY");
+   register_expect(CUDA_ERROR_INVALID_VALUE, p + 11 * page, page, CU_MEMHOSTREGISTER_READ_ONLY,
+                   "no access, READ_ONLY");
+   register_expect(CUDA_SUCCESS, p + 9 * page, 2 * page, CU_MEMHOSTREGISTER_READ_ONLY, "read-only, READ_ONLY");
+   API_CHECK_CU(cuMemHostUnregister(p + 9 * page));
+
+   /* Overlapping a registration, from inside and from around it. */
+   register_expect(CUDA_SUCCESS, p + 2 * page, 2 * page, 0, "first registration");
+   register_expect(CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED, p, 6 * page, 0, "around a registration");
+   register_expect(CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED, p + 3 * page, 2 * page, 0,
+                   "into a registration");
+   API_CHECK_CU(cuMemHostUnregister(p + 2 * page));
+
+   /* Wholly unmapped. */
+   API_REQUIRE(munmap(p, size) == 0);
+   register_expect(CUDA_ERROR_INVALID_VALUE, p, size, 0, "wholly unmapped");
+   register_expect(CUDA_ERROR_INVALID_VALUE, p + 3, 100, CU_MEMHOSTREGISTER_READ_ONLY,
+                   "wholly unmapped, READ_ONLY");
+}
+
+/* Read-only pages registered with CU_MEMHOSTREGISTER_READ_ONLY: copies
+ * from them work, every direction that reads; copies and fills into them
+ * are refused before anything is written (the pages would fault). */
+static void
+memory_register_read_only(void)
+{
+   const size_t size = 3 * API_MIB + 4096;
+   uint8_t *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+   uint8_t *got = api_xmalloc(size), *want = api_xmalloc(size);
+   CUdeviceptr d = 0;
+   CUstream s = NULL;
+   unsigned flags = 0;
+
+   API_REQUIRE(p != MAP_FAILED);
+   api_fill_random(p, size, 91);
+   memcpy(want, p, size);
+   API_REQUIRE(mprotect(p, size, PROT_READ) == 0);
+   API_REQUIRE_CU(cuMemHostRegister(p + 100, size - 200, CU_MEMHOSTREGISTER_READ_ONLY));
+   API_CHECK_CU(cuMemHostGetFlags(&flags, p + 100));
+   API_CHECK_MSG(flags & CU_MEMHOSTREGISTER_READ_ONLY, "flags 0x%x lack READ_ONLY", flags);
+   API_REQUIRE_CU(cuMemAlloc(&d, size));
+   API_REQUIRE_CU(cuStreamCreate(&s, 0));
+
+   API_CHECK_CU(cuMemcpyHtoD(d, p + 100, size - 200));
+   API_CHECK_DEVICE(d, want + 100, size - 200, "sync copy from read-only registered memory");
+   API_CHECK_CU(cuMemsetD8(d, 0, size));
+   API_CHECK_CU(cuMemcpyHtoDAsync(d + 1, p + 101, 70000, s));
+   API_CHECK_CU(cuStreamSynchronize(s));
+   API_CHECK_DEVICE(d + 1, want + 101, 70000, "async copy from read-only registered memory");
+   API_CHECK_CU(cuMemcpy((CUdeviceptr)(uintptr_t)got, (CUdeviceptr)(uintptr_t)(p + 200), 5000));
+   API_CHECK_BYTES(got, want + 200, 5000, "cuMemcpy from read-only registered memory");
+
+   /* Writes into it are refused, and wrote nothing. */
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemcpyDtoH(p + 100, d, 4096));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemcpyDtoHAsync(p + 4096, d, 100, s));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemcpy((CUdeviceptr)(uintptr_t)(p + 300), d, 10));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemsetD8((CUdeviceptr)(uintptr_t)(p + 128), 0, 64));
+   API_CHECK_CU(cuStreamSynchronize(s));
+   API_CHECK_BYTES(p, want, size, "read-only registered memory after refused writes");
+
+   API_CHECK_CU(cuMemHostUnregister(p + 100));
+   API_CHECK_CU(cuStreamDestroy(s));
+   API_CHECK_CU(cuMemFree(d));
+   API_CHECK(munmap(p, size) == 0);
+   free(got);
+   free(want);
+}
+
 static void
 memory_pointer_attributes_device(void)
 {
@@ -894,6 +1006,8 @@ static const struct api_case cases[] = {
    API_CASE("api.errors.free_wrong_kind", errors_free_wrong_kind),
    API_CASE("api.errors.host_pointer_queries", errors_host_pointer_queries),
    API_CASE("api.errors.register", errors_register),
+   API_CASE("api.errors.register_unmapped", errors_register_unmapped),
+   API_CASE("api.memory.register.read_only", memory_register_read_only),
 };
 
 API_MAIN(cases)

@@ -386,6 +386,315 @@ thread_event_relay(void)
    API_CHECK_CU(cuMemFree(r.buf));
 }
 
+/* ---- api.thread.vmm_release_retire ---------------------------------------
+ *
+ * One thread cycles virtual memory (create, map, fill, unmap, release, in
+ * the orders CUDA allows) while others keep retiring the context's
+ * batches with cuCtxSynchronize, cuStreamQuery and small synchronous
+ * copies.  Retiring runs the deferred release of an unmapped mapping,
+ * which frees the handle when cuMemRelease has dropped the last handle
+ * reference: issue 15 found cuMemRelease still touching the handle after
+ * that (a use-after-free, a corrupted object table, and later releases
+ * of live handles failing).  Bounded in time; every return checked. */
+
+#define VMM_STRESS_SECONDS 2.0
+#define VMM_STRESS_SIZE (2 * API_MIB)
+
+struct vmm_stress {
+   CUcontext ctx;
+   pthread_barrier_t start;
+   CUdeviceptr va;
+   int mapped; /* set while the cycler has va mapped, a hint for retainers */
+   int stop;
+   unsigned cycles;
+   unsigned retires;
+   unsigned retains;
+};
+
+static void *
+vmm_stress_cycler(void *arg)
+{
+   struct vmm_stress *v = arg;
+   CUmemAllocationProp prop = {
+      .type = CU_MEM_ALLOCATION_TYPE_PINNED,
+      .location = { .type = CU_MEM_LOCATION_TYPE_DEVICE, .id = 0 },
+   };
+   CUmemAccessDesc access = {
+      .location = { .type = CU_MEM_LOCATION_TYPE_DEVICE, .id = 0 },
+      .flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE,
+   };
+   CUdeviceptr va = v->va;
+   CUstream s = NULL;
+   bool ready = API_CHECK_CU(cuCtxSetCurrent(v->ctx)) &&
+                API_CHECK_CU(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+   pthread_barrier_wait(&v->start);
+   double end = api_now() + VMM_STRESS_SECONDS;
+
+   for (unsigned it = 0; ready && api_now() < end; it++) {
+      CUmemGenericAllocationHandle h = 0, again = 0;
+      uint8_t tag = (uint8_t)(it * 7 + 1), got[64];
+      uint8_t want[64];
+
+      if (!API_CHECK_CU(cuMemCreate(&h, VMM_STRESS_SIZE, &prop, 0)))
+         break;
+      if (!API_CHECK_CU(cuMemMap(va, VMM_STRESS_SIZE, 0, h, 0)) ||
+          !API_CHECK_CU(cuMemSetAccess(va, VMM_STRESS_SIZE, &access, 1))) {
+         API_CHECK_CU(cuMemRelease(h));
+         break;
+      }
+      __atomic_store_n(&v->mapped, 1, __ATOMIC_RELAXED);
+      /* Work in flight on the mapping, so its release is deferred to
+       * whichever thread retires the batch next. */
+      API_CHECK_CU(cuMemsetD8Async(va, tag, VMM_STRESS_SIZE, s));
+      if (it % 8 == 0) {
+         memset(want, tag, sizeof(want));
+         API_CHECK_CU(cuMemcpyDtoHAsync(got, va + VMM_STRESS_SIZE - sizeof(got), sizeof(got), s));
+         API_CHECK_CU(cuStreamSynchronize(s));
+         API_CHECK_BYTES(got, want, sizeof(got), "cycle %u", it);
+         API_CHECK_CU(cuMemsetD8Async(va, tag, VMM_STRESS_SIZE, s));
+      }
+      __atomic_store_n(&v->mapped, 0, __ATOMIC_RELAXED);
+      switch (it % 3) {
+      case 0:
+         /* Unmap first: the mapping's reference outlives the handle's
+          * by the deferred release only. */
+         API_CHECK_CU(cuMemUnmap(va, VMM_STRESS_SIZE));
+         API_CHECK_CU(cuMemRelease(h));
+         break;
+      case 1:
+         /* Release first: the mapping keeps the memory alive. */
+         API_CHECK_CU(cuMemRelease(h));
+         API_CHECK_CU(cuMemUnmap(va, VMM_STRESS_SIZE));
+         break;
+      default:
+         /* A released handle revived through its mapping, released
+          * again, then the mapping goes. */
+         API_CHECK_CU(cuMemRelease(h));
+         API_CHECK_CU(cuMemRetainAllocationHandle(&again, (void *)(uintptr_t)va));
+         API_CHECK(again == h);
+         API_CHECK_CU(cuMemUnmap(va, VMM_STRESS_SIZE));
+         API_CHECK_CU(cuMemRelease(again));
+         break;
+      }
+      v->cycles++;
+   }
+   __atomic_store_n(&v->stop, 1, __ATOMIC_RELEASE);
+   if (s)
+      API_CHECK_CU(cuStreamDestroy(s));
+   API_CHECK_CU(cuCtxSetCurrent(NULL));
+   return NULL;
+}
+
+static void *
+vmm_stress_retirer(void *arg)
+{
+   struct vmm_stress *v = arg;
+   uint8_t in[256], out[256];
+   CUdeviceptr d = 0;
+   CUstream s = NULL;
+   uint64_t rng = 0x6000;
+   bool ready = API_CHECK_CU(cuCtxSetCurrent(v->ctx)) &&
+                API_CHECK_CU(cuStreamCreate(&s, 0)) &&
+                API_CHECK_CU(cuMemAlloc(&d, sizeof(in)));
+   pthread_barrier_wait(&v->start);
+
+   for (unsigned it = 0; ready && !__atomic_load_n(&v->stop, __ATOMIC_ACQUIRE); it++) {
+      switch (it % 3) {
+      case 0:
+         API_CHECK_CU(cuCtxSynchronize());
+         break;
+      case 1: {
+         CUresult r = cuStreamQuery(s);
+         API_CHECK_MSG(r == CUDA_SUCCESS || r == CUDA_ERROR_NOT_READY, "cuStreamQuery returned %d", (int)r);
+         break;
+      }
+      default:
+         api_fill_random(in, sizeof(in), rng++);
+         API_CHECK_CU(cuMemcpyHtoD(d, in, sizeof(in)));
+         API_CHECK_CU(cuMemcpyDtoH(out, d, sizeof(out)));
+         API_CHECK_BYTES(out, in, sizeof(in), "retirer copy %u", it);
+         break;
+      }
+      __atomic_add_fetch(&v->retires, 1, __ATOMIC_RELAXED);
+   }
+   if (d)
+      API_CHECK_CU(cuMemFree(d));
+   if (s)
+      API_CHECK_CU(cuStreamDestroy(s));
+   API_CHECK_CU(cuCtxSetCurrent(NULL));
+   return NULL;
+}
+
+/* Takes references to whatever handle is mapped at the moment and gives
+ * them back, racing the cycler's own releases: a reference taken while
+ * the mapping lives is good for exactly one release. */
+static void *
+vmm_stress_retainer(void *arg)
+{
+   struct vmm_stress *v = arg;
+   bool ready = API_CHECK_CU(cuCtxSetCurrent(v->ctx));
+   pthread_barrier_wait(&v->start);
+
+   while (ready && !__atomic_load_n(&v->stop, __ATOMIC_ACQUIRE)) {
+      CUmemGenericAllocationHandle h = 0;
+      /* Only a hint: the mapping may go between this and the retain, and
+       * cuvk logs each refused retain. */
+      if (!__atomic_load_n(&v->mapped, __ATOMIC_RELAXED))
+         continue;
+      CUresult r = cuMemRetainAllocationHandle(&h, (void *)(uintptr_t)v->va);
+      /* Nothing mapped at the moment is the one other answer. */
+      if (r == CUDA_ERROR_INVALID_VALUE)
+         continue;
+      if (!API_CHECK_CU(r))
+         break;
+      API_CHECK_CU(cuMemRelease(h));
+      __atomic_add_fetch(&v->retains, 1, __ATOMIC_RELAXED);
+   }
+   API_CHECK_CU(cuCtxSetCurrent(NULL));
+   return NULL;
+}
+
+static void
+thread_vmm_release_retire(void)
+{
+   enum { RETIRERS = 3, RETAINERS = 2 };
+   struct vmm_stress v = { .ctx = api_ctx };
+   pthread_t cycler, others[RETIRERS + RETAINERS];
+
+   API_REQUIRE_CU(cuMemAddressReserve(&v.va, VMM_STRESS_SIZE, 0, 0, 0));
+   pthread_barrier_init(&v.start, NULL, 1 + RETIRERS + RETAINERS);
+   API_REQUIRE(pthread_create(&cycler, NULL, vmm_stress_cycler, &v) == 0);
+   for (int i = 0; i < RETIRERS + RETAINERS; i++)
+      API_REQUIRE(pthread_create(&others[i], NULL, i < RETIRERS ? vmm_stress_retirer : vmm_stress_retainer,
+                                 &v) == 0);
+   pthread_join(cycler, NULL);
+   for (int i = 0; i < RETIRERS + RETAINERS; i++)
+      pthread_join(others[i], NULL);
+   pthread_barrier_destroy(&v.start);
+   API_CHECK_CU(cuMemAddressFree(v.va, VMM_STRESS_SIZE));
+   API_CHECK_MSG(v.cycles > 0, "no virtual memory cycle completed");
+   printf("%u create/map/unmap/release cycles, %u retiring calls, %u retain/release pairs\n", v.cycles,
+          v.retires, v.retains);
+}
+
+/* ---- api.thread.event_record_query ---------------------------------------
+ *
+ * Threads record one event on their own streams while others query it,
+ * wait for it, make streams of the same and of another context wait on
+ * it, and time it: the event's value and
+ * state are written under the context lock and must be read under it
+ * too (issue 15: cuEventQuery, cuEventSynchronize and cuStreamWaitEvent
+ * read them bare, a data race ThreadSanitizer reports). */
+
+#define EVENT_RACE_ROUNDS 400
+
+struct event_race {
+   CUcontext ctx;
+   CUcontext other; /* a second context: waits on the event go through the host */
+   CUevent shared;
+   CUevent timed;
+   pthread_barrier_t start;
+};
+
+struct event_reader {
+   struct event_race *race;
+   CUcontext ctx;
+};
+
+static void *
+event_race_recorder(void *arg)
+{
+   struct event_race *e = arg;
+   CUdeviceptr d = 0;
+   CUstream s = NULL;
+   bool ready = API_CHECK_CU(cuCtxSetCurrent(e->ctx)) &&
+                API_CHECK_CU(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING)) &&
+                API_CHECK_CU(cuMemAlloc(&d, 64 * API_KIB));
+   pthread_barrier_wait(&e->start);
+   for (int i = 0; ready && i < EVENT_RACE_ROUNDS; i++) {
+      API_CHECK_CU(cuMemsetD8Async(d, (unsigned char)i, 64 * API_KIB, s));
+      API_CHECK_CU(cuEventRecord(e->shared, s));
+      API_CHECK_CU(cuEventRecord(e->timed, s));
+   }
+   if (s) {
+      API_CHECK_CU(cuStreamSynchronize(s));
+      API_CHECK_CU(cuStreamDestroy(s));
+   }
+   if (d)
+      API_CHECK_CU(cuMemFree(d));
+   API_CHECK_CU(cuCtxSetCurrent(NULL));
+   return NULL;
+}
+
+static void *
+event_race_reader(void *arg)
+{
+   struct event_reader *reader = arg;
+   struct event_race *e = reader->race;
+   const bool timing = reader->ctx == e->ctx;
+   CUevent first = NULL;
+   CUstream s = NULL;
+   bool ready = API_CHECK_CU(cuCtxSetCurrent(reader->ctx)) &&
+                API_CHECK_CU(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING)) &&
+                API_CHECK_CU(cuEventCreate(&first, 0)) &&
+                API_CHECK_CU(cuEventRecord(first, s));
+   pthread_barrier_wait(&e->start);
+   for (int i = 0; ready && i < EVENT_RACE_ROUNDS; i++) {
+      CUresult r = cuEventQuery(e->shared);
+      API_CHECK_MSG(r == CUDA_SUCCESS || r == CUDA_ERROR_NOT_READY, "cuEventQuery returned %d", (int)r);
+      if (i % 4 == 0)
+         API_CHECK_CU(cuEventSynchronize(e->shared));
+      API_CHECK_CU(cuStreamWaitEvent(s, e->shared, 0));
+      /* Elapsed time needs both events in one context. */
+      if (timing && i % 8 == 0) {
+         float ms = 0;
+         r = cuEventElapsedTime(&ms, first, e->timed);
+         API_CHECK_MSG(r == CUDA_SUCCESS || r == CUDA_ERROR_NOT_READY, "cuEventElapsedTime returned %d",
+                       (int)r);
+      }
+   }
+   if (s) {
+      API_CHECK_CU(cuStreamSynchronize(s));
+      API_CHECK_CU(cuStreamDestroy(s));
+   }
+   if (first)
+      API_CHECK_CU(cuEventDestroy(first));
+   API_CHECK_CU(cuCtxSetCurrent(NULL));
+   return NULL;
+}
+
+static void
+thread_event_record_query(void)
+{
+   enum { PAIRS = 2 };
+   struct event_race e = { .ctx = api_ctx };
+   struct event_reader readers[PAIRS];
+   pthread_t threads[2 * PAIRS];
+
+   API_REQUIRE_CU(cuCtxCreate(&e.other, NULL, 0, api_dev));
+   API_REQUIRE_CU(cuCtxSetCurrent(api_ctx));
+   API_REQUIRE_CU(cuEventCreate(&e.shared, CU_EVENT_DISABLE_TIMING));
+   API_REQUIRE_CU(cuEventCreate(&e.timed, 0));
+   /* Recorded once before the race, so elapsed-time readers always see
+    * a recorded end event. */
+   API_REQUIRE_CU(cuEventRecord(e.timed, NULL));
+   pthread_barrier_init(&e.start, NULL, 2 * PAIRS);
+   for (int i = 0; i < PAIRS; i++) {
+      API_REQUIRE(pthread_create(&threads[2 * i], NULL, event_race_recorder, &e) == 0);
+      readers[i] = (struct event_reader){ .race = &e, .ctx = i % 2 ? e.other : e.ctx };
+      API_REQUIRE(pthread_create(&threads[2 * i + 1], NULL, event_race_reader, &readers[i]) == 0);
+   }
+   for (int i = 0; i < 2 * PAIRS; i++)
+      pthread_join(threads[i], NULL);
+   pthread_barrier_destroy(&e.start);
+   API_CHECK_CU(cuEventSynchronize(e.shared));
+   API_CHECK_CU(cuEventQuery(e.shared));
+   API_CHECK_CU(cuEventDestroy(e.shared));
+   API_CHECK_CU(cuEventDestroy(e.timed));
+   API_CHECK_CU(cuCtxDestroy(e.other));
+   API_CHECK_CU(cuCtxSetCurrent(api_ctx));
+}
+
 static const struct api_case cases[] = {
    API_CASE("api.thread.streams", thread_streams),
    API_CASE_BARE("api.thread.shared_context", thread_shared_context),
@@ -393,6 +702,8 @@ static const struct api_case cases[] = {
    API_CASE("api.thread.alloc_churn", thread_alloc_churn),
    API_CASE("api.thread.event_relay", thread_event_relay),
    API_CASE_BARE("api.thread.primary_retain_release", thread_primary_retain_release),
+   API_CASE("api.thread.vmm_release_retire", thread_vmm_release_retire),
+   API_CASE("api.thread.event_record_query", thread_event_record_query),
 };
 
 API_MAIN(cases)

@@ -227,6 +227,7 @@ vkh_create_device(struct vkh *h, const struct vkh_options *options)
     * 1.1; only the fd extension is needed. */
    VkDeviceCreateInfo info = {
       .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+      .pNext = options ? options->device_pnext : NULL,
       .queueCreateInfoCount = 1,
       .pQueueCreateInfos = &queue,
       .enabledExtensionCount = extension_count,

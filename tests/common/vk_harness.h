@@ -58,6 +58,9 @@ struct vkh_options {
    /* Device extensions besides VK_KHR_external_memory_fd. */
    const char *const *device_extensions;
    uint32_t device_extension_count;
+   /* VkDeviceCreateInfo::pNext (feature structs), e.g. a
+    * VkPhysicalDeviceVulkan12Features enabling timelineSemaphore. */
+   const void *device_pnext;
 };
 
 /* Creates instance, messenger and device; prints why and returns false on

@@ -880,6 +880,27 @@ device_reset(void)
    free(got);
 }
 
+static void
+device_limits(void)
+{
+   size_t v = 0;
+
+   RT_CHECK_OK(cudaDeviceGetLimit(&v, cudaLimitStackSize));
+   RT_CHECK(v == 1024);
+   RT_CHECK_OK(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 32 << 20));
+   RT_CHECK_OK(cudaDeviceGetLimit(&v, cudaLimitMallocHeapSize));
+   RT_CHECK(v == 32 << 20);
+   RT_CHECK_FAILS(cudaErrorUnsupportedLimit, cudaDeviceGetLimit(&v, cudaLimitDevRuntimeSyncDepth));
+   RT_CHECK_FAILS(cudaErrorInvalidValue, cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, 129));
+   RT_CHECK_FAILS(cudaErrorInvalidValue, cudaDeviceGetLimit(NULL, cudaLimitStackSize));
+   RT_CHECK_FAILS(cudaErrorInvalidValue, cudaDeviceGetLimit(&v, (enum cudaLimit)100));
+   /* The limits are the primary context's: a reset brings the defaults
+    * back with the next one. */
+   RT_CHECK_OK(cudaDeviceReset());
+   RT_CHECK_OK(cudaDeviceGetLimit(&v, cudaLimitMallocHeapSize));
+   RT_CHECK(v == 8 << 20);
+}
+
 /* ---- Threads ---- */
 
 #define THREADS 4
@@ -948,6 +969,7 @@ static const struct rt_case cases[] = {
    RT_CASE("runtime.device.uuid_matches_vulkan", device_uuid_matches_vulkan),
    RT_CASE("runtime.device.set_get", device_set_get),
    RT_CASE("runtime.device.reset", device_reset),
+   RT_CASE("runtime.device.limits", device_limits),
    RT_CASE("runtime.error.last_error", error_last_error),
    RT_CASE("runtime.error.names", error_names),
    RT_CASE("runtime.memory.malloc_free", memory_malloc_free),

@@ -1,0 +1,709 @@
+/*
+ * External semaphores and host functions through cuvk's driver API.
+ *
+ * The exporting side here is an xsem (src/util/xsem.h) the test makes
+ * itself: the semaphore VK_LAYER_CUVK_interop hands an application on a
+ * driver without exportable semaphores, with the host playing the
+ * application's queue (cuvk_xsem_signal where the queue would signal,
+ * cuvk_xsem_wait where it would wait).  What CUDA does in between is
+ * checked through pinned host memory, which the host reads the moment it
+ * sees a signal, with no CUDA synchronisation: a signal that came before
+ * the work it follows shows as old bytes.  The work is a fill of many
+ * megabytes, long enough on lavapipe for that to be seen.
+ */
+#include "api_test.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sys/stat.h>
+
+#include "util/xsem.h"
+
+/* Big enough that a fill takes milliseconds on lavapipe. */
+#define SEM_FILL_SIZE (32u << 20)
+#define SEM_TIMEOUT_NS 20000000000ull
+
+static int
+sem_fd(enum cuvk_xsem_type type, uint64_t initial, struct cuvk_xsem **out)
+{
+   API_REQUIRE(cuvk_xsem_create(type, initial, out) == 0);
+   int fd = cuvk_xsem_export_fd(*out);
+   API_REQUIRE(fd >= 0);
+   return fd;
+}
+
+static CUexternalSemaphore
+sem_import(enum cuvk_xsem_type type, struct cuvk_xsem **out)
+{
+   CUexternalSemaphore sem = NULL;
+   CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC desc = {
+      .type = type == CUVK_XSEM_TIMELINE ? CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD
+                                         : CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD,
+   };
+   desc.handle.fd = sem_fd(type, 0, out);
+   API_REQUIRE_CU(cuImportExternalSemaphore(&sem, &desc));
+   /* A successful import owns the fd and has closed it. */
+   API_CHECK(fcntl(desc.handle.fd, F_GETFD) < 0 && errno == EBADF);
+   return sem;
+}
+
+static CUresult
+sem_signal(CUexternalSemaphore sem, uint64_t value, CUstream stream)
+{
+   CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS p;
+   memset(&p, 0, sizeof(p));
+   p.params.fence.value = value;
+   return cuSignalExternalSemaphoresAsync(&sem, &p, 1, stream);
+}
+
+static CUresult
+sem_wait(CUexternalSemaphore sem, uint64_t value, CUstream stream)
+{
+   CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS p;
+   memset(&p, 0, sizeof(p));
+   p.params.fence.value = value;
+   return cuWaitExternalSemaphoresAsync(&sem, &p, 1, stream);
+}
+
+static bool
+sem_all_bytes(const uint8_t *p, size_t n, uint8_t v)
+{
+   for (size_t i = 0; i < n; i += 4096)
+      if (p[i] != v)
+         return false;
+   return p[n - 1] == v;
+}
+
+/* ---- bad input ------------------------------------------------------------ */
+
+static void
+invalid_import_arguments(void)
+{
+   struct cuvk_xsem *x;
+   CUexternalSemaphore sem = NULL;
+   CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC desc = { .type = CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD };
+   desc.handle.fd = sem_fd(CUVK_XSEM_BINARY, 0, &x);
+
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuImportExternalSemaphore(NULL, &desc));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuImportExternalSemaphore(&sem, NULL));
+   desc.type = 0;
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuImportExternalSemaphore(&sem, &desc));
+   desc.type = 99;
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuImportExternalSemaphore(&sem, &desc));
+   desc.type = CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD;
+   desc.flags = 1;
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuImportExternalSemaphore(&sem, &desc));
+   desc.flags = 0;
+
+   static const CUexternalSemaphoreHandleType unsupported[] = {
+      CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32,
+      CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32_KMT,
+      CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D12_FENCE,
+      CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_FENCE,
+      CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_NVSCISYNC,
+      CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX,
+      CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX_KMT,
+      CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_WIN32,
+   };
+   for (size_t i = 0; i < API_ARRAY_SIZE(unsupported); i++) {
+      CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC w = { .type = unsupported[i] };
+      API_CHECK_RES(CUDA_ERROR_NOT_SUPPORTED, cuImportExternalSemaphore(&sem, &w));
+   }
+
+   /* cuvk can tell a timeline xsem from a binary one and refuses the
+    * mismatch (NVIDIA accepts it unchecked). */
+   desc.type = CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD;
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuImportExternalSemaphore(&sem, &desc));
+
+   /* Every failure left the fd with the caller. */
+   API_CHECK(fcntl(desc.handle.fd, F_GETFD) >= 0);
+   close(desc.handle.fd);
+   cuvk_xsem_destroy(x);
+}
+
+static void
+invalid_import_bad_fds(void)
+{
+   CUexternalSemaphore sem = NULL;
+   int pipe_fds[2];
+   API_REQUIRE(pipe(pipe_fds) == 0);
+   int null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+   API_REQUIRE(null_fd >= 0);
+   int file_fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+   API_REQUIRE(file_fd >= 0);
+   int before = api_fd_count();
+
+   const int fds[] = { -1, pipe_fds[0], pipe_fds[1], null_fd, file_fd };
+   for (size_t i = 0; i < API_ARRAY_SIZE(fds); i++) {
+      for (int t = 0; t < 2; t++) {
+         CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC desc = {
+            .type = t ? CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD
+                      : CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD,
+         };
+         desc.handle.fd = fds[i];
+         API_CHECK_RES(CUDA_ERROR_UNKNOWN, cuImportExternalSemaphore(&sem, &desc));
+         if (fds[i] >= 0)
+            API_CHECK_MSG(fcntl(fds[i], F_GETFD) >= 0, "fd %d was closed by a failed import", fds[i]);
+      }
+   }
+   API_CHECK_MSG(api_fd_count() == before, "%d fds open, %d before", api_fd_count(), before);
+   close(pipe_fds[0]);
+   close(pipe_fds[1]);
+   close(null_fd);
+   close(file_fd);
+}
+
+static void
+invalid_signal_wait(void)
+{
+   struct cuvk_xsem *x;
+   CUexternalSemaphore sem = sem_import(CUVK_XSEM_TIMELINE, &x);
+   CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS sp;
+   CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS wp;
+   memset(&sp, 0, sizeof(sp));
+   memset(&wp, 0, sizeof(wp));
+   sp.params.fence.value = 1;
+   wp.params.fence.value = 1;
+
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuSignalExternalSemaphoresAsync(NULL, &sp, 1, NULL));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuSignalExternalSemaphoresAsync(&sem, NULL, 1, NULL));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuSignalExternalSemaphoresAsync(&sem, &sp, 0, NULL));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuWaitExternalSemaphoresAsync(NULL, &wp, 1, NULL));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuWaitExternalSemaphoresAsync(&sem, NULL, 1, NULL));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuWaitExternalSemaphoresAsync(&sem, &wp, 0, NULL));
+   sp.flags = 1;
+   wp.flags = 2;
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuSignalExternalSemaphoresAsync(&sem, &sp, 1, NULL));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuWaitExternalSemaphoresAsync(&sem, &wp, 1, NULL));
+   sp.flags = 0;
+   wp.flags = 0;
+
+   /* A destroyed stream: real CUDA crashes; cuvk names the stream. */
+   CUstream stream;
+   API_REQUIRE_CU(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+   API_REQUIRE_CU(cuStreamDestroy(stream));
+   API_CHECK_RES(CUDA_ERROR_INVALID_HANDLE, cuSignalExternalSemaphoresAsync(&sem, &sp, 1, stream));
+   API_CHECK_RES(CUDA_ERROR_INVALID_HANDLE, cuWaitExternalSemaphoresAsync(&sem, &wp, 1, stream));
+
+   /* Nothing was enqueued by the failures: the value is still free. */
+   API_CHECK_CU(cuSignalExternalSemaphoresAsync(&sem, &sp, 1, NULL));
+   API_CHECK_CU(cuCtxSynchronize());
+   API_CHECK(cuvk_xsem_wait(x, 1, SEM_TIMEOUT_NS));
+
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuDestroyExternalSemaphore(NULL));
+   API_CHECK_CU(cuDestroyExternalSemaphore(sem));
+   /* Destroyed: every call says so instead of crashing. */
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuDestroyExternalSemaphore(sem));
+   sp.params.fence.value = 2;
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuSignalExternalSemaphoresAsync(&sem, &sp, 1, NULL));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuWaitExternalSemaphoresAsync(&sem, &wp, 1, NULL));
+   cuvk_xsem_destroy(x);
+}
+
+static void
+invalid_timeline_backwards(void)
+{
+   struct cuvk_xsem *x;
+   CUexternalSemaphore sem = sem_import(CUVK_XSEM_TIMELINE, &x);
+
+   API_CHECK_CU(sem_signal(sem, 10, NULL));
+   /* Enqueued 10: 4 and 10 would move the counter back or nowhere. */
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, sem_signal(sem, 4, NULL));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, sem_signal(sem, 10, NULL));
+   API_CHECK_CU(cuCtxSynchronize());
+   API_CHECK(cuvk_xsem_wait(x, 10, SEM_TIMEOUT_NS));
+   /* Signalled by the other side meanwhile. */
+   cuvk_xsem_signal(x, 20);
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, sem_signal(sem, 15, NULL));
+
+   /* In one call, one entry after another. */
+   CUexternalSemaphore sems[2] = { sem, sem };
+   CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS p[2];
+   memset(p, 0, sizeof(p));
+   p[0].params.fence.value = 30;
+   p[1].params.fence.value = 30;
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuSignalExternalSemaphoresAsync(sems, p, 2, NULL));
+   p[1].params.fence.value = 31;
+   API_CHECK_CU(cuSignalExternalSemaphoresAsync(sems, p, 2, NULL));
+   API_CHECK_CU(cuCtxSynchronize());
+   API_CHECK(cuvk_xsem_wait(x, 31, SEM_TIMEOUT_NS));
+   API_CHECK(cuvk_xsem_value(x) == 31);
+
+   API_CHECK_CU(cuDestroyExternalSemaphore(sem));
+   cuvk_xsem_destroy(x);
+}
+
+static void
+attribute(void)
+{
+   int v = -1;
+   API_CHECK_CU(cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_TIMELINE_SEMAPHORE_INTEROP_SUPPORTED, api_dev));
+   API_CHECK(v == 1);
+}
+
+/* ---- CUDA waits ----------------------------------------------------------- */
+
+/* The host signals; until then the fill after the wait must not run. */
+static void
+host_signal_unblocks_wait(enum cuvk_xsem_type type)
+{
+   struct cuvk_xsem *x;
+   CUexternalSemaphore sem = sem_import(type, &x);
+   uint8_t *host;
+   CUstream stream;
+   API_REQUIRE_CU(cuMemAllocHost((void **)&host, SEM_FILL_SIZE));
+   memset(host, 0x11, SEM_FILL_SIZE);
+   API_REQUIRE_CU(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+
+   API_CHECK_CU(sem_wait(sem, 1, stream));
+   API_CHECK_CU(cuMemsetD8Async((CUdeviceptr)(uintptr_t)host, 0x22, SEM_FILL_SIZE, stream));
+   usleep(100000);
+   API_CHECK_RES(CUDA_ERROR_NOT_READY, cuStreamQuery(stream));
+   API_CHECK_MSG(sem_all_bytes(host, SEM_FILL_SIZE, 0x11), "the fill ran before the semaphore was signalled");
+
+   cuvk_xsem_signal(x, 1);
+   API_CHECK_CU(cuStreamSynchronize(stream));
+   API_CHECK(sem_all_bytes(host, SEM_FILL_SIZE, 0x22));
+
+   API_CHECK_CU(cuStreamDestroy(stream));
+   API_CHECK_CU(cuDestroyExternalSemaphore(sem));
+   API_CHECK_CU(cuMemFreeHost(host));
+   cuvk_xsem_destroy(x);
+}
+
+static void
+timeline_host_signal_unblocks_wait(void)
+{
+   host_signal_unblocks_wait(CUVK_XSEM_TIMELINE);
+}
+
+static void
+binary_host_signal_unblocks_wait(void)
+{
+   host_signal_unblocks_wait(CUVK_XSEM_BINARY);
+}
+
+/* ---- CUDA signals --------------------------------------------------------- */
+
+/* The host sees the signal only once the fill before it is complete. */
+static void
+cuda_signal_host_sees(enum cuvk_xsem_type type)
+{
+   struct cuvk_xsem *x;
+   CUexternalSemaphore sem = sem_import(type, &x);
+   uint8_t *host;
+   API_REQUIRE_CU(cuMemAllocHost((void **)&host, SEM_FILL_SIZE));
+
+   for (unsigned round = 1; round <= 3; round++) {
+      memset(host, 0, SEM_FILL_SIZE);
+      API_CHECK_CU(cuMemsetD8Async((CUdeviceptr)(uintptr_t)host, (uint8_t)round, SEM_FILL_SIZE, NULL));
+      API_CHECK_CU(sem_signal(sem, round * 5, NULL));
+      uint64_t want = type == CUVK_XSEM_TIMELINE ? round * 5 : round;
+      API_CHECK(cuvk_xsem_wait(x, want, SEM_TIMEOUT_NS));
+      /* No CUDA synchronisation: the signal alone orders the read. */
+      API_CHECK_MSG(sem_all_bytes(host, SEM_FILL_SIZE, (uint8_t)round),
+                    "round %u: the signal came before the fill finished", round);
+   }
+   API_CHECK_CU(cuCtxSynchronize());
+   API_CHECK_CU(cuDestroyExternalSemaphore(sem));
+   API_CHECK_CU(cuMemFreeHost(host));
+   cuvk_xsem_destroy(x);
+}
+
+/* A signal is part of its stream's work: once a synchronising call
+ * returns, the exporter's side sees it without waiting. */
+static void
+cuda_signal_seen_after_sync(enum cuvk_xsem_type type)
+{
+   struct cuvk_xsem *x;
+   CUexternalSemaphore sem = sem_import(type, &x);
+   CUdeviceptr dev;
+   API_REQUIRE_CU(cuMemAlloc(&dev, 4096));
+   unsigned late = 0;
+   for (unsigned i = 1; i <= 300; i++) {
+      API_CHECK_CU(cuMemsetD32Async(dev, i, 1024, NULL));
+      API_CHECK_CU(sem_signal(sem, i, NULL));
+      API_CHECK_CU(i & 1 ? cuCtxSynchronize() : cuStreamSynchronize(NULL));
+      if (cuvk_xsem_value(x) < i)
+         late++;
+   }
+   API_CHECK_MSG(late == 0, "%u of 300 signals were not visible when the synchronising call returned", late);
+   API_CHECK_CU(cuMemFree(dev));
+   API_CHECK_CU(cuDestroyExternalSemaphore(sem));
+   cuvk_xsem_destroy(x);
+}
+
+static void
+timeline_cuda_signal_seen_after_sync(void)
+{
+   cuda_signal_seen_after_sync(CUVK_XSEM_TIMELINE);
+}
+
+static void
+binary_cuda_signal_seen_after_sync(void)
+{
+   cuda_signal_seen_after_sync(CUVK_XSEM_BINARY);
+}
+
+static void
+timeline_cuda_signal_host_sees(void)
+{
+   cuda_signal_host_sees(CUVK_XSEM_TIMELINE);
+}
+
+static void
+binary_cuda_signal_host_sees(void)
+{
+   cuda_signal_host_sees(CUVK_XSEM_BINARY);
+}
+
+/* ---- ping-pong -------------------------------------------------------------- */
+
+#define PING_PONG_ROUNDS 1000u
+
+struct pong {
+   enum cuvk_xsem_type type;
+   struct cuvk_xsem *a, *b;
+   volatile uint8_t *host;
+   unsigned bad;
+};
+
+/* The "application": waits for CUDA's signal of A, checks what CUDA wrote,
+ * writes its own byte and signals B. */
+static void *
+pong_main(void *data)
+{
+   struct pong *p = data;
+   for (unsigned i = 1; i <= PING_PONG_ROUNDS; i++) {
+      if (!cuvk_xsem_wait(p->a, i, SEM_TIMEOUT_NS)) {
+         p->bad++;
+         break;
+      }
+      if (p->host[0] != (uint8_t)i)
+         p->bad++;
+      p->host[1] = (uint8_t)i;
+      cuvk_xsem_signal(p->b, i);
+   }
+   return NULL;
+}
+
+static void
+ping_pong(enum cuvk_xsem_type type)
+{
+   struct pong p = { .type = type };
+   CUexternalSemaphore a = sem_import(type, &p.a);
+   CUexternalSemaphore b = sem_import(type, &p.b);
+   uint8_t *host;
+   API_REQUIRE_CU(cuMemAllocHost((void **)&host, 4096));
+   memset(host, 0, 4096);
+   p.host = host;
+   CUdeviceptr dev;
+   API_REQUIRE_CU(cuMemAlloc(&dev, 4096));
+
+   pthread_t thread;
+   API_REQUIRE(pthread_create(&thread, NULL, pong_main, &p) == 0);
+   double t0 = api_now();
+   /* All rounds go in at once: nothing here blocks. */
+   for (unsigned i = 1; i <= PING_PONG_ROUNDS; i++) {
+      API_CHECK_CU(cuMemsetD8Async((CUdeviceptr)(uintptr_t)host, (uint8_t)i, 1, NULL));
+      API_CHECK_CU(sem_signal(a, i, NULL));
+      API_CHECK_CU(sem_wait(b, i, NULL));
+      /* What the application wrote reaches device memory only after it
+       * signalled B. */
+      API_CHECK_CU(cuMemcpyAsync(dev + i % 4096, (CUdeviceptr)(uintptr_t)(host + 1), 1, NULL));
+   }
+   double queued = api_now() - t0;
+   API_CHECK_CU(cuCtxSynchronize());
+   pthread_join(thread, NULL);
+   printf("%u rounds: queued in %.1f ms, done in %.1f ms (%.1f us a round)\n", PING_PONG_ROUNDS,
+          queued * 1e3, (api_now() - t0) * 1e3, (api_now() - t0) * 1e6 / PING_PONG_ROUNDS);
+   API_CHECK_MSG(p.bad == 0, "%u rounds saw CUDA's byte missing", p.bad);
+
+   uint8_t got[4096], want[4096];
+   memset(want, 0, sizeof(want));
+   API_CHECK_CU(cuMemcpyDtoH(got, dev, sizeof(got)));
+   for (unsigned i = 1; i <= PING_PONG_ROUNDS; i++)
+      want[i % 4096] = (uint8_t)i;
+   API_CHECK_BYTES(got + 1, want + 1, PING_PONG_ROUNDS, "bytes the application wrote, copied by CUDA");
+
+   API_CHECK_CU(cuMemFree(dev));
+   API_CHECK_CU(cuMemFreeHost(host));
+   API_CHECK_CU(cuDestroyExternalSemaphore(a));
+   API_CHECK_CU(cuDestroyExternalSemaphore(b));
+   cuvk_xsem_destroy(p.a);
+   cuvk_xsem_destroy(p.b);
+}
+
+static void
+timeline_ping_pong(void)
+{
+   ping_pong(CUVK_XSEM_TIMELINE);
+}
+
+static void
+binary_ping_pong(void)
+{
+   ping_pong(CUVK_XSEM_BINARY);
+}
+
+/* ---- several at once, never signalled, hygiene ----------------------------- */
+
+static void
+several_in_one_call(void)
+{
+   struct cuvk_xsem *x[3];
+   CUexternalSemaphore sems[3] = {
+      sem_import(CUVK_XSEM_TIMELINE, &x[0]),
+      sem_import(CUVK_XSEM_BINARY, &x[1]),
+      sem_import(CUVK_XSEM_TIMELINE, &x[2]),
+   };
+   CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS wp[3];
+   CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS sp[3];
+   memset(wp, 0, sizeof(wp));
+   memset(sp, 0, sizeof(sp));
+   wp[0].params.fence.value = 3;
+   wp[2].params.fence.value = 7;
+   uint8_t *host;
+   API_REQUIRE_CU(cuMemAllocHost((void **)&host, SEM_FILL_SIZE));
+   memset(host, 0, SEM_FILL_SIZE);
+
+   API_CHECK_CU(cuWaitExternalSemaphoresAsync(sems, wp, 3, NULL));
+   API_CHECK_CU(cuMemsetD8Async((CUdeviceptr)(uintptr_t)host, 0x5a, SEM_FILL_SIZE, NULL));
+   sp[0].params.fence.value = 10;
+   sp[2].params.fence.value = 20;
+   API_CHECK_CU(cuSignalExternalSemaphoresAsync(sems, sp, 3, NULL));
+
+   /* Each signal alone is not enough; the last one releases the wait. */
+   cuvk_xsem_signal(x[2], 7);
+   cuvk_xsem_signal(x[0], 2);
+   usleep(50000);
+   API_CHECK_RES(CUDA_ERROR_NOT_READY, cuStreamQuery(NULL));
+   cuvk_xsem_signal(x[1], 0);
+   usleep(50000);
+   API_CHECK_RES(CUDA_ERROR_NOT_READY, cuStreamQuery(NULL));
+   API_CHECK(sem_all_bytes(host, SEM_FILL_SIZE, 0));
+   cuvk_xsem_signal(x[0], 3);
+
+   API_CHECK(cuvk_xsem_wait(x[0], 10, SEM_TIMEOUT_NS));
+   API_CHECK(cuvk_xsem_wait(x[1], 2, SEM_TIMEOUT_NS));
+   API_CHECK(cuvk_xsem_wait(x[2], 20, SEM_TIMEOUT_NS));
+   API_CHECK(sem_all_bytes(host, SEM_FILL_SIZE, 0x5a));
+   API_CHECK_CU(cuCtxSynchronize());
+   for (int i = 0; i < 3; i++) {
+      API_CHECK_CU(cuDestroyExternalSemaphore(sems[i]));
+      cuvk_xsem_destroy(x[i]);
+   }
+   API_CHECK_CU(cuMemFreeHost(host));
+}
+
+/* A wait nobody signals hangs the stream, as in CUDA; destroying the
+ * context still returns, and the work behind the wait is dropped. */
+static void
+never_signalled(void)
+{
+   CUcontext ctx;
+   CUctxCreateParams params;
+   memset(&params, 0, sizeof(params));
+   API_REQUIRE_CU(cuCtxCreate(&ctx, &params, 0, api_dev));
+   struct cuvk_xsem *x;
+   CUexternalSemaphore sem = sem_import(CUVK_XSEM_BINARY, &x);
+   CUdeviceptr dev;
+   API_REQUIRE_CU(cuMemAlloc(&dev, 1 << 20));
+
+   API_CHECK_CU(sem_wait(sem, 0, NULL));
+   API_CHECK_CU(cuMemsetD8Async(dev, 1, 1 << 20, NULL));
+   usleep(50000);
+   API_CHECK_RES(CUDA_ERROR_NOT_READY, cuStreamQuery(NULL));
+   /* The semaphore may go first: the queued wait keeps what it needs. */
+   API_CHECK_CU(cuDestroyExternalSemaphore(sem));
+   double t0 = api_now();
+   API_CHECK_CU(cuCtxDestroy(ctx));
+   printf("cuCtxDestroy returned after %.1f ms\n", (api_now() - t0) * 1e3);
+   cuvk_xsem_destroy(x);
+}
+
+static void
+fd_hygiene(void)
+{
+   int before = api_fd_count();
+   for (unsigned i = 0; i < 2000; i++) {
+      struct cuvk_xsem *x;
+      CUexternalSemaphore sem = sem_import(i & 1 ? CUVK_XSEM_TIMELINE : CUVK_XSEM_BINARY, &x);
+      if (i % 100 == 0)
+         API_CHECK_CU(sem_signal(sem, 1, NULL));
+      API_CHECK_CU(cuDestroyExternalSemaphore(sem));
+      cuvk_xsem_destroy(x);
+   }
+   API_CHECK_CU(cuCtxSynchronize());
+   API_CHECK_MSG(api_fd_count() == before, "%d fds open, %d before", api_fd_count(), before);
+}
+
+/* ---- host functions ----------------------------------------------------------- */
+
+struct host_fn_state {
+   uint8_t *host;
+   uint8_t seen;
+   unsigned calls;
+   CUstream stream;
+   CUresult status;
+   CUstream got_stream;
+};
+
+static void CUDA_CB
+host_fn(void *data)
+{
+   struct host_fn_state *s = data;
+   /* Runs after the fill before it; later work must wait for this. */
+   s->seen = s->host[SEM_FILL_SIZE - 1];
+   usleep(50000);
+   s->host[0] = 0x77;
+   s->calls++;
+}
+
+static void CUDA_CB
+host_callback(CUstream stream, CUresult status, void *data)
+{
+   struct host_fn_state *s = data;
+   s->got_stream = stream;
+   s->status = status;
+   host_fn(data);
+}
+
+static void
+host_func_order(bool callback)
+{
+   struct host_fn_state s = { 0 };
+   CUdeviceptr dev;
+   API_REQUIRE_CU(cuMemAllocHost((void **)&s.host, SEM_FILL_SIZE));
+   API_REQUIRE_CU(cuMemAlloc(&dev, 16));
+   memset(s.host, 0, SEM_FILL_SIZE);
+   API_REQUIRE_CU(cuStreamCreate(&s.stream, 0));
+
+   API_CHECK_CU(cuMemsetD8Async((CUdeviceptr)(uintptr_t)s.host, 0x33, SEM_FILL_SIZE, s.stream));
+   if (callback)
+      API_CHECK_CU(cuStreamAddCallback(s.stream, host_callback, &s, 0));
+   else
+      API_CHECK_CU(cuLaunchHostFunc(s.stream, host_fn, &s));
+   /* Copies the byte the function writes, so must come after it. */
+   API_CHECK_CU(cuMemcpyAsync(dev, (CUdeviceptr)(uintptr_t)s.host, 1, s.stream));
+   API_CHECK_CU(cuStreamSynchronize(s.stream));
+
+   uint8_t got = 0;
+   API_CHECK_CU(cuMemcpyDtoH(&got, dev, 1));
+   API_CHECK(s.calls == 1);
+   API_CHECK_MSG(s.seen == 0x33, "the host function ran before the fill (saw 0x%02x)", s.seen);
+   API_CHECK_MSG(got == 0x77, "work after the host function did not wait for it (copied 0x%02x)", got);
+   if (callback) {
+      API_CHECK(s.status == CUDA_SUCCESS);
+      API_CHECK(s.got_stream == s.stream);
+   }
+   API_CHECK_CU(cuStreamDestroy(s.stream));
+   API_CHECK_CU(cuMemFree(dev));
+   API_CHECK_CU(cuMemFreeHost(s.host));
+}
+
+static void
+host_func_launch(void)
+{
+   host_func_order(false);
+}
+
+static void
+host_func_callback(void)
+{
+   host_func_order(true);
+}
+
+static void CUDA_CB
+count_fn(void *data)
+{
+   unsigned *n = data;
+   (*n)++;
+}
+
+static void
+host_func_many(void)
+{
+   unsigned n = 0;
+   for (unsigned i = 0; i < 500; i++)
+      API_CHECK_CU(cuLaunchHostFunc(NULL, count_fn, &n));
+   API_CHECK_CU(cuCtxSynchronize());
+   API_CHECK_MSG(n == 500, "%u of 500 host functions ran", n);
+}
+
+static void CUDA_CB
+slow_flag_fn(void *data)
+{
+   usleep(200000);
+   __atomic_store_n((int *)data, 1, __ATOMIC_RELEASE);
+}
+
+/* A host function is part of its stream's work: the synchronising calls
+ * return only once it has returned, even with nothing queued after it. */
+static void
+host_func_sync_waits(void)
+{
+   CUstream stream;
+   API_REQUIRE_CU(cuStreamCreate(&stream, 0));
+   int flag = 0;
+   API_CHECK_CU(cuLaunchHostFunc(stream, slow_flag_fn, &flag));
+   API_CHECK_CU(cuStreamSynchronize(stream));
+   API_CHECK_MSG(__atomic_load_n(&flag, __ATOMIC_ACQUIRE) == 1,
+                 "cuStreamSynchronize returned before the host function did");
+   flag = 0;
+   API_CHECK_CU(cuLaunchHostFunc(stream, slow_flag_fn, &flag));
+   API_CHECK_CU(cuCtxSynchronize());
+   API_CHECK_MSG(__atomic_load_n(&flag, __ATOMIC_ACQUIRE) == 1,
+                 "cuCtxSynchronize returned before the host function did");
+   flag = 0;
+   CUevent ev;
+   API_REQUIRE_CU(cuEventCreate(&ev, CU_EVENT_DISABLE_TIMING));
+   API_CHECK_CU(cuLaunchHostFunc(stream, slow_flag_fn, &flag));
+   API_CHECK_CU(cuEventRecord(ev, stream));
+   API_CHECK_CU(cuEventSynchronize(ev));
+   API_CHECK_MSG(__atomic_load_n(&flag, __ATOMIC_ACQUIRE) == 1,
+                 "cuEventSynchronize returned before the host function did");
+   API_CHECK_CU(cuEventDestroy(ev));
+   API_CHECK_CU(cuStreamDestroy(stream));
+}
+
+static void
+host_func_invalid(void)
+{
+   int dummy = 0;
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuLaunchHostFunc(NULL, NULL, &dummy));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuStreamAddCallback(NULL, NULL, &dummy, 0));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuStreamAddCallback(NULL, host_callback, &dummy, 1));
+   CUstream stream;
+   API_REQUIRE_CU(cuStreamCreate(&stream, 0));
+   API_REQUIRE_CU(cuStreamDestroy(stream));
+   API_CHECK_RES(CUDA_ERROR_INVALID_HANDLE, cuLaunchHostFunc(stream, count_fn, &dummy));
+   API_CHECK(dummy == 0);
+}
+
+static const struct api_case cases[] = {
+   API_CASE("external_semaphore.invalid.import_arguments", invalid_import_arguments),
+   API_CASE("external_semaphore.invalid.import_bad_fds", invalid_import_bad_fds),
+   API_CASE("external_semaphore.invalid.signal_wait", invalid_signal_wait),
+   API_CASE("external_semaphore.invalid.timeline_backwards", invalid_timeline_backwards),
+   API_CASE("external_semaphore.attribute", attribute),
+   API_CASE("external_semaphore.xsem.timeline.host_signal_unblocks_wait", timeline_host_signal_unblocks_wait),
+   API_CASE("external_semaphore.xsem.binary.host_signal_unblocks_wait", binary_host_signal_unblocks_wait),
+   API_CASE("external_semaphore.xsem.timeline.cuda_signal_host_sees", timeline_cuda_signal_host_sees),
+   API_CASE("external_semaphore.xsem.binary.cuda_signal_host_sees", binary_cuda_signal_host_sees),
+   API_CASE("external_semaphore.xsem.timeline.signal_seen_after_sync", timeline_cuda_signal_seen_after_sync),
+   API_CASE("external_semaphore.xsem.binary.signal_seen_after_sync", binary_cuda_signal_seen_after_sync),
+   API_CASE("external_semaphore.xsem.timeline.ping_pong", timeline_ping_pong),
+   API_CASE("external_semaphore.xsem.binary.ping_pong", binary_ping_pong),
+   API_CASE("external_semaphore.xsem.several_in_one_call", several_in_one_call),
+   API_CASE("external_semaphore.xsem.never_signalled", never_signalled),
+   API_CASE("external_semaphore.xsem.fd_hygiene", fd_hygiene),
+   API_CASE("host_func.launch.order", host_func_launch),
+   API_CASE("host_func.callback.order", host_func_callback),
+   API_CASE("host_func.launch.many", host_func_many),
+   API_CASE("host_func.sync_waits", host_func_sync_waits),
+   API_CASE("host_func.invalid", host_func_invalid),
+};
+
+API_MAIN(cases)
