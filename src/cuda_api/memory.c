@@ -107,6 +107,13 @@ cuvk_mem_resolve_run(uint64_t ptr, uint64_t want, struct cuvk_mem_span *out)
    return true;
 }
 
+static bool
+range_start_of(struct cuvk_mem_range *range, void *data)
+{
+   *(uint64_t *)data = range->start;
+   return true;
+}
+
 CUresult
 cuvk_mem_alloc_publish(struct cuvk_mem_alloc *alloc)
 {
@@ -566,7 +573,12 @@ cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int flags)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemHostRegister: %p is a device address", p);
    if (start + bytesize < start)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemHostRegister: range wraps around");
-   if (cuvk_mem_resolve(start, &span) || cuvk_mem_resolve(start + bytesize - 1, &span))
+   /* Checked before the import: a driver may refuse to import pages it
+    * already has (NVIDIA's does), which would hide the real answer. */
+   uint64_t next_start = 0;
+   if (cuvk_mem_resolve(start, &span) ||
+       (cuvk_mem_range_map_find_next(ranges(), start, range_start_of, &next_start) &&
+        next_start < start + bytesize))
       return cuvk_error(CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED,
                         "cuMemHostRegister: %p+%zu overlaps memory that is already pinned", p, bytesize);
 
@@ -604,6 +616,11 @@ cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int flags)
       .pHostPointer = (void *)(uintptr_t)base,
    };
    vr = cuvk_mem_allocate(ctx->vk, end - base, type, &import, &memory);
+   if (vr != VK_SUCCESS && (flags & CU_MEMHOSTREGISTER_READ_ONLY))
+      /* NVIDIA's driver refuses pages the process cannot write; real CUDA
+       * answers READ_ONLY where the device lacks it with NOT_SUPPORTED. */
+      return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "cuMemHostRegister: %s cannot import read-only pages (%s)",
+                        ctx->dev->props.deviceName, cuvk_vk_result_name(vr));
    if (vr != VK_SUCCESS)
       return cuvk_vk_error(vr, "cuMemHostRegister: vkAllocateMemory importing host memory");
 

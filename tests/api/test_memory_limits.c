@@ -50,11 +50,18 @@ check_word(CUdeviceptr d, size_t offset, unsigned value, int iteration)
  * a time, far faster than lavapipe fills.  Before back-pressure every
  * freed buffer waited for the fill queued behind it and cuvk took new
  * memory for the next: 20 GiB for these 5,000 iterations.  Bound: what
- * cuvk may hold in freed memory (an eighth of lavapipe's 2 GiB heap) plus
- * blocks and slack. */
+ * cuvk may hold in freed memory (an eighth of the heap, at least 64 MiB and
+ * at most 1 GiB: 256 MiB of lavapipe's 2 GiB) plus blocks and slack. */
 #define BACKPRESSURE_ITERATIONS 5000
 #define BACKPRESSURE_SIZE (4 * API_MIB)
-#define BACKPRESSURE_BOUND (512 * API_MIB)
+#define BACKPRESSURE_SLACK (256 * API_MIB)
+
+static size_t
+backpressure_bound(size_t total)
+{
+   size_t deferred = API_MIN(API_MAX(total / 8, 64 * API_MIB), 1024 * API_MIB);
+   return deferred + BACKPRESSURE_SLACK;
+}
 
 static void
 backpressure_alloc_memset_free(void)
@@ -71,6 +78,7 @@ backpressure_alloc_memset_free(void)
    API_REQUIRE_CU(cuCtxSynchronize());
    API_REQUIRE_CU(cuMemGetInfo(&free0, &total));
    size_t rss0 = rss_bytes();
+   const size_t bound = backpressure_bound(total);
 
    double t0 = api_now();
    for (int i = 0; i < BACKPRESSURE_ITERATIONS; i++) {
@@ -90,10 +98,10 @@ backpressure_alloc_memset_free(void)
          size_t grown = rss > rss0 ? rss - rss0 : 0;
          worst_held = API_MAX(worst_held, held);
          worst_rss = API_MAX(worst_rss, grown);
-         if (held > BACKPRESSURE_BOUND || grown > BACKPRESSURE_BOUND) {
+         if (held > bound || grown > bound) {
             api_report(__FILE__, __LINE__, "after %d iterations of %zu MiB: cuvk holds %zu MiB more of "
                        "the device heap, resident memory grew %zu MiB (bound %zu MiB)", i + 1,
-                       BACKPRESSURE_SIZE >> 20, held >> 20, grown >> 20, BACKPRESSURE_BOUND >> 20);
+                       BACKPRESSURE_SIZE >> 20, held >> 20, grown >> 20, bound >> 20);
             api_abort_case();
          }
       }
@@ -103,12 +111,12 @@ backpressure_alloc_memset_free(void)
    size_t rss = rss_bytes();
    size_t grown = rss > rss0 ? rss - rss0 : 0;
    worst_rss = API_MAX(worst_rss, grown);
-   API_CHECK_MSG(grown <= BACKPRESSURE_BOUND, "resident memory grew %zu MiB over the loop (bound %zu MiB)",
-                 grown >> 20, BACKPRESSURE_BOUND >> 20);
+   API_CHECK_MSG(grown <= bound, "resident memory grew %zu MiB over the loop (bound %zu MiB)",
+                 grown >> 20, bound >> 20);
    API_CHECK_CU(cuStreamDestroy(stream));
    printf("%d iterations of %zu MiB in %.1f s; most held %zu MiB, most resident growth %zu MiB "
           "(bound %zu MiB), heap %zu MiB\n", BACKPRESSURE_ITERATIONS, BACKPRESSURE_SIZE >> 20, t1 - t0,
-          worst_held >> 20, worst_rss >> 20, BACKPRESSURE_BOUND >> 20, total >> 20);
+          worst_held >> 20, worst_rss >> 20, bound >> 20, total >> 20);
 }
 
 /* Queued work is bounded too: cuvk keeps at most 16 submitted batches of
