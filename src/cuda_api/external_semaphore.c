@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -553,6 +554,32 @@ fail:
    return res;
 }
 
+/* Every params entry's flags must be 0; the two params structs differ,
+ * so the caller says where flags sits in its own. */
+static CUresult
+check_params_flags(const void *params, size_t stride, size_t flags_offset, unsigned n, const char *entry)
+{
+   for (unsigned i = 0; i < n; i++) {
+      unsigned int flags;
+      memcpy(&flags, (const char *)params + i * stride + flags_offset, sizeof(flags));
+      if (flags != 0)
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: paramsArray[%u].flags must be 0, got 0x%x", entry,
+                           i, flags);
+   }
+   return CUDA_SUCCESS;
+}
+
+/* The semaphores may have been destroyed between the checks and taking
+ * the context lock; ctx lock held. */
+static CUresult
+check_still_live_locked(const CUexternalSemaphore *sems, unsigned n, const char *entry)
+{
+   for (unsigned i = 0; i < n; i++)
+      if (!cuvk_object_is(sems[i], CUVK_OBJECT_EXTERNAL_SEMAPHORE))
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: extSemArray[%u] was destroyed meanwhile", entry, i);
+   return CUDA_SUCCESS;
+}
+
 CUVK_EXPORT CUresult CUDAAPI
 cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray,
                                 const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray,
@@ -565,23 +592,17 @@ cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray,
    CUresult res = check_call(extSemArray, paramsArray, numExtSems, hstream, entry, &ctx, &stream);
    if (res != CUDA_SUCCESS)
       return res;
-   for (unsigned i = 0; i < numExtSems; i++)
-      if (paramsArray[i].flags != 0)
-         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: paramsArray[%u].flags must be 0, got 0x%x",
-                           entry, i, paramsArray[i].flags);
-   res = check_native_duplicates(extSemArray, numExtSems, entry);
+   res = check_params_flags(paramsArray, sizeof(*paramsArray), offsetof(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS, flags),
+                            numExtSems, entry);
+   if (res == CUDA_SUCCESS)
+      res = check_native_duplicates(extSemArray, numExtSems, entry);
    if (res != CUDA_SUCCESS)
       return res;
 
    pthread_mutex_lock(&ctx->lock);
-   /* The semaphores may have been destroyed since the check. */
-   for (unsigned i = 0; i < numExtSems; i++) {
-      if (!cuvk_object_is(extSemArray[i], CUVK_OBJECT_EXTERNAL_SEMAPHORE)) {
-         pthread_mutex_unlock(&ctx->lock);
-         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: extSemArray[%u] was destroyed meanwhile", entry, i);
-      }
-   }
-   res = signal_locked(ctx, stream, (struct cuvk_external_semaphore **)extSemArray, paramsArray, numExtSems);
+   res = check_still_live_locked(extSemArray, numExtSems, entry);
+   if (res == CUDA_SUCCESS)
+      res = signal_locked(ctx, stream, (struct cuvk_external_semaphore **)extSemArray, paramsArray, numExtSems);
    pthread_mutex_unlock(&ctx->lock);
    return res;
 }
@@ -598,22 +619,17 @@ cuWaitExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray,
    CUresult res = check_call(extSemArray, paramsArray, numExtSems, hstream, entry, &ctx, &stream);
    if (res != CUDA_SUCCESS)
       return res;
-   for (unsigned i = 0; i < numExtSems; i++)
-      if (paramsArray[i].flags != 0)
-         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: paramsArray[%u].flags must be 0, got 0x%x",
-                           entry, i, paramsArray[i].flags);
-   res = check_native_duplicates(extSemArray, numExtSems, entry);
+   res = check_params_flags(paramsArray, sizeof(*paramsArray), offsetof(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS, flags),
+                            numExtSems, entry);
+   if (res == CUDA_SUCCESS)
+      res = check_native_duplicates(extSemArray, numExtSems, entry);
    if (res != CUDA_SUCCESS)
       return res;
 
    pthread_mutex_lock(&ctx->lock);
-   for (unsigned i = 0; i < numExtSems; i++) {
-      if (!cuvk_object_is(extSemArray[i], CUVK_OBJECT_EXTERNAL_SEMAPHORE)) {
-         pthread_mutex_unlock(&ctx->lock);
-         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: extSemArray[%u] was destroyed meanwhile", entry, i);
-      }
-   }
-   res = wait_locked(ctx, stream, (struct cuvk_external_semaphore **)extSemArray, paramsArray, numExtSems);
+   res = check_still_live_locked(extSemArray, numExtSems, entry);
+   if (res == CUDA_SUCCESS)
+      res = wait_locked(ctx, stream, (struct cuvk_external_semaphore **)extSemArray, paramsArray, numExtSems);
    pthread_mutex_unlock(&ctx->lock);
    return res;
 }
