@@ -580,6 +580,22 @@ check_still_live_locked(const CUexternalSemaphore *sems, unsigned n, const char 
    return CUDA_SUCCESS;
 }
 
+/* Everything signal and wait check before taking the context lock:
+ * the arguments, each params entry's flags (flags_offset in a params
+ * struct of stride bytes) and duplicated native semaphores. */
+static CUresult
+check_submission(const CUexternalSemaphore *sems, const void *params, size_t stride, size_t flags_offset,
+                 unsigned n, CUstream hstream, const char *entry, struct cuvk_context **ctx,
+                 struct cuvk_stream **stream)
+{
+   CUresult res = check_call(sems, params, n, hstream, entry, ctx, stream);
+   if (res == CUDA_SUCCESS)
+      res = check_params_flags(params, stride, flags_offset, n, entry);
+   if (res == CUDA_SUCCESS)
+      res = check_native_duplicates(sems, n, entry);
+   return res;
+}
+
 CUVK_EXPORT CUresult CUDAAPI
 cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray,
                                 const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray,
@@ -589,13 +605,8 @@ cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray,
    struct cuvk_context *ctx = NULL;
    struct cuvk_stream *stream = NULL;
 
-   CUresult res = check_call(extSemArray, paramsArray, numExtSems, hstream, entry, &ctx, &stream);
-   if (res != CUDA_SUCCESS)
-      return res;
-   res = check_params_flags(paramsArray, sizeof(*paramsArray), offsetof(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS, flags),
-                            numExtSems, entry);
-   if (res == CUDA_SUCCESS)
-      res = check_native_duplicates(extSemArray, numExtSems, entry);
+   CUresult res = check_submission(extSemArray, paramsArray, sizeof(*paramsArray), offsetof(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS, flags),
+                                   numExtSems, hstream, entry, &ctx, &stream);
    if (res != CUDA_SUCCESS)
       return res;
 
@@ -616,13 +627,8 @@ cuWaitExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray,
    struct cuvk_context *ctx = NULL;
    struct cuvk_stream *stream = NULL;
 
-   CUresult res = check_call(extSemArray, paramsArray, numExtSems, hstream, entry, &ctx, &stream);
-   if (res != CUDA_SUCCESS)
-      return res;
-   res = check_params_flags(paramsArray, sizeof(*paramsArray), offsetof(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS, flags),
-                            numExtSems, entry);
-   if (res == CUDA_SUCCESS)
-      res = check_native_duplicates(extSemArray, numExtSems, entry);
+   CUresult res = check_submission(extSemArray, paramsArray, sizeof(*paramsArray), offsetof(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS, flags),
+                                   numExtSems, hstream, entry, &ctx, &stream);
    if (res != CUDA_SUCCESS)
       return res;
 
