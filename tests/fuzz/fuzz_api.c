@@ -40,23 +40,14 @@
 #include "vk_harness.h"
 
 /*
- * Known faults of issue 15, fixed on other branches.  Until their fixes
- * are merged the harness does not generate the calls that reach them, so
- * a run finds something new; build with -DCUVK_FUZZ_KNOWN_FAULTS=1 to
- * generate them anyway.
- *   2: copies whose source and destination overlap reach memcpy(),
- *      also when one side is pinned or registered host memory named by
- *      its device address and the other its host address.
- *   3: cuMemHostRegister of memory that is not there (not generated here
- *      in any case: the harness owns all host memory it names).
- * Fault 5 (cuMemAlloc not bounded by the heap) is fixed: sizes above the
- * device's memory, which must fail, are generated; sizes between 1 MiB
- * and the device's memory are not, only because filling them makes an
- * input slow.  Faults 1 and 4 were not reachable from one thread.
+ * Every fault of issue 15 is fixed, and every call that reached one is
+ * generated: overlapping copies (also a pinned or registered host buffer
+ * named once by its device address and once by its host address),
+ * device sizes above the heap.  cuMemHostRegister of memory that is not
+ * there is not generated, only because the harness owns all host memory
+ * it names.  Sizes between 1 MiB and the device's memory are left out
+ * only because filling them makes an input slow.
  */
-#ifndef CUVK_FUZZ_KNOWN_FAULTS
-#define CUVK_FUZZ_KNOWN_FAULTS 0
-#endif
 
 #define MAX_OPS 64
 #define POOL 12
@@ -410,31 +401,6 @@ host_for(void *p, uint64_t avail, uint64_t n)
    return NULL;
 }
 
-/* The host address behind a device pointer of pinned or registered
- * memory (the same bytes under two addresses), or the pointer itself. */
-static uint64_t
-alias_of(uint64_t p)
-{
-   const struct pool *pl = &S.pool[P_DPTR];
-   for (unsigned i = 0; i < pl->n; i++) {
-      const struct slot *s = &pl->s[i];
-      if (s->kind == DPTR_HOST && p >= s->h && p - s->h < s->size)
-         return s->aux + (p - s->h);
-   }
-   return p;
-}
-
-static bool
-overlaps(uint64_t a, uint64_t b, uint64_t n)
-{
-   if (CUVK_FUZZ_KNOWN_FAULTS || n == 0)
-      return false;
-   a = alias_of(a);
-   b = alias_of(b);
-   uint64_t ae = a + n < a ? UINT64_MAX : a + n;
-   uint64_t be = b + n < b ? UINT64_MAX : b + n;
-   return a < be && b < ae;
-}
 
 /* ---- fds -------------------------------------------------------------- */
 
@@ -685,7 +651,7 @@ op_mem(struct fz *f, int op)
          bytes = UINT64_MAX;
       /* Rows are padded to a pitch: keep the total under MAX_ALLOC by
        * a margin, or far beyond any heap. */
-      if (bytes > MAX_ALLOC / 4 && bytes < ((uint64_t)1 << 44) && !CUVK_FUZZ_KNOWN_FAULTS)
+      if (bytes > MAX_ALLOC / 4 && bytes < ((uint64_t)1 << 44))
          return;
       if (cuMemAllocPitch(&d, u8(f) % 8 ? &pitch : NULL, w, h, elem) == CUDA_SUCCESS)
          pool_add(P_DPTR, d, (uint64_t)pitch * h, DPTR_ALLOC, 0);
@@ -844,8 +810,6 @@ op_copy(struct fz *f)
       h = pick_host(f, &ha);
       n = pick_size(f, da);
       h = host_for(h, ha, n);
-      if (overlaps(d, (uintptr_t)h, n))
-         return; /* registered or pinned memory under its device address */
       if (async)
          cuMemcpyHtoDAsync(d, h, n, st);
       else
@@ -856,8 +820,6 @@ op_copy(struct fz *f)
       h = pick_host(f, &ha);
       n = pick_size(f, sa);
       h = host_for(h, ha, n);
-      if (overlaps((uintptr_t)h, s, n))
-         return;
       if (async)
          cuMemcpyDtoHAsync(h, s, n, st);
       else
@@ -867,8 +829,6 @@ op_copy(struct fz *f)
       d = pick_dptr(f, &da);
       s = pick_dptr(f, &sa);
       n = pick_size(f, sa < da ? sa : da);
-      if (overlaps(d, s, n))
-         return;
       if (async)
          cuMemcpyDtoDAsync(d, s, n, st);
       else
@@ -891,8 +851,6 @@ op_copy(struct fz *f)
          s = (uintptr_t)host_for((void *)(uintptr_t)s, sa, n);
       if (dh && sh && n > DEV_INVALID)
          return; /* two host sides: nothing for cuvk to refuse */
-      if (overlaps(d, s, n))
-         return;
       if (async)
          cuMemcpyAsync(d, s, n, st);
       else
@@ -933,8 +891,6 @@ op_copy(struct fz *f)
       CUarray a = pick_array(f), b = pick_array(f);
       size_t ao = pick_size(f, 256), bo = pick_size(f, 256);
       n = pick_size(f, 4096);
-      if (a == b && overlaps(ao, bo, n))
-         return;
       cuMemcpyAtoA(a, ao, b, bo, n);
       break;
    }
@@ -946,8 +902,6 @@ op_copy(struct fz *f)
       n = pick_size(f, p->size);
       if (n > p->size && n <= DEV_INVALID)
          n = p->size;
-      if (overlaps(d, p->h, n))
-         return;
       if (kind & 0x10)
          cuMemcpyDtoD(d, p->h, n);
       else
@@ -1079,13 +1033,6 @@ op_copy_2d3d(struct fz *f)
       dh = NULL;
    c.srcHost = sh;
    c.dstHost = (void *)dh;
-   if (!CUVK_FUZZ_KNOWN_FAULTS && sk == dk && sk != SIDE_BAD)
-      return; /* same-kind copies can overlap (fault 2) */
-   /* So can a host side and the device address of pinned or registered
-    * host memory (fault 2 again). */
-   if (!CUVK_FUZZ_KNOWN_FAULTS && ((sk == SIDE_DEVICE && alias_of(c.srcDevice) != c.srcDevice) ||
-                                   (dk == SIDE_DEVICE && alias_of(c.dstDevice) != c.dstDevice)))
-      return;
    if (three) {
       if (kind & 2)
          cuMemcpy3DAsync(u8(f) % 16 ? &c : NULL, st);
@@ -1420,7 +1367,7 @@ op_vmm(struct fz *f, int op)
       CUmemAllocationProp prop;
       pick_prop(f, &prop);
       uint64_t size = u8(f) % 3 ? vmm_granularity * (1 + u8(f) % 2) : pick_size(f, vmm_granularity);
-      if (size > 2 * vmm_granularity && size < ((uint64_t)1 << 44) && !CUVK_FUZZ_KNOWN_FAULTS)
+      if (size > 2 * vmm_granularity && size < ((uint64_t)1 << 44))
          size = 2 * vmm_granularity;
       CUmemGenericAllocationHandle h = 0;
       uint8_t b = u8(f);
@@ -1635,8 +1582,6 @@ op_runtime(struct fz *f)
       if (sh)
          s = (uintptr_t)host_for((void *)(uintptr_t)s, sa, n);
       if (dh && sh && n > DEV_INVALID)
-         return;
-      if (overlaps(d, s, n))
          return;
       enum cudaMemcpyKind kind = (enum cudaMemcpyKind)(u8(f) % 7);
       if (which % 12 == 2)

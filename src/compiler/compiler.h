@@ -1,0 +1,102 @@
+/*
+ * The PTX compiler's interface to the rest of cuvk: PTX text in, one
+ * SPIR-V module per kernel out, with what the launch code needs to know
+ * about each kernel.  The library holds no CUDA and no Vulkan state; the
+ * module loader (src/cuda_api/module.c) describes the device in a
+ * cuvk_cc_target and maps errors to CUDA's codes (INVALID ->
+ * CUDA_ERROR_INVALID_PTX, UNSUPPORTED -> CUDA_ERROR_NOT_SUPPORTED,
+ * NO_MEMORY -> CUDA_ERROR_OUT_OF_MEMORY), logging err's message and line.
+ *
+ * Kernels reach memory as kernel_abi.h describes.
+ *
+ * Threads: a cuvk_cc_module is not shared between threads while a call
+ * on it runs; different modules are independent.
+ */
+#ifndef CUVK_COMPILER_COMPILER_H
+#define CUVK_COMPILER_COMPILER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "compiler/diag.h"
+
+/* What the device offers, as far as translation depends on it. */
+struct cuvk_cc_target {
+   uint32_t subgroup_size;        /* 0 when unknown or not fixed: warp
+                                   * instructions are refused */
+   bool int8, int16, int64;       /* shaderInt8/16/64 (with 8/16-bit storage) */
+   bool float16, float64;         /* shaderFloat16, shaderFloat64 */
+   bool atomic_int64;             /* shaderBufferInt64Atomics (+ shared) */
+   bool atomic_float32_add;       /* VK_EXT_shader_atomic_float, buffer + shared */
+   bool atomic_float64_add;
+   uint32_t max_shared_bytes;     /* maxComputeSharedMemorySize */
+};
+
+/* One parameter of a kernel: where its bytes go in the parameter block. */
+struct cuvk_cc_param {
+   uint32_t offset;
+   uint32_t size;
+   uint32_t align;
+};
+
+/* One module-scope variable (.global or .const) the loader allocates:
+ * size bytes, filled from init (NULL: zeros), then each relocation's
+ * address written at its offset. */
+struct cuvk_cc_reloc {
+   uint64_t offset;
+   uint32_t var;                  /* index of the variable whose address ... */
+   uint64_t addend;               /* ... plus this is stored */
+   uint32_t size;                 /* 4 or 8 bytes */
+};
+
+struct cuvk_cc_global {
+   const char *name;
+   bool is_const;                 /* .const: read-only to kernels */
+   bool is_extern;                /* declared, defined in another module */
+   uint64_t size;
+   uint32_t align;
+   const uint8_t *init;
+   const struct cuvk_cc_reloc *relocs;
+   size_t reloc_count;
+};
+
+struct cuvk_cc_kernel {
+   const char *name;
+   uint32_t *words;               /* SPIR-V, malloc'ed: free() it */
+   size_t word_count;
+   const struct cuvk_cc_param *params;   /* owned by the module */
+   uint32_t param_count;
+   uint32_t param_bytes;          /* size of the parameter block */
+   uint32_t static_shared_bytes;  /* .shared variables, module and kernel scope */
+   bool dynamic_shared;           /* declares extern .shared [] */
+   uint32_t local_bytes;          /* .local per thread */
+   uint32_t reqntid[3];           /* 0 when not given */
+   uint32_t maxntid[3];
+   bool uses_printf;
+};
+
+struct cuvk_cc_module;
+
+/* Parses and lowers PTX (len bytes; a trailing nul is allowed).  Every
+ * kernel and global is known afterwards; kernels are translated only
+ * when cuvk_cc_compile_kernel asks, so a module with hundreds of kernels
+ * loads fast. */
+bool cuvk_cc_module_create(const char *ptx, size_t len, struct cuvk_cc_module **out,
+                           struct cuvk_cc_error *err);
+void cuvk_cc_module_destroy(struct cuvk_cc_module *m);
+
+size_t cuvk_cc_module_kernel_count(const struct cuvk_cc_module *m);
+const char *cuvk_cc_module_kernel_name(const struct cuvk_cc_module *m, size_t i);
+size_t cuvk_cc_module_global_count(const struct cuvk_cc_module *m);
+const struct cuvk_cc_global *cuvk_cc_module_global(const struct cuvk_cc_module *m, size_t i);
+
+/* Translates one kernel for target.  An instruction the target cannot run
+ * (a warp instruction without a fixed 32-wide subgroup, f64 without
+ * shaderFloat64) fails with CUVK_CC_UNSUPPORTED naming it and its line;
+ * the module's other kernels are unaffected. */
+bool cuvk_cc_compile_kernel(struct cuvk_cc_module *m, const char *name,
+                            const struct cuvk_cc_target *target, struct cuvk_cc_kernel *out,
+                            struct cuvk_cc_error *err);
+
+#endif

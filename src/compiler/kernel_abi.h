@@ -1,0 +1,93 @@
+/*
+ * The contract between a translated kernel and the launch code that runs
+ * it (src/cuda_api/): what the kernel finds in its push constants and
+ * specialization constants, and how it reaches memory.  Both sides
+ * include this header; nothing else passes between them.
+ *
+ * Memory model.  A CUdeviceptr is an address in cuvk's own device address
+ * space (src/mem/va_space.h), not a Vulkan buffer device address, and
+ * pinned or registered host memory is named by its host address (docs/
+ * design.md).  A kernel keeps PTX's pointers as they are (so pointer
+ * arithmetic, pointers stored in memory and comparisons all behave as on
+ * CUDA) and translates at each access:
+ *
+ *   - an address inside [va_base, va_base + va_size) finds the device
+ *     address through the page table: one 64-bit entry per
+ *     CUVK_KERNEL_PAGE_SIZE page, entry = (buffer device address of the
+ *     page) - (its cuvk address), so device = addr + entry.  Every
+ *     allocation cuvk places in the space is aligned to a page and keeps
+ *     one buffer per page, so one entry serves the whole page;
+ *   - any other address is looked up in the host ranges: host_range_count
+ *     sorted, disjoint {start, end, delta} triples of pinned and
+ *     registered memory, device = addr + delta;
+ *   - an entry of 0 or an address found nowhere is a fault: the kernel
+ *     stores CUVK_KERNEL_FAULT_ADDRESS in the fault word, and performs
+ *     the access on the scratch bytes after it instead (so the process
+ *     never touches memory it does not own), and the launch code reports
+ *     CUDA_ERROR_ILLEGAL_ADDRESS once the work has run.
+ *
+ * Generic addresses of .shared and .local memory (cvta.shared,
+ * cvta.local, generic ld/st) live in windows no device or host pointer can
+ * fall in (x86-64 and AArch64 user addresses stay below 2^48), so a
+ * generic access tells the three apart by the address alone.
+ */
+#ifndef CUVK_COMPILER_KERNEL_ABI_H
+#define CUVK_COMPILER_KERNEL_ABI_H
+
+#include <stdint.h>
+
+#define CUVK_KERNEL_PAGE_SHIFT 21
+#define CUVK_KERNEL_PAGE_SIZE (UINT64_C(1) << CUVK_KERNEL_PAGE_SHIFT)
+
+/* Generic windows of .shared and .local memory: offset + window. */
+#define CUVK_KERNEL_SHARED_WINDOW UINT64_C(0xffff800000000000)
+#define CUVK_KERNEL_LOCAL_WINDOW UINT64_C(0xffff900000000000)
+#define CUVK_KERNEL_WINDOW_SIZE (UINT64_C(1) << 40)
+
+/* Bytes of scratch after the fault word that faulting accesses land in;
+ * a faulting access is redirected to scratch + (addr % (size - 16)). */
+#define CUVK_KERNEL_SCRATCH_SIZE 256u
+
+enum cuvk_kernel_fault {
+   CUVK_KERNEL_FAULT_NONE = 0,
+   CUVK_KERNEL_FAULT_ADDRESS = 1,    /* an access outside every allocation */
+   CUVK_KERNEL_FAULT_TRAP = 2,       /* trap, or a failed assertion */
+};
+
+/* Specialization constants: SpecId 0, 1, 2 are the block shape (x, y, z)
+ * behind WorkgroupSize; 3 is the bytes of dynamic shared memory. */
+#define CUVK_KERNEL_SPEC_BLOCK_X 0
+#define CUVK_KERNEL_SPEC_BLOCK_Y 1
+#define CUVK_KERNEL_SPEC_BLOCK_Z 2
+#define CUVK_KERNEL_SPEC_DYNAMIC_SHARED 3
+
+/* Push constants, std430 layout, in this order (Offset decorations in the
+ * module equal offsetof here).  Vulkan guarantees 128 bytes. */
+struct cuvk_kernel_push {
+   uint64_t params;           /* device address of the parameter block: the
+                               * kernel's .param space, laid out at the
+                               * offsets cuvk_cc_kernel_info lists */
+   uint64_t globals;          /* device address of a uint64_t per module
+                               * variable (.global, .const), by index in
+                               * the module: its CUdeviceptr */
+   uint64_t page_table;       /* device address of the page table */
+   uint64_t va_base;          /* cuvk address of page 0 */
+   uint64_t va_size;          /* bytes the page table covers */
+   uint64_t host_ranges;      /* device address of the host ranges */
+   uint64_t fault;            /* device address of the fault word (uint32_t,
+                               * then CUVK_KERNEL_SCRATCH_SIZE bytes) */
+   uint32_t host_range_count;
+   uint32_t grid_base[3];     /* %ctaid of this dispatch's first workgroup
+                               * (grids beyond maxComputeWorkGroupCount are
+                               * split into several dispatches) */
+   uint32_t nctaid[3];        /* the whole grid: %nctaid */
+   uint32_t reserved;
+};
+
+struct cuvk_kernel_host_range {
+   uint64_t start, end, delta;
+};
+
+_Static_assert(sizeof(struct cuvk_kernel_push) == 88, "push constant layout");
+
+#endif
