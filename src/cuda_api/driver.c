@@ -60,12 +60,9 @@ driver_debug_callback(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                       VkDebugUtilsMessageTypeFlagsEXT types,
                       const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
 {
-   static int fatal = -1;
-
-   if (fatal < 0) {
-      const char *env = getenv("CUVK_VALIDATION_FATAL");
-      fatal = env && strcmp(env, "0") != 0;
-   }
+   /* Read once when the messenger was made (user), so callbacks on
+    * several threads share no mutable state. */
+   bool fatal = *(const bool *)user;
    bool validation = types & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
    cuvk_loge("Vulkan %s: %s", validation ? "validation" : "driver",
              data->pMessage ? data->pMessage : "(no message)");
@@ -314,7 +311,10 @@ driver_create_instance(void)
                         VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
                         VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
          .pfnUserCallback = driver_debug_callback,
+         .pUserData = &cuvk_driver.validation_fatal,
       };
+      const char *fatal = getenv("CUVK_VALIDATION_FATAL");
+      cuvk_driver.validation_fatal = fatal && strcmp(fatal, "0") != 0;
       if (create)
          create(cuvk_driver.instance, &minfo, NULL, &cuvk_driver.messenger);
    }

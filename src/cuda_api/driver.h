@@ -69,6 +69,7 @@ struct cuvk_driver {
    int device_count;
    struct cuvk_device *devices;
    bool layer_active;
+   bool validation_fatal;      /* CUVK_VALIDATION_FATAL, read at cuInit */
 };
 
 extern struct cuvk_driver cuvk_driver;
