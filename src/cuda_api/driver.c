@@ -248,6 +248,13 @@ device_probe(VkPhysicalDevice pdev, struct cuvk_device *dev)
              dev->bulk_exportable ? "get exportable memory" : "share the device memory type",
              bulk_why);
 
+   const char *read_only_why;
+   dev->read_only_host_import = dev->has_external_memory_host &&
+                                cuvk_policy_read_only_host_import(dev->driver_id, &read_only_why);
+   if (dev->has_external_memory_host)
+      cuvk_logi("%s: read-only host registration %s: %s", name,
+                dev->read_only_host_import ? "allowed" : "refused", read_only_why);
+
    pthread_mutex_init(&dev->primary_lock, NULL);
    ok = true;
 out:
