@@ -3,8 +3,8 @@
  * read out of bounds: every input the parser accepts or refuses is checked
  * for a coherent result (a module, or an error with a status, a message
  * and a place inside the text), and every module that parses goes on
- * through the lowering to IR, the validator, the CFG analyses and the
- * printer.  The inputs are the PTX files given on the
+ * through the lowering to IR, the validator, the CFG analyses, the
+ * printer and the structurizer.  The inputs are the PTX files given on the
  * command line (nvcc's output for tests/kernels) and a built-in module, so
  * the test has something to chew on without nvcc.  Run it under
  * AddressSanitizer (see docs/testing.md) to catch what a crash would not.
@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "compiler/ir_cfg.h"
+#include "compiler/ir_structure.h"
 #include "compiler_test.h"
 #include "unit_test.h"
 
@@ -78,6 +79,36 @@ analyse(const struct cuvk_ir_module *ir)
    }
 }
 
+/* The structurizer on the same graphs: it must succeed, keep the IR valid
+ * and give a structure that keeps SPIR-V's rules. */
+static void
+structure(struct cuvk_ir_module *ir)
+{
+   struct cuvk_cc_error err = { 0 };
+
+   for (size_t i = 0; i < ir->func_count; i++) {
+      struct cuvk_ir_function *f = ir->funcs[i];
+      struct cuvk_ir_structure s;
+      struct cuvk_arena arena;
+
+      if (!f->has_body)
+         continue;
+      cuvk_arena_init(&arena);
+      if (!cuvk_ir_structurize(f, &arena, &s, &err)) {
+         compiler_test_print_error("mutant", &err);
+         UNIT_CHECK(!"structurize failed");
+      } else if (!cuvk_ir_structure_check(f, &s, &arena, &err)) {
+         compiler_test_print_error("mutant", &err);
+         UNIT_CHECK(!"the structure breaks a rule");
+      }
+      cuvk_arena_finish(&arena);
+   }
+   if (!cuvk_ir_validate(ir, &err)) {
+      compiler_test_print_error("mutant", &err);
+      UNIT_CHECK(!"structured IR does not validate");
+   }
+}
+
 static void
 check_one(const char *text, size_t len)
 {
@@ -100,6 +131,7 @@ check_one(const char *text, size_t len)
          char *printed = cuvk_ir_print(ir);
          UNIT_CHECK(printed != NULL);
          free(printed);
+         structure(ir);
          cuvk_ir_module_destroy(ir);
       } else {
          UNIT_CHECK(err.status == CUVK_CC_INVALID || err.status == CUVK_CC_UNSUPPORTED);

@@ -250,7 +250,8 @@ put(struct words *w, SpvOp op, unsigned n, const uint32_t *operands)
       w->cap = cap;
    }
    w->w[w->count++] = ((n + 1) << 16) | (uint32_t)op;
-   memcpy(w->w + w->count, operands, n * sizeof(uint32_t));
+   if (n)
+      memcpy(w->w + w->count, operands, n * sizeof(uint32_t));
    w->count += n;
 }
 
