@@ -29,6 +29,8 @@
 #include "compiler_test.h"
 #include "unit_test.h"
 
+#define NONE_BLOCK CUVK_IR_NONE
+
 static const char *spirv_val;
 static unsigned graphs_checked, skeletons_validated, runs_compared;
 
@@ -568,6 +570,100 @@ hand_built_graphs(void)
    graph("if-break and if-continue", 6, "0:1 1:2 2:5,3 3:1,4 4:1 5:", 0);
 }
 
+/* The structure check must catch what it claims to: a correct structure,
+ * spoiled one way, is refused with the rule named. */
+enum spoil {
+   SPOIL_NO_HEADER,        /* the diamond's branch loses its construct */
+   SPOIL_SHARED_MERGE,     /* two headers, one merge */
+   SPOIL_ORDER,            /* the merge before the arms */
+   SPOIL_CONTINUE,         /* the continue target moved into one arm */
+   SPOIL_MERGE_OUTSIDE,    /* a merge the header does not dominate */
+};
+
+static void
+expect_refused(const char *name, unsigned n, const char *spec, enum spoil spoil,
+               const char *needle)
+{
+   struct cuvk_ir_module *m = cuvk_ir_module_create();
+   struct cuvk_ir_function *f = m ? make_cfg(m, n, spec) : NULL;
+   struct cuvk_cc_error err = { 0 };
+   struct cuvk_ir_structure s;
+   struct cuvk_arena arena;
+
+   cuvk_arena_init(&arena);
+   UNIT_CHECK(f != NULL);
+   if (!f || !cuvk_ir_structurize(f, &arena, &s, &err) ||
+       !cuvk_ir_structure_check(f, &s, &arena, &err)) {
+      UNIT_CHECK(!"the unspoiled structure is not accepted");
+      goto out;
+   }
+   unsigned header = NONE_BLOCK, inner = NONE_BLOCK;
+   for (unsigned i = 0; i < s.order_count; i++) {
+      unsigned b = s.order[i];
+      if (s.kind[b] == CUVK_IR_CONSTRUCT_NONE)
+         continue;
+      if (header == NONE_BLOCK)
+         header = b;
+      else if (inner == NONE_BLOCK)
+         inner = b;
+   }
+   switch (spoil) {
+   case SPOIL_NO_HEADER:
+      s.kind[header] = CUVK_IR_CONSTRUCT_NONE;
+      s.merge[header] = NONE_BLOCK;
+      break;
+   case SPOIL_SHARED_MERGE:
+      s.merge[inner] = s.merge[header];
+      break;
+   case SPOIL_ORDER:
+      for (unsigned i = 1; i < s.order_count; i++)
+         if (s.order[i] == s.merge[header]) {
+            s.order[i] = s.order[1];
+            s.order[1] = s.merge[header];
+            break;
+         }
+      break;
+   case SPOIL_CONTINUE:
+      for (unsigned i = 0; i < s.order_count; i++)
+         if (s.kind[s.order[i]] == CUVK_IR_CONSTRUCT_LOOP) {
+            unsigned h = s.order[i];
+            s.continue_target[h] = f->blocks[h]->succs[0]->succs[0]->index;
+            break;
+         }
+      break;
+   case SPOIL_MERGE_OUTSIDE:
+      s.merge[inner] = s.merge[header];
+      s.merge[header] = f->block_count - 1;
+      break;
+   }
+   memset(&err, 0, sizeof(err));
+   if (cuvk_ir_structure_check(f, &s, &arena, &err) || !strstr(err.message, needle)) {
+      fprintf(stderr, "%s: expected a refusal containing \"%s\", got \"%s\"\n", name, needle,
+              err.message);
+      UNIT_CHECK(!"the structure check let a broken structure through");
+   } else {
+      printf("%-28s refused: %s\n", name, err.message);
+   }
+out:
+   cuvk_arena_finish(&arena);
+   cuvk_ir_module_destroy(m);
+}
+
+static void
+spoiled_structures(void)
+{
+   expect_refused("no header", 4, "0:1,2 1:3 2:3 3:", SPOIL_NO_HEADER, "which is no header");
+   expect_refused("shared merge", 5, "0:1,4 1:2,3 2:3 3:4 4:", SPOIL_SHARED_MERGE,
+                  "merge or continue target of both");
+   expect_refused("merge first", 4, "0:1,2 1:3 2:3 3:", SPOIL_ORDER, "goes back in the order");
+   /* Moved into an arm, the continue target splits the selection around
+    * it: its merge is no longer dominated by its header. */
+   expect_refused("continue in one arm", 7, "0:1 1:2,6 2:3,4 3:5 4:5 5:1 6:", SPOIL_CONTINUE,
+                  "does not dominate its merge");
+   expect_refused("merge outside", 6, "0:1,4 1:2,3 2:3 3:4 4:5 5:", SPOIL_MERGE_OUTSIDE,
+                  "does not dominate its merge");
+}
+
 /* Random graphs: each block branches to up to four random blocks (never
  * the entry), which gives irreducible cycles, loops with many exits and
  * selections entered anywhere in a few lines. */
@@ -665,6 +761,7 @@ main(int argc, char **argv)
    unit_seed();
 
    hand_built_graphs();
+   spoiled_structures();
    random_graphs(getenv("CUVK_STRUCTURE_RANDOM") ? (unsigned)atoi(getenv("CUVK_STRUCTURE_RANDOM"))
                                                  : 400);
    for (int i = 2; i < argc; i++)
