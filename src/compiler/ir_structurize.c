@@ -223,9 +223,10 @@ route(struct structurizer *s, struct cuvk_ir_block *u, struct cuvk_ir_block *fro
             return false;
       } else {
          unsigned line = u->term_line ? u->term_line : u->line;
-         if (!(via = new_block(s, loop, line)) || !append_mov(s, via, reg, value) ||
-             !cuvk_ir_set_br(s->m, via, to))
-            return via ? no_memory(s) : false;
+         if (!(via = new_block(s, loop, line)) || !append_mov(s, via, reg, value))
+            return false;
+         if (!cuvk_ir_set_br(s->m, via, to))
+            return no_memory(s);
       }
    }
    for (unsigned k = 0; k < u->succ_count; k++)
@@ -464,8 +465,10 @@ make_loop(struct structurizer *s, unsigned *scc, unsigned count, unsigned parent
    if (entry_count == 1 && repeats == 1 && latch->term == CUVK_IR_TERM_BR && latch != header) {
       cont = latch;
    } else {
-      if (!(cont = new_block(s, loop, line)) || !cuvk_ir_set_br(s->m, cont, header))
-         goto oom_if;
+      if (!(cont = new_block(s, loop, line)))
+         goto out;
+      if (!cuvk_ir_set_br(s->m, cont, header))
+         goto oom;
       for (unsigned i = 0; i < count; i++) {
          struct cuvk_ir_block *b = f->blocks[scc[i]];
          for (unsigned e = 0; e < entry_count; e++)
@@ -497,7 +500,7 @@ make_loop(struct structurizer *s, unsigned *scc, unsigned count, unsigned parent
       struct cuvk_ir_block *t0 = f->blocks[targets[0]];
       bool own = target_count == 1 && !s->taken[t0->index];
       for (unsigned k = 0; own && k < t0->pred_count; k++)
-         own = t0->preds[k]->index < s->cap && s->mark[t0->preds[k]->index];
+         own = s->mark[t0->preds[k]->index];
       if (own) {
          merge = t0;
       } else {
@@ -544,10 +547,6 @@ make_loop(struct structurizer *s, unsigned *scc, unsigned count, unsigned parent
    inside = NULL;
    goto out;
 
-oom_if:
-   if (cont)
-      goto oom;
-   goto out;
 oom:
    no_memory(s);
 out:
@@ -673,11 +672,12 @@ struct cont_edges {
    unsigned count, cap;
 };
 
-/* Gives branch block b its construct; false when out of memory.  *again
- * when the graph was only prepared and b must be looked at once more. */
+/* Gives branch block b its construct, or only prepares the graph (a
+ * switch's breaks get case blocks) and leaves b for the next round; false
+ * when out of memory. */
 static bool
 make_selection(struct structurizer *s, const struct cuvk_ir_domtree *dom,
-               struct cuvk_ir_block *b, bool *again)
+               struct cuvk_ir_block *b)
 {
    struct cuvk_ir_function *f = s->f;
    unsigned loop = s->loop_of[b->index];
@@ -685,7 +685,6 @@ make_selection(struct structurizer *s, const struct cuvk_ir_domtree *dom,
    unsigned lcont = loop == NONE ? NONE : s->loops[loop].cont;
    unsigned line = b->term_line ? b->term_line : b->line;
 
-   *again = false;
    if (loop != NONE && s->loops[loop].header == b->index) {
       s->handled[b->index] = true;
       if (b->term == CUVK_IR_TERM_CBR &&
@@ -717,10 +716,8 @@ make_selection(struct structurizer *s, const struct cuvk_ir_domtree *dom,
                b->succs[j] = c;
          changed = true;
       }
-      if (changed) {
-         *again = true;
+      if (changed)
          return true;
-      }
    }
 
    /* The arms: the blocks each exclusive successor dominates; the edges
@@ -801,8 +798,10 @@ make_selection(struct structurizer *s, const struct cuvk_ir_domtree *dom,
       /* Every path continues the loop (or breaks): merge in a block before
        * the continue target, which is no merge of its own. */
       struct cuvk_ir_block *c = f->blocks[lcont];
-      if (!(merge = new_block(s, loop, line)) || !cuvk_ir_set_br(s->m, merge, c))
-         goto fail_oom;
+      if (!(merge = new_block(s, loop, line)))
+         goto out;
+      if (!cuvk_ir_set_br(s->m, merge, c))
+         goto oom;
       for (unsigned i = 0; i < n; i++)
          if (seen[i] && !route(s, f->blocks[i], c, merge, CUVK_IR_NO_REG, 0, loop))
             goto out;
@@ -840,9 +839,6 @@ make_selection(struct structurizer *s, const struct cuvk_ir_domtree *dom,
    ok = true;
    goto out;
 
-fail_oom:
-   if (!merge)
-      goto out;
 oom:
    no_memory(s);
 out:
@@ -879,8 +875,7 @@ structure_branches(struct structurizer *s)
          return cuvk_cc_fail(s->err, CUVK_CC_UNSUPPORTED, b->term_line, 0,
                              "%s: the structurizer did not finish at bb%u", s->f->name,
                              b->index);
-      bool again;
-      if (!make_selection(s, &dom, b, &again))
+      if (!make_selection(s, &dom, b))
          return false;
    }
 }
