@@ -491,6 +491,22 @@ check_function(const char *name, struct cuvk_ir_function *f, unsigned seeds, boo
          st->selections += s.kind[b] == CUVK_IR_CONSTRUCT_SELECTION;
       }
    }
+   /* Structurizing a structured function again must keep it right (a
+    * pass after the first may need to): the rules and the walks again. */
+   if (!cuvk_ir_structurize(f, &arena, &s, &err) || !cuvk_ir_structure_check(f, &s, &arena, &err)) {
+      compiler_test_print_error(name, &err);
+      UNIT_CHECK(!"the second structurize failed or broke a rule");
+      goto out;
+   }
+   for (unsigned i = 0; i < seeds; i++) {
+      int len = walk(f, &o, 0x1234 + i * 7919ull, trace);
+      if (len != lengths[i] || memcmp(trace, traces[i], (size_t)len * sizeof(unsigned))) {
+         fprintf(stderr, "%s: seed %u: structurized twice, the graph walks differently\n", name,
+                 i);
+         UNIT_CHECK(!"the twice structured graph means something else");
+         goto out;
+      }
+   }
    graphs_checked++;
    ok = true;
 out:
