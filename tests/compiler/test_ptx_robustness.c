@@ -3,8 +3,8 @@
  * read out of bounds: every input the parser accepts or refuses is checked
  * for a coherent result (a module, or an error with a status, a message
  * and a place inside the text), and every module that parses goes on
- * through the lowering to IR, the validator, the CFG analyses, the
- * printer and the structurizer.  The inputs are the PTX files given on the
+ * through the lowering to IR, the validator, the CFG analyses and the
+ * printer.  The inputs are the PTX files given on the
  * command line (nvcc's output for tests/kernels) and a built-in module, so
  * the test has something to chew on without nvcc.  Run it under
  * AddressSanitizer (see docs/testing.md) to catch what a crash would not.
@@ -16,8 +16,8 @@
  */
 #include <string.h>
 
-#include "compiler/ir_cfg.h"
 #include "compiler/ir_structure.h"
+#include "compiler/ir_cfg.h"
 #include "compiler_test.h"
 #include "unit_test.h"
 
@@ -79,8 +79,9 @@ analyse(const struct cuvk_ir_module *ir)
    }
 }
 
-/* The structurizer on the same graphs: it must succeed, keep the IR valid
- * and give a structure that keeps SPIR-V's rules. */
+/* Then the structurizer on the same graphs (before the printer, which
+ * shows its result): it must succeed, keep the IR valid and give a
+ * structure that keeps SPIR-V's rules. */
 static void
 structure(struct cuvk_ir_module *ir)
 {
@@ -128,10 +129,10 @@ check_one(const char *text, size_t len)
             UNIT_CHECK(!"lowered IR does not validate");
          }
          analyse(ir);
+         structure(ir);
          char *printed = cuvk_ir_print(ir);
          UNIT_CHECK(printed != NULL);
          free(printed);
-         structure(ir);
          cuvk_ir_module_destroy(ir);
       } else {
          UNIT_CHECK(err.status == CUVK_CC_INVALID || err.status == CUVK_CC_UNSUPPORTED);
