@@ -58,10 +58,11 @@ struct cuvk_ir_structure {
 
 /* Restructures f in place where needed (new blocks, selector registers
  * %cuvk_selN of type b32 set by mov.u32 and tested by setp.eq.u32 into the
- * predicate %cuvk_selp0, and new terminators, all through ir_builder.h) and
- * fills *out, allocated in arena.  False with err set when out of memory or
- * when f cannot be structured (CUVK_CC_UNSUPPORTED naming the block and its
- * PTX line). */
+ * predicate %cuvk_selpN, N the register's index, and new terminators, all
+ * through ir_builder.h) and fills *out, allocated in arena.  False with err
+ * set when out of memory or when f cannot be structured
+ * (CUVK_CC_UNSUPPORTED naming the block and its PTX line); f is then left
+ * half changed. */
 bool cuvk_ir_structurize(struct cuvk_ir_function *f, struct cuvk_arena *arena,
                          struct cuvk_ir_structure *out, struct cuvk_cc_error *err);
 

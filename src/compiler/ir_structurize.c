@@ -57,7 +57,6 @@ struct structurizer {
    struct cuvk_arena scratch;       /* dominators; dropped at every change */
    bool scratch_live;
    uint32_t selp;                   /* the predicate of two-way dispatches */
-   unsigned selectors;              /* selector registers made so far */
 
    /* Per block, grown with the function. */
    unsigned cap;
@@ -141,11 +140,13 @@ new_block(struct structurizer *s, unsigned loop, unsigned line)
    return b;
 }
 
+/* A register named after its index, so that names stay unique when the
+ * structurizer runs over its own output again. */
 static uint32_t
-new_reg(struct structurizer *s, const char *prefix, unsigned number, enum cuvk_ir_type type)
+new_reg(struct structurizer *s, const char *prefix, enum cuvk_ir_type type)
 {
    char name[48];
-   int len = snprintf(name, sizeof(name), "%%cuvk_%s%u", prefix, number);
+   int len = snprintf(name, sizeof(name), "%%cuvk_%s%u", prefix, s->f->reg_count);
    char *copy = cuvk_arena_strndup(&s->m->arena, name, (size_t)len);
    uint32_t reg = copy ? cuvk_ir_reg_create(s->f, copy, type) : CUVK_IR_NO_REG;
 
@@ -181,7 +182,7 @@ set_dispatch(struct structurizer *s, struct cuvk_ir_block *b, uint32_t reg,
       return cuvk_ir_set_switch(s->m, b, cuvk_ir_reg_value(reg), targets, count) ||
              no_memory(s);
    if (s->selp == CUVK_IR_NO_REG &&
-       (s->selp = new_reg(s, "selp", 0, CUVK_IR_PRED)) == CUVK_IR_NO_REG)
+       (s->selp = new_reg(s, "selp", CUVK_IR_PRED)) == CUVK_IR_NO_REG)
       return false;
    struct cuvk_ir_instr *in = cuvk_ir_instr_create(s->m, PTX_OP_SETP, 1, 2);
    if (!in)
@@ -200,7 +201,7 @@ set_dispatch(struct structurizer *s, struct cuvk_ir_block *b, uint32_t reg,
 static uint32_t
 new_selector(struct structurizer *s)
 {
-   return new_reg(s, "sel", s->selectors++, CUVK_IR_B32);
+   return new_reg(s, "sel", CUVK_IR_B32);
 }
 
 /* Sends every edge u -> from to to instead; with a selector, the edge

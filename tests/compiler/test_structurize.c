@@ -16,7 +16,9 @@
  *    instructions the structurizer added, must visit the same original
  *    blocks in the same order, for many seeds per graph.
  *
- * test_structurize SPIRV_VAL|- [KERNEL.ptx...]
+ * test_structurize graphs|random|nvcc|all SPIRV_VAL|- [KERNEL.ptx...]: what to
+ * structurize (hand-built graphs and spoiled structures, random graphs,
+ * the kernels given, or everything), and spirv-val's path (- for none).
  */
 #include <string.h>
 #include <sys/wait.h>
@@ -498,6 +500,14 @@ check_function(const char *name, struct cuvk_ir_function *f, unsigned seeds, boo
       UNIT_CHECK(!"the second structurize failed or broke a rule");
       goto out;
    }
+   /* The registers both passes made are named once each. */
+   for (uint32_t r = regs_before; r < f->reg_count; r++)
+      for (uint32_t q = regs_before; q < r; q++)
+         if (!strcmp(f->regs[r].name, f->regs[q].name)) {
+            fprintf(stderr, "%s: two registers named %s\n", name, f->regs[r].name);
+            UNIT_CHECK(!"register names repeat");
+            goto out;
+         }
    for (unsigned i = 0; i < seeds; i++) {
       int len = walk(f, &o, 0x1234 + i * 7919ull, trace);
       if (len != lengths[i] || memcmp(trace, traces[i], (size_t)len * sizeof(unsigned))) {
@@ -766,24 +776,39 @@ kernel_file(const char *path)
 int
 main(int argc, char **argv)
 {
-   if (argc < 2) {
-      fprintf(stderr, "usage: test_structurize SPIRV_VAL|- [KERNEL.ptx...]\n");
+   static const char *const modes[] = { "graphs", "random", "nvcc", "all" };
+   unsigned mode = 4;
+
+   for (unsigned m = 0; argc >= 3 && m < 4; m++)
+      if (!strcmp(argv[1], modes[m]))
+         mode = m;
+   if (mode == 4) {
+      fprintf(stderr, "usage: test_structurize graphs|random|nvcc|all SPIRV_VAL|- "
+              "[KERNEL.ptx...]\n");
       return 2;
    }
-   if (strcmp(argv[1], "-") != 0)
-      spirv_val = argv[1];
+   if (strcmp(argv[2], "-") != 0)
+      spirv_val = argv[2];
    else
       printf("spirv-val not found (Debian package spirv-tools): skeletons not validated\n");
    unit_seed();
 
-   hand_built_graphs();
-   spoiled_structures();
-   random_graphs(getenv("CUVK_STRUCTURE_RANDOM") ? (unsigned)atoi(getenv("CUVK_STRUCTURE_RANDOM"))
-                                                 : 400);
-   for (int i = 2; i < argc; i++)
-      kernel_file(argv[i]);
-   if (argc == 2)
-      printf("no nvcc kernels (nvcc not found): hand-built and random graphs only\n");
+   if (mode == 0 || mode == 3) {
+      hand_built_graphs();
+      spoiled_structures();
+   }
+   if (mode == 1 || mode == 3) {
+      const char *env = getenv("CUVK_STRUCTURE_RANDOM");
+      random_graphs(env ? (unsigned)atoi(env) : 400);
+   }
+   if (mode == 2 || mode == 3) {
+      if (argc == 3 && mode == 2) {
+         printf("skipped: nvcc not found, no kernels\n");
+         return 77;
+      }
+      for (int i = 3; i < argc; i++)
+         kernel_file(argv[i]);
+   }
    printf("%u graphs structured, %u skeletons accepted by spirv-val, %u walks compared\n",
           graphs_checked, skeletons_validated, runs_compared);
    return unit_report("compiler.structurize");
