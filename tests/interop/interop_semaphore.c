@@ -1,6 +1,8 @@
 /*
- * external_semaphore.{opaque_fd.binary,timeline_fd}.*: the application's
- * side of semaphore interop, as a real program does it.
+ * external_semaphore.{opaque_fd.binary,timeline_fd,mixed,leak}.*: the
+ * application's side of semaphore interop, as a real program does it, on
+ * buffers (the image cases and FFmpeg's frame transfers are in
+ * interop_semaphore_image.c; this file holds the setup and the table).
  *
  * The exporter is a Vulkan application: it checks
  * vkGetPhysicalDeviceExternalSemaphoreProperties, creates its semaphores
