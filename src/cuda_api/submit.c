@@ -615,8 +615,11 @@ submit_wait_gpu(struct cuvk_context *ctx, uint64_t value)
    CUresult res = CUDA_SUCCESS;
    VkResult vr;
 
+   /* Reached already (another call polled the counter): still retire, so
+    * that what was deferred behind it (a destroyed semaphore's fd, freed
+    * memory) is gone when a synchronising call returns. */
    if (value <= __atomic_load_n(&s->completed, __ATOMIC_RELAXED))
-      return CUDA_SUCCESS;
+      goto done;
 
    pthread_mutex_lock(&ctx->lock);
    if (s->open && value >= s->open->value)

@@ -539,6 +539,36 @@ fd_hygiene(void)
    API_CHECK_MSG(api_fd_count() == before, "%d fds open, %d before", api_fd_count(), before);
 }
 
+/* A semaphore destroyed while the GPU is still busy is freed once the
+ * batch before it completes; a synchronising call must free it even when
+ * another call (here the second destroy) already saw the counter pass
+ * that batch.  Before that rule cuCtxSynchronize returned with the
+ * import's fd still open, and xsem.fd_hygiene failed now and then. */
+static void
+destroyed_closed_by_sync(void)
+{
+   CUdeviceptr dev;
+   API_REQUIRE_CU(cuMemAlloc(&dev, 16 << 20));
+   API_CHECK_CU(cuCtxSynchronize());
+   int before = api_fd_count();
+   struct cuvk_xsem *x1, *x2;
+   CUexternalSemaphore s1 = sem_import(CUVK_XSEM_TIMELINE, &x1);
+   for (int i = 0; i < 4; i++)
+      API_CHECK_CU(cuMemsetD8Async(dev, (unsigned char)i, 16 << 20, NULL));
+   API_CHECK_CU(sem_signal(s1, 1, NULL));
+   API_CHECK_CU(cuDestroyExternalSemaphore(s1));
+   /* The signal arrived: the GPU is past the batch s1's free waits for. */
+   API_CHECK(cuvk_xsem_wait(x1, 1, SEM_TIMEOUT_NS));
+   CUexternalSemaphore s2 = sem_import(CUVK_XSEM_BINARY, &x2);
+   API_CHECK_CU(cuDestroyExternalSemaphore(s2));
+   cuvk_xsem_destroy(x1);
+   cuvk_xsem_destroy(x2);
+   API_CHECK_CU(cuCtxSynchronize());
+   API_CHECK_MSG(api_fd_count() == before, "%d fds open after cuCtxSynchronize, %d before",
+                 api_fd_count(), before);
+   API_CHECK_CU(cuMemFree(dev));
+}
+
 /* ---- host functions ----------------------------------------------------------- */
 
 struct host_fn_state {
@@ -699,6 +729,7 @@ static const struct api_case cases[] = {
    API_CASE("external_semaphore.xsem.several_in_one_call", several_in_one_call),
    API_CASE("external_semaphore.xsem.never_signalled", never_signalled),
    API_CASE("external_semaphore.xsem.fd_hygiene", fd_hygiene),
+   API_CASE("external_semaphore.xsem.destroyed_closed_by_sync", destroyed_closed_by_sync),
    API_CASE("host_func.launch.order", host_func_launch),
    API_CASE("host_func.callback.order", host_func_callback),
    API_CASE("host_func.launch.many", host_func_many),
