@@ -448,8 +448,10 @@ lower_instr(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
          if (in->mods[i] < PTX_MOD_COUNT)
             at += (size_t)snprintf(mods + at, sizeof(mods) - at, "%s",
                                    ptx_modifier_table[in->mods[i]].name);
-      return cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, in, "instruction %s%s is not translated",
-                             ptx_opcode_table[in->op].name, mods);
+      e->failed = true;
+      return cuvk_cc_fail(e->err, CUVK_CC_UNSUPPORTED, in->line, 0,
+                          "%s: instruction %s%s is not translated", e->func->name,
+                          ptx_opcode_table[in->op].name, mods);
    }
    e->instr = NULL;
    return r > 0 && !e->failed;
@@ -474,47 +476,12 @@ function_id(struct cuvk_spirv_emitter *e, const struct cuvk_ir_function *f)
    return id;
 }
 
-/*
- * The structurizer's seam.  Until ir_structurize.c lands, only graphs
- * without conditional branches are taken (a chain of blocks joined by
- * br), which need no merge instructions: the order is the chain.
- */
+/* The structurizer's answer for f, in the emitter's arena; f changes in
+ * place (new blocks, selector registers). */
 static bool
 structure_function(struct cuvk_spirv_emitter *e, struct cuvk_ir_function *f)
 {
-   struct cuvk_ir_structure *s = &e->structure;
-   unsigned n = f->block_count;
-
-   memset(s, 0, sizeof(*s));
-   s->block_count = n;
-   s->kind = cuvk_arena_array(&e->arena, n, sizeof(*s->kind));
-   s->merge = cuvk_arena_array(&e->arena, n, sizeof(*s->merge));
-   s->continue_target = cuvk_arena_array(&e->arena, n, sizeof(*s->continue_target));
-   s->order = cuvk_arena_array(&e->arena, n, sizeof(*s->order));
-   bool *seen = cuvk_arena_array(&e->arena, n, sizeof(*seen));
-   if (!s->kind || !s->merge || !s->continue_target || !s->order || !seen)
-      return cuvk_cc_fail(e->err, CUVK_CC_NO_MEMORY, 0, 0, "out of memory emitting SPIR-V");
-   for (unsigned i = 0; i < n; i++)
-      s->merge[i] = s->continue_target[i] = CUVK_IR_NONE;
-
-   const struct cuvk_ir_block *b = f->blocks[0];
-   for (;;) {
-      if (seen[b->index])
-         return cuvk_cc_fail(e->err, CUVK_CC_UNSUPPORTED, b->line, 0,
-                             "%s: loops are not translated yet (the structurizer is not "
-                             "merged)", f->name);
-      seen[b->index] = true;
-      s->order[s->order_count++] = b->index;
-      if (b->term == CUVK_IR_TERM_BR) {
-         b = b->succs[0];
-         continue;
-      }
-      if (b->term == CUVK_IR_TERM_CBR || b->term == CUVK_IR_TERM_SWITCH)
-         return cuvk_cc_fail(e->err, CUVK_CC_UNSUPPORTED, b->term_line, 0,
-                             "%s: conditional branches are not translated yet (the "
-                             "structurizer is not merged)", f->name);
-      return true;
-   }
+   return cuvk_ir_structurize(f, &e->arena, &e->structure, e->err);
 }
 
 static void
@@ -539,6 +506,11 @@ emit_terminator(struct cuvk_spirv_emitter *e, const struct cuvk_ir_block *b)
       cuvk_spirv_do(e, SpvOpBranch, e->labels[b->succs[0]->index]);
       break;
    case CUVK_IR_TERM_CBR: {
+      if (b->succs[0] == b->succs[1] && e->structure.kind[b->index] == CUVK_IR_CONSTRUCT_NONE) {
+         /* Both ways lead to one block: no construct, a plain branch. */
+         cuvk_spirv_do(e, SpvOpBranch, e->labels[b->succs[0]->index]);
+         break;
+      }
       uint32_t cond = cuvk_spirv_read(e, &b->cond, CUVK_SPIRV_BOOL, 1);
       emit_merge(e, b->index);
       cuvk_spirv_do(e, SpvOpBranchConditional, cond, e->labels[b->succs[0]->index],
@@ -578,6 +550,9 @@ emit_terminator(struct cuvk_spirv_emitter *e, const struct cuvk_ir_block *b)
       break;
    case CUVK_IR_TERM_RET:
       cuvk_spirv_do(e, SpvOpReturn);
+      break;
+   case CUVK_IR_TERM_UNREACHABLE:
+      cuvk_spirv_do(e, SpvOpUnreachable);
       break;
    case CUVK_IR_TERM_TRAP:
       /* The fault word tells the launch code; the thread stops here (a
@@ -619,15 +594,13 @@ emit_function(struct cuvk_spirv_emitter *e, const struct cuvk_ir_function *cf)
    const struct cuvk_ir_structure *s = &e->structure;
    e->reg_vars = cuvk_arena_array(&e->arena, f->reg_count + 1, sizeof(*e->reg_vars));
    e->labels = cuvk_arena_array(&e->arena, s->block_count, sizeof(*e->labels));
-   bool *emitted = cuvk_arena_array(&e->arena, s->block_count, sizeof(*emitted));
-   if (!e->reg_vars || !e->labels || !emitted || s->order_count == 0)
+   if (!e->reg_vars || !e->labels || s->order_count == 0)
       return cuvk_cc_fail(e->err, CUVK_CC_NO_MEMORY, 0, 0, "out of memory emitting SPIR-V");
    for (unsigned i = 0; i < s->block_count; i++)
       e->labels[i] = cuvk_spirv_id(&e->b);
 
    for (unsigned i = 0; i < s->order_count && !e->failed; i++) {
       const struct cuvk_ir_block *b = f->blocks[s->order[i]];
-      emitted[b->index] = true;
       if (i > 0)
          cuvk_spirv_do(e, SpvOpLabel, e->labels[b->index]);
       cuvk_list_for_each_entry(struct cuvk_ir_instr, in, &b->instrs, link) {
@@ -636,20 +609,6 @@ emit_function(struct cuvk_spirv_emitter *e, const struct cuvk_ir_function *cf)
       }
       if (!e->failed)
          emit_terminator(e, b);
-   }
-   /* Merge and continue blocks no path reaches (a selection whose arms
-    * all return) still need a block of their own. */
-   for (unsigned i = 0; i < s->block_count && !e->failed; i++) {
-      unsigned targets[2] = { s->merge[i], s->continue_target[i] };
-      if (s->kind[i] == CUVK_IR_CONSTRUCT_NONE)
-         continue;
-      for (unsigned k = 0; k < 2; k++) {
-         if (targets[k] == CUVK_IR_NONE || emitted[targets[k]])
-            continue;
-         emitted[targets[k]] = true;
-         cuvk_spirv_do(e, SpvOpLabel, e->labels[targets[k]]);
-         cuvk_spirv_do(e, SpvOpUnreachable);
-      }
    }
    if (e->failed || cuvk_cc_failed(e->err))
       return false;
