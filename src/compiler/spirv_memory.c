@@ -878,25 +878,98 @@ lower_isspacep(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
 
 /* ---- atomics ---- */
 
-enum cas_op { CAS_INC, CAS_DEC, CAS_FADD };
+/* One atom/red: the operation, its type, and its ordering. */
+struct atomic {
+   enum ptx_modifier op;          /* .add .min ... .cas, or .and .or .xor */
+   enum cuvk_spirv_kind kind;
+   unsigned bits;
+   bool is_float;
+   bool cta;                      /* .cta scope */
+   enum ptx_modifier sem;         /* .relaxed (or none) .acquire .release .acq_rel */
+};
 
-/* uN cuvk_atomic_<op>(ptr, uN b): a compare-and-swap loop for what the
- * device has no atomic instruction for: inc and dec with PTX's wrapping
- * rule, float adds without VK_EXT_shader_atomic_float.  ptr is a device
+static uint32_t
+atomic_semantics(const struct atomic *a, bool shared)
+{
+   uint32_t storage = shared ? SpvMemorySemanticsWorkgroupMemoryMask
+                             : SpvMemorySemanticsUniformMemoryMask;
+   switch (a->sem) {
+   case PTX_MOD_ACQUIRE: return SpvMemorySemanticsAcquireMask | storage;
+   case PTX_MOD_RELEASE: return SpvMemorySemanticsReleaseMask | storage;
+   case PTX_MOD_ACQ_REL: return SpvMemorySemanticsAcquireReleaseMask | storage;
+   default: return SpvMemorySemanticsMaskNone;   /* atom's default is .relaxed */
+   }
+}
+
+/* The value an atomic leaves in memory, from the old one (all uint bits
+ * of the width): what a compare-and-swap loop and local memory compute. */
+static uint32_t
+atomic_combine(struct cuvk_spirv_emitter *e, const struct atomic *a, uint32_t old, uint32_t b,
+               uint32_t c)
+{
+   unsigned bits = a->bits;
+   uint32_t tn = cuvk_spirv_type_uint(e, bits), t_bool = cuvk_spirv_type_bool(e);
+   uint32_t one = cuvk_spirv_const_bits(e, CUVK_SPIRV_UINT, bits, 1);
+   uint32_t zero = cuvk_spirv_const_bits(e, CUVK_SPIRV_UINT, bits, 0);
+   bool s = a->kind == CUVK_SPIRV_SINT;
+
+   switch (a->op) {
+   case PTX_MOD_ADD:
+      if (a->is_float) {
+         uint32_t tf = cuvk_spirv_type_float(e, bits);
+         uint32_t sum = cuvk_spirv_val(e, SpvOpFAdd, tf, cuvk_spirv_val(e, SpvOpBitcast, tf, old),
+                                       cuvk_spirv_val(e, SpvOpBitcast, tf, b));
+         return cuvk_spirv_val(e, SpvOpBitcast, tn, sum);
+      }
+      return cuvk_spirv_val(e, SpvOpIAdd, tn, old, b);
+   case PTX_MOD_MIN:
+      return cuvk_spirv_val(e, SpvOpSelect, tn,
+                            cuvk_spirv_val(e, s ? SpvOpSLessThan : SpvOpULessThan, t_bool, b, old),
+                            b, old);
+   case PTX_MOD_MAX:
+      return cuvk_spirv_val(e, SpvOpSelect, tn,
+                            cuvk_spirv_val(e, s ? SpvOpSGreaterThan : SpvOpUGreaterThan, t_bool,
+                                           b, old),
+                            b, old);
+   case PTX_MOD_AND: return cuvk_spirv_val(e, SpvOpBitwiseAnd, tn, old, b);
+   case PTX_MOD_OR: return cuvk_spirv_val(e, SpvOpBitwiseOr, tn, old, b);
+   case PTX_MOD_XOR: return cuvk_spirv_val(e, SpvOpBitwiseXor, tn, old, b);
+   case PTX_MOD_EXCH: return b;
+   case PTX_MOD_CAS:
+      return cuvk_spirv_val(e, SpvOpSelect, tn, cuvk_spirv_val(e, SpvOpIEqual, t_bool, old, b), c,
+                            old);
+   case PTX_MOD_INC:
+      /* (old >= b) ? 0 : old + 1 */
+      return cuvk_spirv_val(e, SpvOpSelect, tn,
+                            cuvk_spirv_val(e, SpvOpUGreaterThanEqual, t_bool, old, b), zero,
+                            cuvk_spirv_val(e, SpvOpIAdd, tn, old, one));
+   default: {
+      /* dec: (old == 0 || old > b) ? b : old - 1 */
+      uint32_t wrap = cuvk_spirv_val(e, SpvOpLogicalOr, t_bool,
+                                     cuvk_spirv_val(e, SpvOpIEqual, t_bool, old, zero),
+                                     cuvk_spirv_val(e, SpvOpUGreaterThan, t_bool, old, b));
+      return cuvk_spirv_val(e, SpvOpSelect, tn, wrap, b, cuvk_spirv_val(e, SpvOpISub, tn, old, one));
+   }
+   }
+}
+
+/* uN cuvk_atomic_loop(ptr, uN b): a compare-and-swap loop for what the
+ * device has no atomic instruction for (inc and dec with PTX's wrapping
+ * rules, float adds without VK_EXT_shader_atomic_float).  ptr is a device
  * address (u64) or a shared word index (u32). */
 static uint32_t
-cas_fn(struct cuvk_spirv_emitter *e, enum cas_op op, bool shared, unsigned bits)
+cas_fn(struct cuvk_spirv_emitter *e, const struct atomic *a, bool shared)
 {
-   uint32_t key_a = 16 + op * 2 + shared;
-   uint32_t id = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_HELPER, key_a, bits, 0);
+   uint32_t key_a = 16 + a->op * 4 + shared * 2 + a->is_float;
+   uint32_t id = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_HELPER, key_a, a->bits, 0);
    if (id)
       return id;
    uint32_t u32 = cuvk_spirv_type_uint(e, 32), u64 = cuvk_spirv_type_uint(e, 64);
-   uint32_t tn = cuvk_spirv_type_uint(e, bits), t_bool = cuvk_spirv_type_bool(e);
+   uint32_t tn = cuvk_spirv_type_uint(e, a->bits), t_bool = cuvk_spirv_type_bool(e);
    uint32_t params[2] = { shared ? u32 : u64, tn }, p[2];
    struct helper h;
    id = helper_begin(e, &h, tn, params, 2, p);
-   cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_HELPER, key_a, bits, 0, id);
+   cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_HELPER, key_a, a->bits, 0, id);
 
    uint32_t l_head = cuvk_spirv_id(&e->b), l_body = cuvk_spirv_id(&e->b);
    uint32_t l_cont = cuvk_spirv_id(&e->b), l_done = cuvk_spirv_id(&e->b);
@@ -913,35 +986,7 @@ cas_fn(struct cuvk_spirv_emitter *e, enum cas_op op, bool shared, unsigned bits)
    cuvk_spirv_do(e, SpvOpBranch, l_body);
    label(e, l_body);
    uint32_t old = cuvk_spirv_val(e, SpvOpAtomicLoad, tn, ptr, scope, none);
-   uint32_t next;
-   switch (op) {
-   case CAS_INC: {
-      /* (old >= b) ? 0 : old + 1 */
-      uint32_t wrap = cuvk_spirv_val(e, SpvOpUGreaterThanEqual, t_bool, old, p[1]);
-      next = cuvk_spirv_val(e, SpvOpSelect, tn, wrap, cuvk_spirv_const_bits(e, CUVK_SPIRV_UINT, bits, 0),
-                            cuvk_spirv_val(e, SpvOpIAdd, tn, old,
-                                           cuvk_spirv_const_bits(e, CUVK_SPIRV_UINT, bits, 1)));
-      break;
-   }
-   case CAS_DEC: {
-      /* (old == 0 || old > b) ? b : old - 1 */
-      uint32_t zero = cuvk_spirv_val(e, SpvOpIEqual, t_bool, old,
-                                     cuvk_spirv_const_bits(e, CUVK_SPIRV_UINT, bits, 0));
-      uint32_t over = cuvk_spirv_val(e, SpvOpUGreaterThan, t_bool, old, p[1]);
-      next = cuvk_spirv_val(e, SpvOpSelect, tn,
-                            cuvk_spirv_val(e, SpvOpLogicalOr, t_bool, zero, over), p[1],
-                            cuvk_spirv_val(e, SpvOpISub, tn, old,
-                                           cuvk_spirv_const_bits(e, CUVK_SPIRV_UINT, bits, 1)));
-      break;
-   }
-   default: {
-      uint32_t tf = cuvk_spirv_type_float(e, bits);
-      uint32_t sum = cuvk_spirv_val(e, SpvOpFAdd, tf, cuvk_spirv_val(e, SpvOpBitcast, tf, old),
-                                    cuvk_spirv_val(e, SpvOpBitcast, tf, p[1]));
-      next = cuvk_spirv_val(e, SpvOpBitcast, tn, sum);
-      break;
-   }
-   }
+   uint32_t next = atomic_combine(e, a, old, p[1], 0);
    uint32_t got = cuvk_spirv_val(e, SpvOpAtomicCompareExchange, tn, ptr, scope, none, none, next,
                                  old);
    uint32_t swapped = cuvk_spirv_val(e, SpvOpIEqual, t_bool, got, old);
@@ -954,66 +999,32 @@ cas_fn(struct cuvk_spirv_emitter *e, enum cas_op op, bool shared, unsigned bits)
    return id;
 }
 
+/* The atomic at addr of space sp (global: a CUdeviceptr; shared, local:
+ * an offset, u64), with b and c as uint bits; returns the old value as
+ * uint bits. */
 static uint32_t
-atomic_semantics(const struct cuvk_ir_instr *in, bool shared)
+atomic_apply(struct cuvk_spirv_emitter *e, const struct atomic *a, enum space sp, uint32_t addr,
+             uint32_t b, uint32_t c)
 {
-   uint32_t storage = shared ? SpvMemorySemanticsWorkgroupMemoryMask
-                             : SpvMemorySemanticsUniformMemoryMask;
-   switch (cuvk_spirv_mod_of_class(in, PTX_MODC_SEM)) {
-   case PTX_MOD_ACQUIRE: return SpvMemorySemanticsAcquireMask | storage;
-   case PTX_MOD_RELEASE: return SpvMemorySemanticsReleaseMask | storage;
-   case PTX_MOD_ACQ_REL: return SpvMemorySemanticsAcquireReleaseMask | storage;
-   default: return SpvMemorySemanticsMaskNone;   /* atom's default is .relaxed */
-   }
-}
-
-static int
-lower_atomic(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, bool red)
-{
-   enum cuvk_spirv_kind kind;
-   unsigned bits;
-   enum space sp;
-   const struct cuvk_ir_value *addr_v = &in->src[0];
-   enum ptx_modifier op = cuvk_spirv_mod_of_class(in, PTX_MODC_ATOMOP);
-
-   if (op == PTX_MOD_COUNT)
-      op = cuvk_spirv_mod_of_class(in, PTX_MODC_BOOLOP);
-   if (!access_type(e, in, &kind, &bits) || !instr_space(e, in, addr_v, &sp))
-      return -1;
-   unsigned want = op == PTX_MOD_CAS ? 3 : 2;
-   if (in->src_count != want || (!red && in->dst_count != 1))
-      return cuvk_spirv_fail(e, CUVK_CC_INVALID, in, "wrong operands") ? 1 : -1;
-   if (sp != SPACE_GLOBAL && sp != SPACE_SHARED)
-      return cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, in, "atomics on %s addresses are not "
-                             "translated", sp == SPACE_GENERIC ? "generic" : "this space's")
-                ? 1 : -1;
-   if (bits != 32 && bits != 64)
-      return cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, in, "%u-bit atomics are not translated",
-                             bits) ? 1 : -1;
-   if (bits == 64 && sp == SPACE_SHARED)
-      return cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, in, "64-bit shared memory atomics are not "
-                             "translated (shared memory is an array of 32-bit words)") ? 1 : -1;
-   bool is_float = kind == CUVK_SPIRV_FLOAT;
-   if (is_float && op != PTX_MOD_ADD && op != PTX_MOD_EXCH)
-      return cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, in, "float atomic %s is not translated",
-                             ptx_modifier_table[op].name) ? 1 : -1;
-   if (bits == 64 && !is_float) {
-      if (!e->target->atomic_int64)
-         return cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, in, "the device has no 64-bit atomics "
-                                "(shaderBufferInt64Atomics)") ? 1 : -1;
-      cuvk_spirv_capability(e, SpvCapabilityInt64Atomics);
-   }
-   if (bits == 64 && is_float && !e->target->atomic_int64 && !e->target->atomic_float64_add)
-      return cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, in, "f64 atomics need 64-bit atomics, "
-                             "which the device lacks") ? 1 : -1;
-   if (cuvk_spirv_has_mod(in, PTX_MOD_V2) || cuvk_spirv_has_mod(in, PTX_MOD_V4))
-      return cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, in, "vector atomics are not translated")
-                ? 1 : -1;
-
+   unsigned bits = a->bits;
    uint32_t tn = cuvk_spirv_type_uint(e, bits), u32 = cuvk_spirv_type_uint(e, 32);
-   uint32_t addr = operand_address(e, addr_v, sp);
-   uint32_t ptr, where;
    bool shared = sp == SPACE_SHARED;
+
+   if (sp == SPACE_LOCAL) {
+      /* Nobody else sees local memory: a read-modify-write is atomic. */
+      uint32_t off = cuvk_spirv_val(e, SpvOpUConvert, u32, addr);
+      uint32_t old = array_load(e, SPACE_LOCAL, off, bits, false);
+      array_store(e, SPACE_LOCAL, off, atomic_combine(e, a, old, b, c), bits, false);
+      return old;
+   }
+   if (shared && bits == 64) {
+      /* Only reached through a generic address (lower_atomic refuses
+       * .shared ones): no 64-bit atomics on an array of words, so the
+       * launch reports a trap instead of a racy result. */
+      cuvk_spirv_store_fault(e, CUVK_KERNEL_FAULT_TRAP);
+      return cuvk_spirv_const_bits(e, CUVK_SPIRV_UINT, 64, 0);
+   }
+   uint32_t ptr, where;
    if (shared) {
       uint32_t off = cuvk_spirv_val(e, SpvOpUConvert, u32, addr);
       where = cuvk_spirv_val(e, SpvOpShiftRightLogical, u32, off, cuvk_spirv_const_u32(e, 2));
@@ -1024,76 +1035,165 @@ lower_atomic(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, bool 
       where = translate(e, addr, bits / 8);
       ptr = device_ptr(e, where, tn);
    }
-   bool cta = cuvk_spirv_has_mod(in, PTX_MOD_CTA);
-   uint32_t scope = cuvk_spirv_const_u32(e, cta || shared ? SpvScopeWorkgroup : SpvScopeDevice);
-   uint32_t sem = cuvk_spirv_const_u32(e, atomic_semantics(in, shared));
-   enum cuvk_spirv_kind rk = is_float ? CUVK_SPIRV_UINT : kind;
-   uint32_t b = cuvk_spirv_read(e, &in->src[1], kind, bits);
-   if (is_float)
-      b = cuvk_spirv_val(e, SpvOpBitcast, tn, b);
-   uint32_t old = 0;
-   SpvOp sop = SpvOpNop;
+   uint32_t scope = cuvk_spirv_const_u32(e, a->cta || shared ? SpvScopeWorkgroup : SpvScopeDevice);
+   uint32_t sem = cuvk_spirv_const_u32(e, atomic_semantics(a, shared));
+   SpvOp sop;
 
-   switch (op) {
+   switch (a->op) {
    case PTX_MOD_ADD:
-      if (!is_float) {
+      if (!a->is_float) {
          sop = SpvOpAtomicIAdd;
          break;
       }
-      if ((bits == 32 && e->target->atomic_float32_add && !shared) ||
-          (bits == 64 && e->target->atomic_float64_add && !shared)) {
+      if (!shared && ((bits == 32 && e->target->atomic_float32_add) ||
+                      (bits == 64 && e->target->atomic_float64_add))) {
          uint32_t tf = cuvk_spirv_type_float(e, bits);
          cuvk_spirv_capability(e, bits == 32 ? SpvCapabilityAtomicFloat32AddEXT
                                              : SpvCapabilityAtomicFloat64AddEXT);
          cuvk_spirv_extension(e, "SPV_EXT_shader_atomic_float_add");
-         uint32_t fptr = device_ptr(e, where, tf);
-         uint32_t fb = cuvk_spirv_val(e, SpvOpBitcast, tf, b);
-         old = cuvk_spirv_val(e, SpvOpAtomicFAddEXT, tf, fptr, scope, sem, fb);
-         old = cuvk_spirv_val(e, SpvOpBitcast, tn, old);
-      } else {
-         old = cuvk_spirv_val(e, SpvOpFunctionCall, tn, cas_fn(e, CAS_FADD, shared, bits),
-                              where, b);
+         uint32_t old = cuvk_spirv_val(e, SpvOpAtomicFAddEXT, tf, device_ptr(e, where, tf), scope,
+                                       sem, cuvk_spirv_val(e, SpvOpBitcast, tf, b));
+         return cuvk_spirv_val(e, SpvOpBitcast, tn, old);
       }
-      break;
+      return cuvk_spirv_val(e, SpvOpFunctionCall, tn, cas_fn(e, a, shared), where, b);
    case PTX_MOD_MIN:
-      sop = kind == CUVK_SPIRV_SINT ? SpvOpAtomicSMin : SpvOpAtomicUMin;
+      sop = a->kind == CUVK_SPIRV_SINT ? SpvOpAtomicSMin : SpvOpAtomicUMin;
       break;
    case PTX_MOD_MAX:
-      sop = kind == CUVK_SPIRV_SINT ? SpvOpAtomicSMax : SpvOpAtomicUMax;
+      sop = a->kind == CUVK_SPIRV_SINT ? SpvOpAtomicSMax : SpvOpAtomicUMax;
       break;
    case PTX_MOD_AND: sop = SpvOpAtomicAnd; break;
    case PTX_MOD_OR: sop = SpvOpAtomicOr; break;
    case PTX_MOD_XOR: sop = SpvOpAtomicXor; break;
    case PTX_MOD_EXCH: sop = SpvOpAtomicExchange; break;
-   case PTX_MOD_INC:
-   case PTX_MOD_DEC:
-      if (bits != 32)
-         return cuvk_spirv_fail(e, CUVK_CC_INVALID, in, "inc/dec are 32-bit") ? 1 : -1;
-      old = cuvk_spirv_val(e, SpvOpFunctionCall, tn,
-                           cas_fn(e, op == PTX_MOD_INC ? CAS_INC : CAS_DEC, shared, bits), where,
-                           b);
-      break;
-   case PTX_MOD_CAS: {
-      uint32_t c = cuvk_spirv_read(e, &in->src[2], kind, bits);
-      if (is_float)
-         c = cuvk_spirv_val(e, SpvOpBitcast, tn, c);
-      old = cuvk_spirv_val(e, SpvOpAtomicCompareExchange, tn, ptr, scope, sem, sem, c, b);
-      break;
+   case PTX_MOD_CAS:
+      return cuvk_spirv_val(e, SpvOpAtomicCompareExchange, tn, ptr, scope, sem, sem, c, b);
+   default:   /* inc, dec */
+      return cuvk_spirv_val(e, SpvOpFunctionCall, tn, cas_fn(e, a, shared), where, b);
    }
+   return cuvk_spirv_val(e, sop, tn, ptr, scope, sem, b);
+}
+
+/* uN cuvk_atomic_generic(u64 addr, uN b, uN c): the windows decide the
+ * space, as for generic loads and stores. */
+static uint32_t
+atomic_generic_fn(struct cuvk_spirv_emitter *e, const struct atomic *a)
+{
+   uint32_t key_a = 256 + a->op;
+   uint64_t key_b = (uint64_t)a->bits | (uint64_t)a->kind << 8 | (uint64_t)a->is_float << 12 |
+                    (uint64_t)a->cta << 13 | (uint64_t)a->sem << 16;
+   uint32_t id = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_HELPER, key_a, key_b, 0);
+   if (id)
+      return id;
+   translate_fn(e);
+   uint32_t u64 = cuvk_spirv_type_uint(e, 64), tn = cuvk_spirv_type_uint(e, a->bits);
+   uint32_t params[3] = { u64, tn, tn }, p[3];
+   struct helper h;
+   id = helper_begin(e, &h, tn, params, 3, p);
+   cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_HELPER, key_a, key_b, 0, id);
+
+   uint32_t l_shared = cuvk_spirv_id(&e->b), l_not_shared = cuvk_spirv_id(&e->b);
+   uint32_t l_local = cuvk_spirv_id(&e->b), l_global = cuvk_spirv_id(&e->b);
+   uint32_t in_shared, in_local;
+   label(e, cuvk_spirv_id(&e->b));
+   uint32_t off = window_offset(e, p[0], CUVK_KERNEL_SHARED_WINDOW, &in_shared);
+   cuvk_spirv_do(e, SpvOpSelectionMerge, l_not_shared, SpvSelectionControlMaskNone);
+   cuvk_spirv_do(e, SpvOpBranchConditional, in_shared, l_shared, l_not_shared);
+   label(e, l_shared);
+   cuvk_spirv_do(e, SpvOpReturnValue, atomic_apply(e, a, SPACE_SHARED, off, p[1], p[2]));
+   label(e, l_not_shared);
+   off = window_offset(e, p[0], CUVK_KERNEL_LOCAL_WINDOW, &in_local);
+   cuvk_spirv_do(e, SpvOpSelectionMerge, l_global, SpvSelectionControlMaskNone);
+   cuvk_spirv_do(e, SpvOpBranchConditional, in_local, l_local, l_global);
+   label(e, l_local);
+   cuvk_spirv_do(e, SpvOpReturnValue, atomic_apply(e, a, SPACE_LOCAL, off, p[1], p[2]));
+   label(e, l_global);
+   cuvk_spirv_do(e, SpvOpReturnValue, atomic_apply(e, a, SPACE_GLOBAL, p[0], p[1], p[2]));
+   helper_end(e, &h, "cuvk_atomic_generic");
+   return id;
+}
+
+static int
+lower_atomic(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, bool red)
+{
+   struct atomic a = { 0 };
+   enum space sp;
+   const struct cuvk_ir_value *addr_v = &in->src[0];
+
+   a.op = cuvk_spirv_mod_of_class(in, PTX_MODC_ATOMOP);
+   if (a.op == PTX_MOD_COUNT)
+      a.op = cuvk_spirv_mod_of_class(in, PTX_MODC_BOOLOP);
+   a.sem = cuvk_spirv_mod_of_class(in, PTX_MODC_SEM);
+   a.cta = cuvk_spirv_has_mod(in, PTX_MOD_CTA);
+   if (!access_type(e, in, &a.kind, &a.bits) || !instr_space(e, in, addr_v, &sp))
+      return -1;
+   a.is_float = a.kind == CUVK_SPIRV_FLOAT;
+   unsigned want = a.op == PTX_MOD_CAS ? 3 : 2;
+   if (in->src_count != want || (!red && in->dst_count != 1) || (red && in->dst_count != 0))
+      return cuvk_spirv_fail(e, CUVK_CC_INVALID, in, "wrong operands") ? 1 : -1;
+   switch (a.op) {
+   case PTX_MOD_ADD: case PTX_MOD_MIN: case PTX_MOD_MAX: case PTX_MOD_AND: case PTX_MOD_OR:
+   case PTX_MOD_XOR: case PTX_MOD_EXCH: case PTX_MOD_CAS: case PTX_MOD_INC: case PTX_MOD_DEC:
+      break;
    default:
       return cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, in, "atomic operation %s is not translated",
-                             op == PTX_MOD_COUNT ? "(none)" : ptx_modifier_table[op].name)
+                             a.op == PTX_MOD_COUNT ? "(none)" : ptx_modifier_table[a.op].name)
                 ? 1 : -1;
    }
-   if (sop != SpvOpNop)
-      old = cuvk_spirv_val(e, sop, tn, ptr, scope, sem, b);
+   if (sp != SPACE_GLOBAL && sp != SPACE_SHARED && sp != SPACE_GENERIC)
+      return cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, in, "atomics on this space are not "
+                             "translated") ? 1 : -1;
+   if (a.bits != 32 && a.bits != 64)
+      return cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, in, "%u-bit atomics are not translated",
+                             a.bits) ? 1 : -1;
+   if (a.bits == 64 && sp == SPACE_SHARED)
+      return cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, in, "64-bit shared memory atomics are not "
+                             "translated (shared memory is an array of 32-bit words)") ? 1 : -1;
+   if (a.is_float && a.op != PTX_MOD_ADD && a.op != PTX_MOD_EXCH)
+      return cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, in, "float atomic %s is not translated",
+                             ptx_modifier_table[a.op].name) ? 1 : -1;
+   if ((a.op == PTX_MOD_INC || a.op == PTX_MOD_DEC) && a.bits != 32)
+      return cuvk_spirv_fail(e, CUVK_CC_INVALID, in, "inc and dec are 32-bit") ? 1 : -1;
+   if (a.bits == 64) {
+      if (!e->target->atomic_int64 && !(a.is_float && e->target->atomic_float64_add))
+         return cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, in, "the device has no 64-bit atomics "
+                                "(shaderBufferInt64Atomics)") ? 1 : -1;
+      if (e->target->atomic_int64)
+         cuvk_spirv_capability(e, SpvCapabilityInt64Atomics);
+   }
+   if (cuvk_spirv_has_mod(in, PTX_MOD_V2) || cuvk_spirv_has_mod(in, PTX_MOD_V4))
+      return cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, in, "vector atomics are not translated")
+                ? 1 : -1;
+   /* exch of a float moves bits: an integer exchange. */
+   if (a.is_float && a.op == PTX_MOD_EXCH)
+      a.is_float = false;
+
+   uint32_t tn = cuvk_spirv_type_uint(e, a.bits);
+   uint32_t addr = operand_address(e, addr_v, sp);
+   enum cuvk_spirv_kind rk = a.kind == CUVK_SPIRV_FLOAT ? CUVK_SPIRV_UINT : a.kind;
+   uint32_t b = cuvk_spirv_read(e, &in->src[1], a.kind, a.bits);
+   uint32_t c = 0;
+   if (a.kind == CUVK_SPIRV_FLOAT)
+      b = cuvk_spirv_val(e, SpvOpBitcast, tn, b);
+   if (a.op == PTX_MOD_CAS) {
+      c = cuvk_spirv_read(e, &in->src[2], a.kind, a.bits);
+      if (a.kind == CUVK_SPIRV_FLOAT)
+         c = cuvk_spirv_val(e, SpvOpBitcast, tn, c);
+   } else {
+      c = cuvk_spirv_const_bits(e, CUVK_SPIRV_UINT, a.bits, 0);
+   }
+   uint32_t old;
+   if (sp == SPACE_GENERIC)
+      old = cuvk_spirv_val(e, SpvOpFunctionCall, tn, atomic_generic_fn(e, &a), addr, b, c);
+   else
+      old = atomic_apply(e, &a, sp, addr, b, c);
    if (!red) {
-      if (is_float)
-         cuvk_spirv_write(e, &in->dst[0], cuvk_spirv_val(e, SpvOpBitcast,
-                                                         cuvk_spirv_type_float(e, bits), old),
-                          kind, bits);
+      if (a.kind == CUVK_SPIRV_FLOAT)
+         cuvk_spirv_write(e, &in->dst[0],
+                          cuvk_spirv_val(e, SpvOpBitcast, cuvk_spirv_type_float(e, a.bits), old),
+                          a.kind, a.bits);
       else
-         cuvk_spirv_write(e, &in->dst[0], old, rk, bits);
+         cuvk_spirv_write(e, &in->dst[0], old, rk, a.bits);
    }
    return e->failed ? -1 : 1;
 }

@@ -235,6 +235,45 @@ case_atomics(struct kr *r)
    }
 }
 
+/* Atomics on generic addresses: shared (cvta.shared), global, 64-bit
+ * global, and a local array's word (a plain read-modify-write). */
+static const char generic_atomic_ptx[] =
+   HEADER ".visible .entry gatom(.param .u64 p)\n{\n"
+   "\t.shared .align 4 .b8 sh[8];\n\t.local .align 4 .b8 loc[8];\n"
+   "\t.reg .b32 %r<6>;\n\t.reg .b64 %rd<8>;\n"
+   "\tld.param.u64 %rd1, [p];\n\tst.shared.u32 [sh], 0;\n\tbar.sync 0;\n"
+   "\tmov.u64 %rd2, sh;\n\tcvta.shared.u64 %rd3, %rd2;\n"
+   "\tatom.add.u32 %r1, [%rd3], 3;\n"
+   "\tatom.add.u32 %r2, [%rd1], 1;\n"
+   "\tatom.add.u64 %rd4, [%rd1+8], 5;\n"
+   "\tmov.u32 %r3, %tid.x;\n\tatom.max.u32 %r4, [%rd1+16], %r3;\n"
+   "\tmov.u64 %rd5, loc;\n\tcvta.local.u64 %rd6, %rd5;\n\tst.local.u32 [loc], 10;\n"
+   "\tatom.add.u32 %r4, [%rd6], %r3;\n\tld.local.u32 %r5, [loc];\n"
+   "\tbar.sync 0;\n"
+   "\tld.shared.u32 %r1, [sh];\n\tatom.add.u32 %r2, [%rd1+4], %r1;\n"
+   "\tatom.add.u32 %r2, [%rd1+20], %r5;\n"
+   "\tret;\n}\n";
+
+static void
+case_generic_atomics(struct kr *r)
+{
+   enum { BLOCK = 32, GRID = 3, N = BLOCK * GRID };
+   struct kr_buffer *p = kr_alloc(r, 24);
+   CHECK(p != NULL);
+   if (!p || !kr_load(r, generic_atomic_ptx, sizeof(generic_atomic_ptx) - 1))
+      return;
+   if (!run(r, "gatom", GRID, BLOCK, 0, (struct kr_arg[]){ KR_ARG(p->addr) }, 1, 0))
+      return;
+   uint32_t u[6];
+   memcpy(u, p->map, 24);
+   CHECK(u[0] == N);
+   CHECK(u[1] == N * 3 * BLOCK);              /* every thread adds its block's total */
+   CHECK(((uint64_t)u[3] << 32 | u[2]) == 5ull * N);
+   CHECK(u[4] == BLOCK - 1);
+   /* Each thread's local word went from 10 to 10 + tid. */
+   CHECK(u[5] == GRID * (10 * BLOCK + BLOCK * (BLOCK - 1) / 2));
+}
+
 /* A .func call with arguments and a return value, local memory through
  * generic addresses, and a module global read through the globals
  * table. */
@@ -506,6 +545,7 @@ static const struct {
    { "shared", case_shared },
    { "atomics", case_atomics },
    { "call", case_call },
+   { "generic_atomics", case_generic_atomics },
    { "vector_add", case_vector_add },
    { "saxpy", case_saxpy },
    { "reduce_shared", case_reduce },

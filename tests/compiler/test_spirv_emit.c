@@ -277,6 +277,9 @@ snippets(void)
                        "\tatom.shared.add.f32 %f2, [sh+4], 0f3F800000;\n"
                        "\tatom.shared.inc.u32 %r4, [sh+8], 9;\n"
                        "\tatom.acq_rel.gpu.global.xor.b32 %r4, [%rd1], 1;\n"
+                       "\tatom.add.u32 %r4, [%rd1], 1;\n\tatom.cas.b64 %rd2, [%rd1], 1, 2;\n"
+                       "\tatom.add.f32 %f1, [%rd1], 0f3F800000;\n\tatom.inc.u32 %r4, [%rd1], 5;\n"
+                       "\tatom.exch.b64 %rd2, [%rd1], 7;\n\tred.add.u64 [%rd1], 7;\n"
                        "\tret;\n}\n",
                 "a");
 
