@@ -210,9 +210,12 @@ frame_end(struct cuvk_spirv_emitter *e)
 static uint32_t
 lane_id(struct cuvk_spirv_emitter *e)
 {
-   /* CUDA numbers warps by the linear thread index, which is what
-    * LocalInvocationIndex is; %laneid and %warpid follow from it whatever
-    * the device's subgroups are. */
+   /* Where warps are subgroups, the lane is the subgroup's, so that
+    * shuffles and %laneid agree.  Elsewhere (no warp instruction is
+    * translated there) CUDA's rule: warps by the linear thread index,
+    * which is what LocalInvocationIndex is. */
+   if (e->target->subgroup_size == 32)
+      return cuvk_spirv_subgroup_lane(e);
    uint32_t u32 = cuvk_spirv_type_uint(e, 32);
    uint32_t idx = cuvk_spirv_val(e, SpvOpLoad, u32,
                                  builtin(e, &e->builtin_local_index,
@@ -247,6 +250,8 @@ cuvk_spirv_read_special(struct cuvk_spirv_emitter *e, const struct cuvk_ir_value
    case CUVK_IR_SPECIAL_LANEID:
       return lane_id(e);
    case CUVK_IR_SPECIAL_WARPID: {
+      if (e->target->subgroup_size == 32)
+         return cuvk_spirv_subgroup_id(e);
       uint32_t idx = cuvk_spirv_val(e, SpvOpLoad, u32,
                                     builtin(e, &e->builtin_local_index,
                                             SpvBuiltInLocalInvocationIndex, false));
@@ -309,6 +314,19 @@ lower_barrier(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
 {
    /* bar.sync a / barrier.sync a / bar.sync a, b: the whole block waits;
     * a thread count (b) or a barrier other than 0 has no Vulkan form. */
+   if (cuvk_spirv_has_mod(in, PTX_MOD_WARP)) {
+      /* bar.warp.sync: the warp (a subgroup) waits for itself. */
+      if (e->target->subgroup_size != 32)
+         return cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, in, "bar.warp.sync needs 32-wide "
+                                "subgroups (the device's are %u wide)",
+                                e->target->subgroup_size) ? 1 : -1;
+      cuvk_spirv_do(e, SpvOpControlBarrier, cuvk_spirv_const_u32(e, SpvScopeSubgroup),
+                    cuvk_spirv_const_u32(e, SpvScopeSubgroup),
+                    cuvk_spirv_const_u32(e, SpvMemorySemanticsAcquireReleaseMask |
+                                               SpvMemorySemanticsWorkgroupMemoryMask |
+                                               SpvMemorySemanticsUniformMemoryMask));
+      return 1;
+   }
    if (cuvk_spirv_has_mod(in, PTX_MOD_ARRIVE) || cuvk_spirv_has_mod(in, PTX_MOD_RED))
       return cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, in, "only bar.sync/barrier.sync are "
                              "translated") ? 1 : -1;
@@ -416,8 +434,7 @@ lower_frame(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
                                 "32-wide subgroups (the device's are %u wide)",
                                 ptx_opcode_table[in->op].name, e->target->subgroup_size)
                    ? 1 : -1;
-      return cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, in, "warp instruction %s is not "
-                             "translated yet", ptx_opcode_table[in->op].name) ? 1 : -1;
+      return cuvk_spirv_lower_warp(e, in);
    default:
       return 0;
    }

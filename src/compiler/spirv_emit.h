@@ -65,6 +65,7 @@ struct cuvk_spirv_emitter {
    uint32_t push_var;
    uint32_t wg_size, spec_size[3], spec_dynamic_shared;
    uint32_t builtin_local_id, builtin_wg_id, builtin_local_index;
+   uint32_t builtin_subgroup_lane, builtin_subgroup_id;
 
    /* Memory: byte offsets of .shared and .local/.param variables in one
     * Workgroup and one Private array of uint. */
@@ -152,6 +153,12 @@ void cuvk_spirv_local_copy(struct cuvk_spirv_emitter *e, uint32_t to, uint32_t f
                            uint32_t bytes);
 /* Stores kind into the fault word. */
 void cuvk_spirv_store_fault(struct cuvk_spirv_emitter *e, enum cuvk_kernel_fault kind);
+
+/* Warp instructions on 32-wide subgroups (spirv_warp.c); same return
+ * values.  The subgroup built-ins, as %laneid and %warpid there. */
+int cuvk_spirv_lower_warp(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in);
+uint32_t cuvk_spirv_subgroup_lane(struct cuvk_spirv_emitter *e);
+uint32_t cuvk_spirv_subgroup_id(struct cuvk_spirv_emitter *e);
 
 /* The emitter's own lowering of the few arithmetic instructions its tests
  * need while spirv_lower_alu.c is not written (spirv_lower_basic.c);

@@ -536,6 +536,64 @@ case_device_call(struct kr *r)
    }
 }
 
+/* Warp primitives where the device's subgroups are 32 wide; elsewhere
+ * the warp kernel is refused naming shfl, and the plain kernel of the
+ * same module still runs. */
+static void
+case_warp(struct kr *r)
+{
+   enum { BLOCK = 64, GRID = 2, N = BLOCK * GRID, WARPS = N / 32 };
+   struct kr_buffer *in = kr_alloc(r, N * 4), *out = kr_alloc(r, (N + WARPS) * 4);
+   struct kr_buffer *ballots = kr_alloc(r, WARPS * 4);
+   CHECK(in && out && ballots);
+   if (!in || !out || !ballots || !load_file(r))
+      return;
+   int32_t *iv = in->map;
+   for (int i = 0; i < N; i++)
+      iv[i] = (i * 29) % 17 - 5;
+   if (run(r, "plain_copy", GRID, BLOCK, 0,
+           (struct kr_arg[]){ KR_ARG(in->addr), KR_ARG(out->addr) }, 2, 0))
+      for (int i = 0; i < N; i++)
+         CHECK(((int32_t *)out->map)[i] == iv[i]);
+   if (r->target.subgroup_size != 32) {
+      uint32_t fault;
+      enum cuvk_cc_status status;
+      const uint32_t g[3] = { GRID, 1, 1 }, b[3] = { BLOCK, 1, 1 };
+      CHECK(!kr_run(r, "warp_sum", g, b, 0,
+                    (struct kr_arg[]){ KR_ARG(in->addr), KR_ARG(out->addr),
+                                       KR_ARG(ballots->addr) },
+                    3, &fault, &status));
+      CHECK(status == CUVK_CC_UNSUPPORTED);
+      printf("warp_sum refused on %u-wide subgroups, as it must be\n", r->target.subgroup_size);
+      return;
+   }
+   if (!run(r, "warp_sum", GRID, BLOCK, 0,
+            (struct kr_arg[]){ KR_ARG(in->addr), KR_ARG(out->addr), KR_ARG(ballots->addr) }, 3,
+            0))
+      return;
+   const int32_t *o = out->map;
+   for (int w = 0; w < WARPS; w++) {
+      int32_t sum = 0;
+      uint32_t ball = 0;
+      bool any_neg = false;
+      for (int l = 0; l < 32; l++) {
+         sum += iv[w * 32 + l];
+         ball |= (uint32_t)(iv[w * 32 + l] > 0) << l;
+         any_neg |= iv[(w * 32 + l) ^ 1] < 0;
+      }
+      bool all = iv[w * 32 + 3] > -1000;
+      for (int l = 0; l < 32; l++) {
+         int t = w * 32 + l;
+         int32_t z = l >= 2 ? iv[t - 2] : iv[t];
+         if (all || any_neg)
+            z += 1000;
+         CHECK(o[t] == z);
+      }
+      CHECK(o[N + w] == sum);
+      CHECK(((uint32_t *)ballots->map)[w] == ball);
+   }
+}
+
 static const struct {
    const char *name;
    void (*run)(struct kr *r);
@@ -552,6 +610,7 @@ static const struct {
    { "loop_break", case_loops },
    { "histogram", case_histogram },
    { "device_call", case_device_call },
+   { "warp", case_warp },
 };
 
 int

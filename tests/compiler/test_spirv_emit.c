@@ -35,6 +35,17 @@ static const struct cuvk_cc_target lavapipe = {
    .max_shared_bytes = 32768,
 };
 
+/* An NVIDIA-like device: 32-wide subgroups (warps), f64 atomic add. */
+static const struct cuvk_cc_target nvidia = {
+   .subgroup_size = 32,
+   .int8 = true, .int16 = true, .int64 = true,
+   .float16 = true, .float64 = true,
+   .atomic_int64 = true,
+   .atomic_float32_add = true,
+   .atomic_float64_add = true,
+   .max_shared_bytes = 49152,
+};
+
 /* Runs spirv-val on the words; true when it accepts them.  A refused
  * module is kept (its path printed) for spirv-dis. */
 static bool
@@ -71,15 +82,18 @@ validate(const char *name, const uint32_t *words, size_t count)
 }
 
 /* Compiles kernel of text; the words (NULL on an error, then in err). */
+static const struct cuvk_cc_target *target = &lavapipe;
+
 static uint32_t *
 compile(const char *text, size_t len, const char *kernel, struct cuvk_cc_kernel *k,
         struct cuvk_cc_error *err)
 {
    struct cuvk_cc_module *m;
 
+   memset(k, 0, sizeof(*k));
    if (!cuvk_cc_module_create(text, len, &m, err))
       return NULL;
-   bool ok = cuvk_cc_compile_kernel(m, kernel, &lavapipe, k, err);
+   bool ok = cuvk_cc_compile_kernel(m, kernel, target, k, err);
    cuvk_cc_module_destroy(m);
    /* k's name and params belonged to the module; only the words stay. */
    k->name = NULL;
@@ -128,7 +142,7 @@ expect_refused(const char *name, const char *text, const char *kernel,
 /* Every kernel of an nvcc PTX file: valid, or refused as unsupported
  * with a place.  Counts both. */
 static void
-check_file(const char *path, unsigned *valid, unsigned *refused)
+check_file(const char *path, const struct cuvk_cc_target *t, unsigned *valid, unsigned *refused)
 {
    size_t len;
    char *text = compiler_test_read(path, &len);
@@ -149,8 +163,8 @@ check_file(const char *path, unsigned *valid, unsigned *refused)
       const char *name = cuvk_cc_module_kernel_name(m, i);
       struct cuvk_cc_kernel k;
       char where[512];
-      snprintf(where, sizeof(where), "%s:%s", path, name);
-      if (cuvk_cc_compile_kernel(m, name, &lavapipe, &k, &err)) {
+      snprintf(where, sizeof(where), "%s:%s (%u-wide)", path, name, t->subgroup_size);
+      if (cuvk_cc_compile_kernel(m, name, t, &k, &err)) {
          UNIT_CHECK(validate(where, k.words, k.word_count));
          UNIT_CHECK(strcmp(k.name, name) == 0);
          printf("%s: %zu words, valid\n", where, k.word_count);
@@ -170,7 +184,7 @@ check_file(const char *path, unsigned *valid, unsigned *refused)
    if (cuvk_cc_module_kernel_count(m) > 0) {
       const char *name = cuvk_cc_module_kernel_name(m, 0);
       struct cuvk_cc_kernel k;
-      if (cuvk_cc_compile_kernel(m, name, &lavapipe, &k, &err)) {
+      if (cuvk_cc_compile_kernel(m, name, t, &k, &err)) {
          UNIT_CHECK(validate(path, k.words, k.word_count));
          free(k.words);
       }
@@ -310,6 +324,26 @@ snippets(void)
                        "\tst.global.u32 [%rd3+8], %r1;\n\tret;\n}\n",
                 "m");
 
+   /* Warp instructions on 32-wide subgroups. */
+   target = &nvidia;
+   expect_valid("warps",
+                HEADER ".visible .entry w(.param .u64 p)\n{\n"
+                       "\t.reg .pred %p<4>;\n\t.reg .b32 %r<9>;\n\t.reg .b64 %rd<2>;\n"
+                       "\tld.param.u64 %rd1, [p];\n\tld.global.u32 %r1, [%rd1];\n"
+                       "\tshfl.sync.down.b32 %r2|%p1, %r1, 4, 31, -1;\n"
+                       "\tshfl.sync.up.b32 %r2|%p1, %r1, 1, 0, -1;\n"
+                       "\tshfl.sync.bfly.b32 %r2, %r1, 8, 31, -1;\n"
+                       "\tshfl.sync.idx.b32 %r2, %r1, 3, 6175, -1;\n"
+                       "\tsetp.gt.s32 %p2, %r1, 0;\n"
+                       "\tvote.sync.ballot.b32 %r3, %p2, -1;\n\tvote.sync.all.pred %p3, %p2, -1;\n"
+                       "\tvote.sync.any.pred %p3, !%p2, -1;\n\tvote.sync.uni.pred %p3, %p2, -1;\n"
+                       "\tactivemask.b32 %r4;\n\tredux.sync.add.s32 %r5, %r1, -1;\n"
+                       "\tredux.sync.max.u32 %r5, %r1, -1;\n\tmov.u32 %r6, %laneid;\n"
+                       "\tmov.u32 %r7, %warpid;\n\tbar.warp.sync -1;\n"
+                       "\tst.global.u32 [%rd1], %r2;\n\tret;\n}\n",
+                "w");
+   target = &lavapipe;
+
    /* Refusals, with the instruction and its line. */
    expect_refused("unknown instruction",
                   HEADER ".entry k()\n{\n\t.reg .b32 %r<2>;\n\tbrev.b32 %r1, %r1;\n\tret;\n}\n",
@@ -350,11 +384,14 @@ main(int argc, char **argv)
 
    snippets();
 
-   unsigned valid = 0, refused = 0;
-   for (int i = 2; i < argc; i++)
-      check_file(argv[i], &valid, &refused);
+   unsigned valid = 0, refused = 0, wide_valid = 0, wide_refused = 0;
+   for (int i = 2; i < argc; i++) {
+      check_file(argv[i], &lavapipe, &valid, &refused);
+      check_file(argv[i], &nvidia, &wide_valid, &wide_refused);
+   }
    if (argc > 2)
-      printf("nvcc's kernels: %u valid, %u refused\n", valid, refused);
+      printf("nvcc's kernels: %u valid, %u refused (8-wide subgroups); %u valid, %u refused "
+             "(32-wide)\n", valid, refused, wide_valid, wide_refused);
    else
       printf("nvcc's kernels not available; snippets only\n");
    return unit_report("compiler.spirv.emit");
