@@ -164,6 +164,99 @@ case_shared(struct kr *r)
    }
 }
 
+/* The register rules of spirv_lower.h on the device: loads and writes
+ * narrower than the register extend (sign for .s), reads narrower than
+ * the register take the low bits, a same-width read of another class is
+ * the bits, a predicate read as a number is 1 or 0, immediates take the
+ * instruction's width (an f64 literal in an f32 add is rounded). */
+static const char values_ptx[] =
+   HEADER ".visible .entry values(.param .u64 in, .param .u64 out)\n{\n"
+   "\t.reg .pred %p<3>;\n\t.reg .b16 %h<4>;\n\t.reg .b32 %r<12>;\n\t.reg .b64 %rd<12>;\n"
+   "\t.reg .f32 %f<4>;\n\t.reg .f64 %fd<2>;\n"
+   "\tld.param.u64 %rd1, [in];\n\tld.param.u64 %rd2, [out];\n"
+   "\tld.global.s8 %r1, [%rd1];\n\tst.global.u32 [%rd2], %r1;\n"          /* 0: sign */
+   "\tld.global.u8 %r2, [%rd1];\n\tst.global.u32 [%rd2+4], %r2;\n"        /* 1: zero */
+   "\tld.global.s16 %rd3, [%rd1+2];\n\tst.global.u64 [%rd2+8], %rd3;\n"   /* 2,3 */
+   "\tld.global.u16 %rd4, [%rd1+2];\n\tst.global.u64 [%rd2+16], %rd4;\n"  /* 4,5 */
+   "\tld.global.u32 %r3, [%rd1+4];\n\tmov.b32 %f1, %r3;\n"
+   "\tadd.f32 %f2, %f1, 0d3FF0000000000000;\n\tst.global.f32 [%rd2+24], %f2;\n" /* 6 */
+   "\tmov.b32 %r4, %f2;\n\tst.global.u32 [%rd2+28], %r4;\n"              /* 7 */
+   "\tst.global.u8 [%rd2+32], %r3;\n"                                       /* 8: low byte */
+   "\tld.global.u32 %r5, [%rd1+8];\n\tsetp.lt.s32 %p1|%p2, %r5, 0;\n"
+   "\tselp.u32 %r6, 1, 0, %p1;\n\tst.global.u32 [%rd2+36], %r6;\n"       /* 9 */
+   "\tselp.u32 %r6, 1, 0, %p2;\n\tst.global.u32 [%rd2+40], %r6;\n"       /* 10 */
+   "\tadd.s32 %r7, %r5, -7;\n\tst.global.u32 [%rd2+44], %r7;\n"          /* 11 */
+   "\tcvt.s64.s32 %rd5, %r5;\n\tst.global.u64 [%rd2+48], %rd5;\n"        /* 12,13 */
+   "\tcvt.u64.u32 %rd6, %r5;\n\tst.global.u64 [%rd2+56], %rd6;\n"        /* 14,15 */
+   "\tcvt.u16.u32 %h1, %r5;\n\tcvt.s32.s16 %r8, %h1;\n\tst.global.u32 [%rd2+64], %r8;\n" /* 16 */
+   "\tshr.s32 %r9, %r5, 40;\n\tst.global.u32 [%rd2+68], %r9;\n"          /* 17: clamped */
+   "\tshl.b32 %r9, %r5, 33;\n\tst.global.u32 [%rd2+72], %r9;\n"          /* 18: 0 */
+   "\tmov.b64 %rd7, 0d4000000000000000;\n\tst.global.u64 [%rd2+80], %rd7;\n" /* 20,21 */
+   "\tmul.wide.u32 %rd8, %r5, %r5;\n\tst.global.u64 [%rd2+88], %rd8;\n"  /* 22,23 */
+   "\tmul.wide.s32 %rd9, %r5, 3;\n\tst.global.u64 [%rd2+96], %rd9;\n"    /* 24,25 */
+   "\tret;\n}\n";
+
+static void
+case_values(struct kr *r)
+{
+   struct kr_buffer *in = kr_alloc(r, 16), *out = kr_alloc(r, 26 * 4);
+   CHECK(in && out);
+   if (!in || !out || !kr_load(r, values_ptx, sizeof(values_ptx) - 1))
+      return;
+   uint8_t *i8 = in->map;
+   i8[0] = 0xf0;                       /* -16 as s8 */
+   uint16_t h = 0x8001;
+   memcpy(i8 + 2, &h, 2);
+   float f = 2.5f;
+   memcpy(i8 + 4, &f, 4);
+   int32_t neg = -123456;
+   memcpy(i8 + 8, &neg, 4);
+   if (!run(r, "values", 1, 1, 0, (struct kr_arg[]){ KR_ARG(in->addr), KR_ARG(out->addr) }, 2, 0))
+      return;
+   const uint8_t *o = out->map;
+   uint32_t u;
+   uint64_t q;
+   float g;
+   memcpy(&u, o, 4);
+   CHECK(u == 0xfffffff0u);
+   memcpy(&u, o + 4, 4);
+   CHECK(u == 0xf0u);
+   memcpy(&q, o + 8, 8);
+   CHECK(q == 0xffffffffffff8001ull);
+   memcpy(&q, o + 16, 8);
+   CHECK(q == 0x8001ull);
+   memcpy(&g, o + 24, 4);
+   CHECK(g == 3.5f);
+   memcpy(&u, o + 28, 4);
+   memcpy(&g, &u, 4);
+   CHECK(g == 3.5f);
+   uint32_t f_bits;
+   memcpy(&f_bits, &f, 4);
+   CHECK(o[32] == (f_bits & 0xff));
+   memcpy(&u, o + 36, 4);
+   CHECK(u == 1);
+   memcpy(&u, o + 40, 4);
+   CHECK(u == 0);
+   memcpy(&u, o + 44, 4);
+   CHECK((int32_t)u == neg - 7);
+   memcpy(&q, o + 48, 8);
+   CHECK((int64_t)q == neg);
+   memcpy(&q, o + 56, 8);
+   CHECK(q == (uint32_t)neg);
+   memcpy(&u, o + 64, 4);
+   CHECK((int32_t)u == (int16_t)(uint16_t)neg);
+   memcpy(&u, o + 68, 4);
+   CHECK(u == 0xffffffffu);
+   memcpy(&u, o + 72, 4);
+   CHECK(u == 0);
+   memcpy(&q, o + 80, 8);
+   CHECK(q == 0x4000000000000000ull);
+   memcpy(&q, o + 88, 8);
+   CHECK(q == (uint64_t)(uint32_t)neg * (uint32_t)neg);
+   memcpy(&q, o + 96, 8);
+   CHECK((int64_t)q == (int64_t)neg * 3);
+}
+
 /* Atomics: a global counter, a global max, f32 and f64 sums, inc with a
  * wrap, cas and exch, and a shared counter written back. */
 static const char atomic_ptx[] =
@@ -600,6 +693,7 @@ static const struct {
 } cases[] = {
    { "scale", case_scale },
    { "fault", case_fault },
+   { "values", case_values },
    { "shared", case_shared },
    { "atomics", case_atomics },
    { "call", case_call },
