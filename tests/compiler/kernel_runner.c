@@ -306,9 +306,9 @@ kr_run(struct kr *r, const char *kernel, const uint32_t grid[3], const uint32_t 
    struct cuvk_kernel_push push = {
       .params = params->addr,
       .globals = globals->addr,
-      .page_table = 0,
-      .va_base = 0,
-      .va_size = 0,
+      .page_table = r->page_table,
+      .va_base = r->va_base,
+      .va_size = r->va_size,
       .host_ranges = range_buf->addr,
       .fault = fault_buf->addr,
       .host_range_count = test_buffers,

@@ -45,6 +45,9 @@ struct kr {
    unsigned buffer_count;
    struct cuvk_cc_module *module;
    uint64_t *global_addrs;          /* per module global: its buffer's address */
+   /* A page table for the runs, as the launch code would give one: 0 by
+    * default (no cuvk address space, only the host ranges). */
+   uint64_t va_base, va_size, page_table;
 };
 
 /* Vulkan with the features kernels need; false (printed) when the device

@@ -111,6 +111,46 @@ case_fault(struct kr *r)
       CHECK(((int32_t *)y->map)[i] == 3 * 0x11111111 + i);
 }
 
+/* The page table path of the translation: a made-up cuvk address space
+ * of three 2 MiB pages at 2^44 (no host address falls there), page 0
+ * mapped to one buffer, page 2 to another, page 1 unmapped (entry 0). */
+static void
+case_page_table(struct kr *r)
+{
+   enum { N = 64 };
+   const uint64_t base = UINT64_C(1) << 44, page = UINT64_C(1) << 21;
+   struct kr_buffer *x = kr_alloc(r, N * 4), *y = kr_alloc(r, N * 4);
+   struct kr_buffer *table = kr_alloc(r, 3 * 8);
+   CHECK(x && y && table);
+   if (!x || !y || !table || !kr_load(r, scale_ptx, sizeof(scale_ptx) - 1))
+      return;
+   uint64_t *entries = table->map;
+   entries[0] = x->addr - base;                 /* device = addr + entry */
+   entries[1] = 0;
+   entries[2] = y->addr - 8 - (base + 2 * page);  /* page 2, from byte 8 on, is y */
+   r->page_table = table->addr;
+   r->va_base = base;
+   r->va_size = 3 * page;
+   for (int i = 0; i < N; i++)
+      ((int32_t *)x->map)[i] = 1000 - i;
+   uint64_t xa = base, ya = base + 2 * page + 8;
+   if (!run(r, "scale", 2, N / 2, 0, (struct kr_arg[]){ KR_ARG(xa), KR_ARG(ya) }, 2, 0))
+      return;
+   for (int i = 0; i < N; i++)
+      CHECK(((int32_t *)y->map)[i] == 3 * (1000 - i) + i);
+   /* The unmapped page faults, and nothing is written. */
+   memset(y->map, 0, N * 4);
+   uint64_t hole = base + page + 64;
+   if (!run(r, "scale", 1, 8, 0, (struct kr_arg[]){ KR_ARG(xa), KR_ARG(hole) }, 2, 1))
+      return;
+   for (int i = 0; i < N; i++)
+      CHECK(((int32_t *)y->map)[i] == 0);
+   /* Past the space's end: neither the table nor a host range. */
+   uint64_t past = base + 3 * page;
+   run(r, "scale", 1, 8, 0, (struct kr_arg[]){ KR_ARG(past), KR_ARG(ya) }, 2, 1);
+   r->page_table = r->va_base = r->va_size = 0;
+}
+
 /* Shared memory through a barrier: out[i] = in[block_end - 1 - i], with a
  * static array, a dynamic one, and byte stores from neighbouring threads
  * into the same words. */
@@ -694,6 +734,7 @@ static const struct {
    { "scale", case_scale },
    { "fault", case_fault },
    { "values", case_values },
+   { "page_table", case_page_table },
    { "shared", case_shared },
    { "atomics", case_atomics },
    { "call", case_call },
