@@ -295,10 +295,31 @@ cuvk_spirv_read_special(struct cuvk_spirv_emitter *e, const struct cuvk_ir_value
    case CUVK_IR_SPECIAL_TOTAL_SMEM_SIZE:
       return cuvk_spirv_val(e, SpvOpIAdd, u32, spec_dynamic_shared(e),
                             cuvk_spirv_const_u32(e, e->dynamic_shared_offset));
+   case CUVK_IR_SPECIAL_CLOCK:
+   case CUVK_IR_SPECIAL_CLOCK_HI:
+   case CUVK_IR_SPECIAL_CLOCK64:
+      if (e->target->shader_clock) {
+         /* A counter of the subgroup's, as %clock is the SM's: only
+          * differences taken on one thread mean anything, as in CUDA. */
+         cuvk_spirv_capability(e, SpvCapabilityShaderClockKHR);
+         cuvk_spirv_extension(e, "SPV_KHR_shader_clock");
+         uint32_t u64 = cuvk_spirv_type_uint(e, 64);
+         uint32_t t = cuvk_spirv_val(e, SpvOpReadClockKHR, u64,
+                                     cuvk_spirv_const_u32(e, SpvScopeSubgroup));
+         if (v->special == CUVK_IR_SPECIAL_CLOCK64)
+            return t;
+         if (v->special == CUVK_IR_SPECIAL_CLOCK_HI)
+            t = cuvk_spirv_val(e, SpvOpShiftRightLogical, u64, t, cuvk_spirv_const_u64(e, 32));
+         return cuvk_spirv_val(e, SpvOpUConvert, u32, t);
+      }
+      cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, NULL, "special register %s needs "
+                      "VK_KHR_shader_clock, which the device does not offer",
+                      cuvk_ir_special_name(v->special));
+      return v->special == CUVK_IR_SPECIAL_CLOCK64 ? cuvk_spirv_const_u64(e, 0)
+                                                   : cuvk_spirv_const_u32(e, 0);
    default:
-      /* %clock, %clock64 and %globaltimer need VK_KHR_shader_clock, which
-       * cuvk_cc_target does not describe yet; %gridid has no meaning cuvk
-       * keeps. */
+      /* %globaltimer counts nanoseconds, which no Vulkan clock does;
+       * %gridid has no meaning cuvk keeps. */
       cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, NULL, "special register %s is not translated",
                       cuvk_ir_special_name(v->special));
       return v->special == CUVK_IR_SPECIAL_CLOCK64 || v->special == CUVK_IR_SPECIAL_GLOBALTIMER

@@ -16,10 +16,11 @@ struct features {
    VkPhysicalDeviceVulkan11Features f11;
    VkPhysicalDeviceVulkan12Features f12;
    VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_float;
+   VkPhysicalDeviceShaderClockFeaturesKHR clock;
 };
 
 static void
-features_chain(struct features *f, bool with_atomic_float)
+features_chain(struct features *f, bool with_atomic_float, bool with_clock)
 {
    memset(f, 0, sizeof(*f));
    f->f2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
@@ -28,7 +29,14 @@ features_chain(struct features *f, bool with_atomic_float)
    f->atomic_float.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT;
    f->f2.pNext = &f->f11;
    f->f11.pNext = &f->f12;
-   f->f12.pNext = with_atomic_float ? &f->atomic_float : NULL;
+   f->clock.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR;
+   void **tail = &f->f12.pNext;
+   if (with_atomic_float) {
+      *tail = &f->atomic_float;
+      tail = &f->atomic_float.pNext;
+   }
+   if (with_clock)
+      *tail = &f->clock;
 }
 
 static bool
@@ -56,7 +64,8 @@ kr_init(struct kr *r, const char *name)
       return false;
    bool atomic_float = has_extension(r->h.physical_device,
                                      VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
-   features_chain(&have, atomic_float);
+   bool clock = has_extension(r->h.physical_device, VK_KHR_SHADER_CLOCK_EXTENSION_NAME);
+   features_chain(&have, atomic_float, clock);
    vkGetPhysicalDeviceFeatures2(r->h.physical_device, &have.f2);
    VkPhysicalDeviceSubgroupProperties subgroup = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES,
@@ -74,7 +83,8 @@ kr_init(struct kr *r, const char *name)
       return false;
    }
 
-   features_chain(&want, atomic_float);
+   features_chain(&want, atomic_float, clock);
+   want.clock.shaderSubgroupClock = have.clock.shaderSubgroupClock;
    want.f2.features.shaderInt64 = VK_TRUE;
    want.f2.features.shaderInt16 = have.f2.features.shaderInt16;
    want.f2.features.shaderFloat64 = have.f2.features.shaderFloat64;
@@ -99,11 +109,17 @@ kr_init(struct kr *r, const char *name)
       .atomic_float32_add = want.atomic_float.shaderBufferFloat32AtomicAdd,
       .atomic_float64_add = want.atomic_float.shaderBufferFloat64AtomicAdd,
       .max_shared_bytes = props.properties.limits.maxComputeSharedMemorySize,
+      .shader_clock = want.clock.shaderSubgroupClock,
    };
-   const char *ext[] = { VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME };
+   const char *ext[2];
+   uint32_t ext_count = 0;
+   if (atomic_float)
+      ext[ext_count++] = VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME;
+   if (clock)
+      ext[ext_count++] = VK_KHR_SHADER_CLOCK_EXTENSION_NAME;
    struct vkh_options options = {
       .device_extensions = ext,
-      .device_extension_count = atomic_float ? 1 : 0,
+      .device_extension_count = ext_count,
       .device_pnext = &want.f2,
    };
    if (!vkh_init(&r->h, name, &options))

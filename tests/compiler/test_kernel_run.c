@@ -151,6 +151,42 @@ case_page_table(struct kr *r)
    r->page_table = r->va_base = r->va_size = 0;
 }
 
+/* %clock64 and %clock where the device has VK_KHR_shader_clock: a
+ * thread's second reading is not before its first. */
+static const char clock_ptx[] =
+   HEADER ".visible .entry clk(.param .u64 out)\n{\n"
+   "\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<8>;\n"
+   "\tld.param.u64 %rd1, [out];\n\tmov.u64 %rd2, %clock64;\n"
+   "\tmov.u32 %r1, %tid.x;\n\tmul.wide.u32 %rd3, %r1, 16;\n\tadd.s64 %rd4, %rd1, %rd3;\n"
+   "\tld.global.u64 %rd5, [%rd4];\n\tst.global.u64 [%rd4], %rd2;\n"
+   "\tmov.u64 %rd6, %clock64;\n\tmov.u32 %r2, %clock;\n\tmov.u32 %r3, %clock_hi;\n"
+   "\tst.global.u64 [%rd4+8], %rd6;\n\tret;\n}\n";
+
+static void
+case_clock(struct kr *r)
+{
+   enum { N = 32 };
+   struct kr_buffer *out = kr_alloc(r, N * 16);
+   CHECK(out != NULL);
+   if (!out || !kr_load(r, clock_ptx, sizeof(clock_ptx) - 1))
+      return;
+   printf("VK_KHR_shader_clock's subgroup clock: %s\n", r->target.shader_clock ? "yes" : "no");
+   if (!r->target.shader_clock) {
+      uint32_t fault;
+      enum cuvk_cc_status status;
+      const uint32_t g[3] = { 1, 1, 1 }, b[3] = { N, 1, 1 };
+      CHECK(!kr_run(r, "clk", g, b, 0, (struct kr_arg[]){ KR_ARG(out->addr) }, 1, &fault,
+                    &status));
+      CHECK(status == CUVK_CC_UNSUPPORTED);
+      return;
+   }
+   if (!run(r, "clk", 1, N, 0, (struct kr_arg[]){ KR_ARG(out->addr) }, 1, 0))
+      return;
+   const uint64_t *t = out->map;
+   for (int i = 0; i < N; i++)
+      CHECK(t[2 * i + 1] >= t[2 * i]);
+}
+
 /* Shared memory through a barrier: out[i] = in[block_end - 1 - i], with a
  * static array, a dynamic one, and byte stores from neighbouring threads
  * into the same words. */
@@ -734,6 +770,7 @@ static const struct {
    { "scale", case_scale },
    { "fault", case_fault },
    { "values", case_values },
+   { "clock", case_clock },
    { "page_table", case_page_table },
    { "shared", case_shared },
    { "atomics", case_atomics },
