@@ -98,22 +98,49 @@ cuvk_spirv_layout_module(struct cuvk_spirv_emitter *e)
           * same order). */
          set_offset(e, v, global_index++);
          break;
-      case PTX_SPACE_SHARED:
-         if (v->unsized)
-            e->dynamic_shared = true;
-         else
-            place(e, v, &e->static_shared_bytes, "shared");
-         break;
       default:
+         /* Module-scope .shared variables are laid out when a function
+          * of the kernel names one (cuvk_spirv_layout_function), so a
+          * kernel's shared size counts only its own, as CUDA's does. */
          break;
       }
    }
+}
+
+static bool
+use_module_shared(struct cuvk_spirv_emitter *e, const struct cuvk_ir_value *v)
+{
+   uint32_t at;
+   const struct cuvk_ir_var *var = v->var;
+
+   if ((v->kind != CUVK_IR_VAL_VAR && v->kind != CUVK_IR_VAL_ADDR) || !var ||
+       var->space != PTX_SPACE_SHARED)
+      return true;
+   if (var->unsized) {
+      e->dynamic_shared = true;
+      return true;
+   }
+   if (get_offset(e, var, &at))
+      return true;
+   return place(e, var, &e->static_shared_bytes, "shared");
 }
 
 bool
 cuvk_spirv_layout_function(struct cuvk_spirv_emitter *e, const struct cuvk_ir_function *f)
 {
    size_t index;
+
+   /* The module's .shared variables f names. */
+   for (unsigned b = 0; b < f->block_count; b++) {
+      cuvk_list_for_each_entry(struct cuvk_ir_instr, in, &f->blocks[b]->instrs, link) {
+         for (unsigned i = 0; i < in->src_count; i++)
+            if (!use_module_shared(e, &in->src[i]))
+               return false;
+         for (unsigned i = 0; i < in->dst_count; i++)
+            if (!use_module_shared(e, &in->dst[i]))
+               return false;
+      }
+   }
 
    for (size_t i = 0; i < f->var_count; i++) {
       const struct cuvk_ir_var *v = f->vars[i];

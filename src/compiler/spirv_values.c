@@ -590,6 +590,10 @@ cuvk_spirv_read(struct cuvk_spirv_emitter *e, const struct cuvk_ir_value *v,
       uint32_t value = cuvk_spirv_var_address(e, v->var, v->imm);
       return cuvk_spirv_convert(e, value, CUVK_SPIRV_UINT, 64, kind, bits);
    }
+   case CUVK_IR_VAL_FUNC:
+      cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, NULL, "the address of function %s (indirect "
+                      "calls) is not supported", v->func ? v->func->name : "?");
+      return cuvk_spirv_const_bits(e, kind, bits, 0);
    default:
       cuvk_spirv_fail(e, CUVK_CC_INVALID, NULL, "operand is not a value");
       return cuvk_spirv_const_bits(e, kind, bits, 0);

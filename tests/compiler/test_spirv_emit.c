@@ -344,6 +344,27 @@ snippets(void)
                 "w");
    target = &lavapipe;
 
+   /* A kernel's shared size counts the module's .shared variables it
+    * names, not its neighbours'; the dynamic offset is aligned to 16. */
+   {
+      static const char two[] =
+         HEADER ".shared .align 4 .b8 a[1000];\n.shared .align 8 .b8 b[24];\n"
+                ".extern .shared .align 16 .b8 dyn[];\n"
+                ".visible .entry ka()\n{\n\t.reg .b32 %r<2>;\n\tst.shared.u32 [a], 1;\n\tret;\n}\n"
+                ".visible .entry kb()\n{\n\t.reg .b32 %r<2>;\n\tst.shared.u32 [b+4], 1;\n"
+                "\tst.shared.u32 [dyn], 1;\n\tret;\n}\n";
+      struct cuvk_cc_error err;
+      struct cuvk_cc_kernel k;
+      uint32_t *words = compile(two, sizeof(two) - 1, "ka", &k, &err);
+      UNIT_CHECK(words && k.static_shared_bytes == 1000 && !k.dynamic_shared);
+      UNIT_CHECK(words && validate("shared size ka", words, k.word_count));
+      free(words);
+      words = compile(two, sizeof(two) - 1, "kb", &k, &err);
+      UNIT_CHECK(words && k.static_shared_bytes == 32 && k.dynamic_shared);
+      UNIT_CHECK(words && validate("shared size kb", words, k.word_count));
+      free(words);
+   }
+
    /* Refusals, with the instruction and its line. */
    expect_refused("unknown instruction",
                   HEADER ".entry k()\n{\n\t.reg .b32 %r<2>;\n\tbrev.b32 %r1, %r1;\n\tret;\n}\n",
@@ -362,6 +383,10 @@ snippets(void)
                   HEADER ".func f()\n{\n\tcall.uni f, ();\n\tret;\n}\n"
                          ".entry k()\n{\n\tcall.uni f, ();\n\tret;\n}\n",
                   "k", CUVK_CC_UNSUPPORTED, 4, "recursion");
+   expect_refused("function address",
+                  HEADER ".func f()\n{\n\tret;\n}\n.entry k()\n{\n\t.reg .b64 %rd<2>;\n"
+                         "\tmov.u64 %rd1, f;\n\tret;\n}\n",
+                  "k", CUVK_CC_UNSUPPORTED, 11, "indirect calls");
    expect_refused("printf",
                   HEADER ".extern .func (.param .b32 r) vprintf(.param .b64 a, .param .b64 b);\n"
                          ".entry k()\n{\n\t.param .b64 a;\n\t.param .b64 b;\n\t.param .b32 r;\n"
