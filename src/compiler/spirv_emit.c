@@ -461,12 +461,13 @@ lower_frame(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
    }
 }
 
-/* The lowerings, first match wins.  spirv_lower_alu.c's
- * cuvk_spirv_lower_alu goes before cuvk_spirv_lower_basic once it is
- * written; the basic one then only answers what it leaves. */
+/* The lowerings, first match wins: the emitter's own instructions, then
+ * spirv_lower_alu.c's arithmetic, then the emitter's basic lowering for
+ * what that leaves (mov, which spirv_lower.h leaves to the emitter). */
 static int (*const lowerings[])(struct cuvk_spirv_emitter *, const struct cuvk_ir_instr *) = {
    lower_frame,
    cuvk_spirv_lower_memory,
+   cuvk_spirv_lower_alu,
    cuvk_spirv_lower_basic,
 };
 

@@ -367,8 +367,8 @@ snippets(void)
 
    /* Refusals, with the instruction and its line. */
    expect_refused("unknown instruction",
-                  HEADER ".entry k()\n{\n\t.reg .b32 %r<2>;\n\tbrev.b32 %r1, %r1;\n\tret;\n}\n",
-                  "k", CUVK_CC_UNSUPPORTED, 7, "instruction brev.b32 is not translated");
+                  HEADER ".entry k()\n{\n\t.reg .b32 %r<2>;\n\tbrkpt;\n\tret;\n}\n",
+                  "k", CUVK_CC_UNSUPPORTED, 7, "instruction brkpt is not translated");
    expect_refused("warp instruction",
                   HEADER ".entry k()\n{\n\t.reg .b32 %r<3>;\n"
                          "\tshfl.sync.idx.b32 %r1, %r2, 0, 31, -1;\n\tret;\n}\n",
