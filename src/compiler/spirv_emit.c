@@ -330,6 +330,61 @@ cuvk_spirv_read_special(struct cuvk_spirv_emitter *e, const struct cuvk_ir_value
 
 /* ---- instructions the emitter owns ---- */
 
+static void
+workgroup_barrier(struct cuvk_spirv_emitter *e)
+{
+   cuvk_spirv_do(e, SpvOpControlBarrier, cuvk_spirv_const_u32(e, SpvScopeWorkgroup),
+                 cuvk_spirv_const_u32(e, SpvScopeWorkgroup),
+                 cuvk_spirv_const_u32(e, SpvMemorySemanticsAcquireReleaseMask |
+                                            SpvMemorySemanticsWorkgroupMemoryMask));
+}
+
+/* bar.red.popc.u32 d, 0, p / bar.red.and.pred / bar.red.or.pred
+ * (__syncthreads_count, _and, _or): a barrier that also combines a
+ * predicate over the block, through one shared word: every thread sets
+ * it to the operation's identity, a barrier, each adds or combines its
+ * predicate atomically, a barrier, each reads the result, and a last
+ * barrier so nobody sets the word again before all have read it. */
+static int
+lower_barrier_red(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
+{
+   uint32_t u32 = cuvk_spirv_type_uint(e, 32);
+   bool popc = cuvk_spirv_has_mod(in, PTX_MOD_POPC);
+   bool and = cuvk_spirv_has_mod(in, PTX_MOD_AND);
+   bool or = cuvk_spirv_has_mod(in, PTX_MOD_OR);
+
+   /* bar is NO_DEST in the opcode table, so bar.red's destination d is
+    * the first source: d, barrier, {thread count,} predicate. */
+   if (in->dst_count != 0 || in->src_count != 3 || (popc + and + or) != 1 ||
+       !e->bar_red_offset || in->src[0].kind != CUVK_IR_VAL_REG)
+      return cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, in, "this form of bar.red is not "
+                             "translated (only barrier 0 of the whole block)") ? 1 : -1;
+   if (!(in->src[1].kind == CUVK_IR_VAL_IMM && in->src[1].imm == 0))
+      return cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, in, "only barrier 0 of the whole block "
+                             "is translated") ? 1 : -1;
+   uint32_t p = cuvk_spirv_read(e, &in->src[2], CUVK_SPIRV_BOOL, 1);
+   uint32_t bit = cuvk_spirv_val(e, SpvOpSelect, u32, p, cuvk_spirv_const_u32(e, 1),
+                                 cuvk_spirv_const_u32(e, 0));
+   uint32_t scope = cuvk_spirv_const_u32(e, SpvScopeWorkgroup);
+   uint32_t none = cuvk_spirv_const_u32(e, SpvMemorySemanticsMaskNone);
+   uint32_t word = cuvk_spirv_shared_word(e, e->bar_red_offset - 1);
+   cuvk_spirv_do(e, SpvOpStore, word, cuvk_spirv_const_u32(e, and ? 1 : 0));
+   workgroup_barrier(e);
+   cuvk_spirv_val(e, popc ? SpvOpAtomicIAdd : and ? SpvOpAtomicAnd : SpvOpAtomicOr, u32, word,
+                  scope, none, bit);
+   workgroup_barrier(e);
+   uint32_t r = cuvk_spirv_val(e, SpvOpLoad, u32, word);
+   workgroup_barrier(e);
+   if (popc)
+      cuvk_spirv_write(e, &in->src[0], r, CUVK_SPIRV_UINT, 32);
+   else
+      cuvk_spirv_write(e, &in->src[0],
+                       cuvk_spirv_val(e, SpvOpINotEqual, cuvk_spirv_type_bool(e), r,
+                                      cuvk_spirv_const_u32(e, 0)),
+                       CUVK_SPIRV_BOOL, 1);
+   return e->failed ? -1 : 1;
+}
+
 static int
 lower_barrier(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
 {
@@ -348,9 +403,11 @@ lower_barrier(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
                                                SpvMemorySemanticsUniformMemoryMask));
       return 1;
    }
-   if (cuvk_spirv_has_mod(in, PTX_MOD_ARRIVE) || cuvk_spirv_has_mod(in, PTX_MOD_RED))
-      return cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, in, "only bar.sync/barrier.sync are "
-                             "translated") ? 1 : -1;
+   if (cuvk_spirv_has_mod(in, PTX_MOD_RED))
+      return lower_barrier_red(e, in);
+   if (cuvk_spirv_has_mod(in, PTX_MOD_ARRIVE))
+      return cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, in, "bar.arrive is not translated")
+                ? 1 : -1;
    if (in->src_count > 1 ||
        (in->src_count == 1 && !(in->src[0].kind == CUVK_IR_VAL_IMM && in->src[0].imm == 0)))
       return cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, in, "only barrier 0 of the whole block "

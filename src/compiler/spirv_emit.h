@@ -73,6 +73,7 @@ struct cuvk_spirv_emitter {
    uint32_t static_shared_bytes, dynamic_shared_offset;
    bool dynamic_shared;
    uint32_t local_bytes;
+   uint32_t bar_red_offset;          /* a shared word for bar.red, plus one; 0: none */
    const struct cuvk_cc_param *params;   /* the kernel's parameter block */
    bool uses_printf;
 
@@ -148,6 +149,8 @@ int cuvk_spirv_lower_memory(struct cuvk_spirv_emitter *e, const struct cuvk_ir_i
 /* Lays out .shared and .local/.param variables of f (once per function). */
 bool cuvk_spirv_layout_function(struct cuvk_spirv_emitter *e, const struct cuvk_ir_function *f);
 void cuvk_spirv_layout_module(struct cuvk_spirv_emitter *e);
+/* A pointer to the shared word at a constant byte offset. */
+uint32_t cuvk_spirv_shared_word(struct cuvk_spirv_emitter *e, uint32_t byte_offset);
 /* Copies bytes between two places of the local array (call arguments). */
 void cuvk_spirv_local_copy(struct cuvk_spirv_emitter *e, uint32_t to, uint32_t from,
                            uint32_t bytes);

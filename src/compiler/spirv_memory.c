@@ -130,9 +130,15 @@ cuvk_spirv_layout_function(struct cuvk_spirv_emitter *e, const struct cuvk_ir_fu
 {
    size_t index;
 
-   /* The module's .shared variables f names. */
+   /* The module's .shared variables f names, and a word for bar.red. */
    for (unsigned b = 0; b < f->block_count; b++) {
       cuvk_list_for_each_entry(struct cuvk_ir_instr, in, &f->blocks[b]->instrs, link) {
+         if ((in->op == PTX_OP_BAR || in->op == PTX_OP_BARRIER) &&
+             cuvk_spirv_has_mod(in, PTX_MOD_RED) && !e->bar_red_offset) {
+            e->static_shared_bytes = (uint32_t)align_up(e->static_shared_bytes, 4);
+            e->bar_red_offset = e->static_shared_bytes + 1;
+            e->static_shared_bytes += 4;
+         }
          for (unsigned i = 0; i < in->src_count; i++)
             if (!use_module_shared(e, &in->src[i]))
                return false;
@@ -300,6 +306,15 @@ array_store(struct cuvk_spirv_emitter *e, enum space sp, uint32_t off, uint32_t 
    word = cuvk_spirv_val(e, SpvOpBitwiseAnd, u32, word, cuvk_spirv_val(e, SpvOpNot, u32, mask));
    word = cuvk_spirv_val(e, SpvOpBitwiseOr, u32, word, bits_in);
    cuvk_spirv_do(e, SpvOpStore, ptr, word, access);
+}
+
+uint32_t
+cuvk_spirv_shared_word(struct cuvk_spirv_emitter *e, uint32_t byte_offset)
+{
+   uint32_t u32 = cuvk_spirv_type_uint(e, 32);
+   return cuvk_spirv_val(e, SpvOpAccessChain,
+                         cuvk_spirv_type_pointer(e, SpvStorageClassWorkgroup, u32), shared_var(e),
+                         cuvk_spirv_const_u32(e, byte_offset / 4));
 }
 
 void

@@ -57,6 +57,16 @@ run(struct kr *r, const char *kernel, uint32_t grid, uint32_t block, uint32_t dy
    return true;
 }
 
+/* Loads PTX written here; a failure fails the case. */
+static bool
+load_text(struct kr *r, const char *text, size_t len)
+{
+   if (kr_load(r, text, len))
+      return true;
+   failures++;
+   return false;
+}
+
 /* ---- cases written here ---- */
 
 /* y[i] = 3 * x[i] + i over 2 blocks, no branch: the frame, parameters,
@@ -77,7 +87,7 @@ case_scale(struct kr *r)
    enum { N = 64 };
    struct kr_buffer *x = kr_alloc(r, N * 4), *y = kr_alloc(r, N * 4);
    CHECK(x && y);
-   if (!x || !y || !kr_load(r, scale_ptx, sizeof(scale_ptx) - 1))
+   if (!x || !y || !load_text(r, scale_ptx, sizeof(scale_ptx) - 1))
       return;
    for (int i = 0; i < N; i++)
       ((int32_t *)x->map)[i] = i * 7 - 100;
@@ -93,7 +103,7 @@ case_fault(struct kr *r)
 {
    struct kr_buffer *x = kr_alloc(r, 256), *y = kr_alloc(r, 256);
    CHECK(x && y);
-   if (!x || !y || !kr_load(r, scale_ptx, sizeof(scale_ptx) - 1))
+   if (!x || !y || !load_text(r, scale_ptx, sizeof(scale_ptx) - 1))
       return;
    memset(y->map, 0x5a, 256);
    memset(x->map, 0x11, 256);
@@ -122,7 +132,7 @@ case_page_table(struct kr *r)
    struct kr_buffer *x = kr_alloc(r, N * 4), *y = kr_alloc(r, N * 4);
    struct kr_buffer *table = kr_alloc(r, 3 * 8);
    CHECK(x && y && table);
-   if (!x || !y || !table || !kr_load(r, scale_ptx, sizeof(scale_ptx) - 1))
+   if (!x || !y || !table || !load_text(r, scale_ptx, sizeof(scale_ptx) - 1))
       return;
    uint64_t *entries = table->map;
    entries[0] = x->addr - base;                 /* device = addr + entry */
@@ -168,7 +178,7 @@ case_clock(struct kr *r)
    enum { N = 32 };
    struct kr_buffer *out = kr_alloc(r, N * 16);
    CHECK(out != NULL);
-   if (!out || !kr_load(r, clock_ptx, sizeof(clock_ptx) - 1))
+   if (!out || !load_text(r, clock_ptx, sizeof(clock_ptx) - 1))
       return;
    printf("VK_KHR_shader_clock's subgroup clock: %s\n", r->target.shader_clock ? "yes" : "no");
    if (!r->target.shader_clock) {
@@ -185,6 +195,64 @@ case_clock(struct kr *r)
    const uint64_t *t = out->map;
    for (int i = 0; i < N; i++)
       CHECK(t[2 * i + 1] >= t[2 * i]);
+}
+
+/* trap: the fault word says so; what came before it is done, what comes
+ * after is not (exit ends the thread in the same way, without a fault). */
+static const char trap_ptx[] =
+   HEADER ".visible .entry trapper(.param .u64 out, .param .u32 mode)\n{\n"
+   "\t.reg .pred %p<2>;\n\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<2>;\n"
+   "\tld.param.u64 %rd1, [out];\n\tld.param.u32 %r1, [mode];\n"
+   "\tst.global.u32 [%rd1], 1;\n\tsetp.eq.u32 %p1, %r1, 0;\n"
+   "\t@%p1 exit;\n\ttrap;\n\tst.global.u32 [%rd1+4], 2;\n\tret;\n}\n";
+
+static void
+case_trap(struct kr *r)
+{
+   struct kr_buffer *out = kr_alloc(r, 8);
+   CHECK(out != NULL);
+   if (!out || !load_text(r, trap_ptx, sizeof(trap_ptx) - 1))
+      return;
+   uint32_t mode = 0;
+   if (run(r, "trapper", 1, 4, 0, (struct kr_arg[]){ KR_ARG(out->addr), KR_ARG(mode) }, 2, 0))
+      CHECK(((uint32_t *)out->map)[0] == 1 && ((uint32_t *)out->map)[1] == 0);
+   mode = 1;
+   memset(out->map, 0, 8);
+   if (run(r, "trapper", 1, 4, 0, (struct kr_arg[]){ KR_ARG(out->addr), KR_ARG(mode) }, 2, 2))
+      CHECK(((uint32_t *)out->map)[0] == 1 && ((uint32_t *)out->map)[1] == 0);
+}
+
+/* bar.red (__syncthreads_count, _and, _or), twice in a row. */
+static const char bar_red_ptx[] =
+   HEADER ".visible .entry redbar(.param .u64 out)\n{\n"
+   "\t.reg .pred %p<5>;\n\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<4>;\n"
+   "\tld.param.u64 %rd1, [out];\n\tmov.u32 %r1, %tid.x;\n\tand.b32 %r2, %r1, 3;\n"
+   "\tsetp.eq.u32 %p1, %r2, 0;\n\tbar.red.popc.u32 %r3, 0, %p1;\n"
+   "\tbar.red.popc.u32 %r7, 0, !%p1;\n"
+   "\tbar.red.and.pred %p2, 0, %p1;\n\tsetp.lt.u32 %p3, %r1, 1000;\n"
+   "\tbar.red.and.pred %p3, 0, %p3;\n\tbar.red.or.pred %p4, 0, %p1;\n"
+   "\tmul.wide.u32 %rd2, %r1, 20;\n\tadd.s64 %rd3, %rd1, %rd2;\n"
+   "\tst.global.u32 [%rd3], %r3;\n\tst.global.u32 [%rd3+16], %r7;\n"
+   "\tselp.u32 %r4, 1, 0, %p2;\n\tst.global.u32 [%rd3+4], %r4;\n"
+   "\tselp.u32 %r5, 1, 0, %p3;\n\tst.global.u32 [%rd3+8], %r5;\n"
+   "\tselp.u32 %r6, 1, 0, %p4;\n\tst.global.u32 [%rd3+12], %r6;\n\tret;\n}\n";
+
+static void
+case_bar_red(struct kr *r)
+{
+   enum { BLOCK = 96 };
+   struct kr_buffer *out = kr_alloc(r, BLOCK * 20);
+   CHECK(out != NULL);
+   if (!out || !load_text(r, bar_red_ptx, sizeof(bar_red_ptx) - 1))
+      return;
+   if (!run(r, "redbar", 2, BLOCK, 0, (struct kr_arg[]){ KR_ARG(out->addr) }, 1, 0))
+      return;
+   const uint32_t *o = out->map;
+   for (int t = 0; t < BLOCK; t++) {
+      CHECK(o[5 * t] == BLOCK / 4);
+      CHECK(o[5 * t + 4] == BLOCK - BLOCK / 4);
+      CHECK(o[5 * t + 1] == 0 && o[5 * t + 2] == 1 && o[5 * t + 3] == 1);
+   }
 }
 
 /* Shared memory through a barrier: out[i] = in[block_end - 1 - i], with a
@@ -219,7 +287,7 @@ case_shared(struct kr *r)
    struct kr_buffer *in = kr_alloc(r, N * 4), *out = kr_alloc(r, N * 4);
    struct kr_buffer *bytes = kr_alloc(r, N * 4);
    CHECK(in && out && bytes);
-   if (!in || !out || !bytes || !kr_load(r, shared_ptx, sizeof(shared_ptx) - 1))
+   if (!in || !out || !bytes || !load_text(r, shared_ptx, sizeof(shared_ptx) - 1))
       return;
    for (int i = 0; i < N; i++)
       ((uint32_t *)in->map)[i] = 0x1000u + (uint32_t)i * 3;
@@ -277,7 +345,7 @@ case_values(struct kr *r)
 {
    struct kr_buffer *in = kr_alloc(r, 16), *out = kr_alloc(r, 26 * 4);
    CHECK(in && out);
-   if (!in || !out || !kr_load(r, values_ptx, sizeof(values_ptx) - 1))
+   if (!in || !out || !load_text(r, values_ptx, sizeof(values_ptx) - 1))
       return;
    uint8_t *i8 = in->map;
    i8[0] = 0xf0;                       /* -16 as s8 */
@@ -366,7 +434,7 @@ case_atomics(struct kr *r)
    enum { BLOCK = 32, GRID = 4, N = BLOCK * GRID };
    struct kr_buffer *p = kr_alloc(r, 48 + 8 * GRID);
    CHECK(p != NULL);
-   if (!p || !kr_load(r, atomic_ptx, sizeof(atomic_ptx) - 1))
+   if (!p || !load_text(r, atomic_ptx, sizeof(atomic_ptx) - 1))
       return;
    uint8_t *m = p->map;
    int32_t minus = -5;
@@ -429,7 +497,7 @@ case_generic_atomics(struct kr *r)
    enum { BLOCK = 32, GRID = 3, N = BLOCK * GRID };
    struct kr_buffer *p = kr_alloc(r, 24);
    CHECK(p != NULL);
-   if (!p || !kr_load(r, generic_atomic_ptx, sizeof(generic_atomic_ptx) - 1))
+   if (!p || !load_text(r, generic_atomic_ptx, sizeof(generic_atomic_ptx) - 1))
       return;
    if (!run(r, "gatom", GRID, BLOCK, 0, (struct kr_arg[]){ KR_ARG(p->addr) }, 1, 0))
       return;
@@ -472,7 +540,7 @@ case_call(struct kr *r)
    enum { N = 32 };
    struct kr_buffer *out = kr_alloc(r, N * 4);
    CHECK(out != NULL);
-   if (!out || !kr_load(r, call_ptx, sizeof(call_ptx) - 1))
+   if (!out || !load_text(r, call_ptx, sizeof(call_ptx) - 1))
       return;
    if (!run(r, "caller", 1, N, 0, (struct kr_arg[]){ KR_ARG(out->addr) }, 1, 0))
       return;
@@ -770,6 +838,8 @@ static const struct {
    { "scale", case_scale },
    { "fault", case_fault },
    { "values", case_values },
+   { "trap", case_trap },
+   { "bar_red", case_bar_red },
    { "clock", case_clock },
    { "page_table", case_page_table },
    { "shared", case_shared },
