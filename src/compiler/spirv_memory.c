@@ -155,7 +155,9 @@ cuvk_spirv_layout_function(struct cuvk_spirv_emitter *e, const struct cuvk_ir_fu
             e->dynamic_shared = true;
          else if (!place(e, v, &e->static_shared_bytes, "shared"))
             return false;
-      } else if (v->space == PTX_SPACE_LOCAL || v->space == PTX_SPACE_PARAM) {
+      } else if (v->space == PTX_SPACE_LOCAL ||
+                 (v->space == PTX_SPACE_PARAM && !v->is_param)) {
+         /* Parameters and return values are placed below, once. */
          if (!place(e, v, &e->local_bytes, "local"))
             return false;
       }

@@ -365,6 +365,66 @@ snippets(void)
       free(words);
    }
 
+   /* What the library API says about kernels and globals: parameter
+    * offsets at each one's alignment, launch bounds, the .global and .const
+    * variables in module order with their bytes and relocations. */
+   {
+      static const char api[] =
+         HEADER ".global .align 4 .u32 w[4] = {1, 2, 3, 5};\n"
+                ".const .align 8 .f64 scale[2] = {0d3FE0000000000000, 0d4000000000000000};\n"
+                ".shared .align 4 .b8 not_global[4];\n"
+                ".global .align 8 .u64 ptrs[2] = {generic(w), w+8};\n"
+                ".extern .global .align 4 .u32 elsewhere;\n"
+                ".visible .entry k(.param .u32 a, .param .u64 b, .param .align 16 .b8 c[20],\n"
+                "\t.param .u8 d)\n.reqntid 64, 2, 1\n{\n\tret;\n}\n"
+                ".visible .entry m()\n.maxntid 256, 1, 1\n{\n\tret;\n}\n";
+      struct cuvk_cc_module *m;
+      struct cuvk_cc_error err;
+      struct cuvk_cc_kernel k;
+      UNIT_CHECK(cuvk_cc_module_create(api, sizeof(api), &m, &err));   /* with its nul */
+      UNIT_CHECK(cuvk_cc_module_kernel_count(m) == 2);
+      UNIT_CHECK(strcmp(cuvk_cc_module_kernel_name(m, 1), "m") == 0);
+      UNIT_CHECK(cuvk_cc_module_kernel_name(m, 2) == NULL);
+      UNIT_CHECK(cuvk_cc_module_global_count(m) == 4);
+      const struct cuvk_cc_global *g0 = cuvk_cc_module_global(m, 0);
+      const struct cuvk_cc_global *g1 = cuvk_cc_module_global(m, 1);
+      const struct cuvk_cc_global *g2 = cuvk_cc_module_global(m, 2);
+      const struct cuvk_cc_global *g3 = cuvk_cc_module_global(m, 3);
+      UNIT_CHECK(cuvk_cc_module_global(m, 4) == NULL);
+      UNIT_CHECK(strcmp(g0->name, "w") == 0 && !g0->is_const && g0->size == 16 &&
+                 g0->align == 4 && g0->init && g0->init[12] == 5 && g0->reloc_count == 0);
+      UNIT_CHECK(strcmp(g1->name, "scale") == 0 && g1->is_const && g1->size == 16 &&
+                 g1->init && g1->init[15] == 0x40);
+      UNIT_CHECK(strcmp(g2->name, "ptrs") == 0 && g2->reloc_count == 2 && g2->relocs &&
+                 g2->relocs[0].offset == 0 && g2->relocs[0].var == 0 &&
+                 g2->relocs[0].addend == 0 && g2->relocs[0].size == 8 &&
+                 g2->relocs[1].offset == 8 && g2->relocs[1].var == 0 &&
+                 g2->relocs[1].addend == 8 && g2->relocs[1].size == 8);
+      UNIT_CHECK(strcmp(g3->name, "elsewhere") == 0 && g3->is_extern && g3->init == NULL);
+      UNIT_CHECK(cuvk_cc_compile_kernel(m, "k", &lavapipe, &k, &err));
+      UNIT_CHECK(k.param_count == 4 && k.params[0].offset == 0 && k.params[0].size == 4 &&
+                 k.params[1].offset == 8 && k.params[1].size == 8 && k.params[1].align == 8 &&
+                 k.params[2].offset == 16 && k.params[2].size == 20 &&
+                 k.params[2].align == 16 && k.params[3].offset == 36 && k.param_bytes == 37);
+      UNIT_CHECK(k.reqntid[0] == 64 && k.reqntid[1] == 2 && k.reqntid[2] == 1);
+      UNIT_CHECK(k.maxntid[0] == 0);
+      UNIT_CHECK(k.static_shared_bytes == 0 && k.local_bytes == 0);
+      printf("k: reqntid %u %u %u maxntid %u shared %u local %u\n", k.reqntid[0], k.reqntid[1],
+             k.reqntid[2], k.maxntid[0], k.static_shared_bytes, k.local_bytes);
+      free(k.words);
+      UNIT_CHECK(cuvk_cc_compile_kernel(m, "m", &lavapipe, &k, &err));
+      UNIT_CHECK(k.maxntid[0] == 256 && k.param_count == 0 && k.param_bytes == 0);
+      free(k.words);
+      UNIT_CHECK(!cuvk_cc_compile_kernel(m, "nope", &lavapipe, &k, &err) &&
+                 err.status == CUVK_CC_INVALID && k.words == NULL);
+      cuvk_cc_module_destroy(m);
+      /* Bad PTX: an error with its place, no module. */
+      static const char bad[] = HEADER ".entry k(\n{\n";
+      m = (struct cuvk_cc_module *)1;
+      UNIT_CHECK(!cuvk_cc_module_create(bad, sizeof(bad) - 1, &m, &err) && m == NULL &&
+                 err.status == CUVK_CC_INVALID && err.line > 0);
+   }
+
    /* Refusals, with the instruction and its line. */
    expect_refused("unknown instruction",
                   HEADER ".entry k()\n{\n\t.reg .b32 %r<2>;\n\tbrkpt;\n\tret;\n}\n",
