@@ -1181,7 +1181,6 @@ op_stream(struct fz *f, int op)
    case 2: cuStreamGetFlags(st, u8(f) % 8 ? &flags : NULL); break;
    case 3: cuStreamGetPriority(st, u8(f) % 8 ? &prio : NULL); break;
    default:
-      hf_quiesce();
       if (cuStreamDestroy(st) == CUDA_SUCCESS)
          kill_value(P_STREAM, (uintptr_t)st);
       break;
@@ -1642,7 +1641,6 @@ op_runtime(struct fz *f)
    case 8: {
       cudaStream_t st = pick_stream(f);
       if (u8(f) & 1) {
-         hf_quiesce();
          if (cudaStreamDestroy(st) == cudaSuccess)
             kill_value(P_STREAM, (uintptr_t)st);
       } else {
@@ -2099,12 +2097,14 @@ static struct hf_record hf_records[HF_RECORDS];
 static atomic_uint hf_runs;
 
 /* Waits until no host function that calls cuvk is pending.  Called
- * before the harness destroys a stream, an event or a context: a lookup
- * in cuvk checks that a handle is live and then reads it, and a destroy
- * on another thread in between frees it under the reader (a use of a
- * handle while it is destroyed, undefined in CUDA; cuvk does not count
- * references to handles).  Host functions are never dropped here (no
- * semaphore the GPU waits on stays unsignalled), so this ends. */
+ * before the harness destroys an event or a context, and at the end of
+ * an input: a lookup in cuvk checks that a handle is live and then reads
+ * it, and a destroy on another thread in between frees it under the
+ * reader (a use of a handle while it is destroyed, undefined in CUDA;
+ * cuvk does not count references to handles).  Streams are exempt: a
+ * destroyed stream stays a stream of its context until the context goes
+ * (api.thread.stream_destroy_query).  Host functions are never dropped
+ * here (no semaphore the GPU waits on stays unsignalled), so this ends. */
 static void
 hf_quiesce(void)
 {
