@@ -143,6 +143,8 @@ device_attribute(const struct cuvk_device *dev, CUdevice_attribute attrib)
    case CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED:
    case CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM:
       return dev->has_external_memory_host;
+   case CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED:
+      return dev->read_only_host_import;
    case CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED:
       return dev->has_dma_buf;
    case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH:

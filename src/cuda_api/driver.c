@@ -60,12 +60,9 @@ driver_debug_callback(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                       VkDebugUtilsMessageTypeFlagsEXT types,
                       const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
 {
-   static int fatal = -1;
-
-   if (fatal < 0) {
-      const char *env = getenv("CUVK_VALIDATION_FATAL");
-      fatal = env && strcmp(env, "0") != 0;
-   }
+   /* Read once when the messenger was made (user), so callbacks on
+    * several threads share no mutable state. */
+   bool fatal = *(const bool *)user;
    bool validation = types & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
    cuvk_loge("Vulkan %s: %s", validation ? "validation" : "driver",
              data->pMessage ? data->pMessage : "(no message)");
@@ -251,6 +248,13 @@ device_probe(VkPhysicalDevice pdev, struct cuvk_device *dev)
              dev->bulk_exportable ? "get exportable memory" : "share the device memory type",
              bulk_why);
 
+   const char *read_only_why;
+   dev->read_only_host_import = dev->has_external_memory_host &&
+                                cuvk_policy_read_only_host_import(dev->driver_id, &read_only_why);
+   if (dev->has_external_memory_host)
+      cuvk_logi("%s: read-only host registration %s: %s", name,
+                dev->read_only_host_import ? "allowed" : "refused", read_only_why);
+
    pthread_mutex_init(&dev->primary_lock, NULL);
    ok = true;
 out:
@@ -314,7 +318,10 @@ driver_create_instance(void)
                         VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
                         VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
          .pfnUserCallback = driver_debug_callback,
+         .pUserData = &cuvk_driver.validation_fatal,
       };
+      const char *fatal = getenv("CUVK_VALIDATION_FATAL");
+      cuvk_driver.validation_fatal = fatal && strcmp(fatal, "0") != 0;
       if (create)
          create(cuvk_driver.instance, &minfo, NULL, &cuvk_driver.messenger);
    }

@@ -53,6 +53,8 @@ struct cuvk_device {
    /* Large device allocations get exportable device-local memory where a
     * context can allocate it (util/device_policy.h, context.c). */
    bool bulk_exportable;
+   /* cuMemHostRegister may import read-only pages (util/device_policy.h). */
+   bool read_only_host_import;
 
    /* Primary context: created by the first retain, destroyed by the last
     * release or by a reset. */
@@ -69,6 +71,7 @@ struct cuvk_driver {
    int device_count;
    struct cuvk_device *devices;
    bool layer_active;
+   bool validation_fatal;      /* CUVK_VALIDATION_FATAL, read at cuInit */
 };
 
 extern struct cuvk_driver cuvk_driver;

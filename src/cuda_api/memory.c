@@ -596,6 +596,10 @@ cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int flags)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemHostRegister: %p+%zu: the page at 0x%llx is %s", p,
                         bytesize, (unsigned long long)bad, why);
 
+   if ((flags & CU_MEMHOSTREGISTER_READ_ONLY) && !ctx->dev->read_only_host_import)
+      return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "cuMemHostRegister: %s cannot import read-only pages",
+                        ctx->dev->props.deviceName);
+
    VkMemoryHostPointerPropertiesEXT host_props = {
       .sType = VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT,
    };

@@ -295,7 +295,7 @@ cuMemAddressFree(CUdeviceptr ptr, size_t size)
 
 static CUresult
 handle_create(struct cuvk_context *ctx, VkDeviceMemory memory, uint32_t type_index, size_t size,
-              bool exportable, bool shared, const CUmemAllocationProp *prop,
+              bool exportable, bool shared, bool counted, const CUmemAllocationProp *prop,
               CUmemGenericAllocationHandle *out)
 {
    struct cuvk_device *dev = ctx->dev;
@@ -319,6 +319,12 @@ handle_create(struct cuvk_context *ctx, VkDeviceMemory memory, uint32_t type_ind
       return res;
    }
    h->block->cached = type_flags & VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
+   if (counted) {
+      /* The block gives the bytes back to the budget when destroyed; set
+       * before the handle is published, so no thread sees it without. */
+      h->block->budget = &dev->budget;
+      h->block->type_index = type_index;
+   }
    h->ctx = ctx;
    h->prop = *prop;
    h->size = size;
@@ -383,16 +389,10 @@ cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size, const CUmemAlloca
       cuvk_mem_budget_unreserve(budget, type_index, size);
       return cuvk_vk_error(vr, "cuMemCreate: vkAllocateMemory");
    }
-   res = handle_create(ctx, memory, type_index, size, exportable, exportable, prop, handle);
-   if (res != CUDA_SUCCESS) {
+   res = handle_create(ctx, memory, type_index, size, exportable, exportable, true, prop, handle);
+   if (res != CUDA_SUCCESS)
       cuvk_mem_budget_unreserve(budget, type_index, size);
-      return res;
-   }
-   /* From here the block gives the bytes back when it is destroyed. */
-   struct vmm_handle *h = (struct vmm_handle *)(uintptr_t)*handle;
-   h->block->budget = budget;
-   h->block->type_index = type_index;
-   return CUDA_SUCCESS;
+   return res;
 }
 
 CUVK_EXPORT CUresult CUDAAPI
@@ -949,5 +949,5 @@ cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *handle, void *os_ha
    };
    /* Imported memory was not allocated for export here, so it cannot be
     * exported again (docs/api-coverage.md). */
-   return handle_create(ctx, memory, type_index, size, false, true, &prop, handle);
+   return handle_create(ctx, memory, type_index, size, false, true, false, &prop, handle);
 }

@@ -187,3 +187,14 @@ cuvk_policy_sparse_reservations(VkPhysicalDevice pdev, uint32_t queue_family, co
               : "sparse residency for buffers";
    return true;
 }
+
+bool
+cuvk_policy_read_only_host_import(VkDriverId driver, const char **why)
+{
+   if (driver == VK_DRIVER_ID_NVIDIA_PROPRIETARY) {
+      *why = "NVIDIA: the driver refuses read-only pages";
+      return false;
+   }
+   *why = "tried; a refusal answers CUDA_ERROR_NOT_SUPPORTED";
+   return true;
+}

@@ -51,4 +51,13 @@ bool cuvk_policy_bulk_memory(VkDriverId driver, const char **why);
  * uses.  CUVK_VMM_SPARSE=0 turns it off.  *why says what decided it. */
 bool cuvk_policy_sparse_reservations(VkPhysicalDevice pdev, uint32_t queue_family, const char **why);
 
+/* Whether cuMemHostRegister may try to import read-only pages
+ * (CU_MEMHOSTREGISTER_READ_ONLY), and in *why what decided it.  NVIDIA's
+ * driver refuses them, and worse, a refused import leaves the rest of
+ * that host mapping unimportable for the process (measured on an H100,
+ * driver 580.159: after it, a writable 2-page registration of the same
+ * mapping failed with VK_ERROR_OUT_OF_DEVICE_MEMORY while fresh mappings
+ * still imported), so cuvk does not ask there. */
+bool cuvk_policy_read_only_host_import(VkDriverId driver, const char **why);
+
 #endif

@@ -605,13 +605,20 @@ errors_register(void)
  * process in a driver thread).  A registration that wrongly succeeds is
  * undone, so the case goes on to the next check. */
 /* lavapipe imports read-only pages; NVIDIA's driver refuses them (measured
- * on an H100, driver 580.159), which cuvk reports as NOT_SUPPORTED. */
+ * on an H100, driver 580.159), which cuvk reports as NOT_SUPPORTED without
+ * asking the driver.  The device attribute must say which. */
 static bool
 read_only_register_expected(void)
 {
    char name[256] = "";
+   int attr = -1;
    cuDeviceGetName(name, sizeof(name), api_dev);
-   return strstr(name, "llvmpipe") != NULL;
+   API_CHECK_CU(cuDeviceGetAttribute(&attr, CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED, api_dev));
+   if (strstr(name, "llvmpipe"))
+      API_CHECK_MSG(attr == 1, "READ_ONLY_HOST_REGISTER_SUPPORTED is %d on lavapipe", attr);
+   if (strstr(name, "NVIDIA"))
+      API_CHECK_MSG(attr == 0, "READ_ONLY_HOST_REGISTER_SUPPORTED is %d on NVIDIA", attr);
+   return attr == 1;
 }
 
 static void

@@ -16,6 +16,7 @@
  */
 #include <string.h>
 
+#include "compiler/ir_structure.h"
 #include "compiler/ir_cfg.h"
 #include "compiler_test.h"
 #include "unit_test.h"
@@ -78,6 +79,37 @@ analyse(const struct cuvk_ir_module *ir)
    }
 }
 
+/* Then the structurizer on the same graphs (before the printer, which
+ * shows its result): it must succeed, keep the IR valid and give a
+ * structure that keeps SPIR-V's rules. */
+static void
+structure(struct cuvk_ir_module *ir)
+{
+   struct cuvk_cc_error err = { 0 };
+
+   for (size_t i = 0; i < ir->func_count; i++) {
+      struct cuvk_ir_function *f = ir->funcs[i];
+      struct cuvk_ir_structure s;
+      struct cuvk_arena arena;
+
+      if (!f->has_body)
+         continue;
+      cuvk_arena_init(&arena);
+      if (!cuvk_ir_structurize(f, &arena, &s, &err)) {
+         compiler_test_print_error("mutant", &err);
+         UNIT_CHECK(!"structurize failed");
+      } else if (!cuvk_ir_structure_check(f, &s, &arena, &err)) {
+         compiler_test_print_error("mutant", &err);
+         UNIT_CHECK(!"the structure breaks a rule");
+      }
+      cuvk_arena_finish(&arena);
+   }
+   if (!cuvk_ir_validate(ir, &err)) {
+      compiler_test_print_error("mutant", &err);
+      UNIT_CHECK(!"structured IR does not validate");
+   }
+}
+
 static void
 check_one(const char *text, size_t len)
 {
@@ -97,6 +129,7 @@ check_one(const char *text, size_t len)
             UNIT_CHECK(!"lowered IR does not validate");
          }
          analyse(ir);
+         structure(ir);
          char *printed = cuvk_ir_print(ir);
          UNIT_CHECK(printed != NULL);
          free(printed);
