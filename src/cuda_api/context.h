@@ -108,6 +108,11 @@ struct cuvk_context {
    struct cuvk_submit submit;
    struct cuvk_stream null_stream; /* the legacy default stream */
    struct cuvk_list streams;
+   /* Destroyed streams, kept for the next cuStreamCreate of this context
+    * and freed with it: a call that found a stream live in the object
+    * table may still read it after another thread destroyed it, and must
+    * then read a stream of this context, not freed memory. */
+   struct cuvk_list stream_pool;
    struct cuvk_list events;
    struct cuvk_list query_pools;
    struct cuvk_list allocations;   /* cuvk_mem_alloc, for teardown */
@@ -175,6 +180,8 @@ CUresult cuvk_stream_lookup(CUstream hstream, const char *entry, struct cuvk_con
                             struct cuvk_stream **out);
 
 void cuvk_stream_destroy_locked(struct cuvk_stream *stream);
+/* Frees ctx->stream_pool; ctx lock held, at context teardown. */
+void cuvk_stream_pool_free_locked(struct cuvk_context *ctx);
 void cuvk_event_destroy_locked(struct cuvk_event *event);
 
 /* Whether the event has been recorded, and the timeline value it waits

@@ -652,6 +652,18 @@ count_fn(void *data)
    (*n)++;
 }
 
+static void CUDA_CB
+atomic_count_fn(void *data)
+{
+   __atomic_add_fetch((unsigned *)data, 1, __ATOMIC_RELAXED);
+}
+
+static void CUDA_CB
+host_callback_count(CUstream stream, CUresult status, void *data)
+{
+   atomic_count_fn(data);
+}
+
 static void
 host_func_many(void)
 {
@@ -660,6 +672,31 @@ host_func_many(void)
       API_CHECK_CU(cuLaunchHostFunc(NULL, count_fn, &n));
    API_CHECK_CU(cuCtxSynchronize());
    API_CHECK_MSG(n == 500, "%u of 500 host functions ran", n);
+}
+
+/* The host queue's worker frees an op once it has run it, which can be
+ * before the call that queued it returns: cuLaunchHostFunc read the op's
+ * gate value after queueing it (found by fuzz_api; under
+ * --sanitize=address a heap-use-after-free within a few hundred calls).
+ * Back-to-back calls keep the worker running, so that it takes each op
+ * the moment it is queued. */
+static void
+host_func_worker_frees_op(void)
+{
+   CUstream stream;
+   API_REQUIRE_CU(cuStreamCreate(&stream, 0));
+   unsigned n = 0;
+   enum { CALLS = 8000 };
+   for (unsigned i = 0; i < CALLS; i++) {
+      if (i % 2)
+         API_CHECK_CU(cuStreamAddCallback(stream, host_callback_count, &n, 0));
+      else
+         API_CHECK_CU(cuLaunchHostFunc(stream, atomic_count_fn, &n));
+   }
+   API_CHECK_CU(cuStreamSynchronize(stream));
+   API_CHECK_MSG(__atomic_load_n(&n, __ATOMIC_RELAXED) == CALLS, "%u of %u host functions ran",
+                 __atomic_load_n(&n, __ATOMIC_RELAXED), (unsigned)CALLS);
+   API_CHECK_CU(cuStreamDestroy(stream));
 }
 
 static void CUDA_CB
@@ -733,6 +770,7 @@ static const struct api_case cases[] = {
    API_CASE("host_func.launch.order", host_func_launch),
    API_CASE("host_func.callback.order", host_func_callback),
    API_CASE("host_func.launch.many", host_func_many),
+   API_CASE("host_func.launch.worker_frees_op", host_func_worker_frees_op),
    API_CASE("host_func.sync_waits", host_func_sync_waits),
    API_CASE("host_func.invalid", host_func_invalid),
 };
