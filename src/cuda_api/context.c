@@ -16,6 +16,7 @@
 #include "cuda_api/memory.h"
 #include "cuda_api/pipeline.h"
 #include "cuda_api/transfer.h"
+#include "mem/page_table.h"
 #include "util/device_policy.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -301,6 +302,8 @@ cuvk_context_destroy(struct cuvk_context *ctx)
    cuvk_external_semaphore_release_context(ctx, false);
    cuvk_host_queue_finish(ctx);
    cuvk_submit_finish(ctx);
+   /* After every release (they leave the table) has run. */
+   cuvk_mem_page_table_destroy(ctx->page_table);
 
    cuvk_list_for_each_entry_safe(struct cuvk_query_pool, qp, &ctx->query_pools, link) {
       vkDestroyQueryPool(ctx->vk, qp->pool, NULL);

@@ -129,6 +129,10 @@ struct cuvk_context {
 
    struct cuvk_staging staging;
 
+   /* How kernels reach memory (mem/page_table.h); made when the first
+    * module is loaded, NULL before.  Set under the lock. */
+   struct cuvk_mem_page_table *page_table;
+
    /* Settings that only kernels would read (context_settings.c): kept
     * and reported, never acted on.  Atomics, read and written from any
     * thread without the lock. */
