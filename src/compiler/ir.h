@@ -166,6 +166,9 @@ enum cuvk_ir_term {
    CUVK_IR_TERM_RET,       /* return from the function, or the kernel's end */
    CUVK_IR_TERM_EXIT,      /* the thread ends */
    CUVK_IR_TERM_TRAP,      /* the kernel aborts */
+   CUVK_IR_TERM_UNREACHABLE, /* control never gets here: the merge block the
+                              * structurizer gives a construct whose paths
+                              * never meet again, and blocks it cut off */
 };
 
 struct cuvk_ir_block {

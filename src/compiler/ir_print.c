@@ -233,6 +233,9 @@ put_block(struct out *o, const struct cuvk_ir_function *f, const struct cuvk_ir_
    case CUVK_IR_TERM_TRAP:
       put(o, "trap");
       break;
+   case CUVK_IR_TERM_UNREACHABLE:
+      put(o, "unreachable");
+      break;
    }
    put(o, "\n");
 }

@@ -32,8 +32,10 @@
 #include "compiler/ir_cfg.h"
 
 enum cuvk_ir_construct {
-   CUVK_IR_CONSTRUCT_NONE,       /* not a header: br, ret, exit, trap, or a
-                                  * cbr that is a break or continue of its loop */
+   CUVK_IR_CONSTRUCT_NONE,       /* not a header: br, ret, exit, trap,
+                                  * unreachable, a cbr that is a break or
+                                  * continue of its loop, or a cbr whose two
+                                  * targets are one block (emit a branch) */
    CUVK_IR_CONSTRUCT_SELECTION,  /* OpSelectionMerge merge[b] before cbr/switch */
    CUVK_IR_CONSTRUCT_LOOP,       /* OpLoopMerge merge[b] continue_target[b] */
 };
@@ -43,15 +45,23 @@ struct cuvk_ir_structure {
    enum cuvk_ir_construct *kind;      /* per block */
    unsigned *merge;                   /* per header: its merge block, else CUVK_IR_NONE */
    unsigned *continue_target;         /* per loop header, else CUVK_IR_NONE */
-   unsigned *order;                   /* reachable blocks in an order SPIR-V accepts,
-                                       * the entry first */
+   unsigned *order;                   /* the blocks to emit, in an order SPIR-V accepts,
+                                       * the entry first: every block the entry
+                                       * reaches, and the merges and continue
+                                       * targets of their headers (a merge no path
+                                       * reaches ends in CUVK_IR_TERM_UNREACHABLE);
+                                       * blocks the entry does not reach are cut
+                                       * off (UNREACHABLE, no successors) and left
+                                       * out */
    unsigned order_count;
 };
 
-/* Restructures f in place where needed (new blocks, a selector register,
- * and new terminators, all through ir_builder.h) and fills *out, allocated
- * in arena.  False with err set when out of memory or when f cannot be
- * structured (CUVK_CC_UNSUPPORTED naming the block and its PTX line). */
+/* Restructures f in place where needed (new blocks, selector registers
+ * %cuvk_selN of type b32 set by mov.u32 and tested by setp.eq.u32 into the
+ * predicate %cuvk_selp0, and new terminators, all through ir_builder.h) and
+ * fills *out, allocated in arena.  False with err set when out of memory or
+ * when f cannot be structured (CUVK_CC_UNSUPPORTED naming the block and its
+ * PTX line). */
 bool cuvk_ir_structurize(struct cuvk_ir_function *f, struct cuvk_arena *arena,
                          struct cuvk_ir_structure *out, struct cuvk_cc_error *err);
 

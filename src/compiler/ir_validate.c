@@ -169,6 +169,7 @@ block_ok(struct validator *v, const struct cuvk_ir_block *b)
    case CUVK_IR_TERM_RET:
    case CUVK_IR_TERM_EXIT:
    case CUVK_IR_TERM_TRAP:
+   case CUVK_IR_TERM_UNREACHABLE:
       want = 0;
       break;
    default:
