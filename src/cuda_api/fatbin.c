@@ -45,6 +45,14 @@ rd64(const uint8_t *p)
    return rd32(p) | (uint64_t)rd32(p + 4) << 32;
 }
 
+/* An entry's header as nvcc 13.0 writes it (little-endian):
+ *   0x00 u16 kind (1 PTX, 2 SASS ELF)     0x02 u16 version (0x0101)
+ *   0x04 u32 header size                  0x08 u64 payload size (padded to 8)
+ *   0x10 u32 compressed size (0: not)     0x18 u16 minor, 0x1a u16 major version
+ *   0x1c u32 architecture (75: sm_75)     0x28 u64 flags (0x2000 LZ4, 0x8000 Zstd)
+ *   0x38 u64 size before compression
+ * The payload follows the header. */
+
 /* One entry's header, decoded. */
 struct entry {
    uint16_t kind;

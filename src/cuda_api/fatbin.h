@@ -9,7 +9,7 @@
  * (kind 2), for one architecture, with the payload as it is, LZ4-compressed
  * (flag 0x2000: nvcc -Xfatbin -compress-mode=speed) or Zstd-compressed
  * (flag 0x8000: nvcc 13's default for PTX).  The layout facts come from
- * looking at nvcc 13.0's output; docs/compiler.md lists them.  cuvk runs
+ * looking at nvcc 13.0's output; fatbin.c names each field it reads.  cuvk runs
  * PTX only, so of a container's entries it takes the PTX for the highest
  * architecture (the newest instructions nvcc was asked for).
  */

@@ -28,9 +28,10 @@ table_alloc(uint64_t va_base, uint64_t va_size, struct cuvk_mem_page_table **out
    pt->page_count = pt->va_size >> CUVK_KERNEL_PAGE_SHIFT;
    pt->refs = calloc(pt->page_count, sizeof(*pt->refs));
    if (!pt->refs) {
+      uint64_t pages = pt->page_count;
       free(pt);
       return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory for %llu page counts",
-                        (unsigned long long)pt->page_count);
+                        (unsigned long long)pages);
    }
    pthread_mutex_init(&pt->lock, NULL);
    *out = pt;
