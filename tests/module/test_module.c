@@ -470,10 +470,120 @@ case_globals(void)
    teardown();
 }
 
+/* Each thread writes its global x, y, z at its linear index, from
+ * %ctaid, %ntid, %tid and %nctaid in all three dimensions. */
+static const char grid_ptx[] =
+   ".version 8.0\n.target sm_75\n.address_size 64\n"
+   ".visible .entry where(.param .u64 out)\n"
+   "{\n"
+   "   .reg .b32 %r<20>;\n"
+   "   .reg .b64 %rd<6>;\n"
+   "   mov.u32 %r1, %ctaid.x;  mov.u32 %r2, %ntid.x;  mov.u32 %r3, %tid.x;\n"
+   "   mad.lo.u32 %r4, %r1, %r2, %r3;\n"
+   "   mov.u32 %r5, %ctaid.y;  mov.u32 %r6, %ntid.y;  mov.u32 %r7, %tid.y;\n"
+   "   mad.lo.u32 %r8, %r5, %r6, %r7;\n"
+   "   mov.u32 %r9, %ctaid.z;  mov.u32 %r10, %ntid.z; mov.u32 %r11, %tid.z;\n"
+   "   mad.lo.u32 %r12, %r9, %r10, %r11;\n"
+   "   mov.u32 %r13, %nctaid.x; mul.lo.u32 %r14, %r13, %r2;\n"
+   "   mov.u32 %r15, %nctaid.y; mul.lo.u32 %r16, %r15, %r6;\n"
+   "   mad.lo.u32 %r17, %r12, %r16, %r8;\n"
+   "   mad.lo.u32 %r18, %r17, %r14, %r4;\n"
+   "   shl.b32 %r19, %r8, 10;   or.b32 %r19, %r19, %r4;\n"
+   "   shl.b32 %r10, %r12, 20;  or.b32 %r19, %r19, %r10;\n"
+   "   ld.param.u64 %rd1, [out];\n"
+   "   mul.wide.u32 %rd2, %r18, 4;\n"
+   "   add.s64 %rd3, %rd1, %rd2;\n"
+   "   st.global.u32 [%rd3], %r19;\n"
+   "   ret;\n"
+   "}\n";
+
+static void
+check_grid(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz)
+{
+   unsigned w = gx * bx, h = gy * by, d = gz * bz;
+   size_t n = (size_t)w * h * d;
+   CUdeviceptr out;
+   OK(cuMemAlloc(&out, n * 4));
+   OK(cuMemsetD32(out, 0xffffffffu, n));
+   void *params[] = {&out};
+   OK(cuLaunchKernel(f, gx, gy, gz, bx, by, bz, 0, NULL, params, NULL));
+   unsigned *host = malloc(n * 4);
+   OK(cuMemcpyDtoH(host, out, n * 4));
+   size_t bad = 0;
+   for (unsigned z = 0; z < d; z++)
+      for (unsigned y = 0; y < h; y++)
+         for (unsigned x = 0; x < w; x++)
+            bad += host[((size_t)z * h + y) * w + x] != (x | y << 10 | z << 20);
+   if (bad)
+      fprintf(stderr, "grid %ux%ux%u block %ux%ux%u: %zu of %zu wrong\n", gx, gy, gz, bx, by, bz, bad, n);
+   CHECK(bad == 0);
+   free(host);
+   OK(cuMemFree(out));
+}
+
+static void
+case_grids(void)
+{
+   setup();
+   CUmodule mod;
+   CUfunction f;
+   OK(cuModuleLoadData(&mod, grid_ptx));
+   OK(cuModuleGetFunction(&f, mod, "where"));
+   check_grid(f, 3, 4, 5, 4, 2, 2);
+   check_grid(f, 7, 9, 1, 8, 8, 1);
+   /* x beyond one dispatch, with y: every piece is told where it starts. */
+   check_grid(f, 70000, 2, 1, 1, 1, 1);
+   OK(cuModuleUnload(mod));
+   teardown();
+}
+
+/* Arrays that cross the seam between two mappings of a reservation: each
+ * page finds its own handle's memory. */
+static void
+case_vmm_seam(void)
+{
+   setup();
+   char *ptx = read_file(paths[0], NULL);
+   CUmodule mod;
+   CUfunction f;
+   OK(cuModuleLoadData(&mod, ptx));
+   OK(cuModuleGetFunction(&f, mod, "vector_add"));
+   CUmemAllocationProp prop = {0};
+   prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+   prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+   size_t gran = 0;
+   OK(cuMemGetAllocationGranularity(&gran, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
+   CUdeviceptr base;
+   OK(cuMemAddressReserve(&base, 4 * gran, 0, 0, 0));
+   CUmemGenericAllocationHandle h[4];
+   for (int i = 0; i < 4; i++) {
+      OK(cuMemCreate(&h[i], gran, &prop, 0));
+      OK(cuMemMap(base + i * gran, gran, 0, h[i], 0));
+   }
+   CUmemAccessDesc access = {{CU_MEM_LOCATION_TYPE_DEVICE, 0}, CU_MEM_ACCESS_FLAGS_PROT_READWRITE};
+   OK(cuMemSetAccess(base, 4 * gran, &access, 1));
+   int n = (int)(gran / 4 / 2 + 3000);
+   float *ha = malloc(n * sizeof(float)), *hb = malloc(n * sizeof(float)), *hc = malloc(n * sizeof(float));
+   /* a over the 1st/2nd seam, b over the 2nd/3rd, c over the 3rd/4th. */
+   run_vector_add(f, base + gran - 4096, base + 2 * gran - 8192, base + 3 * gran - 1024, ha, hb, hc, n, 0);
+   OK(cuMemUnmap(base, 4 * gran));
+   for (int i = 0; i < 4; i++)
+      OK(cuMemRelease(h[i]));
+   OK(cuMemAddressFree(base, 4 * gran));
+   OK(cuModuleUnload(mod));
+   free(ha);
+   free(hb);
+   free(hc);
+   free(ptx);
+   teardown();
+}
+
 static const struct {
    const char *name;
    void (*fn)(void);
 } cases[] = {
+   {"kernel.grids", case_grids},
+   {"kernel.vmm_seam", case_vmm_seam},
    {"module.globals", case_globals},
    {"module.load.ptx", case_ptx},
    {"module.load.fatbin", case_fatbin},
