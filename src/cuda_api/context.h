@@ -16,6 +16,7 @@
 #include <cuda.h>
 #include <vulkan/vulkan.h>
 
+#include "compiler/compiler.h"
 #include "cuda_api/host_queue.h"
 #include "cuda_api/object.h"
 #include "cuda_api/submit.h"
@@ -133,6 +134,19 @@ struct cuvk_context {
    struct cuvk_mem_heap host_heap;
 
    struct cuvk_staging staging;
+
+   /* Kernels: what the compiler may use on this device (set at creation),
+    * the loaded modules (module.c) and the launch state (launch.c, made
+    * at the first module load).  A kernel's out-of-bounds access makes
+    * fault_error CUDA_ERROR_ILLEGAL_ADDRESS for good, as on CUDA. */
+   struct cuvk_cc_target kernel_target;
+   struct cuvk_list modules;
+   struct cuvk_launch *launch;
+   CUresult fault_error;
+
+   /* How kernels reach memory (mem/page_table.h); made when the first
+    * module is loaded, NULL before.  Set under the lock. */
+   struct cuvk_mem_page_table *page_table;
 
    /* Settings that only kernels would read (context_settings.c): kept
     * and reported, never acted on.  Atomics, read and written from any

@@ -8,6 +8,7 @@
 #include "cuda_api/context.h"
 #include "cuda_api/driver.h"
 #include "cuda_api/host_queue.h"
+#include "cuda_api/module.h"
 #include "util/error.h"
 #include "util/log.h"
 #include "util/macros.h"
@@ -685,7 +686,9 @@ cuvk_submit_wait(struct cuvk_context *ctx, uint64_t value)
     * that synchronised must see them done (a signal visible to the
     * exporter, a callback returned). */
    cuvk_host_queue_wait_through(ctx, value);
-   return CUDA_SUCCESS;
+   /* A kernel that faulted in the work waited for makes the wait, and
+    * every later one, fail as on CUDA. */
+   return cuvk_launch_fault(ctx);
 }
 
 CUresult
