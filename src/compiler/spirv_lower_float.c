@@ -280,6 +280,78 @@ two_sum(struct cuvk_spirv_emitter *e, unsigned w, uint32_t x, uint32_t y, uint32
    *t = wop(e, SpvOpFAdd, w, wop(e, SpvOpFSub, w, x, av), wop(e, SpvOpFSub, w, y, bv));
 }
 
+/* Dekker's exact product: p + err == a * b, p the rounded product, by
+ * Veltkamp's split (each half 26 bits, so the partial products are
+ * exact); needs |a|, |b| below 2^995 and a product above 2^-969. */
+static void
+two_prod64(struct cuvk_spirv_emitter *e, uint32_t a, uint32_t b, uint32_t *p, uint32_t *err)
+{
+   uint32_t hl[2][2];
+   uint32_t x[2] = { a, b };
+   for (unsigned i = 0; i < 2; i++) {
+      uint32_t t = wop(e, SpvOpFMul, 64, x[i], alu_cf(e, 64, 0x41a0000002000000ull));  /* 2^27+1 */
+      hl[i][0] = wop(e, SpvOpFSub, 64, t, wop(e, SpvOpFSub, 64, t, x[i]));
+      hl[i][1] = wop(e, SpvOpFSub, 64, x[i], hl[i][0]);
+   }
+   *p = wop(e, SpvOpFMul, 64, a, b);
+   uint32_t t = wop(e, SpvOpFSub, 64, wop(e, SpvOpFMul, 64, hl[0][0], hl[1][0]), *p);
+   t = wop(e, SpvOpFAdd, 64, t, wop(e, SpvOpFMul, 64, hl[0][0], hl[1][1]));
+   t = wop(e, SpvOpFAdd, 64, t, wop(e, SpvOpFMul, 64, hl[0][1], hl[1][0]));
+   *err = wop(e, SpvOpFAdd, 64, t, wop(e, SpvOpFMul, 64, hl[0][1], hl[1][1]));
+}
+
+/* fma.rn.f64 with one rounding.  GLSL's Fma may round twice (lavapipe's
+ * f64 Fma does: measured by compiler.run.alu_float), and there is no wider
+ * format, so Boldo and Melquiond's emulation ("Emulation of FMA and
+ * correctly rounded sums: proved algorithms using rounding to odd", 2008):
+ * (uh, ul) = a * b exactly, (th, tl) = TwoSum(c, uh), v = tl + ul rounded
+ * to odd, result = th + v rounded to nearest.  Outside the split's range
+ * (huge operands, tiny or zero products, infinities, NaN) the device's
+ * Fma. */
+static uint32_t
+fma64_exact(struct cuvk_spirv_emitter *e, uint32_t a, uint32_t b, uint32_t c)
+{
+   uint32_t ft = alu_f(e, 64), u = alu_u(e, 64), bo = alu_b(e);
+   uint32_t uh, ul, th, tl, v, ve;
+
+   two_prod64(e, a, b, &uh, &ul);
+   two_sum(e, 64, c, uh, &th, &tl);
+   two_sum(e, 64, tl, ul, &v, &ve);
+   /* Round to odd: an inexact v with an even last bit moves one step
+    * towards the exact sum, onto its odd neighbour. */
+   uint32_t vb = as_u(e, v, 64);
+   uint32_t inexact = cuvk_spirv_val(e, SpvOpFOrdNotEqual, bo, ve, alu_cf(e, 64, 0));
+   uint32_t even = cuvk_spirv_val(e, SpvOpIEqual, bo,
+                                  cuvk_spirv_val(e, SpvOpBitwiseAnd, u, vb, alu_cu(e, 64, 1)),
+                                  alu_cu(e, 64, 0));
+   uint32_t away = cuvk_spirv_val(e, SpvOpLogicalEqual, bo, sign_set(e, v, 64),
+                                  sign_set(e, ve, 64));
+   uint32_t step = alu_sel(e, u, away, cuvk_spirv_val(e, SpvOpIAdd, u, vb, alu_cu(e, 64, 1)),
+                           cuvk_spirv_val(e, SpvOpISub, u, vb, alu_cu(e, 64, 1)));
+   uint32_t vo = as_f(e, alu_sel(e, u, cuvk_spirv_val(e, SpvOpLogicalAnd, bo, inexact, even),
+                                 step, vb), 64);
+   uint32_t r = wop(e, SpvOpFAdd, 64, th, vo);
+
+   /* Where the split is exact: |a|, |b| < 2^995, |c| < 2^1000, and a
+    * product of 0 or above 2^-969 (else its error term is not exact). */
+   uint32_t lim = alu_cf(e, 64, 0x7e20000000000000ull), clim = alu_cf(e, 64, 0x7e70000000000000ull);
+   uint32_t pm = as_f(e, mag_bits(e, uh, 64), 64);
+   uint32_t ok = cuvk_spirv_val(e, SpvOpLogicalAnd, bo,
+                                cuvk_spirv_val(e, SpvOpFOrdLessThan, bo,
+                                               as_f(e, mag_bits(e, a, 64), 64), lim),
+                                cuvk_spirv_val(e, SpvOpFOrdLessThan, bo,
+                                               as_f(e, mag_bits(e, b, 64), 64), lim));
+   ok = cuvk_spirv_val(e, SpvOpLogicalAnd, bo, ok,
+                       cuvk_spirv_val(e, SpvOpFOrdLessThan, bo,
+                                      as_f(e, mag_bits(e, c, 64), 64), clim));
+   /* A zero product (the device's Fma then rounds once: c + 0) keeps
+    * IEEE's signed zeros, which the sum of error terms would not. */
+   uint32_t tiny = cuvk_spirv_val(e, SpvOpFOrdLessThan, bo, pm,
+                                  alu_cf(e, 64, 0x0360000000000000ull));
+   ok = cuvk_spirv_val(e, SpvOpLogicalAnd, bo, ok, cuvk_spirv_val(e, SpvOpLogicalNot, bo, tiny));
+   return alu_sel(e, ft, ok, r, cuvk_spirv_glsl(e, GLSLstd450Fma, ft, a, b, c));
+}
+
 static bool
 parse_round(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, enum alu_round *mode,
             bool *given)
@@ -373,7 +445,7 @@ lower_arith(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, unsign
          return alu_refuse(e, CUVK_CC_UNSUPPORTED, in, "%s: directed rounding of f64 is not "
                            "translated (there is no wider format to compute it in)",
                            alu_name(in));
-      r = cuvk_spirv_glsl(e, GLSLstd450Fma, ft, v[0], v[1], v[2]);
+      r = fma64_exact(e, v[0], v[1], v[2]);
    } else {
       unsigned w = wide_of(e, bits);
       if (!w)
