@@ -932,7 +932,9 @@ cvt_int_float(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, cons
 }
 
 /* Float to integer: rounded to an integer by the mode, then saturated;
- * NaN gives 0, except for .s64 where sm_90 gives INT64_MIN (measured). */
+ * NaN gives, as measured on sm_90, the destination's sign bit alone
+ * (0x80000000 for .s32 and .u32 alike) when the source is f64 or the
+ * destination 64 bits wide, and 0 otherwise. */
 static uint32_t
 cvt_float_int(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, const struct alu_type *d,
               const struct alu_type *s, enum ptx_modifier irnd)
@@ -969,7 +971,7 @@ cvt_float_int(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, cons
    uint32_t c = cuvk_spirv_val(e, ds ? SpvOpConvertFToS : SpvOpConvertFToU, u, safe);
    uint64_t maxv = ds ? mask_of(n - 1) : mask_of(n);
    uint64_t minv = ds ? sext(1ull << (n - 1), n) & mask_of(w) : 0;
-   uint64_t nanv = ds && n == 64 ? 1ull << 63 : 0;
+   uint64_t nanv = s->bits == 64 || n == 64 ? 1ull << (n - 1) : 0;
 
    c = alu_sel(e, u, below, alu_cu(e, w, minv), c);
    c = alu_sel(e, u, above, alu_cu(e, w, maxv), c);

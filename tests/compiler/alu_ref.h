@@ -197,13 +197,15 @@ ref_fminmax(uint32_t a, uint32_t b, bool max, bool nan_mode)
    return (max ? x > y : x < y) ? a : b;
 }
 
-/* cvt.rXi.{s,u}N.f32: rounded, saturated, NaN to 0 (s64: INT64_MIN). */
+/* cvt.rXi.{s,u}N.{f32,f64}: rounded, saturated; NaN gives the
+ * destination's sign bit alone when the source is f64 (src64) or the
+ * destination 64 bits, else 0 (measured on an H100, signed or not). */
 static inline uint64_t
-ref_f2i(double x, unsigned bits, bool sign, int mode /* 0 rni 1 rzi 2 rmi 3 rpi */)
+ref_f2i(double x, unsigned bits, bool sign, int mode /* 0 rni 1 rzi 2 rmi 3 rpi */, bool src64)
 {
    uint64_t m = bits == 64 ? ~0ull : (1ull << bits) - 1;
    if (isnan(x))
-      return sign && bits == 64 ? 1ull << 63 : 0;
+      return src64 || bits == 64 ? 1ull << (bits - 1) : 0;
    double r = mode == 0 ? nearbyint(x) : mode == 1 ? trunc(x) : mode == 2 ? floor(x) : ceil(x);
    if (sign) {
       double hi = ldexp(1.0, (int)bits - 1);

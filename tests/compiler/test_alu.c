@@ -240,17 +240,26 @@ check_refs(void)
    UNIT_CHECK(ref_fminmax(nan1, one, false, true) == 0x7fffffffu);
    UNIT_CHECK(ref_fminmax(one, nnan, true, true) == 0x7fffffffu);
    /* float -> int saturation and NaN. */
-   UNIT_CHECK(ref_f2i(NAN, 32, true, 1) == 0);
-   UNIT_CHECK((uint32_t)ref_f2i(INFINITY, 32, true, 1) == 0x7fffffffu);
-   UNIT_CHECK((uint32_t)ref_f2i(-INFINITY, 32, true, 1) == 0x80000000u);
-   UNIT_CHECK(ref_f2i(-1.5, 32, false, 0) == 0);
-   UNIT_CHECK(ref_f2i(-1.0, 64, false, 1) == 0);
-   UNIT_CHECK(ref_f2i(NAN, 64, true, 1) == 0x8000000000000000ull);
-   UNIT_CHECK(ref_f2i(40000.0, 16, true, 1) == 0x7fff);
-   UNIT_CHECK(ref_f2i(300.0, 8, false, 1) == 0xff);
-   UNIT_CHECK((uint8_t)ref_f2i(-300.0, 8, true, 1) == 0x80);
-   UNIT_CHECK(ref_f2i(4294967296.0, 32, false, 0) == 0xffffffffu);
-   UNIT_CHECK(ref_f2i(2.5, 32, true, 0) == 2);
+   UNIT_CHECK(ref_f2i(NAN, 32, true, 1, false) == 0);
+   UNIT_CHECK((uint32_t)ref_f2i(INFINITY, 32, true, 1, false) == 0x7fffffffu);
+   UNIT_CHECK((uint32_t)ref_f2i(-INFINITY, 32, true, 1, false) == 0x80000000u);
+   UNIT_CHECK(ref_f2i(-1.5, 32, false, 0, false) == 0);
+   UNIT_CHECK(ref_f2i(-1.0, 64, false, 1, false) == 0);
+   UNIT_CHECK(ref_f2i(NAN, 64, true, 1, false) == 0x8000000000000000ull);
+   UNIT_CHECK(ref_f2i(40000.0, 16, true, 1, false) == 0x7fff);
+   UNIT_CHECK(ref_f2i(300.0, 8, false, 1, false) == 0xff);
+   UNIT_CHECK((uint8_t)ref_f2i(-300.0, 8, true, 1, false) == 0x80);
+   UNIT_CHECK(ref_f2i(4294967296.0, 32, false, 0, false) == 0xffffffffu);
+   UNIT_CHECK(ref_f2i(2.5, 32, true, 0, false) == 2);
+   /* NaN from an f64 source, or to 64 bits: the sign bit alone. */
+   UNIT_CHECK(ref_f2i(NAN, 64, false, 1, false) == 0x8000000000000000ull);
+   UNIT_CHECK(ref_f2i(NAN, 32, false, 1, false) == 0);
+   UNIT_CHECK(ref_f2i(NAN, 16, true, 1, false) == 0);
+   UNIT_CHECK(ref_f2i(NAN, 32, true, 1, true) == 0x80000000u);
+   UNIT_CHECK(ref_f2i(NAN, 32, false, 1, true) == 0x80000000u);
+   UNIT_CHECK(ref_f2i(NAN, 16, true, 1, true) == 0x8000);
+   UNIT_CHECK(ref_f2i(NAN, 8, true, 1, true) == 0x80);
+   UNIT_CHECK(ref_f2i(NAN, 64, false, 1, true) == 0x8000000000000000ull);
    /* f16 and bf16 conversions. */
    UNIT_CHECK(ref_f32_to_f16(0x477ff000u, 0) == 0x7c00);    /* 65520 -> inf */
    UNIT_CHECK(ref_f32_to_f16(0x49742400u, 1) == 0x7bff);    /* 1e6 rz -> max */

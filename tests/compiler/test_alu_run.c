@@ -876,7 +876,8 @@ check_cvt(void)
                   spec[s].f64 ? "f64" : "f32");
          case_failures = 0;
          for (unsigned i = 0; i < n; i++) {
-            uint64_t want = ref_f2i(ref_bitsf(in[i]), ints[t].bits, ints[t].sign, spec[s].m) & mask;
+            uint64_t want = ref_f2i(ref_bitsf(in[i]), ints[t].bits, ints[t].sign, spec[s].m,
+                                    spec[s].f64) & mask;
             uint64_t got = *slot(i, spec[s].out) & mask;
             if (got != want) {
                uint64_t x = in[i];
