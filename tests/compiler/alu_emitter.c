@@ -5,9 +5,12 @@
  * every instruction handed to cuvk_spirv_lower_alu, the module checked by
  * spirv-val.  It follows the interface's conventions (register storage by
  * declared type, narrower reads take the low bits, narrower writes extend
- * by kind) and nothing more; the real emitter (spirv_emit*.c) replaces it
- * once it implements the interface, and the test then goes through
- * cuvk_spirv_emit_kernel.
+ * by kind) and nothing more.  It was written before the emitter
+ * (spirv_emit*.c) implemented the interface and stays because it isolates
+ * the lowering: any register can be set and read back per invocation
+ * (ALU_EMIT_IO), with no memory instructions, structurizer or kernel ABI
+ * in the way.  compiler.run.alu_* test the same lowering through the real
+ * emitter.
  *
  * Linked before libcuvk_compiler, so these definitions are the ones
  * spirv_lower_alu.o binds to.

@@ -663,10 +663,10 @@ check_f32_rounded(void)
    if (!run("rounded f32 batch", body, n))
       return;
    for (unsigned s = 0; s <= ns; s++) {
-      bool full = s == ns;
+      bool is_full = s == ns;
       char out[8], name[64];
       snprintf(out, sizeof(out), "%%of%u", s);
-      if (full)
+      if (is_full)
          snprintf(name, sizeof(name), "div.full.f32");
       else
          snprintf(name, sizeof(name), "%s.%s%s.f32", ops[spec[s].o].op, modes[spec[s].m],
@@ -674,9 +674,9 @@ check_f32_rounded(void)
       case_failures = 0;
       for (unsigned i = 0; i < n; i++) {
          uint32_t a = in[i][0], b = in[i][1], c = in[i][2];
-         bool ftz = !full && spec[s].ftz;
-         char op = full ? '/' : ops[spec[s].o].c;
-         int m = full ? 0 : spec[s].m;
+         bool ftz = !is_full && spec[s].ftz;
+         char op = is_full ? '/' : ops[spec[s].o].c;
+         int m = is_full ? 0 : spec[s].m;
          if (ftz)
             a = flush32(a), b = flush32(b), c = flush32(c);
          float fa = ref_bitsf(a), fb = ref_bitsf(b);
@@ -773,8 +773,8 @@ check_f32_misc(void)
          bool want[14] = { a == b, !u && a != b, a < b, a <= b, a > b, a >= b, u || a == b,
                            a != b, u || a < b, u || a <= b, u || a > b, u || a >= b, !u, u };
          for (unsigned c = 0; c < 14; c++) {
-            char r[8];
-            snprintf(r, sizeof(r), "%%r%u", c + 1);
+            char r[16];
+            snprintf(r, sizeof(r), "%%r%u", (c + 1) % 100);
             if ((*slot(i, r) & 1) != want[c]) {
                uint64_t x[2] = { in[i][0], in[i][1] };
                mismatch(cmps[c], i, x, 2, *slot(i, r), want[c]);
@@ -817,7 +817,7 @@ check_f32_misc(void)
          for (unsigned c = 0; c < 12; c++) {
             if (!regs[c])
                continue;
-            char r[8];
+            char r[16];
             snprintf(r, sizeof(r), "%%r%u", regs[c]);
             if ((*slot(i, r) & 1) != want[c]) {
                uint64_t x[2] = { in[i][0], in[i][1] };
@@ -984,14 +984,14 @@ check_cvt(void)
             uint64_t want64 = ref_dbits((double)s64);
             fesetround(old);
             for (unsigned k = 0; k < 5; k++) {
-               char r[8];
+               char r[16];
                snprintf(r, sizeof(r), "%%of%u", m * 5 + k);
                if (!same_f32((uint32_t)*slot(i, r), want[k])) {
                   uint64_t x[2] = { v[i], *slot(i, "%fd2") };
                   mismatch(srcs[k], i, x, 2, *slot(i, r), want[k]);
                }
             }
-            char r[8];
+            char r[16];
             snprintf(r, sizeof(r), "%%fd%d", m + 3);
             if (*slot(i, r) != want64)
                mismatch("cvt.f64.s64", i, &v[i], 1, *slot(i, r), want64);
@@ -1072,7 +1072,7 @@ check_approx(void)
             x = exp2(log2(cases[c].lo) + t * (log2(cases[c].hi) - log2(cases[c].lo)));
          else
             x = cases[c].lo + t * (cases[c].hi - cases[c].lo);
-         char r[8];
+         char r[16];
          snprintf(r, sizeof(r), "%%f%u", c + 2);
          *slot(i, r) = xs[c][i] = ref_fbits((float)x);
       }
