@@ -33,6 +33,11 @@ struct cuvk_cc_target {
    uint32_t max_shared_bytes;     /* maxComputeSharedMemorySize */
    bool shader_clock;             /* VK_KHR_shader_clock's shaderSubgroupClock:
                                    * %clock, %clock_hi, %clock64 (else refused) */
+   /* shaderDenormPreserveFloat16/32/64: the module declares DenormPreserve
+    * for the width, so subnormals survive as PTX requires without .ftz
+    * (NVIDIA's driver flushes them otherwise; where the device cannot
+    * preserve them, results near zero may differ from CUDA's). */
+   bool denorm_preserve_f16, denorm_preserve_f32, denorm_preserve_f64;
 };
 
 /* One parameter of a kernel: where its bytes go in the parameter block. */

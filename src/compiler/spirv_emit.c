@@ -201,6 +201,22 @@ frame_end(struct cuvk_spirv_emitter *e)
                        e->kernel->name, e->interface, (unsigned)e->interface_count);
    cuvk_spirv_op(&e->b, CUVK_SPIRV_EXECUTION_MODES, SpvOpExecutionMode, e->main_fn,
                  SpvExecutionModeLocalSize, 1, 1, 1);
+   /* PTX keeps subnormals unless an instruction says .ftz (the lowering
+    * flushes those by itself), so ask for them to be kept: float
+    * controls are core in SPIR-V 1.4. */
+   const struct cuvk_cc_target *t = e->target;
+   const struct { bool on; uint32_t bits; } denorm[] = {
+      { t->denorm_preserve_f16 && t->float16, 16 },
+      { t->denorm_preserve_f32, 32 },
+      { t->denorm_preserve_f64 && t->float64, 64 },
+   };
+   for (unsigned i = 0; i < 3; i++) {
+      if (!denorm[i].on)
+         continue;
+      cuvk_spirv_capability(e, SpvCapabilityDenormPreserve);
+      cuvk_spirv_op(&e->b, CUVK_SPIRV_EXECUTION_MODES, SpvOpExecutionMode, e->main_fn,
+                    SpvExecutionModeDenormPreserve, denorm[i].bits);
+   }
    cuvk_spirv_emit_str(&e->b, CUVK_SPIRV_DEBUG, SpvOpName, &e->main_fn, 1, e->kernel->name,
                        NULL, 0);
 }

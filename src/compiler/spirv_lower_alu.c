@@ -353,7 +353,12 @@ lower_divrem(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, const
       uint32_t bad = cuvk_spirv_val(e, SpvOpLogicalOr, bo, bz, bm1);
       uint32_t bs = alu_sel(e, u, bad, one, b);
       if (rem) {
-         r = cuvk_spirv_val(e, SpvOpSRem, u, a, bs);   /* by 1: 0, right for -1 too */
+         /* a - trunc(a / b) * b rather than OpSRem: NVIDIA's driver
+          * (580.159, H100) gives OpSRem the divisor's sign (-1 rem 2 read
+          * 1), while its OpSDiv truncates as SPIR-V says.  By 1: 0, right
+          * for -1 too. */
+         uint32_t q = cuvk_spirv_val(e, SpvOpSDiv, u, a, bs);
+         r = cuvk_spirv_val(e, SpvOpISub, u, a, cuvk_spirv_val(e, SpvOpIMul, u, q, bs));
       } else {
          r = cuvk_spirv_val(e, SpvOpSDiv, u, a, bs);
          r = alu_sel(e, u, bm1, cuvk_spirv_val(e, SpvOpSNegate, u, a), r);

@@ -73,6 +73,14 @@ context_create_device(struct cuvk_context *ctx)
       .pNext = &have11,
    };
    vkGetPhysicalDeviceFeatures2(dev->pdev, &have);
+   VkPhysicalDeviceFloatControlsProperties float_controls = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES,
+   };
+   VkPhysicalDeviceProperties2 props2 = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+      .pNext = &float_controls,
+   };
+   vkGetPhysicalDeviceProperties2(dev->pdev, &props2);
    if (dev->has_atomic_float)
       exts[ext_count++] = VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME;
 
@@ -121,6 +129,9 @@ context_create_device(struct cuvk_context *ctx)
       .atomic_float32_add = have_af.shaderBufferFloat32AtomicAdd && have_af.shaderSharedFloat32AtomicAdd,
       .atomic_float64_add = have_af.shaderBufferFloat64AtomicAdd && have_af.shaderSharedFloat64AtomicAdd,
       .max_shared_bytes = dev->props.limits.maxComputeSharedMemorySize,
+      .denorm_preserve_f16 = float_controls.shaderDenormPreserveFloat16,
+      .denorm_preserve_f32 = float_controls.shaderDenormPreserveFloat32,
+      .denorm_preserve_f64 = float_controls.shaderDenormPreserveFloat64,
    };
    float priority = 1.0f;
    VkDeviceQueueCreateInfo queue_info = {

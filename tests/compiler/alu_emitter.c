@@ -485,6 +485,18 @@ alu_emit(const struct cuvk_ir_module *m, const struct cuvk_cc_target *target, un
    }
    cuvk_spirv_op(&e->b, CUVK_SPIRV_EXECUTION_MODES, SpvOpExecutionMode, main_fn,
                  SpvExecutionModeLocalSize, 1, 1, 1);
+   /* As the real emitter does: keep subnormals where the device can. */
+   const unsigned denorm_bits[3] = { 16, 32, 64 };
+   const bool denorm_on[3] = { e->target.denorm_preserve_f16 && e->target.float16,
+                               e->target.denorm_preserve_f32,
+                               e->target.denorm_preserve_f64 && e->target.float64 };
+   for (unsigned i = 0; i < 3; i++) {
+      if (!denorm_on[i])
+         continue;
+      cuvk_spirv_capability(e, SpvCapabilityDenormPreserve);
+      cuvk_spirv_op(&e->b, CUVK_SPIRV_EXECUTION_MODES, SpvOpExecutionMode, main_fn,
+                    SpvExecutionModeDenormPreserve, denorm_bits[i]);
+   }
    cuvk_spirv_op(&e->b, CUVK_SPIRV_GLOBALS, SpvOpTypeVoid, t_void);
    cuvk_spirv_op(&e->b, CUVK_SPIRV_GLOBALS, SpvOpTypeFunction, t_fn, t_void);
    cuvk_spirv_op(&e->b, CUVK_SPIRV_FUNCTIONS, SpvOpFunction, t_void, main_fn,

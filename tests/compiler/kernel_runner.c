@@ -67,8 +67,12 @@ kr_init(struct kr *r, const char *name)
    bool clock = has_extension(r->h.physical_device, VK_KHR_SHADER_CLOCK_EXTENSION_NAME);
    features_chain(&have, atomic_float, clock);
    vkGetPhysicalDeviceFeatures2(r->h.physical_device, &have.f2);
+   VkPhysicalDeviceFloatControlsProperties float_controls = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES,
+   };
    VkPhysicalDeviceSubgroupProperties subgroup = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES,
+      .pNext = &float_controls,
    };
    VkPhysicalDeviceProperties2 props = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
@@ -110,6 +114,9 @@ kr_init(struct kr *r, const char *name)
       .atomic_float64_add = want.atomic_float.shaderBufferFloat64AtomicAdd,
       .max_shared_bytes = props.properties.limits.maxComputeSharedMemorySize,
       .shader_clock = want.clock.shaderSubgroupClock,
+      .denorm_preserve_f16 = float_controls.shaderDenormPreserveFloat16,
+      .denorm_preserve_f32 = float_controls.shaderDenormPreserveFloat32,
+      .denorm_preserve_f64 = float_controls.shaderDenormPreserveFloat64,
    };
    const char *ext[2];
    uint32_t ext_count = 0;

@@ -32,7 +32,8 @@
    "\t.reg .b16 %oh<8>;\n\t.reg .f32 %of<64>;\n"
 #define MAX_INV 2048
 
-static const struct cuvk_cc_target full = {
+/* The device's float controls are filled in once it exists. */
+static struct cuvk_cc_target full = {
    .subgroup_size = 8, .int8 = true, .int16 = true, .int64 = true, .float16 = true,
    .float64 = true, .atomic_int64 = true, .atomic_float32_add = true, .max_shared_bytes = 32768,
 };
@@ -110,6 +111,17 @@ runner_init(void)
    struct vkh_options opt = { .device_pnext = &f2 };
    if (!vkh_init(&R.h, "compiler.alu.run", &opt))
       return false;
+   VkPhysicalDeviceFloatControlsProperties float_controls = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES,
+   };
+   VkPhysicalDeviceProperties2 props2 = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+      .pNext = &float_controls,
+   };
+   vkGetPhysicalDeviceProperties2(R.h.physical_device, &props2);
+   full.denorm_preserve_f16 = float_controls.shaderDenormPreserveFloat16;
+   full.denorm_preserve_f32 = float_controls.shaderDenormPreserveFloat32;
+   full.denorm_preserve_f64 = float_controls.shaderDenormPreserveFloat64;
 
    struct cuvk_ir_module *ir = parse("");
    if (!ir)
