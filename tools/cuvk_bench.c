@@ -1428,8 +1428,12 @@ bench_kernel(struct bench_state *s)
    table_add_row(t, "first launch: saxpy.ptx, 1 block", 0);
    table_add_row(t, "empty <<<1, 1>>> + sync", 0);
    tool_format_size(size, sz, sizeof(sz));
-   snprintf(label, sizeof(label), "saxpy %s%s + sync", sz,
-            size < KERNEL_SAXPY_SIZE ? (s->opt.quick ? " (--quick)" : " (--max-size)") : "");
+   const char *why = "";
+   if (size < (s->opt.quick ? KERNEL_SAXPY_QUICK_SIZE : KERNEL_SAXPY_SIZE))
+      why = " (--max-size)";
+   else if (size < KERNEL_SAXPY_SIZE)
+      why = " (--quick)";
+   snprintf(label, sizeof(label), "saxpy %s%s + sync", sz, why);
    table_add_row(t, label, size);
    t->rows[KERNEL_ROW_SAXPY].bytes = 3 * n * sizeof(float);
    bench_table_note(t, "first launch: load + get + launch + sync of a fresh module each run, "
@@ -1449,7 +1453,9 @@ bench_kernel(struct bench_state *s)
       CUfunction empty_fn = NULL, saxpy_fn = NULL;
       CUdeviceptr x = 0, y = 0;
       float a = 1.0f;
-      unsigned long long small_n = KERNEL_BLOCK;
+      /* The first-launch saxpy: one block, within the arrays however
+       * small --max-size made them. */
+      unsigned long long small_n = TOOL_MIN(n, (unsigned long long)KERNEL_BLOCK);
       void *params[] = { &small_n, &a, &x, &y };
       struct bench_result *first = &t->rows[KERNEL_ROW_FIRST_IN_PROCESS].r[impl];
       double t0;
