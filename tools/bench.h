@@ -93,6 +93,12 @@ struct bench_cu {
                                            const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *params,
                                            unsigned int count, CUstream stream);
    CUresult (*DestroyExternalSemaphore)(CUexternalSemaphore sem);
+   CUresult (*ModuleLoadData)(CUmodule *module, const void *image);
+   CUresult (*ModuleUnload)(CUmodule module);
+   CUresult (*ModuleGetFunction)(CUfunction *func, CUmodule module, const char *name);
+   CUresult (*LaunchKernel)(CUfunction f, unsigned grid_x, unsigned grid_y, unsigned grid_z,
+                            unsigned block_x, unsigned block_y, unsigned block_z, unsigned shared_bytes,
+                            CUstream stream, void **params, void **extra);
 };
 
 /* Opens the library at path (RTLD_NOW|RTLD_LOCAL|RTLD_DEEPBIND), or, with
@@ -112,6 +118,8 @@ bool bench_cu_has_import(const struct bench_cu *cu);
 /* Streams and the four external semaphore calls. */
 bool bench_cu_has_semaphores(const struct bench_cu *cu);
 bool bench_cu_has_vmm(const struct bench_cu *cu);
+/* cuModuleLoadData, cuModuleUnload, cuModuleGetFunction, cuLaunchKernel. */
+bool bench_cu_has_kernels(const struct bench_cu *cu);
 
 /* ---- The tool's own Vulkan device ---- */
 
@@ -240,6 +248,9 @@ void bench_clock_close(struct bench_clock *c);
 
 struct bench_row {
    uint64_t size;
+   /* In a latency table, the bytes one run moves through device memory,
+    * which gives the row a bandwidth too; 0 when it has none. */
+   uint64_t bytes;
    char label[64];
    struct bench_result r[BENCH_IMPL_COUNT];
 };
@@ -260,7 +271,7 @@ struct bench_table {
    struct bench_row rows[BENCH_MAX_ROWS];
 };
 
-#define BENCH_MAX_TABLES 12
+#define BENCH_MAX_TABLES 16
 
 struct bench_report {
    char device_name[256];
@@ -286,7 +297,8 @@ void bench_report_note(struct bench_report *rep, const char *fmt, ...)
 void bench_table_note(struct bench_table *t, const char *fmt, ...)
    __attribute__((format(printf, 2, 3)));
 
-/* Bandwidth in GB/s (10^9 bytes a second) of a row's result. */
+/* Bandwidth in GB/s (10^9 bytes a second) of a row's result; NaN for a
+ * latency row without bytes. */
 double bench_gbps(const struct bench_table *t, const struct bench_row *row, enum bench_impl impl);
 
 void bench_report_print_header(const struct bench_report *rep, FILE *f);

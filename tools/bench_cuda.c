@@ -68,6 +68,10 @@ static const struct bench_cu_symbol bench_cu_symbols[] = {
    OPT(SignalExternalSemaphoresAsync, "cuSignalExternalSemaphoresAsync"),
    OPT(WaitExternalSemaphoresAsync, "cuWaitExternalSemaphoresAsync"),
    OPT(DestroyExternalSemaphore, "cuDestroyExternalSemaphore"),
+   OPT(ModuleLoadData, "cuModuleLoadData"),
+   OPT(ModuleUnload, "cuModuleUnload"),
+   OPT(ModuleGetFunction, "cuModuleGetFunction"),
+   OPT(LaunchKernel, "cuLaunchKernel"),
 };
 
 #undef SYM
@@ -142,6 +146,12 @@ bench_cu_has_vmm(const struct bench_cu *cu)
 {
    return cu->MemGetAllocationGranularity && cu->MemAddressReserve && cu->MemAddressFree && cu->MemCreate &&
           cu->MemRelease && cu->MemMap && cu->MemUnmap && cu->MemSetAccess;
+}
+
+bool
+bench_cu_has_kernels(const struct bench_cu *cu)
+{
+   return cu->ModuleLoadData && cu->ModuleUnload && cu->ModuleGetFunction && cu->LaunchKernel;
 }
 
 static const char *

@@ -59,6 +59,8 @@ bench_gbps(const struct bench_table *t, const struct bench_row *row, enum bench_
    const struct bench_result *r = &row->r[impl];
    if (!r->valid || r->median_s <= 0.0)
       return NAN;
+   if (t->kind == BENCH_KIND_LATENCY)
+      return row->bytes ? (double)row->bytes / r->median_s / 1e9 : NAN;
    return (double)row->size * t->bytes_factor / r->median_s / 1e9;
 }
 
@@ -189,7 +191,7 @@ json_result(struct tool_json *j, const struct bench_table *t, const struct bench
    tool_json_object_begin(j, bench_impl_json_names[impl]);
    tool_json_double(j, "median_us", r->median_s * 1e6);
    tool_json_double(j, "min_us", r->min_s * 1e6);
-   if (t->kind == BENCH_KIND_BANDWIDTH)
+   if (t->kind == BENCH_KIND_BANDWIDTH || row->bytes)
       tool_json_double(j, "gbps", bench_gbps(t, row, impl));
    tool_json_uint(j, "samples", r->samples);
    tool_json_uint(j, "ops_per_sample", r->reps);
@@ -277,6 +279,8 @@ bench_report_write_json(const struct bench_report *rep, FILE *f)
          tool_json_uint(&j, "size", row->size);
          if (!bw)
             tool_json_string(&j, "operation", row->label);
+         if (!bw && row->bytes)
+            tool_json_uint(&j, "bytes", row->bytes);
          tool_json_object_begin(&j, "results");
          for (int i = 0; i < BENCH_IMPL_COUNT; i++)
             if (column_shown(rep, t, i))

@@ -11,7 +11,9 @@ the JSON it wrote (to stdout, or to a file).
         --expect requires the top-level KEY to hold the JSON value given;
         each --expect-results requires cuvk-bench's table ID to be in
         "benchmarks" with a result of implementation IMPL ("cuvk",
-        "vulkan", ...) in every row.
+        "vulkan", ...) in every row, and in a row that counts "bytes" (a
+        latency row with a bandwidth, such as the kernel table's saxpy) a
+        positive "gbps" too.
 """
 import json
 import os
@@ -59,6 +61,11 @@ def check_results(data, table_id, impl):
             name = row.get('operation', row.get('size'))
             print(f'FAIL: table {table_id!r}, row {name!r}: no {impl} result '
                   f'(notes: {tables[0].get("notes")})', file=sys.stderr)
+            return False
+        if row.get('bytes') and not result.get('gbps', 0) > 0:
+            name = row.get('operation', row.get('size'))
+            print(f'FAIL: table {table_id!r}, row {name!r}: counts {row["bytes"]} bytes '
+                  f'but {impl} has no GB/s', file=sys.stderr)
             return False
     return True
 

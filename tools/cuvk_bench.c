@@ -39,6 +39,7 @@ enum bench_id {
    BENCH_IMPORT,
    BENCH_SEAM,
    BENCH_SEMAPHORE,
+   BENCH_KERNEL,
    BENCH_ID_COUNT,
 };
 
@@ -60,6 +61,7 @@ static const struct {
    { "import", BIT(BENCH_IMPORT) },
    { "seam", BIT(BENCH_SEAM) },
    { "semaphore", BIT(BENCH_SEMAPHORE) },
+   { "kernel", BIT(BENCH_KERNEL) },
    { "all", BIT(BENCH_ID_COUNT) - 1 },
 };
 
@@ -1278,6 +1280,269 @@ bench_semaphore(struct bench_state *s)
    progress_done();
 }
 
+/* ---- Kernels ---- */
+
+/*
+ * Issue 13's speed rows: launches of tests/kernels' empty.cu and saxpy.cu,
+ * whose PTX nvcc wrote at build time and embed_ptx.py made into strings
+ * (bench_kernels.c).  Both implementations load the same text with
+ * cuModuleLoadData, so real CUDA JIT-compiles exactly what cuvk
+ * translates.
+ */
+#ifdef CUVK_BENCH_HAVE_PTX
+extern const char bench_ptx_empty[];
+extern const char bench_ptx_saxpy[];
+#endif
+
+#define KERNEL_SAXPY_SIZE (256 * TOOL_MIB)
+/* lavapipe runs a 256 MiB saxpy for about a second a launch; --quick is a
+ * smoke test. */
+#define KERNEL_SAXPY_QUICK_SIZE (4 * TOOL_MIB)
+#define KERNEL_BLOCK 256u
+
+enum kernel_row {
+   KERNEL_ROW_FIRST_IN_PROCESS,
+   KERNEL_ROW_FIRST_EMPTY,
+   KERNEL_ROW_FIRST_SAXPY,
+   KERNEL_ROW_EMPTY,
+   KERNEL_ROW_SAXPY,
+   KERNEL_ROW_COUNT,
+};
+
+struct kernel_ctx {
+   struct bench_cu *cu;
+   /* What a first-launch run loads, and the module it loaded last (the
+    * next run's prepare unloads it, untimed). */
+   const char *ptx;
+   const char *name;
+   CUmodule module;
+   /* The launch: function, grid, block and parameters. */
+   CUfunction func;
+   unsigned grid, block;
+   void **params;
+};
+
+/* cuLaunchKernel on the legacy stream + cuCtxSynchronize. */
+static bool
+kernel_launch_sync(struct kernel_ctx *c)
+{
+   return bench_cu_ok(c->cu, c->cu->LaunchKernel(c->func, c->grid, 1, 1, c->block, 1, 1, 0, NULL, c->params, NULL),
+                      "cuLaunchKernel") &&
+          bench_cu_ok(c->cu, c->cu->CtxSynchronize(), "cuCtxSynchronize");
+}
+
+static bool
+op_kernel_launch(void *p)
+{
+   return kernel_launch_sync(p);
+}
+
+static bool
+op_kernel_unload(void *p)
+{
+   struct kernel_ctx *c = p;
+   CUmodule m = c->module;
+   c->module = NULL;
+   return !m || bench_cu_ok(c->cu, c->cu->ModuleUnload(m), "cuModuleUnload");
+}
+
+/* What a program pays before its first kernel has run: the module from
+ * PTX text, the function, the launch and its completion. */
+static bool
+op_kernel_first(void *p)
+{
+   struct kernel_ctx *c = p;
+   return bench_cu_ok(c->cu, c->cu->ModuleLoadData(&c->module, c->ptx), "cuModuleLoadData") &&
+          bench_cu_ok(c->cu, c->cu->ModuleGetFunction(&c->func, c->module, c->name), "cuModuleGetFunction") &&
+          kernel_launch_sync(c);
+}
+
+/* x = 1, y = 2 everywhere, one launch of y = 3x + y, and every y read
+ * back must be 5: a saxpy that computed nothing would time well. */
+static bool
+kernel_saxpy_check(struct bench_table *t, struct kernel_ctx *c, CUdeviceptr x,
+                   CUdeviceptr y, unsigned long long n)
+{
+   struct bench_cu *cu = c->cu;
+   float a = 3.0f, *host;
+   void *params[] = { &n, &a, &x, &y };
+   void **saved = c->params;
+   bool ok;
+
+   if (!bench_cu_ok(cu, cu->MemsetD32(x, 0x3f800000u, n), "cuMemsetD32") ||
+       !bench_cu_ok(cu, cu->MemsetD32(y, 0x40000000u, n), "cuMemsetD32"))
+      return false;
+   c->params = params;
+   ok = kernel_launch_sync(c);
+   c->params = saved;
+   host = ok ? malloc(n * sizeof(float)) : NULL;
+   if (!host)
+      return false;
+   ok = bench_cu_ok(cu, cu->MemcpyDtoH(host, y, n * sizeof(float)), "cuMemcpyDtoH");
+   for (unsigned long long i = 0; ok && i < n; i++) {
+      if (host[i] != 5.0f) {
+         bench_table_note(t, "%s: saxpy computed y[%llu] = %g, expected 5", cu->label, i, host[i]);
+         ok = false;
+      }
+   }
+   free(host);
+   return ok;
+}
+
+static bool
+kernel_measure(struct bench_state *s, struct bench_table *t, enum kernel_row row, enum bench_impl impl,
+               struct kernel_ctx *c, bench_op_fn op, bench_op_fn prepare)
+{
+   if (bench_measure(s, op, prepare, c, &t->rows[row].r[impl]))
+      return true;
+   bench_table_note(t, "%s: %s failed (see the messages above)", c->cu->label, t->rows[row].label);
+   s->failures++;
+   return false;
+}
+
+static void
+bench_kernel(struct bench_state *s)
+{
+   struct bench_table *t = table_begin(s, "kernel", "kernels: launch + sync and time to first launch, "
+                                       "the same PTX on both", BENCH_KIND_LATENCY, 1, NULL);
+   if (!t)
+      return;
+#ifndef CUVK_BENCH_HAVE_PTX
+   bench_table_note(t, "cuvk-bench was built without nvcc, so it holds no PTX: skipped");
+   (void)kernel_measure;
+   (void)kernel_saxpy_check;
+   (void)op_kernel_launch;
+   (void)op_kernel_first;
+   (void)op_kernel_unload;
+#else
+   uint64_t size = TOOL_MIN(s->opt.quick ? KERNEL_SAXPY_QUICK_SIZE : KERNEL_SAXPY_SIZE, s->opt.max_size);
+   unsigned long long n = size / sizeof(float);
+   char label[64], sz[32];
+
+   const char *what = "cuModuleLoadData of PTX text, cuModuleGetFunction, cuLaunchKernel on the "
+                      "legacy stream, cuCtxSynchronize";
+   t->impl_what[BENCH_IMPL_CUVK] = what;
+   t->impl_what[BENCH_IMPL_CUDA] = what;
+   table_add_row(t, "first launch: empty.ptx, first in process", 0);
+   table_add_row(t, "first launch: empty.ptx", 0);
+   table_add_row(t, "first launch: saxpy.ptx, 1 block", 0);
+   table_add_row(t, "empty <<<1, 1>>> + sync", 0);
+   tool_format_size(size, sz, sizeof(sz));
+   const char *why = "";
+   if (size < (s->opt.quick ? KERNEL_SAXPY_QUICK_SIZE : KERNEL_SAXPY_SIZE))
+      why = " (--max-size)";
+   else if (size < KERNEL_SAXPY_SIZE)
+      why = " (--quick)";
+   snprintf(label, sizeof(label), "saxpy %s%s + sync", sz, why);
+   table_add_row(t, label, size);
+   t->rows[KERNEL_ROW_SAXPY].bytes = 3 * n * sizeof(float);
+   bench_table_note(t, "first launch: load + get + launch + sync of a fresh module each run, "
+                    "cuModuleUnload between runs not timed; the first row is one run, the process's "
+                    "first module");
+   bench_table_note(t, "cuvk caches no translated module yet, so it compiles in every first-launch run; "
+                    "real CUDA keeps its JIT cache (~/.nv/ComputeCache; CUDA_CACHE_DISABLE=1 turns it off)");
+   bench_table_note(t, "saxpy: y = a*x + y over two arrays of %s, one element a thread in blocks of "
+                    "%u; GB/s counts x read, y read and written (3 x %s)", sz, KERNEL_BLOCK, sz);
+
+   for (int i = 0; i < 2; i++) {
+      int k = bench_cu_index(s, i);
+      struct bench_cu *cu = &s->cu[k];
+      enum bench_impl impl = k ? BENCH_IMPL_CUDA : BENCH_IMPL_CUVK;
+      struct kernel_ctx c = { .cu = cu, .block = 1, .grid = 1 };
+      CUmodule empty = NULL, saxpy = NULL;
+      CUfunction empty_fn = NULL, saxpy_fn = NULL;
+      CUdeviceptr x = 0, y = 0;
+      float a = 1.0f;
+      /* The first-launch saxpy: one block, within the arrays however
+       * small --max-size made them. */
+      unsigned long long small_n = TOOL_MIN(n, (unsigned long long)KERNEL_BLOCK);
+      void *params[] = { &small_n, &a, &x, &y };
+      struct bench_result *first = &t->rows[KERNEL_ROW_FIRST_IN_PROCESS].r[impl];
+      double t0;
+
+      if (k && !s->have_cuda)
+         continue;
+      if (!bench_cu_has_kernels(cu)) {
+         bench_table_note(t, "%s: %s lacks cuModuleLoadData, cuModuleGetFunction, cuModuleUnload or "
+                          "cuLaunchKernel: skipped", cu->label, cu->path);
+         continue;
+      }
+      progress(s, t->id, cu->label);
+      /* (cu_alloc_device counts its own failures.) */
+      if (!cu_alloc_device(s, t, cu, size, &x) || !cu_alloc_device(s, t, cu, size, &y))
+         goto next;
+
+      /* Time to first launch, the process's first module before anything
+       * else has compiled. */
+      c.ptx = bench_ptx_empty;
+      c.name = "empty";
+      t0 = now_s();
+      if (!op_kernel_first(&c)) {
+         bench_table_note(t, "%s: the first launch failed (see the messages above)", cu->label);
+         s->failures++;
+         goto next;
+      }
+      first->median_s = first->min_s = now_s() - t0;
+      first->samples = first->reps = 1;
+      first->valid = true;
+      bench_clock_read(&s->clock, first);
+      if (!kernel_measure(s, t, KERNEL_ROW_FIRST_EMPTY, impl, &c, op_kernel_first, op_kernel_unload))
+         goto next;
+      op_kernel_unload(&c);
+      c.ptx = bench_ptx_saxpy;
+      c.name = "saxpy";
+      c.block = KERNEL_BLOCK;
+      c.params = params;
+      if (!kernel_measure(s, t, KERNEL_ROW_FIRST_SAXPY, impl, &c, op_kernel_first, op_kernel_unload))
+         goto next;
+      op_kernel_unload(&c);
+
+      /* Launch + sync, modules loaded once. */
+      if (!bench_cu_ok(cu, cu->ModuleLoadData(&empty, bench_ptx_empty), "cuModuleLoadData") ||
+          !bench_cu_ok(cu, cu->ModuleGetFunction(&empty_fn, empty, "empty"), "cuModuleGetFunction") ||
+          !bench_cu_ok(cu, cu->ModuleLoadData(&saxpy, bench_ptx_saxpy), "cuModuleLoadData") ||
+          !bench_cu_ok(cu, cu->ModuleGetFunction(&saxpy_fn, saxpy, "saxpy"), "cuModuleGetFunction")) {
+         s->failures++;
+         goto next;
+      }
+      c = (struct kernel_ctx){ .cu = cu, .func = empty_fn, .grid = 1, .block = 1 };
+      if (!kernel_measure(s, t, KERNEL_ROW_EMPTY, impl, &c, op_kernel_launch, NULL))
+         goto next;
+      c.func = saxpy_fn;
+      c.block = KERNEL_BLOCK;
+      c.grid = (unsigned)((n + KERNEL_BLOCK - 1) / KERNEL_BLOCK);
+      params[0] = &n;
+      c.params = params;
+      if (!kernel_saxpy_check(t, &c, x, y, n)) {
+         bench_table_note(t, "%s: saxpy's result was wrong or unreadable: not timed", cu->label);
+         s->failures++;
+         goto next;
+      }
+      kernel_measure(s, t, KERNEL_ROW_SAXPY, impl, &c, op_kernel_launch, NULL);
+
+   next:
+      cu->CtxSynchronize();
+      op_kernel_unload(&c);
+      if (empty)
+         cu->ModuleUnload(empty);
+      if (saxpy)
+         cu->ModuleUnload(saxpy);
+      if (x)
+         cu->MemFree(x);
+      if (y)
+         cu->MemFree(y);
+   }
+
+   for (int k = 0; k < 2; k++) {
+      enum bench_impl impl = k ? BENCH_IMPL_CUDA : BENCH_IMPL_CUVK;
+      const struct bench_row *row = &t->rows[KERNEL_ROW_SAXPY];
+      if (row->r[impl].valid)
+         bench_table_note(t, "saxpy %s: %.2f GB/s", bench_impl_names[impl], bench_gbps(t, row, impl));
+   }
+#endif
+   progress_done();
+}
+
 /* ---- Setup ---- */
 
 static void
@@ -1287,15 +1552,16 @@ usage(FILE *f)
       "usage: cuvk-bench [options]\n"
       "Bandwidth and latency of cuvk's copies and fills (DtoD, memset D32, HtoD and\n"
       "DtoH from pinned and pageable memory, 4-byte round trips, external-memory\n"
-      "import, external-semaphore handoffs), next to vkCmdCopyBuffer/vkCmdFillBuffer on the same Vulkan driver,\n"
-      "a single-threaded host memcpy, and optionally NVIDIA's real libcuda.\n"
+      "import, external-semaphore handoffs) and of kernel launches, next to\n"
+      "vkCmdCopyBuffer/vkCmdFillBuffer on the same Vulkan driver, a single-threaded\n"
+      "host memcpy, and optionally NVIDIA's real libcuda.\n"
       "\n"
       "  --max-size SIZE   largest transfer (4 B up by factors of 4); K, M, G suffixes\n"
       "                    are binary.  Default 1G, capped at a quarter of the device\n"
       "                    heap\n"
       "  --only LIST       comma-separated: dtod, memset, htod, dtoh, htod-pinned,\n"
       "                    htod-pageable, dtoh-pinned, dtoh-pageable, latency, import, seam,\n"
-      "                    semaphore, all (default: all)\n"
+      "                    semaphore, kernel, all (default: all)\n"
       "  --quick           a few sizes (4 B, 64 KiB, 1 MiB) and 5 ms a size: a smoke test\n"
       "  --min-time MS     time each size for at least MS milliseconds (default 50;\n"
       "                    at least 3 runs in any case)\n"
@@ -1560,7 +1826,7 @@ main(int argc, char **argv)
    static const enum bench_id order[] = {
       BENCH_DTOD, BENCH_MEMSET, BENCH_HTOD_PINNED, BENCH_HTOD_PAGEABLE,
       BENCH_DTOH_PINNED, BENCH_DTOH_PAGEABLE, BENCH_LATENCY, BENCH_IMPORT, BENCH_SEAM,
-      BENCH_SEMAPHORE,
+      BENCH_SEMAPHORE, BENCH_KERNEL,
    };
    for (size_t i = 0; i < TOOL_ARRAY_SIZE(order); i++) {
       unsigned first = report.table_count;
@@ -1574,6 +1840,8 @@ main(int argc, char **argv)
          bench_seam(&s);
       else if (order[i] == BENCH_SEMAPHORE)
          bench_semaphore(&s);
+      else if (order[i] == BENCH_KERNEL)
+         bench_kernel(&s);
       else
          bench_bandwidth(&s, order[i]);
       for (unsigned t = first; t < report.table_count; t++)
