@@ -12,7 +12,9 @@
  *      __cudaPushCallConfiguration, which returns nonzero so the kernel
  *      stub is skipped, and cudaGetLastError() says cudaErrorNotSupported.
  */
-#define _GNU_SOURCE
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* dlvsym, dladdr, RTLD_DEFAULT */
+#endif
 #include "rt_test.h"
 
 #include <dlfcn.h>

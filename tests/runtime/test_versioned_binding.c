@@ -13,7 +13,9 @@
  *
  * Built with NVIDIA's headers; nothing of cuvk's.
  */
-#define _GNU_SOURCE
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* dlvsym, dladdr, RTLD_DEFAULT */
+#endif
 #include <cuda_runtime_api.h>
 
 #include <dlfcn.h>
