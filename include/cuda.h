@@ -65,6 +65,9 @@ typedef uint64_t cuuint64_t;
 #define cuDevicePrimaryCtxReset     cuDevicePrimaryCtxReset_v2
 #define cuDevicePrimaryCtxSetFlags  cuDevicePrimaryCtxSetFlags_v2
 
+/* Modules */
+#define cuModuleGetGlobal           cuModuleGetGlobal_v2
+
 /* Contexts */
 #define cuCtxCreate                 cuCtxCreate_v4
 #define cuCtxDestroy                cuCtxDestroy_v2
@@ -144,6 +147,7 @@ typedef uint64_t cuuint64_t;
 #define cuStreamGetDevice           __CUDA_API_PTSZ(cuStreamGetDevice)
 #define cuStreamAddCallback         __CUDA_API_PTSZ(cuStreamAddCallback)
 #define cuLaunchHostFunc            __CUDA_API_PTSZ(cuLaunchHostFunc)
+#define cuLaunchKernel              __CUDA_API_PTSZ(cuLaunchKernel)
 #define cuSignalExternalSemaphoresAsync __CUDA_API_PTSZ(cuSignalExternalSemaphoresAsync)
 #define cuWaitExternalSemaphoresAsync __CUDA_API_PTSZ(cuWaitExternalSemaphoresAsync)
 #endif
@@ -1039,6 +1043,78 @@ typedef enum CUfunc_cache_enum {
    CU_FUNC_CACHE_PREFER_EQUAL = 0x03
 } CUfunc_cache;
 
+/* What cuFuncGetAttribute reports and cuFuncSetAttribute sets. */
+typedef enum CUfunction_attribute_enum {
+   CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0,
+   CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1,
+   CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES = 2,
+   CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3,
+   CU_FUNC_ATTRIBUTE_NUM_REGS = 4,
+   CU_FUNC_ATTRIBUTE_PTX_VERSION = 5,
+   CU_FUNC_ATTRIBUTE_BINARY_VERSION = 6,
+   CU_FUNC_ATTRIBUTE_CACHE_MODE_CA = 7,
+   CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
+   CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT = 9,
+   CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET = 10,
+   CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH = 11,
+   CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT = 12,
+   CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH = 13,
+   CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED = 14,
+   CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE = 15,
+   CU_FUNC_ATTRIBUTE_MAX
+} CUfunction_attribute;
+
+/* Options of cuModuleLoadDataEx (PTX JIT options). */
+typedef enum CUjit_option_enum {
+   CU_JIT_MAX_REGISTERS = 0,
+   CU_JIT_THREADS_PER_BLOCK = 1,
+   CU_JIT_WALL_TIME = 2,
+   CU_JIT_INFO_LOG_BUFFER = 3,
+   CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4,
+   CU_JIT_ERROR_LOG_BUFFER = 5,
+   CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
+   CU_JIT_OPTIMIZATION_LEVEL = 7,
+   CU_JIT_TARGET_FROM_CUCONTEXT = 8,
+   CU_JIT_TARGET = 9,
+   CU_JIT_FALLBACK_STRATEGY = 10,
+   CU_JIT_GENERATE_DEBUG_INFO = 11,
+   CU_JIT_LOG_VERBOSE = 12,
+   CU_JIT_GENERATE_LINE_INFO = 13,
+   CU_JIT_CACHE_MODE = 14,
+   CU_JIT_NEW_SM3X_OPT = 15,
+   CU_JIT_FAST_COMPILE = 16,
+   CU_JIT_GLOBAL_SYMBOL_NAMES = 17,
+   CU_JIT_GLOBAL_SYMBOL_ADDRESSES = 18,
+   CU_JIT_GLOBAL_SYMBOL_COUNT = 19,
+   CU_JIT_LTO = 20,
+   CU_JIT_FTZ = 21,
+   CU_JIT_PREC_DIV = 22,
+   CU_JIT_PREC_SQRT = 23,
+   CU_JIT_FMA = 24,
+   CU_JIT_REFERENCED_KERNEL_NAMES = 25,
+   CU_JIT_REFERENCED_KERNEL_COUNT = 26,
+   CU_JIT_REFERENCED_VARIABLE_NAMES = 27,
+   CU_JIT_REFERENCED_VARIABLE_COUNT = 28,
+   CU_JIT_OPTIMIZE_UNUSED_DEVICE_VARIABLES = 29,
+   CU_JIT_POSITION_INDEPENDENT_CODE = 30,
+   CU_JIT_MIN_CTA_PER_SM = 31,
+   CU_JIT_MAX_THREADS_PER_BLOCK = 32,
+   CU_JIT_OVERRIDE_DIRECTIVE_VALUES = 33,
+   CU_JIT_SPLIT_COMPILE = 34,
+   CU_JIT_NUM_OPTIONS
+} CUjit_option;
+
+/* cuLaunchKernel's `extra`: a list of key, value pairs ending in END. */
+#define CU_LAUNCH_PARAM_END_AS_INT 0x00
+#define CU_LAUNCH_PARAM_END ((void *)CU_LAUNCH_PARAM_END_AS_INT)
+#define CU_LAUNCH_PARAM_BUFFER_POINTER_AS_INT 0x01
+#define CU_LAUNCH_PARAM_BUFFER_POINTER ((void *)CU_LAUNCH_PARAM_BUFFER_POINTER_AS_INT)
+#define CU_LAUNCH_PARAM_BUFFER_SIZE_AS_INT 0x02
+#define CU_LAUNCH_PARAM_BUFFER_SIZE ((void *)CU_LAUNCH_PARAM_BUFFER_SIZE_AS_INT)
+
+/* cuOccupancyMaxPotentialBlockSize's dynamic shared memory per block size. */
+typedef size_t(CUDAAPI *CUoccupancyB2DSize)(int blockSize);
+
 /* Shared memory bank size (cuCtxSetSharedMemConfig; deprecated). */
 typedef enum CUsharedconfig_enum {
    CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE = 0x00,
@@ -1239,6 +1315,35 @@ CUresult CUDAAPI cuDestroyExternalSemaphore(CUexternalSemaphore extSem);
 
 /* Host functions, run in stream order */
 CUresult CUDAAPI cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData);
+
+/* Modules (PTX, or fatbins with PTX) and their kernels */
+CUresult CUDAAPI cuModuleLoad(CUmodule *module, const char *fname);
+CUresult CUDAAPI cuModuleLoadData(CUmodule *module, const void *image);
+CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int numOptions,
+                                    CUjit_option *options, void **optionValues);
+CUresult CUDAAPI cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin);
+CUresult CUDAAPI cuModuleUnload(CUmodule hmod);
+CUresult CUDAAPI cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name);
+CUresult CUDAAPI cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, const char *name);
+CUresult CUDAAPI cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfunc);
+CUresult CUDAAPI cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value);
+CUresult CUDAAPI cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config);
+CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, CUfunction func, int blockSize,
+                                                             size_t dynamicSMemSize);
+CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, CUfunction func,
+                                                                      int blockSize, size_t dynamicSMemSize,
+                                                                      unsigned int flags);
+CUresult CUDAAPI cuOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, CUfunction func,
+                                                  CUoccupancyB2DSize blockSizeToDynamicSMemSize,
+                                                  size_t dynamicSMemSize, int blockSizeLimit);
+CUresult CUDAAPI cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize, int *blockSize, CUfunction func,
+                                                           CUoccupancyB2DSize blockSizeToDynamicSMemSize,
+                                                           size_t dynamicSMemSize, int blockSizeLimit,
+                                                           unsigned int flags);
+CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
+                                unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
+                                unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,
+                                void **kernelParams, void **extra);
 CUresult CUDAAPI cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *userData,
                                      unsigned int flags);
 
@@ -1283,6 +1388,7 @@ CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int cudaVersio
 #undef cuDevicePrimaryCtxRelease
 #undef cuDevicePrimaryCtxReset
 #undef cuDevicePrimaryCtxSetFlags
+#undef cuModuleGetGlobal
 #undef cuCtxCreate
 #undef cuCtxDestroy
 #undef cuCtxPushCurrent
@@ -1348,6 +1454,7 @@ CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int cudaVersio
 #undef cuStreamGetDevice
 #undef cuStreamAddCallback
 #undef cuLaunchHostFunc
+#undef cuLaunchKernel
 #undef cuSignalExternalSemaphoresAsync
 #undef cuWaitExternalSemaphoresAsync
 
@@ -1445,6 +1552,7 @@ CUresult CUDAAPI cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUeven
 CUresult CUDAAPI cuDeviceTotalMem(unsigned int *bytes, CUdevice dev);
 CUresult CUDAAPI cuMemGetInfo(unsigned int *free, unsigned int *total);
 CUresult CUDAAPI cuMemAlloc(CUdeviceptr_v1 *dptr, unsigned int bytesize);
+CUresult CUDAAPI cuModuleGetGlobal(CUdeviceptr_v1 *dptr, unsigned int *bytes, CUmodule hmod, const char *name);
 CUresult CUDAAPI cuMemAllocPitch(CUdeviceptr_v1 *dptr, unsigned int *pPitch,
                                  unsigned int WidthInBytes, unsigned int Height,
                                  unsigned int ElementSizeBytes);
@@ -1567,6 +1675,10 @@ CUresult CUDAAPI cuStreamGetDevice(CUstream hStream, CUdevice *device);
 CUresult CUDAAPI cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *userData,
                                      unsigned int flags);
 CUresult CUDAAPI cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData);
+CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
+                                unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
+                                unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,
+                                void **kernelParams, void **extra);
 CUresult CUDAAPI cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray,
                                                  const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray,
                                                  unsigned int numExtSems, CUstream stream);

@@ -28,12 +28,13 @@ CUVK_JOBS=${CUVK_JOBS:-$(nproc 2>/dev/null || echo 2)}
 # build (the ABI tests add a C++ comparison when it is there) but listed so
 # that every test runs the same way everywhere.  spirv-headers gives the
 # PTX compiler Khronos's spirv.h; spirv-tools gives the tests spirv-val.
+# libzstd-dev decompresses the PTX nvcc 13 puts in fatbins.
 # clang is for the fuzz targets only (scripts/fuzz.sh: libFuzzer is
 # clang's).
 CUVK_DEBIAN_PACKAGES=(
    meson ninja-build gcc g++ libc6-dev pkg-config
    libvulkan-dev glslang-tools mesa-vulkan-drivers vulkan-validationlayers
-   python3 binutils spirv-headers spirv-tools clang libclang-rt-dev
+   python3 binutils spirv-headers spirv-tools clang libclang-rt-dev libzstd-dev
 )
 
 cuvk_note() {

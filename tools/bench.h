@@ -81,6 +81,18 @@ struct bench_cu {
                       unsigned long long flags);
    CUresult (*MemUnmap)(CUdeviceptr ptr, size_t size);
    CUresult (*MemSetAccess)(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc, size_t count);
+   CUresult (*StreamCreate)(CUstream *stream, unsigned int flags);
+   CUresult (*StreamDestroy)(CUstream stream);
+   CUresult (*StreamSynchronize)(CUstream stream);
+   CUresult (*ImportExternalSemaphore)(CUexternalSemaphore *sem,
+                                       const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC *desc);
+   CUresult (*SignalExternalSemaphoresAsync)(const CUexternalSemaphore *sems,
+                                             const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *params,
+                                             unsigned int count, CUstream stream);
+   CUresult (*WaitExternalSemaphoresAsync)(const CUexternalSemaphore *sems,
+                                           const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *params,
+                                           unsigned int count, CUstream stream);
+   CUresult (*DestroyExternalSemaphore)(CUexternalSemaphore sem);
 };
 
 /* Opens the library at path (RTLD_NOW|RTLD_LOCAL|RTLD_DEEPBIND), or, with
@@ -97,6 +109,8 @@ void bench_cu_stop(struct bench_cu *cu);
 bool bench_cu_ok(const struct bench_cu *cu, CUresult r, const char *what);
 
 bool bench_cu_has_import(const struct bench_cu *cu);
+/* Streams and the four external semaphore calls. */
+bool bench_cu_has_semaphores(const struct bench_cu *cu);
 bool bench_cu_has_vmm(const struct bench_cu *cu);
 
 /* ---- The tool's own Vulkan device ---- */
@@ -115,6 +129,11 @@ struct bench_vk {
    bool can_export;
    bool export_dedicated_only;
    PFN_vkGetMemoryFdKHR GetMemoryFdKHR;
+   /* VK_KHR_external_semaphore_fd and timeline semaphores are on, and
+    * binary and timeline semaphores export OPAQUE_FD (on lavapipe only
+    * with VK_LAYER_CUVK_interop). */
+   bool can_export_semaphores;
+   PFN_vkGetSemaphoreFdKHR GetSemaphoreFdKHR;
 };
 
 enum bench_vk_memory {
@@ -155,6 +174,15 @@ bool bench_vk_submit_wait(struct bench_vk *vk);
 
 /* A new OPAQUE_FD of an exportable buffer's memory; -1 on failure. */
 int bench_vk_export_fd(struct bench_vk *vk, const struct bench_vk_buffer *b);
+
+/* A binary or timeline semaphore, exportable as OPAQUE_FD when asked. */
+bool bench_vk_semaphore_create(struct bench_vk *vk, bool timeline, bool exportable, VkSemaphore *out);
+/* A new OPAQUE_FD of an exportable semaphore; -1 on failure. */
+int bench_vk_semaphore_fd(struct bench_vk *vk, VkSemaphore sem);
+/* An empty batch on the queue: waits on wait (when not null) and signals
+ * signal (when not null), values for timelines; fence may be null. */
+bool bench_vk_submit_semaphores(struct bench_vk *vk, VkSemaphore wait, uint64_t wait_value,
+                                VkSemaphore signal, uint64_t signal_value, VkFence fence);
 
 /* ---- Results ---- */
 

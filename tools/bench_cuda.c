@@ -61,6 +61,13 @@ static const struct bench_cu_symbol bench_cu_symbols[] = {
    OPT(MemMap, "cuMemMap"),
    OPT(MemUnmap, "cuMemUnmap"),
    OPT(MemSetAccess, "cuMemSetAccess"),
+   OPT(StreamCreate, "cuStreamCreate"),
+   OPT(StreamDestroy, "cuStreamDestroy_v2"),
+   OPT(StreamSynchronize, "cuStreamSynchronize"),
+   OPT(ImportExternalSemaphore, "cuImportExternalSemaphore"),
+   OPT(SignalExternalSemaphoresAsync, "cuSignalExternalSemaphoresAsync"),
+   OPT(WaitExternalSemaphoresAsync, "cuWaitExternalSemaphoresAsync"),
+   OPT(DestroyExternalSemaphore, "cuDestroyExternalSemaphore"),
 };
 
 #undef SYM
@@ -120,6 +127,14 @@ bool
 bench_cu_has_import(const struct bench_cu *cu)
 {
    return cu->ImportExternalMemory && cu->ExternalMemoryGetMappedBuffer && cu->DestroyExternalMemory;
+}
+
+bool
+bench_cu_has_semaphores(const struct bench_cu *cu)
+{
+   return cu->StreamCreate && cu->StreamDestroy && cu->StreamSynchronize &&
+          cu->ImportExternalSemaphore && cu->SignalExternalSemaphoresAsync &&
+          cu->WaitExternalSemaphoresAsync && cu->DestroyExternalSemaphore;
 }
 
 bool

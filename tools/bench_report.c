@@ -134,7 +134,11 @@ bench_report_print_table(const struct bench_report *rep, const struct bench_tabl
       fprintf(f, "   ratios: %s\n", bw ? "of bandwidths, above 1 means cuvk is faster"
                                       : "of times, above 1 means cuvk is slower");
 
-   fprintf(f, "   %-22s", bw ? "size" : "operation");
+   /* The first column is as wide as the longest operation's name. */
+   int width = 22;
+   for (unsigned r = 0; !bw && r < t->row_count; r++)
+      width = TOOL_MAX(width, (int)strlen(t->rows[r].label));
+   fprintf(f, "   %-*s", width, bw ? "size" : "operation");
    for (int i = 0; i < BENCH_IMPL_COUNT; i++)
       if (column_shown(rep, t, i))
          fprintf(f, " %10s", bench_impl_names[i]);
@@ -154,7 +158,7 @@ bench_report_print_table(const struct bench_report *rep, const struct bench_tabl
          tool_format_size(row->size, label, sizeof(label));
       else
          snprintf(label, sizeof(label), "%s", row->label);
-      fprintf(f, "   %-22s", label);
+      fprintf(f, "   %-*s", width, label);
       for (int i = 0; i < BENCH_IMPL_COUNT; i++)
          if (column_shown(rep, t, i))
             print_cell(f, figure(t, row, i));

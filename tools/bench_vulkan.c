@@ -102,7 +102,7 @@ bench_vk_init(struct bench_vk *vk, const uint8_t *uuid, char *err, size_t len)
 {
    VkExtensionProperties *exts = NULL;
    uint32_t ext_count = 0;
-   const char *enabled[1];
+   const char *enabled[2];
    uint32_t enabled_count = 0;
    VkResult vr;
 
@@ -141,6 +141,45 @@ bench_vk_init(struct bench_vk *vk, const uint8_t *uuid, char *err, size_t len)
          enabled[enabled_count++] = VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME;
       }
    }
+
+   /* Exportable semaphores for the semaphore table: the extension (on
+    * lavapipe VK_LAYER_CUVK_interop lists it), timeline semaphores, and
+    * OPAQUE_FD export of both kinds. */
+   VkPhysicalDeviceVulkan12Features features12 = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+   };
+   bool semaphores = false;
+   if (vk->props.apiVersion >= VK_API_VERSION_1_2 &&
+       tool_vk_has_extension(exts, ext_count, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME)) {
+      VkPhysicalDeviceFeatures2 f2 = {
+         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+         .pNext = &features12,
+      };
+      vkGetPhysicalDeviceFeatures2(vk->pdev, &f2);
+      semaphores = features12.timelineSemaphore;
+      for (int timeline = 0; timeline < 2 && semaphores; timeline++) {
+         VkSemaphoreTypeCreateInfo type = {
+            .sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
+            .semaphoreType = timeline ? VK_SEMAPHORE_TYPE_TIMELINE : VK_SEMAPHORE_TYPE_BINARY,
+         };
+         VkPhysicalDeviceExternalSemaphoreInfo sinfo = {
+            .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_SEMAPHORE_INFO,
+            .pNext = &type,
+            .handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT,
+         };
+         VkExternalSemaphoreProperties sprops = {
+            .sType = VK_STRUCTURE_TYPE_EXTERNAL_SEMAPHORE_PROPERTIES,
+         };
+         vkGetPhysicalDeviceExternalSemaphoreProperties(vk->pdev, &sinfo, &sprops);
+         semaphores = sprops.externalSemaphoreFeatures & VK_EXTERNAL_SEMAPHORE_FEATURE_EXPORTABLE_BIT;
+      }
+      if (semaphores)
+         enabled[enabled_count++] = VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME;
+   }
+   /* Only timeline semaphores, never whatever else the query said. */
+   memset(&features12, 0, sizeof(features12));
+   features12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+   features12.timelineSemaphore = VK_TRUE;
    free(exts);
 
    const float priority = 1.0f;
@@ -156,6 +195,7 @@ bench_vk_init(struct bench_vk *vk, const uint8_t *uuid, char *err, size_t len)
       .pQueueCreateInfos = &qinfo,
       .enabledExtensionCount = enabled_count,
       .ppEnabledExtensionNames = enabled,
+      .pNext = semaphores ? &features12 : NULL,
    };
    vr = vkCreateDevice(vk->pdev, &dinfo, NULL, &vk->device);
    if (vr != VK_SUCCESS) {
@@ -166,6 +206,10 @@ bench_vk_init(struct bench_vk *vk, const uint8_t *uuid, char *err, size_t len)
    if (vk->can_export)
       vk->GetMemoryFdKHR = (PFN_vkGetMemoryFdKHR)vkGetDeviceProcAddr(vk->device, "vkGetMemoryFdKHR");
    vk->can_export = vk->GetMemoryFdKHR != NULL;
+   if (semaphores)
+      vk->GetSemaphoreFdKHR =
+         (PFN_vkGetSemaphoreFdKHR)vkGetDeviceProcAddr(vk->device, "vkGetSemaphoreFdKHR");
+   vk->can_export_semaphores = vk->GetSemaphoreFdKHR != NULL;
 
    VkCommandPoolCreateInfo pinfo = {
       .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
@@ -451,4 +495,71 @@ bench_vk_export_fd(struct bench_vk *vk, const struct bench_vk_buffer *b)
       return -1;
    }
    return fd;
+}
+
+bool
+bench_vk_semaphore_create(struct bench_vk *vk, bool timeline, bool exportable, VkSemaphore *out)
+{
+   VkSemaphoreTypeCreateInfo type = {
+      .sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
+      .semaphoreType = timeline ? VK_SEMAPHORE_TYPE_TIMELINE : VK_SEMAPHORE_TYPE_BINARY,
+   };
+   VkExportSemaphoreCreateInfo export_info = {
+      .sType = VK_STRUCTURE_TYPE_EXPORT_SEMAPHORE_CREATE_INFO,
+      .pNext = &type,
+      .handleTypes = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT,
+   };
+   VkSemaphoreCreateInfo info = {
+      .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO,
+      .pNext = exportable ? (const void *)&export_info : (const void *)&type,
+   };
+   *out = VK_NULL_HANDLE;
+   if (exportable && !vk->can_export_semaphores) {
+      fprintf(stderr, "cuvk-bench: Vulkan: %s cannot export semaphores\n", vk->props.deviceName);
+      return false;
+   }
+   VkResult vr = vkCreateSemaphore(vk->device, &info, NULL, out);
+   return vr == VK_SUCCESS || vk_fail(vr, "vkCreateSemaphore");
+}
+
+int
+bench_vk_semaphore_fd(struct bench_vk *vk, VkSemaphore sem)
+{
+   VkSemaphoreGetFdInfoKHR info = {
+      .sType = VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR,
+      .semaphore = sem,
+      .handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT,
+   };
+   int fd = -1;
+   VkResult vr = vk->GetSemaphoreFdKHR(vk->device, &info, &fd);
+   if (vr != VK_SUCCESS) {
+      vk_fail(vr, "vkGetSemaphoreFdKHR");
+      return -1;
+   }
+   return fd;
+}
+
+bool
+bench_vk_submit_semaphores(struct bench_vk *vk, VkSemaphore wait, uint64_t wait_value,
+                           VkSemaphore signal, uint64_t signal_value, VkFence fence)
+{
+   const VkPipelineStageFlags stage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+   VkTimelineSemaphoreSubmitInfo values = {
+      .sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
+      .waitSemaphoreValueCount = wait ? 1 : 0,
+      .pWaitSemaphoreValues = &wait_value,
+      .signalSemaphoreValueCount = signal ? 1 : 0,
+      .pSignalSemaphoreValues = &signal_value,
+   };
+   VkSubmitInfo submit = {
+      .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+      .pNext = &values,
+      .waitSemaphoreCount = wait ? 1 : 0,
+      .pWaitSemaphores = &wait,
+      .pWaitDstStageMask = &stage,
+      .signalSemaphoreCount = signal ? 1 : 0,
+      .pSignalSemaphores = &signal,
+   };
+   VkResult vr = vkQueueSubmit(vk->queue, 1, &submit, fence);
+   return vr == VK_SUCCESS || vk_fail(vr, "vkQueueSubmit");
 }

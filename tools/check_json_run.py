@@ -5,9 +5,13 @@ the JSON it wrote (to stdout, or to a file).
     check_json_run.py stdout [--plain-too] -- TOOL ARGS...
         TOOL ARGS must print JSON on stdout; with --plain-too the tool is
         first run without its last argument (the readable output).
-    check_json_run.py file PATH [--expect KEY=JSON ...] -- TOOL ARGS...
+    check_json_run.py file PATH [--expect KEY=JSON ...] [--expect-results ID=IMPL ...]
+                      -- TOOL ARGS...
         TOOL ARGS must write JSON to PATH (the file is removed first); each
-        --expect requires the top-level KEY to hold the JSON value given.
+        --expect requires the top-level KEY to hold the JSON value given;
+        each --expect-results requires cuvk-bench's table ID to be in
+        "benchmarks" with a result of implementation IMPL ("cuvk",
+        "vulkan", ...) in every row.
 """
 import json
 import os
@@ -36,6 +40,27 @@ def parse(text, where):
         print(f'FAIL: {where} is not a JSON object', file=sys.stderr)
         sys.exit(1)
     return data
+
+
+def check_results(data, table_id, impl):
+    """Table table_id of a cuvk-bench report has a result of impl in
+    every row."""
+    tables = [t for t in data.get('benchmarks', []) if t.get('id') == table_id]
+    if not tables:
+        print(f'FAIL: no table {table_id!r} in "benchmarks"', file=sys.stderr)
+        return False
+    rows = tables[0].get('rows', [])
+    if not rows:
+        print(f'FAIL: table {table_id!r} has no rows', file=sys.stderr)
+        return False
+    for row in rows:
+        result = row.get('results', {}).get(impl)
+        if not isinstance(result, dict) or not result.get('median_us', 0) > 0:
+            name = row.get('operation', row.get('size'))
+            print(f'FAIL: table {table_id!r}, row {name!r}: no {impl} result '
+                  f'(notes: {tables[0].get("notes")})', file=sys.stderr)
+            return False
+    return True
 
 
 def main(argv):
@@ -68,11 +93,15 @@ def main(argv):
             data = parse(f.read(), path)
     expects = opts[2:]
     for i in range(0, len(expects), 2):
-        if expects[i] != '--expect' or i + 1 >= len(expects) or '=' not in expects[i + 1]:
+        if (expects[i] not in ('--expect', '--expect-results') or i + 1 >= len(expects)
+                or '=' not in expects[i + 1]):
             print(__doc__, file=sys.stderr)
             return 2
         key, want = expects[i + 1].split('=', 1)
-        if data.get(key) != json.loads(want):
+        if expects[i] == '--expect-results':
+            if not check_results(data, key, want):
+                return 1
+        elif data.get(key) != json.loads(want):
             print(f'FAIL: {key} is {data.get(key)!r}, expected {want}', file=sys.stderr)
             return 1
     print(f'ok: JSON object with keys {", ".join(sorted(data))}')

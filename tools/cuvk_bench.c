@@ -38,6 +38,7 @@ enum bench_id {
    BENCH_LATENCY,
    BENCH_IMPORT,
    BENCH_SEAM,
+   BENCH_SEMAPHORE,
    BENCH_ID_COUNT,
 };
 
@@ -58,6 +59,7 @@ static const struct {
    { "latency", BIT(BENCH_LATENCY) },
    { "import", BIT(BENCH_IMPORT) },
    { "seam", BIT(BENCH_SEAM) },
+   { "semaphore", BIT(BENCH_SEMAPHORE) },
    { "all", BIT(BENCH_ID_COUNT) - 1 },
 };
 
@@ -935,6 +937,347 @@ out:
    bench_vk_buffer_destroy(&s->vk, &big);
 }
 
+/* ---- Semaphores ---- */
+
+/*
+ * The handoffs of issue 11's speed table, each a whole round trip timed
+ * from the host: a CUDA stream and the tool's Vulkan device share
+ * semaphores the device exported (on lavapipe through
+ * VK_LAYER_CUVK_interop, which provides the export).  Every
+ * implementation gets semaphores of its own, so timeline values never
+ * meet.
+ */
+enum sem_row {
+   SEM_ROW_SIGNAL_HOST_SEES,
+   SEM_ROW_HOST_SIGNAL_CUDA_WAITS,
+   SEM_ROW_PING_PONG_TIMELINE,
+   SEM_ROW_PING_PONG_BINARY,
+   SEM_ROW_IMPORT_DESTROY,
+   SEM_ROW_COUNT,
+};
+
+static const char *const sem_row_labels[SEM_ROW_COUNT] = {
+   [SEM_ROW_SIGNAL_HOST_SEES] = "CUDA timeline signal -> host sees counter",
+   [SEM_ROW_HOST_SIGNAL_CUDA_WAITS] = "host vkSignalSemaphore -> CUDA wait + sync",
+   [SEM_ROW_PING_PONG_TIMELINE] = "ping-pong, timeline",
+   [SEM_ROW_PING_PONG_BINARY] = "ping-pong, binary",
+   [SEM_ROW_IMPORT_DESTROY] = "import + destroy, timeline",
+};
+
+/* A semaphore the tool's device exported and one implementation imported. */
+struct sem_pair {
+   VkSemaphore vk;
+   CUexternalSemaphore cu;
+   bool timeline;
+};
+
+struct sem_ctx {
+   struct bench_cu *cu;
+   struct bench_vk *vk;
+   CUstream stream;
+   /* a, b: timeline; c, d: binary. */
+   struct sem_pair a, b, c, d;
+   /* The last timeline value used, for a, b and the Vulkan baseline's. */
+   uint64_t value;
+   /* The Vulkan baseline's own semaphore, not exported. */
+   VkSemaphore plain;
+   VkFence fence;
+   /* Import: a fresh fd of a's Vulkan semaphore per run. */
+   int fd;
+};
+
+#define SEM_TIMEOUT_NS 10000000000ull
+
+static CUresult
+sem_import(struct bench_cu *cu, int fd, bool timeline, CUexternalSemaphore *out)
+{
+   CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC desc;
+   memset(&desc, 0, sizeof(desc));
+   desc.type = timeline ? CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD
+                        : CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD;
+   desc.handle.fd = fd;
+   return cu->ImportExternalSemaphore(out, &desc);
+}
+
+static bool
+sem_pair_create(struct sem_ctx *c, bool timeline, struct sem_pair *p)
+{
+   memset(p, 0, sizeof(*p));
+   p->timeline = timeline;
+   if (!bench_vk_semaphore_create(c->vk, timeline, true, &p->vk))
+      return false;
+   int fd = bench_vk_semaphore_fd(c->vk, p->vk);
+   if (fd < 0)
+      return false;
+   if (!bench_cu_ok(c->cu, sem_import(c->cu, fd, timeline, &p->cu), "cuImportExternalSemaphore")) {
+      close(fd);
+      return false;
+   }
+   return true;
+}
+
+static void
+sem_pair_destroy(struct sem_ctx *c, struct sem_pair *p)
+{
+   if (p->cu)
+      c->cu->DestroyExternalSemaphore(p->cu);
+   if (p->vk)
+      vkDestroySemaphore(c->vk->device, p->vk, NULL);
+   memset(p, 0, sizeof(*p));
+}
+
+static bool
+sem_cu_signal(struct sem_ctx *c, const struct sem_pair *p, uint64_t value)
+{
+   CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS params;
+   memset(&params, 0, sizeof(params));
+   params.params.fence.value = value;
+   return bench_cu_ok(c->cu, c->cu->SignalExternalSemaphoresAsync(&p->cu, &params, 1, c->stream),
+                      "cuSignalExternalSemaphoresAsync");
+}
+
+static bool
+sem_cu_wait(struct sem_ctx *c, const struct sem_pair *p, uint64_t value)
+{
+   CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS params;
+   memset(&params, 0, sizeof(params));
+   params.params.fence.value = value;
+   return bench_cu_ok(c->cu, c->cu->WaitExternalSemaphoresAsync(&p->cu, &params, 1, c->stream),
+                      "cuWaitExternalSemaphoresAsync");
+}
+
+static bool
+sem_host_wait(struct sem_ctx *c, VkSemaphore sem, uint64_t value)
+{
+   VkSemaphoreWaitInfo wait = {
+      .sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO,
+      .semaphoreCount = 1,
+      .pSemaphores = &sem,
+      .pValues = &value,
+   };
+   VkResult vr = vkWaitSemaphores(c->vk->device, &wait, SEM_TIMEOUT_NS);
+   if (vr != VK_SUCCESS)
+      fprintf(stderr, "cuvk-bench: vkWaitSemaphores: %s\n", tool_vk_result_name(vr));
+   return vr == VK_SUCCESS;
+}
+
+static bool
+sem_host_signal(struct sem_ctx *c, VkSemaphore sem, uint64_t value)
+{
+   VkSemaphoreSignalInfo signal = {
+      .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO,
+      .semaphore = sem,
+      .value = value,
+   };
+   VkResult vr = vkSignalSemaphore(c->vk->device, &signal);
+   if (vr != VK_SUCCESS)
+      fprintf(stderr, "cuvk-bench: vkSignalSemaphore: %s\n", tool_vk_result_name(vr));
+   return vr == VK_SUCCESS;
+}
+
+static bool
+sem_fence_wait(struct sem_ctx *c)
+{
+   VkResult vr = vkWaitForFences(c->vk->device, 1, &c->fence, VK_TRUE, SEM_TIMEOUT_NS);
+   if (vr == VK_SUCCESS)
+      vr = vkResetFences(c->vk->device, 1, &c->fence);
+   if (vr != VK_SUCCESS)
+      fprintf(stderr, "cuvk-bench: waiting for the fence: %s\n", tool_vk_result_name(vr));
+   return vr == VK_SUCCESS;
+}
+
+/* The stream signals a; the host returns from vkWaitSemaphores on the
+ * exporter's semaphore. */
+static bool
+op_sem_signal_host_sees(void *p)
+{
+   struct sem_ctx *c = p;
+   uint64_t v = ++c->value;
+   return sem_cu_signal(c, &c->a, v) && sem_host_wait(c, c->a.vk, v);
+}
+
+/* The stream waits for a, the host signals it, the stream is synchronised. */
+static bool
+op_sem_host_signal_cuda_waits(void *p)
+{
+   struct sem_ctx *c = p;
+   uint64_t v = ++c->value;
+   return sem_cu_wait(c, &c->a, v) && sem_host_signal(c, c->a.vk, v) &&
+          bench_cu_ok(c->cu, c->cu->StreamSynchronize(c->stream), "cuStreamSynchronize");
+}
+
+/* CUDA signals A; a Vulkan batch waits A and signals B; CUDA waits B; the
+ * stream is synchronised (and the batch's fence reset for the next run). */
+static bool
+ping_pong(struct sem_ctx *c, const struct sem_pair *a, const struct sem_pair *b)
+{
+   uint64_t v = ++c->value;
+   return sem_cu_signal(c, a, v) &&
+          bench_vk_submit_semaphores(c->vk, a->vk, v, b->vk, v, c->fence) && sem_cu_wait(c, b, v) &&
+          bench_cu_ok(c->cu, c->cu->StreamSynchronize(c->stream), "cuStreamSynchronize") &&
+          sem_fence_wait(c);
+}
+
+static bool
+op_sem_ping_pong_timeline(void *p)
+{
+   struct sem_ctx *c = p;
+   return ping_pong(c, &c->a, &c->b);
+}
+
+static bool
+op_sem_ping_pong_binary(void *p)
+{
+   struct sem_ctx *c = p;
+   return ping_pong(c, &c->c, &c->d);
+}
+
+static bool
+op_sem_import_prepare(void *p)
+{
+   struct sem_ctx *c = p;
+   if (c->fd >= 0)
+      close(c->fd);
+   c->fd = bench_vk_semaphore_fd(c->vk, c->a.vk);
+   return c->fd >= 0;
+}
+
+static bool
+op_sem_import_destroy(void *p)
+{
+   struct sem_ctx *c = p;
+   CUexternalSemaphore sem = NULL;
+   if (!bench_cu_ok(c->cu, sem_import(c->cu, c->fd, true, &sem), "cuImportExternalSemaphore"))
+      return false;
+   /* On success the fd belongs to the driver. */
+   c->fd = -1;
+   return bench_cu_ok(c->cu, c->cu->DestroyExternalSemaphore(sem), "cuDestroyExternalSemaphore");
+}
+
+/* The Vulkan baselines on a semaphore of the device's own: a batch
+ * signals, the host sees it; the host signals, a batch waiting for it
+ * completes its fence. */
+static bool
+op_vk_sem_signal_host_sees(void *p)
+{
+   struct sem_ctx *c = p;
+   uint64_t v = ++c->value;
+   return bench_vk_submit_semaphores(c->vk, VK_NULL_HANDLE, 0, c->plain, v, VK_NULL_HANDLE) &&
+          sem_host_wait(c, c->plain, v);
+}
+
+static bool
+op_vk_sem_host_signal_queue_waits(void *p)
+{
+   struct sem_ctx *c = p;
+   uint64_t v = ++c->value;
+   return bench_vk_submit_semaphores(c->vk, c->plain, v, VK_NULL_HANDLE, 0, c->fence) &&
+          sem_host_signal(c, c->plain, v) && sem_fence_wait(c);
+}
+
+static void
+bench_semaphore(struct bench_state *s)
+{
+   struct bench_table *t = table_begin(s, "semaphore",
+                                       "external semaphores: handoffs between a CUDA stream and the "
+                                       "tool's VkDevice",
+                                       BENCH_KIND_LATENCY, 1, NULL);
+   if (!t)
+      return;
+   const char *what = "cuImportExternalSemaphore of the tool's exported semaphores, "
+                      "cuSignal/cuWaitExternalSemaphoresAsync on a stream, cuStreamSynchronize";
+   t->impl_what[BENCH_IMPL_CUVK] = what;
+   t->impl_what[BENCH_IMPL_CUDA] = what;
+   t->impl_what[BENCH_IMPL_VULKAN] =
+      s->have_vk ? "the first two rows on a timeline semaphore of the device's own: an empty batch "
+                   "signals, vkWaitSemaphores; vkSignalSemaphore, an empty batch's fence"
+                 : NULL;
+   for (unsigned r = 0; r < SEM_ROW_COUNT; r++)
+      table_add_row(t, sem_row_labels[r], 0);
+   bench_table_note(t, "ping-pong: CUDA signals A, a Vulkan batch waits A and signals B, CUDA waits "
+                    "B, cuStreamSynchronize, the batch's fence; import: a fresh vkGetSemaphoreFdKHR "
+                    "fd each run, not timed");
+
+   if (!s->have_vk || !s->vk.can_export_semaphores) {
+      bench_table_note(t, "the tool's Vulkan device cannot export semaphores (lavapipe needs "
+                       "VK_LAYER_CUVK_interop in VK_INSTANCE_LAYERS): skipped");
+      return;
+   }
+
+   for (int i = 0; i < 2; i++) {
+      int k = bench_cu_index(s, i);
+      struct bench_cu *cu = &s->cu[k];
+      enum bench_impl impl = k ? BENCH_IMPL_CUDA : BENCH_IMPL_CUVK;
+      struct sem_ctx c = { .cu = cu, .vk = &s->vk, .fd = -1 };
+      static const bench_op_fn ops[SEM_ROW_COUNT] = {
+         [SEM_ROW_SIGNAL_HOST_SEES] = op_sem_signal_host_sees,
+         [SEM_ROW_HOST_SIGNAL_CUDA_WAITS] = op_sem_host_signal_cuda_waits,
+         [SEM_ROW_PING_PONG_TIMELINE] = op_sem_ping_pong_timeline,
+         [SEM_ROW_PING_PONG_BINARY] = op_sem_ping_pong_binary,
+         [SEM_ROW_IMPORT_DESTROY] = op_sem_import_destroy,
+      };
+
+      if (k && !s->have_cuda)
+         continue;
+      if (!bench_cu_has_semaphores(cu)) {
+         bench_table_note(t, "%s: %s lacks the stream or external semaphore calls: skipped",
+                          cu->label, cu->path);
+         continue;
+      }
+      progress(s, t->id, cu->label);
+      VkFenceCreateInfo finfo = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
+      if (vkCreateFence(s->vk.device, &finfo, NULL, &c.fence) != VK_SUCCESS ||
+          !bench_cu_ok(cu, cu->StreamCreate(&c.stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate") ||
+          !sem_pair_create(&c, true, &c.a) || !sem_pair_create(&c, true, &c.b) ||
+          !sem_pair_create(&c, false, &c.c) || !sem_pair_create(&c, false, &c.d)) {
+         bench_table_note(t, "%s: setting up the semaphores failed (see the messages above)", cu->label);
+         s->failures++;
+      } else {
+         for (unsigned r = 0; r < SEM_ROW_COUNT; r++) {
+            bench_op_fn prepare = r == SEM_ROW_IMPORT_DESTROY ? op_sem_import_prepare : NULL;
+            if (!bench_measure(s, ops[r], prepare, &c, &t->rows[r].r[impl])) {
+               bench_table_note(t, "%s: %s failed (see the messages above)", cu->label,
+                                sem_row_labels[r]);
+               s->failures++;
+               break;
+            }
+         }
+      }
+      if (c.fd >= 0)
+         close(c.fd);
+      if (c.stream) {
+         cu->StreamSynchronize(c.stream);
+         cu->StreamDestroy(c.stream);
+      }
+      vkDeviceWaitIdle(s->vk.device);
+      sem_pair_destroy(&c, &c.a);
+      sem_pair_destroy(&c, &c.b);
+      sem_pair_destroy(&c, &c.c);
+      sem_pair_destroy(&c, &c.d);
+      if (c.fence)
+         vkDestroyFence(s->vk.device, c.fence, NULL);
+   }
+
+   progress(s, t->id, "Vulkan");
+   struct sem_ctx c = { .vk = &s->vk, .fd = -1 };
+   VkFenceCreateInfo finfo = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
+   if (vkCreateFence(s->vk.device, &finfo, NULL, &c.fence) != VK_SUCCESS ||
+       !bench_vk_semaphore_create(&s->vk, true, false, &c.plain) ||
+       !bench_measure(s, op_vk_sem_signal_host_sees, NULL, &c,
+                      &t->rows[SEM_ROW_SIGNAL_HOST_SEES].r[BENCH_IMPL_VULKAN]) ||
+       !bench_measure(s, op_vk_sem_host_signal_queue_waits, NULL, &c,
+                      &t->rows[SEM_ROW_HOST_SIGNAL_CUDA_WAITS].r[BENCH_IMPL_VULKAN])) {
+      bench_table_note(t, "Vulkan failed (see the messages above)");
+      s->failures++;
+   }
+   vkDeviceWaitIdle(s->vk.device);
+   if (c.plain)
+      vkDestroySemaphore(s->vk.device, c.plain, NULL);
+   if (c.fence)
+      vkDestroyFence(s->vk.device, c.fence, NULL);
+   progress_done();
+}
+
 /* ---- Setup ---- */
 
 static void
@@ -944,7 +1287,7 @@ usage(FILE *f)
       "usage: cuvk-bench [options]\n"
       "Bandwidth and latency of cuvk's copies and fills (DtoD, memset D32, HtoD and\n"
       "DtoH from pinned and pageable memory, 4-byte round trips, external-memory\n"
-      "import), next to vkCmdCopyBuffer/vkCmdFillBuffer on the same Vulkan driver,\n"
+      "import, external-semaphore handoffs), next to vkCmdCopyBuffer/vkCmdFillBuffer on the same Vulkan driver,\n"
       "a single-threaded host memcpy, and optionally NVIDIA's real libcuda.\n"
       "\n"
       "  --max-size SIZE   largest transfer (4 B up by factors of 4); K, M, G suffixes\n"
@@ -952,7 +1295,7 @@ usage(FILE *f)
       "                    heap\n"
       "  --only LIST       comma-separated: dtod, memset, htod, dtoh, htod-pinned,\n"
       "                    htod-pageable, dtoh-pinned, dtoh-pageable, latency, import, seam,\n"
-      "                    all (default: all)\n"
+      "                    semaphore, all (default: all)\n"
       "  --quick           a few sizes (4 B, 64 KiB, 1 MiB) and 5 ms a size: a smoke test\n"
       "  --min-time MS     time each size for at least MS milliseconds (default 50;\n"
       "                    at least 3 runs in any case)\n"
@@ -1217,6 +1560,7 @@ main(int argc, char **argv)
    static const enum bench_id order[] = {
       BENCH_DTOD, BENCH_MEMSET, BENCH_HTOD_PINNED, BENCH_HTOD_PAGEABLE,
       BENCH_DTOH_PINNED, BENCH_DTOH_PAGEABLE, BENCH_LATENCY, BENCH_IMPORT, BENCH_SEAM,
+      BENCH_SEMAPHORE,
    };
    for (size_t i = 0; i < TOOL_ARRAY_SIZE(order); i++) {
       unsigned first = report.table_count;
@@ -1228,6 +1572,8 @@ main(int argc, char **argv)
          bench_import(&s);
       else if (order[i] == BENCH_SEAM)
          bench_seam(&s);
+      else if (order[i] == BENCH_SEMAPHORE)
+         bench_semaphore(&s);
       else
          bench_bandwidth(&s, order[i]);
       for (unsigned t = first; t < report.table_count; t++)

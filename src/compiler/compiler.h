@@ -31,6 +31,8 @@ struct cuvk_cc_target {
    bool atomic_float32_add;       /* VK_EXT_shader_atomic_float, buffer + shared */
    bool atomic_float64_add;
    uint32_t max_shared_bytes;     /* maxComputeSharedMemorySize */
+   bool shader_clock;             /* VK_KHR_shader_clock's shaderSubgroupClock:
+                                   * %clock, %clock_hi, %clock64 (else refused) */
 };
 
 /* One parameter of a kernel: where its bytes go in the parameter block. */

@@ -44,8 +44,11 @@
 #define CUVK_KERNEL_LOCAL_WINDOW UINT64_C(0xffff900000000000)
 #define CUVK_KERNEL_WINDOW_SIZE (UINT64_C(1) << 40)
 
-/* Bytes of scratch after the fault word that faulting accesses land in;
- * a faulting access is redirected to scratch + (addr % (size - 16)). */
+/* Bytes of scratch after the fault word that faulting accesses land in.
+ * A faulting access is redirected to fault + 16 + (addr % (SCRATCH_SIZE
+ * - 32)): an access of up to 16 bytes keeps the alignment it had (the
+ * fault word's address must be 16-byte aligned) and stays inside the
+ * 4 + CUVK_KERNEL_SCRATCH_SIZE bytes the launch code allocates. */
 #define CUVK_KERNEL_SCRATCH_SIZE 256u
 
 enum cuvk_kernel_fault {

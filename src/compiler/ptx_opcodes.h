@@ -5,7 +5,8 @@
  * known modifiers) and later stages switch on the enums.
  *
  * Operand counts are the range the PTX ISA allows for any form of the
- * opcode (a guard predicate is not an operand; a vector {a, b} or a pair
+ * opcode (bar.red d, a{, b}, {!}c has four, its first written even though
+ * bar is NO_DEST: the emitter reads bar.red's d from the sources) (a guard predicate is not an operand; a vector {a, b} or a pair
  * p|q counts as one).  A -1 maximum means "any number" (call).
  *
  * Modifiers are spelled once even where opcodes give them different
@@ -35,8 +36,8 @@
    X(ALLOCA,       "alloca",       2, 3,  0)                                    \
    X(AND,          "and",          3, 3,  0)                                    \
    X(ATOM,         "atom",         3, 5,  PTX_OPF_MEMORY)                       \
-   X(BAR,          "bar",          0, 2,  PTX_OPF_SYNC | PTX_OPF_NO_DEST)       \
-   X(BARRIER,      "barrier",      0, 2,  PTX_OPF_SYNC | PTX_OPF_NO_DEST)       \
+   X(BAR,          "bar",          0, 4,  PTX_OPF_SYNC | PTX_OPF_NO_DEST)       \
+   X(BARRIER,      "barrier",      0, 4,  PTX_OPF_SYNC | PTX_OPF_NO_DEST)       \
    X(BFE,          "bfe",          4, 4,  0)                                    \
    X(BFI,          "bfi",          5, 5,  0)                                    \
    X(BFIND,        "bfind",        2, 2,  0)                                    \

@@ -30,7 +30,14 @@ cuvk_spirv_emit_str(struct cuvk_spirv_builder *b, enum cuvk_spirv_section s, Spv
                     const uint32_t *head, unsigned head_count, const char *str,
                     const uint32_t *tail, unsigned tail_count)
 {
-   struct cuvk_spirv_words *w = &b->sections[s];
+   cuvk_spirv_emit_str_to(b, &b->sections[s], op, head, head_count, str, tail, tail_count);
+}
+
+void
+cuvk_spirv_emit_str_to(struct cuvk_spirv_builder *b, struct cuvk_spirv_words *w, SpvOp op,
+                       const uint32_t *head, unsigned head_count, const char *str,
+                       const uint32_t *tail, unsigned tail_count)
+{
    size_t len = str ? strlen(str) : 0;
    size_t str_words = str ? len / 4 + 1 : 0;   /* the nul always fits */
    size_t total = 1 + head_count + str_words + tail_count;
@@ -61,6 +68,21 @@ cuvk_spirv_emit(struct cuvk_spirv_builder *b, enum cuvk_spirv_section s, SpvOp o
                 const uint32_t *operands, unsigned count)
 {
    cuvk_spirv_emit_str(b, s, op, operands, count, NULL, NULL, 0);
+}
+
+void
+cuvk_spirv_emit_to(struct cuvk_spirv_builder *b, struct cuvk_spirv_words *w, SpvOp op,
+                   const uint32_t *operands, unsigned count)
+{
+   cuvk_spirv_emit_str_to(b, w, op, operands, count, NULL, NULL, 0);
+}
+
+void
+cuvk_spirv_append(struct cuvk_spirv_builder *b, enum cuvk_spirv_section s,
+                  const struct cuvk_spirv_words *from)
+{
+   for (size_t i = 0; i < from->count; i++)
+      put(b, &b->sections[s], from->words[i]);
 }
 
 bool

@@ -63,6 +63,17 @@ void cuvk_spirv_emit_str(struct cuvk_spirv_builder *b, enum cuvk_spirv_section s
                          const uint32_t *head, unsigned head_count, const char *str,
                          const uint32_t *tail, unsigned tail_count);
 
+/* The same into a stream of the caller's (a function's variables and
+ * body are written apart, since SPIR-V wants every OpVariable of a
+ * function before its first instruction), appended to a section later. */
+void cuvk_spirv_emit_to(struct cuvk_spirv_builder *b, struct cuvk_spirv_words *w, SpvOp op,
+                        const uint32_t *operands, unsigned count);
+void cuvk_spirv_emit_str_to(struct cuvk_spirv_builder *b, struct cuvk_spirv_words *w, SpvOp op,
+                            const uint32_t *head, unsigned head_count, const char *str,
+                            const uint32_t *tail, unsigned tail_count);
+void cuvk_spirv_append(struct cuvk_spirv_builder *b, enum cuvk_spirv_section s,
+                       const struct cuvk_spirv_words *from);
+
 /* Operands as a list: cuvk_spirv_op(b, section, SpvOpTypeInt, id, 32, 0). */
 #define cuvk_spirv_op(b, s, op, ...)                                           \
    cuvk_spirv_emit((b), (s), (op), (const uint32_t[]){ __VA_ARGS__ },          \

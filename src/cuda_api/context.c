@@ -14,8 +14,10 @@
 #include "cuda_api/external_semaphore.h"
 #include "cuda_api/host_queue.h"
 #include "cuda_api/memory.h"
+#include "cuda_api/module.h"
 #include "cuda_api/pipeline.h"
 #include "cuda_api/transfer.h"
+#include "mem/page_table.h"
 #include "util/device_policy.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -53,21 +55,72 @@ context_create_device(struct cuvk_context *ctx)
    if (dev->has_external_semaphore_fd)
       exts[ext_count++] = VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME;
 
+   /* What translated kernels may use, as far as the device has it
+    * (compiler.h's target says which). */
+   VkPhysicalDeviceShaderAtomicFloatFeaturesEXT have_af = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT,
+   };
+   VkPhysicalDeviceVulkan12Features have12 = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+      .pNext = dev->has_atomic_float ? &have_af : NULL,
+   };
+   VkPhysicalDeviceVulkan11Features have11 = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
+      .pNext = &have12,
+   };
+   VkPhysicalDeviceFeatures2 have = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+      .pNext = &have11,
+   };
+   vkGetPhysicalDeviceFeatures2(dev->pdev, &have);
+   if (dev->has_atomic_float)
+      exts[ext_count++] = VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME;
+
+   VkPhysicalDeviceShaderAtomicFloatFeaturesEXT af = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT,
+      .shaderBufferFloat32AtomicAdd = have_af.shaderBufferFloat32AtomicAdd,
+      .shaderBufferFloat64AtomicAdd = have_af.shaderBufferFloat64AtomicAdd,
+      .shaderSharedFloat32AtomicAdd = have_af.shaderSharedFloat32AtomicAdd,
+      .shaderSharedFloat64AtomicAdd = have_af.shaderSharedFloat64AtomicAdd,
+   };
    VkPhysicalDeviceVulkan12Features f12 = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+      .pNext = dev->has_atomic_float ? &af : NULL,
       .bufferDeviceAddress = VK_TRUE,
       .timelineSemaphore = VK_TRUE,
       .storageBuffer8BitAccess = VK_TRUE,
       .shaderInt8 = VK_TRUE,
+      .shaderFloat16 = have12.shaderFloat16,
+      .shaderBufferInt64Atomics = have12.shaderBufferInt64Atomics,
+      .shaderSharedInt64Atomics = have12.shaderSharedInt64Atomics,
+   };
+   VkPhysicalDeviceVulkan11Features f11 = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
+      .pNext = &f12,
+      .storageBuffer16BitAccess = have11.storageBuffer16BitAccess,
    };
    VkPhysicalDeviceFeatures2 features = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
-      .pNext = &f12,
+      .pNext = &f11,
       .features = {
          .shaderInt64 = VK_TRUE,
+         .shaderInt16 = have.features.shaderInt16,
+         .shaderFloat64 = have.features.shaderFloat64,
          .sparseBinding = dev->sparse_reservations,
          .sparseResidencyBuffer = dev->sparse_reservations,
       },
+   };
+   ctx->kernel_target = (struct cuvk_cc_target){
+      .subgroup_size = dev->subgroup.subgroupSize,
+      .int8 = true,
+      .int16 = have.features.shaderInt16 && have11.storageBuffer16BitAccess,
+      .int64 = true,
+      .float16 = have12.shaderFloat16,
+      .float64 = have.features.shaderFloat64,
+      .atomic_int64 = have12.shaderBufferInt64Atomics && have12.shaderSharedInt64Atomics,
+      .atomic_float32_add = have_af.shaderBufferFloat32AtomicAdd && have_af.shaderSharedFloat32AtomicAdd,
+      .atomic_float64_add = have_af.shaderBufferFloat64AtomicAdd && have_af.shaderSharedFloat64AtomicAdd,
+      .max_shared_bytes = dev->props.limits.maxComputeSharedMemorySize,
    };
    float priority = 1.0f;
    VkDeviceQueueCreateInfo queue_info = {
@@ -193,9 +246,11 @@ cuvk_context_create(struct cuvk_device *dev, unsigned flags, bool primary,
    ctx->primary = primary;
    pthread_mutex_init(&ctx->lock, NULL);
    cuvk_list_init(&ctx->streams);
+   cuvk_list_init(&ctx->stream_pool);
    cuvk_list_init(&ctx->events);
    cuvk_list_init(&ctx->query_pools);
    cuvk_list_init(&ctx->allocations);
+   cuvk_list_init(&ctx->modules);
    cuvk_list_init(&ctx->external_memories);
    cuvk_list_init(&ctx->arrays);
    cuvk_list_init(&ctx->vmm_handles);
@@ -260,6 +315,7 @@ context_leak(struct cuvk_context *ctx)
       cuvk_stream_destroy_locked(s);
    cuvk_list_for_each_entry_safe(struct cuvk_event, e, &ctx->events, link)
       cuvk_event_destroy_locked(e);
+   cuvk_stream_pool_free_locked(ctx);
    cuvk_external_semaphore_release_context(ctx, true);
    pthread_mutex_unlock(&ctx->lock);
 }
@@ -290,10 +346,13 @@ cuvk_context_destroy(struct cuvk_context *ctx)
       cuvk_stream_destroy_locked(s);
    cuvk_list_for_each_entry_safe(struct cuvk_event, e, &ctx->events, link)
       cuvk_event_destroy_locked(e);
+   cuvk_stream_pool_free_locked(ctx);
    pthread_mutex_unlock(&ctx->lock);
 
    /* Allocations go before the submission state: freeing one may defer
     * work onto a batch. */
+   /* Modules first: their globals are allocations. */
+   cuvk_module_release_context(ctx);
    cuvk_memory_release_context(ctx);
    cuvk_array_release_context(ctx); /* images before the imports they live in */
    cuvk_external_memory_release_context(ctx);
@@ -301,6 +360,9 @@ cuvk_context_destroy(struct cuvk_context *ctx)
    cuvk_external_semaphore_release_context(ctx, false);
    cuvk_host_queue_finish(ctx);
    cuvk_submit_finish(ctx);
+   cuvk_launch_finish(ctx);
+   /* After every release (they leave the table) has run. */
+   cuvk_mem_page_table_destroy(ctx->page_table);
 
    cuvk_list_for_each_entry_safe(struct cuvk_query_pool, qp, &ctx->query_pools, link) {
       vkDestroyQueryPool(ctx->vk, qp->pool, NULL);

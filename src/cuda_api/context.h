@@ -16,6 +16,7 @@
 #include <cuda.h>
 #include <vulkan/vulkan.h>
 
+#include "compiler/compiler.h"
 #include "cuda_api/host_queue.h"
 #include "cuda_api/object.h"
 #include "cuda_api/submit.h"
@@ -108,6 +109,11 @@ struct cuvk_context {
    struct cuvk_submit submit;
    struct cuvk_stream null_stream; /* the legacy default stream */
    struct cuvk_list streams;
+   /* Destroyed streams, kept for the next cuStreamCreate of this context
+    * and freed with it: a call that found a stream live in the object
+    * table may still read it after another thread destroyed it, and must
+    * then read a stream of this context, not freed memory. */
+   struct cuvk_list stream_pool;
    struct cuvk_list events;
    struct cuvk_list query_pools;
    struct cuvk_list allocations;   /* cuvk_mem_alloc, for teardown */
@@ -128,6 +134,19 @@ struct cuvk_context {
    struct cuvk_mem_heap host_heap;
 
    struct cuvk_staging staging;
+
+   /* Kernels: what the compiler may use on this device (set at creation),
+    * the loaded modules (module.c) and the launch state (launch.c, made
+    * at the first module load).  A kernel's out-of-bounds access makes
+    * fault_error CUDA_ERROR_ILLEGAL_ADDRESS for good, as on CUDA. */
+   struct cuvk_cc_target kernel_target;
+   struct cuvk_list modules;
+   struct cuvk_launch *launch;
+   CUresult fault_error;
+
+   /* How kernels reach memory (mem/page_table.h); made when the first
+    * module is loaded, NULL before.  Set under the lock. */
+   struct cuvk_mem_page_table *page_table;
 
    /* Settings that only kernels would read (context_settings.c): kept
     * and reported, never acted on.  Atomics, read and written from any
@@ -175,6 +194,8 @@ CUresult cuvk_stream_lookup(CUstream hstream, const char *entry, struct cuvk_con
                             struct cuvk_stream **out);
 
 void cuvk_stream_destroy_locked(struct cuvk_stream *stream);
+/* Frees ctx->stream_pool; ctx lock held, at context teardown. */
+void cuvk_stream_pool_free_locked(struct cuvk_context *ctx);
 void cuvk_event_destroy_locked(struct cuvk_event *event);
 
 /* Whether the event has been recorded, and the timeline value it waits

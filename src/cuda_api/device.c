@@ -102,12 +102,13 @@ device_attribute(const struct cuvk_device *dev, CUdevice_attribute attrib)
       return clamp_int(l->maxComputeWorkGroupSize[1]);
    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z:
       return clamp_int(l->maxComputeWorkGroupSize[2]);
+   /* CUDA's own grid limits: a launch splits a grid beyond the device's
+    * maxComputeWorkGroupCount into several dispatches (launch.c). */
    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X:
-      return clamp_int(l->maxComputeWorkGroupCount[0]);
+      return INT32_MAX;
    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y:
-      return clamp_int(l->maxComputeWorkGroupCount[1]);
    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z:
-      return clamp_int(l->maxComputeWorkGroupCount[2]);
+      return 65535;
    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK:
    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN:
       return clamp_int(l->maxComputeSharedMemorySize);

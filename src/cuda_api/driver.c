@@ -153,6 +153,7 @@ device_probe(VkPhysicalDevice pdev, struct cuvk_device *dev)
    dev->has_dma_buf = has_extension(exts, ext_count, VK_EXT_EXTERNAL_MEMORY_DMA_BUF_EXTENSION_NAME);
    dev->has_pci_bus_info = has_extension(exts, ext_count, VK_EXT_PCI_BUS_INFO_EXTENSION_NAME);
    dev->has_memory_budget = has_extension(exts, ext_count, VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
+   dev->has_atomic_float = has_extension(exts, ext_count, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
    dev->has_external_semaphore_fd = has_extension(exts, ext_count, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME);
 
    VkPhysicalDeviceVulkan12Features f12 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES };

@@ -33,6 +33,8 @@ struct cuvk_device {
    bool has_external_memory_host;
    bool has_dma_buf;
    bool has_memory_budget;
+   /* VK_EXT_shader_atomic_float: kernels' float atomic adds. */
+   bool has_atomic_float;
    /* VK_KHR_external_semaphore_fd: native OPAQUE_FD semaphore imports
     * (external_semaphore.c), binary and timeline. */
    bool has_external_semaphore_fd;

@@ -13,6 +13,7 @@
 
 #include "cuda_api/context.h"
 #include "cuda_api/driver.h"
+#include "compiler/kernel_abi.h"
 #include "cuda_api/memory.h"
 #include "mem/block_heap.h"
 #include "mem/va_space.h"
@@ -440,7 +441,10 @@ cuExternalMemoryGetMappedBuffer(CUdeviceptr *dptr, CUexternalMemory hext,
       return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "cuExternalMemoryGetMappedBuffer: out of host memory");
 
    uint64_t shift = desc->offset % MAPPING_ALIGNMENT;
-   res = cuvk_mem_va_alloc(desc->size + shift, MAPPING_ALIGNMENT, 0, &va);
+   /* The range starts a kernel page of its own: a page holds bytes of one
+    * buffer only, so one page table entry serves all of it
+    * (mem/page_table.h). */
+   res = cuvk_mem_va_alloc(desc->size + shift, CUVK_KERNEL_PAGE_SIZE, 0, &va);
    if (res != CUDA_SUCCESS) {
       free(alloc);
       return res;

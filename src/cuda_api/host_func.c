@@ -64,19 +64,21 @@ host_call_enqueue(CUstream hstream, struct host_call *call, const char *entry)
    if (res != CUDA_SUCCESS)
       goto fail;
    op->after = cuvk_submit_last_value(ctx);
-   op->gate = cuvk_host_queue_next_gate(ctx);
+   /* Once queued, the op belongs to the host queue's thread, which may
+    * run and free it before the push returns: keep its gate value here. */
+   uint64_t gate_value = op->gate = cuvk_host_queue_next_gate(ctx);
    res = cuvk_host_queue_push(ctx, op);
    if (res != CUDA_SUCCESS) {
       /* The gate value is taken: release it for the GPU. */
       VkSemaphoreSignalInfo sig = {
          .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO,
          .semaphore = ctx->host_queue.gate,
-         .value = op->gate,
+         .value = gate_value,
       };
       vkSignalSemaphore(ctx->vk, &sig);
       goto fail;
    }
-   struct cuvk_submit_sem gate = { ctx->host_queue.gate, op->gate };
+   struct cuvk_submit_sem gate = { ctx->host_queue.gate, gate_value };
    res = cuvk_submit_semaphores(ctx, &gate, 1, NULL, 0);
    stream->last_value = cuvk_submit_last_value(ctx);
    pthread_mutex_unlock(&ctx->lock);

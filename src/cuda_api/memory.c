@@ -12,6 +12,7 @@
 
 #include "cuda_api/context.h"
 #include "cuda_api/driver.h"
+#include "mem/page_table.h"
 #include "mem/va_space.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -114,6 +115,70 @@ range_start_of(struct cuvk_mem_range *range, void *data)
    return true;
 }
 
+/* Makes alloc reachable from ctx's kernels: host memory as a host range,
+ * everything else through its pages.  Context lock held. */
+static CUresult
+page_table_enter(struct cuvk_mem_page_table *pt, struct cuvk_mem_alloc *alloc)
+{
+   uint64_t delta = alloc->block->address + alloc->offset - alloc->range.start;
+   CUresult res;
+   if (alloc->range.kind == CUVK_MEM_HOST || alloc->range.kind == CUVK_MEM_REGISTERED)
+      res = cuvk_mem_page_table_add_host(pt, alloc->range.start, alloc->range.size, delta);
+   else
+      res = cuvk_mem_page_table_map(pt, alloc->range.start, alloc->range.size, delta);
+   alloc->in_page_table = res == CUDA_SUCCESS;
+   return res;
+}
+
+/* Undoes page_table_enter, once the GPU is done with the range.  Context
+ * lock held. */
+static void
+page_table_leave(struct cuvk_context *ctx, struct cuvk_mem_alloc *alloc)
+{
+   if (!alloc->in_page_table || !ctx->page_table)
+      return;
+   if (alloc->range.kind == CUVK_MEM_HOST || alloc->range.kind == CUVK_MEM_REGISTERED)
+      cuvk_mem_page_table_remove_host(ctx->page_table, alloc->range.start);
+   else
+      cuvk_mem_page_table_unmap(ctx->page_table, alloc->range.start, alloc->range.size);
+   alloc->in_page_table = false;
+}
+
+CUresult
+cuvk_mem_page_table_get(struct cuvk_context *ctx, struct cuvk_mem_page_table **out)
+{
+   CUresult res = CUDA_SUCCESS;
+   uint64_t va_base, va_size;
+
+   pthread_mutex_lock(&ctx->lock);
+   if (ctx->page_table)
+      goto out;
+   res = cuvk_mem_va_init(0);
+   if (res != CUDA_SUCCESS)
+      goto out;
+   cuvk_mem_va_get_bounds(&va_base, &va_size);
+   struct cuvk_mem_page_table *pt;
+   res = cuvk_mem_page_table_create(ctx->vk, &ctx->dev->mem, va_base, va_size, &pt);
+   if (res != CUDA_SUCCESS)
+      goto out;
+   /* Every allocation published so far is in the list (publish enters
+    * new ones in the table under this same lock). */
+   cuvk_list_for_each_entry(struct cuvk_mem_alloc, alloc, &ctx->allocations, link) {
+      res = page_table_enter(pt, alloc);
+      if (res != CUDA_SUCCESS) {
+         cuvk_list_for_each_entry(struct cuvk_mem_alloc, a, &ctx->allocations, link)
+            a->in_page_table = false;
+         cuvk_mem_page_table_destroy(pt);
+         goto out;
+      }
+   }
+   ctx->page_table = pt;
+out:
+   *out = ctx->page_table;
+   pthread_mutex_unlock(&ctx->lock);
+   return res;
+}
+
 CUresult
 cuvk_mem_alloc_publish(struct cuvk_mem_alloc *alloc)
 {
@@ -126,6 +191,16 @@ cuvk_mem_alloc_publish(struct cuvk_mem_alloc *alloc)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "range 0x%llx+%llu overlaps an existing allocation",
                         (unsigned long long)alloc->range.start, (unsigned long long)alloc->range.size);
    pthread_mutex_lock(&ctx->lock);
+   /* This is the one place allocations become visible, so kernels see
+    * exactly what copies see. */
+   if (ctx->page_table) {
+      CUresult res = page_table_enter(ctx->page_table, alloc);
+      if (res != CUDA_SUCCESS) {
+         pthread_mutex_unlock(&ctx->lock);
+         cuvk_mem_range_map_remove(ranges(), &alloc->range);
+         return res;
+      }
+   }
    cuvk_list_addtail(&alloc->link, &ctx->allocations);
    pthread_mutex_unlock(&ctx->lock);
    return CUDA_SUCCESS;
@@ -148,6 +223,8 @@ alloc_release_now(struct cuvk_context *ctx, void *data)
    struct cuvk_mem_alloc *alloc = data;
    struct cuvk_mem_block *block = alloc->block;
 
+   /* The GPU is done with the range: kernels may stop reaching it. */
+   page_table_leave(ctx, alloc);
    if (block->heap) {
       alloc_heap_free(alloc);
    } else if (alloc->reserved) {

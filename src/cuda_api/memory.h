@@ -41,6 +41,7 @@ struct cuvk_mem_alloc {
    unsigned host_flags;
    unsigned access_flags;        /* CUmemAccess_flags of a cuMemMap range */
    uint64_t buffer_id;           /* CU_POINTER_ATTRIBUTE_BUFFER_ID */
+   bool in_page_table;           /* entered in ctx->page_table */
    struct cuvk_deferred release;
    /* Called at release for allocations that keep something else alive
     * (a mapped external buffer keeps its import). */
@@ -117,6 +118,12 @@ struct cuvk_mem_range_map *cuvk_mem_ranges(void);
 /* Releases an allocation already removed from the range map, once the
  * GPU is done with everything recorded so far. */
 void cuvk_mem_alloc_release(struct cuvk_mem_alloc *alloc);
+
+/* The context's kernel page table (mem/page_table.h), made at first
+ * call and filled from every live allocation; publish and release keep
+ * it current from then on.  Context lock not held. */
+struct cuvk_mem_page_table;
+CUresult cuvk_mem_page_table_get(struct cuvk_context *ctx, struct cuvk_mem_page_table **out);
 
 /* Frees every allocation of a context being destroyed (GPU idle). */
 void cuvk_memory_release_context(struct cuvk_context *ctx);

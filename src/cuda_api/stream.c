@@ -4,6 +4,7 @@
  * to remember when its own last command completes.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "cuda_api/context.h"
 #include "cuda_api/driver.h"
@@ -73,12 +74,23 @@ cuvk_stream_resolve(struct cuvk_context *ctx, CUstream hstream, const char *entr
    return CUDA_SUCCESS;
 }
 
+/* A destroyed stream's memory stays a stream of its context (see
+ * ctx->stream_pool) until the context goes. */
 void
 cuvk_stream_destroy_locked(struct cuvk_stream *stream)
 {
    cuvk_object_remove(&stream->base);
    cuvk_list_del(&stream->link);
-   free(stream);
+   cuvk_list_addtail(&stream->link, &stream->ctx->stream_pool);
+}
+
+void
+cuvk_stream_pool_free_locked(struct cuvk_context *ctx)
+{
+   cuvk_list_for_each_entry_safe(struct cuvk_stream, s, &ctx->stream_pool, link) {
+      cuvk_list_del(&s->link);
+      free(s);
+   }
 }
 
 static CUresult
@@ -94,15 +106,26 @@ stream_create(CUstream *phstream, unsigned int flags, int priority, const char *
    if (flags & ~STREAM_FLAGS)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: unknown flags 0x%x", entry, flags & ~STREAM_FLAGS);
 
-   stream = calloc(1, sizeof(*stream));
-   if (!stream)
+   pthread_mutex_lock(&ctx->lock);
+   if (!cuvk_list_is_empty(&ctx->stream_pool)) {
+      stream = cuvk_container_of(ctx->stream_pool.next, struct cuvk_stream, link);
+      cuvk_list_del(&stream->link);
+   } else {
+      stream = malloc(sizeof(*stream));
+   }
+   if (!stream) {
+      pthread_mutex_unlock(&ctx->lock);
       return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", entry);
+   }
+   /* Field by field, under the lock: a late reader of a pooled stream
+    * reads ctx without it (the same context, never a torn value) and the
+    * rest under it. */
+   memset(&stream->base, 0, sizeof(stream->base));
    stream->ctx = ctx;
    stream->flags = flags;
    /* CUDA clamps priorities into the supported range. */
    stream->priority = CUVK_MAX(CUVK_MIN(priority, STREAM_PRIORITY_LEAST), STREAM_PRIORITY_GREATEST);
-
-   pthread_mutex_lock(&ctx->lock);
+   stream->last_value = 0;
    cuvk_list_addtail(&stream->link, &ctx->streams);
    pthread_mutex_unlock(&ctx->lock);
    stream->id = cuvk_stream_next_id();

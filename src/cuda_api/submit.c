@@ -8,6 +8,7 @@
 #include "cuda_api/context.h"
 #include "cuda_api/driver.h"
 #include "cuda_api/host_queue.h"
+#include "cuda_api/module.h"
 #include "util/error.h"
 #include "util/log.h"
 #include "util/macros.h"
@@ -615,8 +616,11 @@ submit_wait_gpu(struct cuvk_context *ctx, uint64_t value)
    CUresult res = CUDA_SUCCESS;
    VkResult vr;
 
+   /* Reached already (another call polled the counter): still retire, so
+    * that what was deferred behind it (a destroyed semaphore's fd, freed
+    * memory) is gone when a synchronising call returns. */
    if (value <= __atomic_load_n(&s->completed, __ATOMIC_RELAXED))
-      return CUDA_SUCCESS;
+      goto done;
 
    pthread_mutex_lock(&ctx->lock);
    if (s->open && value >= s->open->value)
@@ -682,7 +686,9 @@ cuvk_submit_wait(struct cuvk_context *ctx, uint64_t value)
     * that synchronised must see them done (a signal visible to the
     * exporter, a callback returned). */
    cuvk_host_queue_wait_through(ctx, value);
-   return CUDA_SUCCESS;
+   /* A kernel that faulted in the work waited for makes the wait, and
+    * every later one, fail as on CUDA. */
+   return cuvk_launch_fault(ctx);
 }
 
 CUresult

@@ -2,14 +2,17 @@
 
 #include <stdlib.h>
 
+#include "compiler/kernel_abi.h"
 #include "mem/va_space.h"
 #include "util/error.h"
 #include "util/log.h"
 #include "util/macros.h"
 
 /* Device addresses of blocks are aligned so any sub-allocation's address
- * keeps the alignment it was carved with. */
-#define BLOCK_VA_ALIGNMENT (2u << 20)
+ * keeps the alignment it was carved with, and to a kernel page: a page
+ * then never holds bytes of two blocks, so one page table entry serves it
+ * (mem/page_table.h). */
+#define BLOCK_VA_ALIGNMENT CUVK_KERNEL_PAGE_SIZE
 
 void
 cuvk_mem_heap_init(struct cuvk_mem_heap *heap, VkDevice vk, struct cuvk_mem_budget *budget,
@@ -292,7 +295,13 @@ heap_alloc(struct cuvk_mem_heap *heap, VkDeviceSize size, VkDeviceSize alignment
    pthread_mutex_lock(&heap->lock);
 
    if (size > heap->block_size / 2) {
-      res = block_create(heap, size, true, what, &block);
+      /* A dedicated block fills its last kernel page, so a kernel that runs
+       * a little past the end of its buffer lands in memory it owns, as on
+       * CUDA, instead of outside the Vulkan allocation. */
+      VkDeviceSize block_size = CUVK_ALIGN_UP(size, BLOCK_VA_ALIGNMENT);
+      if (block_size > heap->max_size)
+         block_size = size;
+      res = block_create(heap, block_size, true, what, &block);
       if (res == CUDA_SUCCESS)
          block->live = 1;
       goto out;

@@ -241,6 +241,13 @@ device_attributes(void)
    API_CHECK_CU(cuDeviceGetAttribute(&value, CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING, api_dev));
    API_CHECK(value == 1);
 
+   /* CUDA's grid limits on every device: launches split larger grids
+    * than the Vulkan device dispatches at once (kernel.saxpy.big_grid). */
+   API_CHECK_CU(cuDeviceGetAttribute(&value, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, api_dev));
+   API_CHECK_MSG(value == 2147483647, "MAX_GRID_DIM_X is %d", value);
+   API_CHECK_CU(cuDeviceGetAttribute(&value, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, api_dev));
+   API_CHECK_MSG(value == 65535, "MAX_GRID_DIM_Y is %d", value);
+
    int threads = 0, dim_x = 0;
    API_CHECK_CU(cuDeviceGetAttribute(&threads, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, api_dev));
    API_CHECK_CU(cuDeviceGetAttribute(&dim_x, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, api_dev));

@@ -7,6 +7,7 @@
 #include "api_test.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 
 #define THREADS 8
 
@@ -695,6 +696,81 @@ thread_event_record_query(void)
    API_CHECK_CU(cuCtxSetCurrent(api_ctx));
 }
 
+/* One thread creates, uses and destroys streams; others query whichever
+ * stream was created last, live or already destroyed.  A call that found
+ * the stream in the object table used to read it after the destroy had
+ * freed it (fuzz_api; under --sanitize=address a heap-use-after-free in
+ * cuStreamQuery).  A destroyed stream now stays a stream of its context
+ * until the context goes, so a late reader gets an answer. */
+struct stream_race {
+   CUcontext ctx;
+   CUdeviceptr dev;
+   CUstream _Atomic latest;
+   bool _Atomic stop;
+   pthread_barrier_t start;
+};
+
+static void *
+stream_race_churn(void *data)
+{
+   struct stream_race *r = data;
+   API_CHECK_CU(cuCtxSetCurrent(r->ctx));
+   pthread_barrier_wait(&r->start);
+   double end = api_now() + 2.0;
+   for (unsigned i = 0; api_now() < end; i++) {
+      CUstream s;
+      if (!API_CHECK_CU(cuStreamCreateWithPriority(&s, i % 2 ? CU_STREAM_NON_BLOCKING : 0, -(int)(i % 3))))
+         break;
+      atomic_store(&r->latest, s);
+      API_CHECK_CU(cuMemsetD8Async(r->dev, (unsigned char)i, 4096, s));
+      API_CHECK_CU(cuStreamDestroy(s));
+   }
+   atomic_store(&r->stop, true);
+   API_CHECK_CU(cuCtxSetCurrent(NULL));
+   return NULL;
+}
+
+static void *
+stream_race_reader(void *data)
+{
+   struct stream_race *r = data;
+   pthread_barrier_wait(&r->start);
+   while (!atomic_load(&r->stop)) {
+      CUstream s = atomic_load(&r->latest);
+      if (!s)
+         continue;
+      unsigned flags;
+      int prio;
+      CUresult q = cuStreamQuery(s), y = cuStreamSynchronize(s), f = cuStreamGetFlags(s, &flags),
+               p = cuStreamGetPriority(s, &prio);
+      API_CHECK_MSG((q == CUDA_SUCCESS || q == CUDA_ERROR_NOT_READY || q == CUDA_ERROR_INVALID_HANDLE) &&
+                       (y == CUDA_SUCCESS || y == CUDA_ERROR_INVALID_HANDLE) &&
+                       (f == CUDA_SUCCESS || f == CUDA_ERROR_INVALID_HANDLE) &&
+                       (p == CUDA_SUCCESS || p == CUDA_ERROR_INVALID_HANDLE),
+                    "on a stream being destroyed: query %d, synchronize %d, flags %d, priority %d", (int)q,
+                    (int)y, (int)f, (int)p);
+   }
+   return NULL;
+}
+
+static void
+thread_stream_destroy_query(void)
+{
+   enum { READERS = 3 };
+   struct stream_race r = { .ctx = api_ctx };
+   pthread_t threads[1 + READERS];
+   API_REQUIRE_CU(cuMemAlloc(&r.dev, 4096));
+   pthread_barrier_init(&r.start, NULL, 1 + READERS);
+   API_REQUIRE(pthread_create(&threads[0], NULL, stream_race_churn, &r) == 0);
+   for (int i = 1; i <= READERS; i++)
+      API_REQUIRE(pthread_create(&threads[i], NULL, stream_race_reader, &r) == 0);
+   for (int i = 0; i <= READERS; i++)
+      pthread_join(threads[i], NULL);
+   pthread_barrier_destroy(&r.start);
+   API_CHECK_CU(cuCtxSynchronize());
+   API_CHECK_CU(cuMemFree(r.dev));
+}
+
 static const struct api_case cases[] = {
    API_CASE("api.thread.streams", thread_streams),
    API_CASE_BARE("api.thread.shared_context", thread_shared_context),
@@ -704,6 +780,7 @@ static const struct api_case cases[] = {
    API_CASE_BARE("api.thread.primary_retain_release", thread_primary_retain_release),
    API_CASE("api.thread.vmm_release_retire", thread_vmm_release_retire),
    API_CASE("api.thread.event_record_query", thread_event_record_query),
+   API_CASE("api.thread.stream_destroy_query", thread_stream_destroy_query),
 };
 
 API_MAIN(cases)

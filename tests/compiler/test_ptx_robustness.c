@@ -3,8 +3,8 @@
  * read out of bounds: every input the parser accepts or refuses is checked
  * for a coherent result (a module, or an error with a status, a message
  * and a place inside the text), and every module that parses goes on
- * through the lowering to IR, the validator, the CFG analyses and the
- * printer.  The inputs are the PTX files given on the
+ * through the lowering to IR, the validator, the CFG analyses, the
+ * printer and the SPIR-V emitter.  The inputs are the PTX files given on the
  * command line (nvcc's output for tests/kernels) and a built-in module, so
  * the test has something to chew on without nvcc.  Run it under
  * AddressSanitizer (see docs/testing.md) to catch what a crash would not.
@@ -18,6 +18,7 @@
 
 #include "compiler/ir_structure.h"
 #include "compiler/ir_cfg.h"
+#include "compiler/spirv.h"
 #include "compiler_test.h"
 #include "unit_test.h"
 
@@ -45,7 +46,41 @@ static const char builtin_ptx[] =
    "\tst.global.f32 [%rd5], %f3;\n"
    "$L__BB0_2:\n\tret;\n}\n";
 
-static unsigned accepted, refused, lowered;
+static unsigned accepted, refused, lowered, emitted;
+
+/* A target like lavapipe, for the emitter. */
+static const struct cuvk_cc_target target = {
+   .subgroup_size = 8, .int8 = true, .int16 = true, .int64 = true, .float16 = true,
+   .float64 = true, .atomic_int64 = true, .atomic_float32_add = true,
+   .max_shared_bytes = 32768,
+};
+
+/* Every kernel of a mutant that lowered goes through the guard pass, the
+ * structurizer and the emitter: words or an error with a message, and
+ * the IR they changed in place still valid. */
+static void
+emit_all(struct cuvk_ir_module *ir)
+{
+   for (size_t i = 0; i < ir->func_count; i++) {
+      const struct cuvk_ir_function *f = ir->funcs[i];
+      struct cuvk_cc_error err;
+      uint32_t *words;
+      size_t count;
+      if (!f->is_entry || !f->has_body)
+         continue;
+      if (cuvk_spirv_emit_kernel(ir, f->name, &target, NULL, &words, &count, &err)) {
+         UNIT_CHECK(words != NULL && count > 5 && err.status == CUVK_CC_OK);
+         emitted++;
+         free(words);
+      } else {
+         UNIT_CHECK(words == NULL && err.status != CUVK_CC_OK && err.message[0] != '\0');
+      }
+      if (!cuvk_ir_validate(ir, &err)) {
+         compiler_test_print_error("mutant after emission", &err);
+         UNIT_CHECK(!"IR does not validate after the emitter's passes");
+      }
+   }
+}
 
 /* The CFG analyses on whatever graph a mutant lowered to: they must not
  * crash or loop, and their answers must agree with each other. */
@@ -133,6 +168,7 @@ check_one(const char *text, size_t len)
          char *printed = cuvk_ir_print(ir);
          UNIT_CHECK(printed != NULL);
          free(printed);
+         emit_all(ir);
          cuvk_ir_module_destroy(ir);
       } else {
          UNIT_CHECK(err.status == CUVK_CC_INVALID || err.status == CUVK_CC_UNSUPPORTED);
@@ -158,6 +194,7 @@ mutate_and_check(const char *name, const char *orig, size_t len)
    /* Headroom for insertions; the parser sees only len bytes of it. */
    char *buf = malloc(len + 64);
    unsigned before_acc = accepted, before_ref = refused, before_low = lowered;
+   unsigned before_emit = emitted;
 
    if (!buf) {
       UNIT_CHECK(!"out of memory");
@@ -217,8 +254,10 @@ mutate_and_check(const char *name, const char *orig, size_t len)
       }
       check_one(buf, blen);
    }
-   printf("%s: %zu bytes, %u mutants parsed (%u of them lowered to valid IR), %u refused\n",
-          name, len, accepted - before_acc, lowered - before_low, refused - before_ref);
+   printf("%s: %zu bytes, %u mutants parsed (%u of them lowered to valid IR, %u kernels "
+          "emitted), %u refused\n",
+          name, len, accepted - before_acc, lowered - before_low, emitted - before_emit,
+          refused - before_ref);
    free(buf);
 }
 

@@ -9,8 +9,8 @@
  *
  * The harness keeps a table of every handle cuvk gave it, live and dead,
  * so that destroyed handles of each kind (contexts, streams, events,
- * external memory, arrays, mipmapped arrays, VMM handles and ranges,
- * device pointers) come back as arguments; cuvk must recognise them
+ * external memory and semaphores, arrays, mipmapped arrays, VMM handles
+ * and ranges, device pointers) come back as arguments; cuvk must recognise them
  * through its object table and refuse them.  Pointers cuvk never handed
  * out are out of scope, and so is host memory that is not there: the
  * host side of a copy is always inside memory the harness owns (or NULL),
@@ -19,24 +19,30 @@
  * At the end of each input the harness destroys everything it created,
  * ignoring the results, so whatever LeakSanitizer reports is cuvk's.
  *
- * Nothing generated can legitimately block forever: there are no
- * external semaphores, stream memory operations or host functions, and an
- * event that was never recorded is complete.
+ * Nothing generated can legitimately block forever: every wait on an
+ * external semaphore is on one whose exporting side the harness holds,
+ * and the harness signals it there right before or after the call; host
+ * functions sleep 25 ms at most; there are no stream memory operations;
+ * and an event that was never recorded is complete.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 
 #include "fuzz_ops.h"
+#include "util/xsem.h"
 #include "vk_harness.h"
 
 /*
@@ -179,6 +185,9 @@ enum {
    P_VMM,       /* CUmemGenericAllocationHandle */
    P_MAPPING,   /* cuMemMap ranges: h = address */
    P_FD,        /* fds the harness holds (closed at the end) */
+   P_SEM,       /* imported semaphores: kind = timeline, aux = exporter id */
+   P_SEMSRC,    /* the harness's exporters: kind = enum semsrc_kind, aux =
+                 * id, size = highest value known signalled or enqueued */
    P_COUNT
 };
 
@@ -195,6 +204,8 @@ struct state {
 };
 
 static struct state S;
+
+static void hf_quiesce(void);
 
 static uint8_t *host_buf;
 static bool ready;
@@ -538,6 +549,7 @@ op_ctx(struct fz *f, int op)
       break;
    }
    case FZ_CTX_DESTROY: {
+      hf_quiesce();
       uint8_t b = u8(f);
       struct slot *s = pick(f, P_CTX);
       c = b % 8 == 0 ? S.primary : s ? (CUcontext)(uintptr_t)s->h : NULL;
@@ -596,6 +608,7 @@ op_primary(struct fz *f)
        * again. */
       if (S.devices++)
          return;
+      hf_quiesce();
       if (cuDevicePrimaryCtxRelease(dev) == CUDA_SUCCESS) {
          S.primary_retains--;
          contexts_changed();
@@ -604,6 +617,7 @@ op_primary(struct fz *f)
    case 2:
       if (S.devices++)
          return;
+      hf_quiesce();
       if (cuDevicePrimaryCtxReset(dev) == CUDA_SUCCESS) {
          /* cuvk drops every reference, the harness's own too. */
          S.primary_retains = -1;
@@ -1196,6 +1210,7 @@ op_event(struct fz *f, int op)
    case 3: cuEventSynchronize(e); break;
    case 4: cuEventElapsedTime(u8(f) % 8 ? &ms : NULL, e, pick_event(f)); break;
    default:
+      hf_quiesce();
       if (cuEventDestroy(e) == CUDA_SUCCESS)
          kill_value(P_EVENT, (uintptr_t)e);
       break;
@@ -1635,6 +1650,7 @@ op_runtime(struct fz *f)
          case 1: cudaStreamWaitEvent(st, e, 0); break;
          case 2: cudaStreamSynchronize(st); break;
          default:
+            hf_quiesce();
             if (cudaEventDestroy(e) == cudaSuccess)
                kill_value(P_EVENT, (uintptr_t)e);
             break;
@@ -1691,6 +1707,738 @@ op_runtime(struct fz *f)
    }
 }
 
+/* ---- external semaphores ---------------------------------------------- */
+
+/* The exporting side of each imported semaphore is the harness's own: an
+ * xsem it made (src/util/xsem.h, what VK_LAYER_CUVK_interop hands out on
+ * lavapipe) or a Vulkan semaphore of its exporter device exported with
+ * vkGetSemaphoreFdKHR (the layer's xsem, or the driver's own semaphore
+ * where it exports them).  Every wait the harness gives cuvk is on a
+ * semaphore whose exporter it still holds, and right before or after the
+ * call it signals the exporter far enough to satisfy it: a wait nobody
+ * signals would hang the stream, and the harness with it at the next
+ * synchronising call, which CUDA allows and the fuzzer would report. */
+enum semsrc_kind {
+   SEMSRC_XSEM_BINARY,
+   SEMSRC_XSEM_TIMELINE,
+   SEMSRC_VK_BINARY,
+   SEMSRC_VK_TIMELINE,
+};
+
+static bool have_vk_semaphores;
+static PFN_vkGetSemaphoreFdKHR get_semaphore_fd;
+/* Exporters are named by a number that is never reused, since an xsem's
+ * or VkSemaphore's value may be once it is destroyed. */
+static uint64_t semsrc_next_id;
+
+static bool
+semsrc_timeline(const struct slot *src)
+{
+   return src->kind == SEMSRC_XSEM_TIMELINE || src->kind == SEMSRC_VK_TIMELINE;
+}
+
+static struct slot *
+semsrc_find(uint64_t id)
+{
+   struct pool *pl = &S.pool[P_SEMSRC];
+   for (unsigned i = 0; i < pl->n; i++)
+      if (pl->s[i].live && pl->s[i].aux == id)
+         return &pl->s[i];
+   return NULL;
+}
+
+/* The exporter of an imported semaphore, if it is still there. */
+static struct slot *
+sem_source(const struct slot *sem)
+{
+   return sem && sem->aux ? semsrc_find(sem->aux) : NULL;
+}
+
+/* The highest value the timeline has or is known to be signalled to. */
+static uint64_t
+semsrc_value(struct slot *src)
+{
+   if (src->kind == SEMSRC_XSEM_TIMELINE)
+      return cuvk_xsem_pending_max((struct cuvk_xsem *)(uintptr_t)src->h);
+   if (src->kind == SEMSRC_VK_TIMELINE) {
+      uint64_t now = 0;
+      vkGetSemaphoreCounterValue(vk.device, (VkSemaphore)(uintptr_t)src->h, &now);
+      return now > src->size ? now : src->size;
+   }
+   return 0;
+}
+
+/* The application's signal: a timeline to v (no lower), a binary one
+ * once more. */
+static void
+semsrc_signal(struct slot *src, uint64_t v)
+{
+   switch (src->kind) {
+   case SEMSRC_XSEM_BINARY:
+   case SEMSRC_XSEM_TIMELINE:
+      cuvk_xsem_signal((struct cuvk_xsem *)(uintptr_t)src->h, v);
+      break;
+   case SEMSRC_VK_BINARY: {
+      VkSemaphore sem = (VkSemaphore)(uintptr_t)src->h;
+      VkSubmitInfo submit = {
+         .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+         .signalSemaphoreCount = 1,
+         .pSignalSemaphores = &sem,
+      };
+      if (vkQueueSubmit(vk.queue, 1, &submit, VK_NULL_HANDLE) != VK_SUCCESS)
+         abort(); /* the wait it was for would never end */
+      break;
+   }
+   default: {
+      uint64_t now = 0;
+      vkGetSemaphoreCounterValue(vk.device, (VkSemaphore)(uintptr_t)src->h, &now);
+      if (v > now) {
+         VkSemaphoreSignalInfo info = {
+            .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO,
+            .semaphore = (VkSemaphore)(uintptr_t)src->h,
+            .value = v,
+         };
+         if (vkSignalSemaphore(vk.device, &info) != VK_SUCCESS)
+            abort();
+      }
+      break;
+   }
+   }
+   if (v > src->size)
+      src->size = v;
+}
+
+static void
+semsrc_destroy(struct slot *src)
+{
+   if (src->kind == SEMSRC_XSEM_BINARY || src->kind == SEMSRC_XSEM_TIMELINE)
+      cuvk_xsem_destroy((struct cuvk_xsem *)(uintptr_t)src->h);
+   else
+      vkDestroySemaphore(vk.device, (VkSemaphore)(uintptr_t)src->h, NULL);
+   src->live = false;
+}
+
+/* A new exporter of the kind; NULL when there is no room or no way. */
+static struct slot *
+semsrc_create(enum semsrc_kind kind)
+{
+   if (!pool_has_room(P_SEMSRC))
+      return NULL;
+   uint64_t h;
+   if (kind == SEMSRC_XSEM_BINARY || kind == SEMSRC_XSEM_TIMELINE) {
+      struct cuvk_xsem *x;
+      if (cuvk_xsem_create(kind == SEMSRC_XSEM_TIMELINE ? CUVK_XSEM_TIMELINE : CUVK_XSEM_BINARY, 0, &x) != 0)
+         return NULL;
+      h = (uintptr_t)x;
+   } else {
+      if (!have_vk_semaphores)
+         return NULL;
+      VkSemaphoreTypeCreateInfo type = {
+         .sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
+         .semaphoreType = kind == SEMSRC_VK_TIMELINE ? VK_SEMAPHORE_TYPE_TIMELINE : VK_SEMAPHORE_TYPE_BINARY,
+      };
+      VkExportSemaphoreCreateInfo export_info = {
+         .sType = VK_STRUCTURE_TYPE_EXPORT_SEMAPHORE_CREATE_INFO,
+         .pNext = &type,
+         .handleTypes = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT,
+      };
+      VkSemaphoreCreateInfo info = {
+         .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO,
+         .pNext = &export_info,
+      };
+      VkSemaphore sem;
+      if (vkCreateSemaphore(vk.device, &info, NULL, &sem) != VK_SUCCESS)
+         return NULL;
+      h = (uint64_t)(uintptr_t)sem;
+   }
+   return pool_add(P_SEMSRC, h, 0, kind, ++semsrc_next_id);
+}
+
+/* A new fd of the exporter's semaphore (held by the harness until an
+ * import takes it). */
+static int
+semsrc_export(struct slot *src)
+{
+   int fd = -1;
+   if (src->kind == SEMSRC_XSEM_BINARY || src->kind == SEMSRC_XSEM_TIMELINE) {
+      fd = cuvk_xsem_export_fd((struct cuvk_xsem *)(uintptr_t)src->h);
+   } else {
+      VkSemaphoreGetFdInfoKHR info = {
+         .sType = VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR,
+         .semaphore = (VkSemaphore)(uintptr_t)src->h,
+         .handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT,
+      };
+      if (get_semaphore_fd(vk.device, &info, &fd) != VK_SUCCESS)
+         fd = -1;
+   }
+   return hold_fd(fd);
+}
+
+static void
+op_sem_import(struct fz *f)
+{
+   if (!pool_has_room(P_SEM))
+      return;
+   uint8_t source = u8(f) % 8;
+   struct slot *src = NULL;
+   int fd, is_image;
+   if (source < 4) {
+      src = semsrc_create((enum semsrc_kind)source);
+   } else if (source == 4) {
+      /* A second import of an exporter: two handles, one semaphore. */
+      src = pick_live(f, P_SEMSRC);
+   }
+   if (source <= 4)
+      fd = src ? semsrc_export(src) : -1;
+   else
+      fd = pick_fd(f, &is_image); /* memory exports and every wrong fd */
+
+   static const CUexternalSemaphoreHandleType types[] = {
+      CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32, CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32_KMT,
+      CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D12_FENCE, CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_FENCE,
+      CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_NVSCISYNC, CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX,
+      CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX_KMT,
+      CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_WIN32, (CUexternalSemaphoreHandleType)0,
+      (CUexternalSemaphoreHandleType)11, (CUexternalSemaphoreHandleType)0x7fffffff,
+   };
+   bool timeline = src && semsrc_timeline(src);
+   uint8_t t = u8(f);
+   CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC d;
+   memset(&d, 0, sizeof(d));
+   if (t % 8 < 5)
+      d.type = timeline ? CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD
+                        : CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD;
+   else if (t % 8 < 7)
+      d.type = timeline ? CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD
+                        : CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD;
+   else
+      d.type = types[(t / 8) % (sizeof(types) / sizeof(types[0]))];
+   d.handle.fd = fd;
+   d.flags = u8(f) % 8 == 0 ? u32(f) : 0;
+   uint8_t how = u8(f) % 16;
+   if (how == 3)
+      d.reserved[u8(f) % 16] = 1; /* CUDA does not look at them */
+   CUexternalSemaphore sem = NULL;
+   CUresult r;
+   if (how == 2) {
+      r = (CUresult)cudaImportExternalSemaphore((cudaExternalSemaphore_t *)&sem,
+                                                (const struct cudaExternalSemaphoreHandleDesc *)&d);
+   } else {
+      r = cuImportExternalSemaphore(how == 0 ? NULL : &sem, how == 1 ? NULL : &d);
+   }
+   if (r == CUDA_SUCCESS && sem) {
+      /* cuvk owns (and has closed) the fd now. */
+      release_fd(fd);
+      /* An entry of the same value names a semaphore cuvk destroyed
+       * (with its context, say) and reused the memory of. */
+      pool_remove_value(P_SEM, (uintptr_t)sem);
+      pool_add(P_SEM, (uintptr_t)sem, 0, timeline, src ? src->aux : 0);
+   }
+}
+
+/* A timeline value around the exporter's: the next ones, the same,
+ * backwards, zero, random, and rarely the very top (after which nothing
+ * can signal the semaphore higher). */
+static uint64_t
+pick_timeline_value(struct fz *f, uint64_t now)
+{
+   switch (u8(f) % 8) {
+   case 0: case 7: return now + 1;
+   case 1: return now + 1 + u8(f);
+   case 2: return now;
+   case 3: return now ? now - 1 : 0;
+   case 4: return 0;
+   case 5: return u32(f);
+   default: return u8(f) % 32 == 0 ? UINT64_MAX : now + 2;
+   }
+}
+
+#define SEM_ARRAY 256
+
+static void
+op_sem_signal_wait(struct fz *f, bool wait)
+{
+   static const unsigned counts[] = { 0, 1, 1, 1, 1, 2, 3, 4, 62, 63, 200, 8 };
+   unsigned n = counts[u8(f) % (sizeof(counts) / sizeof(counts[0]))];
+   /* Up to 8 entries come from the input; more repeat them, each round a
+    * step higher so that a call's timeline values can still rise. */
+   CUexternalSemaphore sems[SEM_ARRAY];
+   struct slot *slots[8];
+   union {
+      CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS signal[SEM_ARRAY];
+      CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS wait[SEM_ARRAY];
+   } params;
+   memset(&params, 0, sizeof(params));
+   uint64_t values[8];
+   unsigned flags[8];
+   unsigned k = n < 8 ? n : 8;
+   for (unsigned i = 0; i < k; i++) {
+      slots[i] = pick(f, P_SEM);
+      struct slot *src = sem_source(slots[i]);
+      values[i] = pick_timeline_value(f, src ? semsrc_value(src) : 0);
+      flags[i] = u8(f) % 16 == 0 ? 1u << (u8(f) % 32) : 0;
+   }
+   for (unsigned i = 0; i < n; i++) {
+      struct slot *s = slots[i % k];
+      uint64_t v = values[i % k] + i / k;
+      sems[i] = s ? (CUexternalSemaphore)(uintptr_t)s->h : NULL;
+      if (wait) {
+         params.wait[i].params.fence.value = v;
+         params.wait[i].flags = flags[i % k];
+      } else {
+         params.signal[i].params.fence.value = v;
+         params.signal[i].flags = flags[i % k];
+      }
+   }
+   CUstream st = pick_stream(f);
+   uint8_t nul = u8(f) % 16;
+   bool runtime = u8(f) % 4 == 0;
+   bool signal_first = wait && (u8(f) & 1);
+
+   /* A wait the harness could not end is not made: one on an imported
+    * semaphore whose exporter is gone, or whose import the harness
+    * cannot trace (none should have succeeded). */
+   if (wait) {
+      for (unsigned i = 0; i < k; i++)
+         if (slots[i] && slots[i]->live && !sem_source(slots[i]))
+            return;
+   }
+
+   /* Satisfies the call's waits from the exporters' side, entry by
+    * entry: one signal per binary wait, the value for a timeline. */
+   bool satisfy = wait && n > 0 && n <= 62 && nul > 1;
+#define SATISFY()                                                               \
+   do {                                                                         \
+      for (unsigned i = 0; satisfy && i < n; i++) {                             \
+         struct slot *src = sem_source(slots[i % k]);                           \
+         if (src)                                                               \
+            semsrc_signal(src, params.wait[i].params.fence.value);              \
+      }                                                                         \
+   } while (0)
+   if (signal_first)
+      SATISFY();
+
+   const CUexternalSemaphore *arr = nul == 0 ? NULL : sems;
+   CUresult r;
+   if (wait) {
+      const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *p = nul == 1 ? NULL : params.wait;
+      if (runtime)
+         r = (CUresult)cudaWaitExternalSemaphoresAsync((const cudaExternalSemaphore_t *)arr,
+                                                       (const struct cudaExternalSemaphoreWaitParams *)p, n, st);
+      else
+         r = cuWaitExternalSemaphoresAsync(arr, p, n, st);
+   } else {
+      const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *p = nul == 1 ? NULL : params.signal;
+      if (runtime)
+         r = (CUresult)cudaSignalExternalSemaphoresAsync((const cudaExternalSemaphore_t *)arr,
+                                                         (const struct cudaExternalSemaphoreSignalParams *)p, n,
+                                                         st);
+      else
+         r = cuSignalExternalSemaphoresAsync(arr, p, n, st);
+   }
+   if (!signal_first)
+      SATISFY();
+#undef SATISFY
+   if (!wait && r == CUDA_SUCCESS) {
+      /* What cuvk enqueued counts for the values picked next. */
+      for (unsigned i = 0; i < n; i++) {
+         struct slot *src = sem_source(slots[i % k]);
+         if (src && params.signal[i].params.fence.value > src->size)
+            src->size = params.signal[i].params.fence.value;
+      }
+   }
+}
+
+static void
+op_sem_destroy(struct fz *f)
+{
+   uint8_t which = u8(f);
+   if (which % 8 == 7) {
+      /* The exporter goes; cuvk's imports keep the semaphore. */
+      struct slot *src = pick_live(f, P_SEMSRC);
+      if (src)
+         semsrc_destroy(src);
+      return;
+   }
+   struct slot *s = pick(f, P_SEM);
+   CUexternalSemaphore sem = s ? (CUexternalSemaphore)(uintptr_t)s->h : NULL;
+   CUresult r;
+   if (which % 8 == 6)
+      r = (CUresult)cudaDestroyExternalSemaphore((cudaExternalSemaphore_t)sem);
+   else
+      r = cuDestroyExternalSemaphore(sem);
+   if (r == CUDA_SUCCESS && s)
+      kill_value(P_SEM, s->h);
+}
+
+/* ---- host functions ---------------------------------------------------- */
+
+/* What a host function does, in a record of its own: it may run after
+ * the input that queued it has moved on, so nothing of the input's stack
+ * is left to it.  A record is reused once its function has run. */
+enum hf_behaviour {
+   HF_COUNT,        /* returns at once */
+   HF_LATE,         /* sleeps, so that later work waits for it */
+   HF_QUERY,        /* calls cuvk: queries that do not wait on a stream */
+   HF_LATE_QUERY,
+};
+
+struct hf_record {
+   atomic_bool busy;
+   int behaviour;
+   unsigned sleep_us;
+   CUstream stream;     /* possibly destroyed by the time it runs */
+   CUevent event;
+   CUdeviceptr dptr;
+};
+
+#define HF_RECORDS 64
+static struct hf_record hf_records[HF_RECORDS];
+static atomic_uint hf_runs;
+
+/* Waits until no host function that calls cuvk is pending.  Called
+ * before the harness destroys an event or a context, and at the end of
+ * an input: a lookup in cuvk checks that a handle is live and then reads
+ * it, and a destroy on another thread in between frees it under the
+ * reader (a use of a handle while it is destroyed, undefined in CUDA;
+ * cuvk does not count references to handles).  Streams are exempt: a
+ * destroyed stream stays a stream of its context until the context goes
+ * (api.thread.stream_destroy_query).  Host functions are never dropped
+ * here (no semaphore the GPU waits on stays unsignalled), so this ends. */
+static void
+hf_quiesce(void)
+{
+   for (unsigned waited = 0;; waited++) {
+      bool pending = false;
+      for (unsigned i = 0; i < HF_RECORDS && !pending; i++)
+         pending = atomic_load(&hf_records[i].busy) &&
+                   (hf_records[i].behaviour == HF_QUERY || hf_records[i].behaviour == HF_LATE_QUERY);
+      if (!pending)
+         return;
+      if (waited == 30000) {
+         fprintf(stderr, "fuzz_api: a host function that calls cuvk has not run in 30 s\n");
+         abort();
+      }
+      struct timespec ts = { 0, 1000000 };
+      nanosleep(&ts, NULL);
+   }
+}
+
+static void
+hf_body(struct hf_record *r, CUstream st)
+{
+   if (r->behaviour == HF_LATE || r->behaviour == HF_LATE_QUERY) {
+      struct timespec ts = { 0, (long)r->sleep_us * 1000 };
+      nanosleep(&ts, NULL);
+   }
+   if (r->behaviour == HF_QUERY || r->behaviour == HF_LATE_QUERY) {
+      /* What a host function may reasonably do: ask, not wait.  CUDA
+       * forbids API calls in host functions; cuvk must still not crash
+       * or deadlock on these, on a thread with no current context. */
+      const char *str;
+      int v;
+      CUcontext c;
+      uint64_t attr;
+      cuGetErrorName(CUDA_ERROR_INVALID_VALUE, &str);
+      cuDriverGetVersion(&v);
+      cuCtxGetCurrent(&c);
+      cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, S.dev);
+      cuStreamQuery(r->stream);
+      cuStreamQuery(st);
+      cuEventQuery(r->event);
+      cuPointerGetAttribute(&attr, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, r->dptr);
+   }
+   atomic_fetch_add(&hf_runs, 1);
+   atomic_store(&r->busy, false);
+}
+
+static void CUDA_CB
+hf_fn(void *data)
+{
+   hf_body(data, NULL);
+}
+
+static void CUDA_CB
+hf_callback(CUstream st, CUresult status, void *data)
+{
+   (void)status;
+   hf_body(data, st);
+}
+
+static void CUDART_CB
+hf_rt_callback(cudaStream_t st, cudaError_t status, void *data)
+{
+   (void)status;
+   hf_body(data, st);
+}
+
+static void
+op_host_func(struct fz *f)
+{
+   uint8_t api = u8(f);
+   bool null_fn = u8(f) % 16 == 0;
+   CUstream st = pick_stream(f);
+   uint8_t b = u8(f);
+   uint64_t avail;
+   struct hf_record *r = NULL;
+   for (unsigned i = 0; i < HF_RECORDS && !r; i++) {
+      bool expected = false;
+      if (atomic_compare_exchange_strong(&hf_records[i].busy, &expected, true))
+         r = &hf_records[i];
+   }
+   if (!r)
+      return;
+   r->behaviour = b % 4;
+   r->sleep_us = (unsigned)(b / 4) * 400; /* up to 25 ms */
+   r->stream = pick_stream(f);
+   r->event = pick_event(f);
+   r->dptr = pick_dptr(f, &avail);
+   unsigned flags = u8(f) % 8 == 0 ? u32(f) : 0;
+
+   CUresult res;
+   switch (api % 4) {
+   case 0: res = cuLaunchHostFunc(st, null_fn ? NULL : hf_fn, r); break;
+   case 1: res = cuStreamAddCallback(st, null_fn ? NULL : hf_callback, r, flags); break;
+   case 2: res = (CUresult)cudaLaunchHostFunc(st, null_fn ? NULL : hf_fn, r); break;
+   default: res = (CUresult)cudaStreamAddCallback(st, null_fn ? NULL : hf_rt_callback, r, flags); break;
+   }
+   if (res != CUDA_SUCCESS)
+      atomic_store(&r->busy, false);
+   /* Sometimes the caller waits for it straight away. */
+   switch (u8(f) % 4) {
+   case 0: cuStreamSynchronize(st); break;
+   case 1: cuStreamQuery(st); break;
+   default: break;
+   }
+}
+
+/* ---- cuGetProcAddress --------------------------------------------------- */
+
+/* NVIDIA's exports that cuvk answers CUDA_ERROR_NOT_SUPPORTED: each takes
+ * no arguments in cuvk and may be called with none. */
+#define CUVK_UNSUPPORTED(name) #name,
+static const char *const unsupported_names[] = {
+#include "unsupported_list.h"
+};
+#undef CUVK_UNSUPPORTED
+static void *unsupported_fns[sizeof(unsupported_names) / sizeof(unsupported_names[0])];
+static size_t unsupported_count;
+
+static int
+ptr_cmp(const void *a, const void *b)
+{
+   uintptr_t x = (uintptr_t) * (void *const *)a, y = (uintptr_t) * (void *const *)b;
+   return x < y ? -1 : x > y;
+}
+
+static bool
+is_unsupported_fn(void *fn)
+{
+   return bsearch(&fn, unsupported_fns, unsupported_count, sizeof(void *), ptr_cmp) != NULL;
+}
+
+/* Entry points the harness knows how to call: what cuGetProcAddress
+ * returns is called only when it is one of these symbols (by address),
+ * with that symbol's own prototype. */
+enum proc_sig {
+   SIG_INT_OUT,      /* CUresult (int *) */
+   SIG_ERROR_NAME,   /* CUresult (CUresult, const char **) */
+   SIG_CTX_OUT,      /* CUresult (CUcontext *) */
+   SIG_VOID,         /* CUresult (void) */
+   SIG_CTX,          /* CUresult (CUcontext) */
+   SIG_DEV_OUT,      /* CUresult (CUdevice *) */
+   SIG_DEV_OUT_CTX,  /* CUresult (CUdevice *, CUcontext) */
+   SIG_STREAM,       /* CUresult (CUstream) */
+   SIG_EVENT,        /* CUresult (CUevent) */
+   SIG_MEM_INFO,     /* CUresult (size_t *, size_t *); v1: unsigned int * */
+   SIG_ATTRIBUTE,    /* CUresult (int *, CUdevice_attribute, CUdevice) */
+   SIG_TOTAL_MEM,    /* CUresult (size_t *, CUdevice); v1: unsigned int * */
+   SIG_STREAM_FLAGS, /* CUresult (CUstream, unsigned *) */
+   SIG_INIT,         /* CUresult (unsigned) */
+   SIG_DEVICE_GET,   /* CUresult (CUdevice *, int) */
+   SIG_PROC,         /* cuGetProcAddress */
+   SIG_PROC_V2,      /* cuGetProcAddress_v2 */
+};
+
+static struct proc_known {
+   const char *symbol;
+   enum proc_sig sig;
+   void *fn;
+} proc_known[] = {
+   { "cuDriverGetVersion", SIG_INT_OUT }, { "cuDeviceGetCount", SIG_INT_OUT },
+   { "cuGetErrorName", SIG_ERROR_NAME }, { "cuGetErrorString", SIG_ERROR_NAME },
+   { "cuCtxGetCurrent", SIG_CTX_OUT }, { "cuCtxSynchronize", SIG_VOID },
+   { "cuCtxSynchronize_v2", SIG_CTX }, { "cuCtxGetDevice", SIG_DEV_OUT },
+   { "cuCtxGetDevice_v2", SIG_DEV_OUT_CTX }, { "cuStreamQuery", SIG_STREAM },
+   { "cuStreamQuery_ptsz", SIG_STREAM }, { "cuStreamSynchronize", SIG_STREAM },
+   { "cuStreamSynchronize_ptsz", SIG_STREAM }, { "cuEventQuery", SIG_EVENT },
+   { "cuMemGetInfo", SIG_MEM_INFO }, { "cuMemGetInfo_v2", SIG_MEM_INFO },
+   { "cuDeviceGetAttribute", SIG_ATTRIBUTE }, { "cuDeviceTotalMem", SIG_TOTAL_MEM },
+   { "cuDeviceTotalMem_v2", SIG_TOTAL_MEM }, { "cuStreamGetFlags", SIG_STREAM_FLAGS },
+   { "cuStreamGetFlags_ptsz", SIG_STREAM_FLAGS }, { "cuInit", SIG_INIT },
+   { "cuDeviceGet", SIG_DEVICE_GET }, { "cuGetProcAddress", SIG_PROC },
+   { "cuGetProcAddress_v2", SIG_PROC_V2 },
+};
+
+/* Names a caller asks for: the plain names of the entries above and of
+ * calls the harness does not make through the result. */
+static const char *const proc_names[] = {
+   "cuDriverGetVersion", "cuDeviceGetCount", "cuGetErrorName", "cuGetErrorString", "cuCtxGetCurrent",
+   "cuCtxSynchronize", "cuCtxGetDevice", "cuStreamQuery", "cuStreamSynchronize", "cuEventQuery",
+   "cuMemGetInfo", "cuDeviceGetAttribute", "cuDeviceTotalMem", "cuStreamGetFlags", "cuInit", "cuDeviceGet",
+   "cuGetProcAddress", "cuMemAlloc", "cuMemcpyHtoDAsync", "cuLaunchHostFunc", "cuImportExternalSemaphore",
+   "cuMemcpy3DPeerAsync", "cuStreamAddCallback", "cuCtxCreate", "cudaMalloc", "cuMemAlloc_v2",
+   "cuStreamQuery_ptsz", "cuGraphLaunch", "cuLaunchKernel",
+};
+
+/* The first cuGetProcAddress (cuda.h names _v2 by the plain name). */
+static CUresult (*proc_v1)(const char *, void **, int, cuuint64_t);
+
+static void
+proc_setup(void)
+{
+   proc_v1 = (CUresult(*)(const char *, void **, int, cuuint64_t))dlsym(RTLD_DEFAULT, "cuGetProcAddress");
+   for (size_t i = 0; i < sizeof(unsupported_names) / sizeof(unsupported_names[0]); i++) {
+      void *fn = dlsym(RTLD_DEFAULT, unsupported_names[i]);
+      if (fn)
+         unsupported_fns[unsupported_count++] = fn;
+   }
+   qsort(unsupported_fns, unsupported_count, sizeof(void *), ptr_cmp);
+   for (size_t i = 0; i < sizeof(proc_known) / sizeof(proc_known[0]); i++) {
+      void *fn = dlsym(RTLD_DEFAULT, proc_known[i].symbol);
+      /* One cuvk does not implement takes no arguments, whatever NVIDIA's
+       * prototype says: it is called as the unsupported ones are. */
+      proc_known[i].fn = fn && !is_unsupported_fn(fn) ? fn : NULL;
+   }
+}
+
+/* Calls fn, an entry point cuGetProcAddress returned, if the harness knows
+ * its prototype; arguments from the input. */
+static void
+proc_call(struct fz *f, void *fn)
+{
+   if (is_unsupported_fn(fn)) {
+      ((CUresult(*)(void))fn)();
+      return;
+   }
+   const struct proc_known *k = NULL;
+   for (size_t i = 0; i < sizeof(proc_known) / sizeof(proc_known[0]) && !k; i++)
+      if (proc_known[i].fn == fn)
+         k = &proc_known[i];
+   if (!k)
+      return;
+   bool nul = u8(f) % 8 == 0;
+   int v;
+   const char *str;
+   CUcontext c;
+   CUdevice d;
+   size_t a[2];
+   unsigned flags;
+   void *pfn;
+   switch (k->sig) {
+   case SIG_INT_OUT: ((CUresult(*)(int *))fn)(nul ? NULL : &v); break;
+   case SIG_ERROR_NAME:
+      ((CUresult(*)(CUresult, const char **))fn)((CUresult)u16(f), nul ? NULL : &str);
+      break;
+   case SIG_CTX_OUT: ((CUresult(*)(CUcontext *))fn)(nul ? NULL : &c); break;
+   case SIG_VOID: ((CUresult(*)(void))fn)(); break;
+   case SIG_CTX: ((CUresult(*)(CUcontext))fn)(pick_ctx(f)); break;
+   case SIG_DEV_OUT: ((CUresult(*)(CUdevice *))fn)(nul ? NULL : &d); break;
+   case SIG_DEV_OUT_CTX: ((CUresult(*)(CUdevice *, CUcontext))fn)(nul ? NULL : &d, pick_ctx(f)); break;
+   case SIG_STREAM: ((CUresult(*)(CUstream))fn)(pick_stream(f)); break;
+   case SIG_EVENT: ((CUresult(*)(CUevent))fn)(pick_event(f)); break;
+   case SIG_MEM_INFO: ((CUresult(*)(size_t *, size_t *))fn)(nul ? NULL : &a[0], &a[1]); break;
+   case SIG_ATTRIBUTE:
+      ((CUresult(*)(int *, CUdevice_attribute, CUdevice))fn)(nul ? NULL : &v,
+                                                            (CUdevice_attribute)(u8(f) % 150), S.dev);
+      break;
+   case SIG_TOTAL_MEM: ((CUresult(*)(size_t *, CUdevice))fn)(nul ? NULL : &a[0], S.dev); break;
+   case SIG_STREAM_FLAGS:
+      ((CUresult(*)(CUstream, unsigned *))fn)(pick_stream(f), nul ? NULL : &flags);
+      break;
+   case SIG_INIT: ((CUresult(*)(unsigned))fn)(u8(f) % 4 ? 0 : u32(f)); break;
+   case SIG_DEVICE_GET: ((CUresult(*)(CUdevice *, int))fn)(nul ? NULL : &d, (int)(int8_t)u8(f)); break;
+   case SIG_PROC:
+      ((CUresult(*)(const char *, void **, int, cuuint64_t))fn)("cuInit", nul ? NULL : &pfn, 13000, 0);
+      break;
+   case SIG_PROC_V2: {
+      CUdriverProcAddressQueryResult q;
+      ((CUresult(*)(const char *, void **, int, cuuint64_t, CUdriverProcAddressQueryResult *))fn)(
+         "cuMemAlloc", nul ? NULL : &pfn, 12000, 0, &q);
+      break;
+   }
+   }
+}
+
+static void
+op_proc_address(struct fz *f)
+{
+   static const char *const suffixes[] = { "_v2", "_v3", "_ptds", "_ptsz", "_v2_ptds", "x", "" };
+   static const int versions[] = { 0, -1, 1000, 2000, 2020, 3000, 3020, 4000, 6000, 7000, 10000, 11030,
+                                    12000, 12080, 13000, 13010, INT32_MAX, INT32_MIN };
+   static const cuuint64_t flag_menu[] = {
+      CU_GET_PROC_ADDRESS_DEFAULT, CU_GET_PROC_ADDRESS_LEGACY_STREAM,
+      CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM, 3, 4, (cuuint64_t)1 << 63,
+   };
+   char name[64];
+   const char *symbol = name;
+   uint8_t kind = u8(f) % 8;
+   switch (kind) {
+   case 0: case 1:
+      symbol = proc_names[u8(f) % (sizeof(proc_names) / sizeof(proc_names[0]))];
+      break;
+   case 2:
+      symbol = unsupported_names[u16(f) % (sizeof(unsupported_names) / sizeof(unsupported_names[0]))];
+      break;
+   case 3: {
+      const char *base = proc_names[u8(f) % (sizeof(proc_names) / sizeof(proc_names[0]))];
+      uint8_t s = u8(f);
+      snprintf(name, sizeof(name), "%s%s", base, suffixes[s % (sizeof(suffixes) / sizeof(suffixes[0]))]);
+      if (s & 0x80)
+         name[strlen(name) - 1] = '\0'; /* one character short */
+      break;
+   }
+   case 4: {
+      /* Bytes of the input, NULs and all. */
+      unsigned len = u8(f) % 48;
+      for (unsigned i = 0; i < len; i++)
+         name[i] = (char)u8(f);
+      name[len] = '\0';
+      break;
+   }
+   case 5: symbol = NULL; break;
+   case 6: symbol = ""; break;
+   default: {
+      /* A long name: no entry is longer than a few dozen characters. */
+      memset(name, 'c', sizeof(name) - 1);
+      name[sizeof(name) - 1] = '\0';
+      break;
+   }
+   }
+   uint8_t vb = u8(f);
+   int version = vb & 0x80 ? (int)u32(f) : versions[vb % (sizeof(versions) / sizeof(versions[0]))];
+   uint8_t fb = u8(f);
+   cuuint64_t flags = fb % 16 == 15 ? ((cuuint64_t)u32(f) << 32 | u32(f))
+                                    : flag_menu[fb % (sizeof(flag_menu) / sizeof(flag_menu[0]))];
+   uint8_t how = u8(f);
+   void *fn = NULL;
+   CUdriverProcAddressQueryResult status;
+   CUresult r;
+   void **out = how % 16 < 3 && how % 16 ? NULL : &fn;
+   if (how % 2 && proc_v1)
+      r = proc_v1(symbol, out, version, flags);
+   else
+      r = cuGetProcAddress_v2(symbol, out, version, flags, how % 8 == 4 ? NULL : &status);
+   if (r == CUDA_SUCCESS && out && (how & 0x10) && fn)
+      proc_call(f, fn);
+   /* And NVIDIA's exports cuvk lacks, directly: each must refuse. */
+   if (how & 0x20) {
+      size_t i = u16(f) % (unsupported_count ? unsupported_count : 1);
+      if (unsupported_count)
+         ((CUresult(*)(void))unsupported_fns[i])();
+   }
+}
+
 /* ---- per input -------------------------------------------------------- */
 
 /* Destroys everything the input created, whatever state it left cuvk in;
@@ -1699,6 +2447,7 @@ static void
 cleanup(void)
 {
    CUcontext c;
+   hf_quiesce();
    /* What the input pushed comes off; the primary is made current below
     * whatever else the input did to the stack. */
    for (; S.pushes > 0; S.pushes--)
@@ -1754,6 +2503,10 @@ cleanup(void)
    for (unsigned i = 0; i < pl->n; i++)
       if (pl->s[i].live)
          cuDestroyExternalMemory((CUexternalMemory)(uintptr_t)pl->s[i].h);
+   pl = &S.pool[P_SEM];
+   for (unsigned i = 0; i < pl->n; i++)
+      if (pl->s[i].live)
+         cuDestroyExternalSemaphore((CUexternalSemaphore)(uintptr_t)pl->s[i].h);
    pl = &S.pool[P_EVENT];
    for (unsigned i = 0; i < pl->n; i++)
       if (pl->s[i].live)
@@ -1781,6 +2534,19 @@ cleanup(void)
    cuCtxSetCurrent(S.primary);
    /* Deferred frees run once the GPU is done with them. */
    cuCtxSynchronize();
+
+   /* Every host function has run now (or was dropped with its context):
+    * the records are free again. */
+   for (unsigned i = 0; i < HF_RECORDS; i++)
+      atomic_store(&hf_records[i].busy, false);
+   /* The exporters go last: cuvk's imports hold references of their own,
+    * and the harness's signals on its queue must be done. */
+   pl = &S.pool[P_SEMSRC];
+   if (have_vk)
+      vkQueueWaitIdle(vk.queue);
+   for (unsigned i = 0; i < pl->n; i++)
+      if (pl->s[i].live)
+         semsrc_destroy(&pl->s[i]);
 
    pl = &S.pool[P_FD];
    for (unsigned i = 0; i < pl->n; i++)
@@ -1811,6 +2577,25 @@ teardown(void)
    free(host_buf);
 }
 
+/* Whether the exporter device can export semaphores of the kind as
+ * OPAQUE_FD (with VK_LAYER_CUVK_interop on lavapipe, as xsems). */
+static bool
+semaphores_exportable(bool timeline)
+{
+   VkSemaphoreTypeCreateInfo type = {
+      .sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
+      .semaphoreType = timeline ? VK_SEMAPHORE_TYPE_TIMELINE : VK_SEMAPHORE_TYPE_BINARY,
+   };
+   VkPhysicalDeviceExternalSemaphoreInfo info = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_SEMAPHORE_INFO,
+      .pNext = &type,
+      .handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT,
+   };
+   VkExternalSemaphoreProperties props = { .sType = VK_STRUCTURE_TYPE_EXTERNAL_SEMAPHORE_PROPERTIES };
+   vkGetPhysicalDeviceExternalSemaphoreProperties(vk.physical_device, &info, &props);
+   return props.externalSemaphoreFeatures & VK_EXTERNAL_SEMAPHORE_FEATURE_EXPORTABLE_BIT;
+}
+
 static void
 setup(void)
 {
@@ -1837,10 +2622,28 @@ setup(void)
    atexit(teardown);
    memset(host_buf, 0x5a, HOST_SIZE);
 
+   proc_setup();
+
    /* The exporter.  Without it the fd imports still run, with bad fds
-    * only. */
-   if (getenv("CUVK_FUZZ_NO_EXPORTER") || !vkh_init(&vk, "fuzz_api", NULL))
+    * only, and the semaphores are xsems the harness makes. */
+   if (getenv("CUVK_FUZZ_NO_EXPORTER"))
       return;
+   static const char *const semaphore_extensions[] = { VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME };
+   static VkPhysicalDeviceVulkan12Features features12 = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+      .timelineSemaphore = VK_TRUE,
+   };
+   const struct vkh_options with_semaphores = {
+      .device_extensions = semaphore_extensions,
+      .device_extension_count = 1,
+      .device_pnext = &features12,
+   };
+   if (vkh_init(&vk, "fuzz_api", &with_semaphores)) {
+      get_semaphore_fd = (PFN_vkGetSemaphoreFdKHR)vkGetDeviceProcAddr(vk.device, "vkGetSemaphoreFdKHR");
+      have_vk_semaphores = get_semaphore_fd && semaphores_exportable(false) && semaphores_exportable(true);
+   } else if (!vkh_init(&vk, "fuzz_api", NULL)) {
+      return;
+   }
    have_vk = true;
    exp_buffer_size = 1 << 20;
    if (vkh_create_buffer(&vk, exp_buffer_size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
@@ -1913,6 +2716,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
          op_vmm(&f, op);
          break;
       case FZ_RUNTIME: op_runtime(&f); break;
+      case FZ_SEM_IMPORT: op_sem_import(&f); break;
+      case FZ_SEM_SIGNAL: op_sem_signal_wait(&f, false); break;
+      case FZ_SEM_WAIT: op_sem_signal_wait(&f, true); break;
+      case FZ_SEM_DESTROY: op_sem_destroy(&f); break;
+      case FZ_HOST_FUNC: op_host_func(&f); break;
+      case FZ_PROC_ADDRESS: op_proc_address(&f); break;
       default: op_misc(&f); break;
       }
    }

@@ -54,6 +54,12 @@ enum fz_op {
    FZ_VMM_SHARE,           /* export, import, fd kind */
    FZ_MISC,                /* error names, device queries */
    FZ_RUNTIME,             /* which, then the call's arguments */
+   FZ_SEM_IMPORT,          /* source, type, flags, NULLs */
+   FZ_SEM_SIGNAL,          /* count, entries (sem, value, flags), stream, NULLs, api */
+   FZ_SEM_WAIT,            /* as FZ_SEM_SIGNAL, then when the host signals */
+   FZ_SEM_DESTROY,         /* which, sem or exporter */
+   FZ_HOST_FUNC,           /* api, fn, stream, behaviour, flags, sync */
+   FZ_PROC_ADDRESS,        /* name, version, flags, NULLs, call */
    FZ_OP_COUNT
 };
 

@@ -122,6 +122,67 @@ static void rt_dtoh(struct seed *s, int idx) { put(s, 9, FZ_RUNTIME, 2, 1, 0, 2,
 static void rt_memset(struct seed *s, int idx) { put(s, 10, FZ_RUNTIME, 4, idx, 0, 2, 0x11, 0, 0, 0, 1); }
 static void rt_free(struct seed *s, int idx) { put(s, 4, FZ_RUNTIME, 1, idx, 0); }
 
+/* External semaphores: an import of a new exporter of the kind (0 binary
+ * xsem, 1 timeline xsem, 2 binary Vulkan semaphore, 3 timeline Vulkan
+ * semaphore), of the natural handle type, flags 0, through the driver API
+ * (how 4) or the runtime's (how 2). */
+static void sem_import(struct seed *s, int kind, int how) { put(s, 5, FZ_SEM_IMPORT, kind, 0, 1, how); }
+/* A second import of the idx-th live exporter. */
+static void sem_reimport(struct seed *s, int idx) { put(s, 6, FZ_SEM_IMPORT, 4, idx, 0, 1, 4); }
+/* An import of a bad fd: fdkind as pick_fd reads it (5 -1, 6 just
+ * closed, 7 a pipe, 8 /dev/null, 9 a regular file, 0 a memory export). */
+static void
+sem_import_fd(struct seed *s, int fdkind, int type)
+{
+   put(s, 3, FZ_SEM_IMPORT, 5, fdkind);
+   if (fdkind == 9)
+      put(s, 1, 1);
+   put(s, 3, type, 1, 4);
+}
+/* A signal or wait of one semaphore (the idx-th import), value chosen by
+ * vsel (0 the next, 2 the same, 3 one back, 4 zero), on the default stream
+ * or the st-th created one (st >= 0), driver API. */
+static void
+sem_op(struct seed *s, int op, int idx, int vsel, int st)
+{
+   put(s, 5, op, 1, idx, vsel, 1);
+   if (st >= 0)
+      put(s, 2, 3, st);
+   else
+      put(s, 1, 0);
+   put(s, 2, 4, 1);
+}
+static void sem_signal(struct seed *s, int idx, int vsel, int st) { sem_op(s, FZ_SEM_SIGNAL, idx, vsel, st); }
+/* The harness signals the exporter after the call, or before when first. */
+static void
+sem_wait(struct seed *s, int idx, int vsel, int st, int first)
+{
+   sem_op(s, FZ_SEM_WAIT, idx, vsel, st);
+   put(s, 1, first);
+}
+static void sem_destroy(struct seed *s, int idx) { put(s, 3, FZ_SEM_DESTROY, 0, idx); }
+/* A host function (api: 0 cuLaunchHostFunc, 1 cuStreamAddCallback, 2 and
+ * 3 the runtime's) on the st-th created stream (or the default, st < 0);
+ * behaviour b (0 returns, 1 late, 2 queries cuvk, 3 both; the sleep is
+ * b / 4 * 400 us), no event or pointer, then sync (0 synchronise, 2 not). */
+static void
+host_func(struct seed *s, int api, int st, int b, int sync)
+{
+   put(s, 3, FZ_HOST_FUNC, api, 1);
+   if (st >= 0)
+      put(s, 2, 3, st);
+   else
+      put(s, 1, 0);
+   put(s, 5, b, 0, 9, 9, 1);
+   put(s, 1, sync);
+}
+/* cuGetProcAddress_v2 of proc_names[idx] (fuzz_api.c) for CUDA 13.0,
+ * flags as given, then a call of the result with non-NULL outputs; the
+ * caller adds the bytes of its other arguments. */
+static void proc(struct seed *s, int idx, int flags) { put(s, 7, FZ_PROC_ADDRESS, 0, idx, 14, flags, 0x10, 1); }
+/* The same by an unsupported name (index lo + 256 hi). */
+static void proc_unsupported(struct seed *s, int lo, int hi) { put(s, 7, FZ_PROC_ADDRESS, 2, lo, hi, 14, 0, 0x30); put(s, 2, lo, hi); }
+
 /* ---- the seeds: flows of the normal suites ------------------------------ */
 
 static void
@@ -282,6 +343,95 @@ seed_runtime(struct seed *s) /* runtime.* */
    rt_dtoh(s, 0);     /* from freed memory */
 }
 
+static void
+seed_semaphore_xsem(struct seed *s) /* external_semaphore.xsem.* */
+{
+   sem_import(s, 0, 4);
+   sem_import(s, 1, 4);
+   stream_create(s);
+   alloc(s);
+   memset8(s, 0, 1);
+   sem_signal(s, 0, 0, 0);
+   sem_wait(s, 0, 0, 0, 0);
+   sem_signal(s, 1, 0, 0);
+   sem_wait(s, 1, 0, 0, 1);
+   sem_signal(s, 1, 3, 0);   /* backwards */
+   sem_wait(s, 1, 3, -1, 0); /* a value passed already */
+   stream_sync(s, 0);
+   sem_destroy(s, 0);
+   sem_destroy(s, 0);        /* twice */
+   sem_signal(s, 0, 0, 0);   /* destroyed */
+   stream_destroy(s, 0);
+   sem_wait(s, 1, 0, 0, 0);  /* on a destroyed stream */
+   ctx_sync(s);
+}
+
+static void
+seed_semaphore_vulkan(struct seed *s) /* external_semaphore.{opaque_fd.binary,timeline_fd}.* */
+{
+   sem_import(s, 2, 4);
+   sem_import(s, 3, 2);      /* the runtime's import */
+   sem_reimport(s, 0);
+   stream_create(s);
+   sem_wait(s, 0, 0, 0, 0);
+   sem_signal(s, 2, 0, 0);   /* the second import of the same semaphore */
+   sem_wait(s, 1, 0, 0, 1);
+   sem_signal(s, 1, 0, -1);
+   ctx_sync(s);
+   sem_destroy(s, 1);
+   sem_destroy(s, 0);
+}
+
+static void
+seed_semaphore_bad(struct seed *s) /* external_semaphore.invalid.* */
+{
+   sem_import_fd(s, 5, 0);
+   sem_import_fd(s, 6, 0);
+   sem_import_fd(s, 7, 0);
+   sem_import_fd(s, 8, 5);   /* the timeline type */
+   sem_import_fd(s, 9, 0);
+   sem_import_fd(s, 0, 0);   /* memory, not a semaphore */
+   put(s, 5, FZ_SEM_IMPORT, 0, 7, 1, 4); /* a Windows type */
+   put(s, 5, FZ_SEM_IMPORT, 0, 0, 1, 0); /* NULL output */
+   put(s, 8, FZ_SEM_IMPORT, 1, 0, 0, 1, 0, 0, 0); put(s, 1, 4); /* flags 1 */
+   sem_import(s, 1, 4);
+   put(s, 5, FZ_SEM_SIGNAL, 0, 0, 4, 1);    /* no semaphores */
+   put(s, 8, FZ_SEM_WAIT, 1, 0, 0, 1, 0, 0, 1); put(s, 1, 0); /* NULL arrays */
+   put(s, 8, FZ_SEM_SIGNAL, 9, 0, 0, 1, 0, 4, 1); /* 63 semaphores */
+}
+
+static void
+seed_host_func(struct seed *s) /* host_func.* */
+{
+   stream_create(s);
+   alloc(s);
+   memset8(s, 0, 1);
+   host_func(s, 0, 0, 1 + 4 * 10, 2); /* late */
+   host_func(s, 1, 0, 2, 2);          /* calls cuvk */
+   host_func(s, 2, -1, 0, 0);
+   host_func(s, 3, 0, 3 + 4 * 2, 0);
+   stream_destroy(s, 0);
+   host_func(s, 0, 0, 0, 2);          /* a destroyed stream */
+   put(s, 3, FZ_HOST_FUNC, 0, 0);     /* NULL fn */
+   put(s, 7, 0, 0, 0, 0, 9, 1, 2);
+   ctx_sync(s);
+}
+
+static void
+seed_proc_address(struct seed *s) /* api.exports.* */
+{
+   proc(s, 0, 0);            /* cuDriverGetVersion */
+   proc(s, 7, 2);            /* cuStreamQuery, per-thread: cuStreamQuery_ptsz */
+   put(s, 1, 0);             /* ... of the NULL stream */
+   proc(s, 5, 0);            /* cuCtxSynchronize: cuCtxSynchronize_v2 for CUDA 13 */
+   put(s, 1, 0);             /* ... of the primary */
+   proc(s, 16, 0);           /* cuGetProcAddress itself */
+   proc_unsupported(s, 0, 0);
+   put(s, 7, FZ_PROC_ADDRESS, 3, 10, 2, 14, 0, 0); /* cuMemGetInfo_ptds */
+   put(s, 5, FZ_PROC_ADDRESS, 5, 14, 0, 0);        /* NULL name */
+   put(s, 6, FZ_PROC_ADDRESS, 0, 17, 1, 3, 3);     /* cuMemAlloc for CUDA -1, both flags, v1 */
+}
+
 static int
 write_seed(const char *dir, const char *name, void (*fill)(struct seed *))
 {
@@ -330,6 +480,11 @@ main(int argc, char **argv)
    bad |= write_seed(api, "host", seed_host);
    bad |= write_seed(api, "primary", seed_primary);
    bad |= write_seed(api, "runtime", seed_runtime);
+   bad |= write_seed(api, "semaphore_xsem", seed_semaphore_xsem);
+   bad |= write_seed(api, "semaphore_vulkan", seed_semaphore_vulkan);
+   bad |= write_seed(api, "semaphore_bad", seed_semaphore_bad);
+   bad |= write_seed(api, "host_func", seed_host_func);
+   bad |= write_seed(api, "proc_address", seed_proc_address);
    bad |= write_seed(pre, "all", preinit_all);
    return bad;
 }

@@ -1,6 +1,8 @@
 /*
- * external_semaphore.{opaque_fd.binary,timeline_fd}.*: the application's
- * side of semaphore interop, as a real program does it.
+ * external_semaphore.{opaque_fd.binary,timeline_fd,mixed,leak}.*: the
+ * application's side of semaphore interop, as a real program does it, on
+ * buffers (the image cases and FFmpeg's frame transfers are in
+ * interop_semaphore_image.c; this file holds the setup and the table).
  *
  * The exporter is a Vulkan application: it checks
  * vkGetPhysicalDeviceExternalSemaphoreProperties, creates its semaphores
@@ -29,31 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "interop_harness.h"
-
-#define DATA_SIZE (16u << 20)
-/* Fills before the last write: enough that, on lavapipe under the
- * validation layer, the producer runs for tens of milliseconds. */
-#define PRODUCER_FILLS 8
-#define ONE_SECOND_NS 1000000000ull
-
-struct stest {
-   struct itest it;
-   PFN_vkGetSemaphoreFdKHR GetSemaphoreFdKHR;
-   VkCommandBuffer cmd;
-   VkFence fence;
-   /* The exported memory, imported by CUDA. */
-   struct itest_export mem;
-   CUexternalMemory ext_mem;
-   CUdeviceptr dptr;
-   /* A host-visible buffer, not exported, that Vulkan copies into. */
-   VkBuffer readback;
-   VkDeviceMemory readback_mem;
-   /* Pattern in a host-visible staging buffer, the producer's last write. */
-   VkBuffer staging;
-   VkDeviceMemory staging_mem;
-   bool omit_wait;
-};
+#include "interop_semaphore.h"
 
 struct scase {
    const char *name;
@@ -72,17 +50,11 @@ static VkPhysicalDeviceVulkan12Features features12 = {
    .timelineSemaphore = VK_TRUE,
 };
 
-#define S_CHECK(cond)                                                  \
-   do {                                                               \
-      if (!(cond))                                                    \
-         ITEST_FAILF("%s", #cond);                                    \
-   } while (0)
-
 /* ---- the application's Vulkan side -------------------------------------- */
 
 /* What an application checks before it creates an exportable semaphore. */
-static bool
-semaphore_exportable(struct stest *s, bool timeline)
+bool
+stest_semaphore_exportable(struct stest *s, bool timeline)
 {
    VkSemaphoreTypeCreateInfo type = {
       .sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
@@ -101,8 +73,8 @@ semaphore_exportable(struct stest *s, bool timeline)
           (props.exportFromImportedHandleTypes & VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT);
 }
 
-static VkSemaphore
-semaphore_create(struct stest *s, bool timeline)
+VkSemaphore
+stest_semaphore_create(struct stest *s, bool timeline)
 {
    VkSemaphoreTypeCreateInfo type = {
       .sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
@@ -124,8 +96,8 @@ semaphore_create(struct stest *s, bool timeline)
    return sem;
 }
 
-static int
-semaphore_export(struct stest *s, VkSemaphore sem)
+int
+stest_semaphore_export(struct stest *s, VkSemaphore sem)
 {
    VkSemaphoreGetFdInfoKHR info = {
       .sType = VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR,
@@ -142,8 +114,8 @@ semaphore_export(struct stest *s, VkSemaphore sem)
 }
 
 /* cuImportExternalSemaphore of fd, which it owns on success. */
-static CUexternalSemaphore
-semaphore_import(int fd, bool timeline)
+CUexternalSemaphore
+stest_semaphore_import(int fd, bool timeline)
 {
    CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC desc;
    memset(&desc, 0, sizeof(desc));
@@ -159,17 +131,17 @@ semaphore_import(int fd, bool timeline)
 }
 
 /* An exportable semaphore and cuvk's import of it. */
-static bool
-semaphore_share(struct stest *s, bool timeline, VkSemaphore *vk, CUexternalSemaphore *cu)
+bool
+stest_semaphore_share(struct stest *s, bool timeline, VkSemaphore *vk, CUexternalSemaphore *cu)
 {
-   *vk = semaphore_create(s, timeline);
+   *vk = stest_semaphore_create(s, timeline);
    *cu = NULL;
    if (!*vk)
       return false;
-   int fd = semaphore_export(s, *vk);
+   int fd = stest_semaphore_export(s, *vk);
    if (fd < 0)
       return false;
-   *cu = semaphore_import(fd, timeline);
+   *cu = stest_semaphore_import(fd, timeline);
    return *cu != NULL;
 }
 
@@ -193,20 +165,40 @@ cu_wait(struct stest *s, CUexternalSemaphore sem, uint64_t value, CUstream strea
    return ITEST_CU(cuWaitExternalSemaphoresAsync(&sem, &params, 1, stream));
 }
 
-static VkCommandBuffer
-cmd_begin(struct stest *s)
+VkCommandBuffer
+stest_cmd_alloc(struct stest *s)
 {
-   VKH_CHECK_VK(vkResetCommandBuffer(s->cmd, 0));
+   VkCommandBufferAllocateInfo alloc = {
+      .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+      .commandPool = s->it.pool,
+      .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+      .commandBufferCount = 1,
+   };
+   VkCommandBuffer cmd = VK_NULL_HANDLE;
+   VKH_CHECK_VK(vkAllocateCommandBuffers(s->it.vk.device, &alloc, &cmd));
+   return cmd;
+}
+
+VkCommandBuffer
+stest_cmd_start(VkCommandBuffer cmd)
+{
+   VKH_CHECK_VK(vkResetCommandBuffer(cmd, 0));
    VkCommandBufferBeginInfo begin = {
       .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
       .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
    };
-   VKH_CHECK_VK(vkBeginCommandBuffer(s->cmd, &begin));
-   return s->cmd;
+   VKH_CHECK_VK(vkBeginCommandBuffer(cmd, &begin));
+   return cmd;
 }
 
-static void
-transfer_barrier(VkCommandBuffer cmd)
+VkCommandBuffer
+stest_cmd_begin(struct stest *s)
+{
+   return stest_cmd_start(s->cmd);
+}
+
+void
+stest_transfer_barrier(VkCommandBuffer cmd)
 {
    VkMemoryBarrier barrier = {
       .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
@@ -217,32 +209,46 @@ transfer_barrier(VkCommandBuffer cmd)
                         &barrier, 0, NULL, 0, NULL);
 }
 
-/* Submits s->cmd with one optional wait and one optional signal (value
- * for timelines, ignored for binary semaphores), and s->fence. */
-static bool
-submit(struct stest *s, VkSemaphore wait, uint64_t wait_value, VkSemaphore signal,
-       uint64_t signal_value)
+bool
+stest_submit_batch(struct stest *s, VkCommandBuffer cmd, const struct stest_sem_op *waits,
+                   uint32_t wait_count, const struct stest_sem_op *signals, uint32_t signal_count,
+                   VkFence fence)
 {
-   VkPipelineStageFlags stage = VK_PIPELINE_STAGE_TRANSFER_BIT;
+   VkSemaphore wait_sems[8], signal_sems[8];
+   uint64_t wait_values[8], signal_values[8];
+   VkPipelineStageFlags stages[8];
+   if (wait_count > 8 || signal_count > 8) {
+      ITEST_FAILF("stest_submit_batch: at most 8 waits and 8 signals");
+      return false;
+   }
+   for (uint32_t i = 0; i < wait_count; i++) {
+      wait_sems[i] = waits[i].sem;
+      wait_values[i] = waits[i].value;
+      stages[i] = VK_PIPELINE_STAGE_TRANSFER_BIT;
+   }
+   for (uint32_t i = 0; i < signal_count; i++) {
+      signal_sems[i] = signals[i].sem;
+      signal_values[i] = signals[i].value;
+   }
    VkTimelineSemaphoreSubmitInfo values = {
       .sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
-      .waitSemaphoreValueCount = wait ? 1 : 0,
-      .pWaitSemaphoreValues = &wait_value,
-      .signalSemaphoreValueCount = signal ? 1 : 0,
-      .pSignalSemaphoreValues = &signal_value,
+      .waitSemaphoreValueCount = wait_count,
+      .pWaitSemaphoreValues = wait_values,
+      .signalSemaphoreValueCount = signal_count,
+      .pSignalSemaphoreValues = signal_values,
    };
    VkSubmitInfo info = {
       .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
       .pNext = &values,
-      .waitSemaphoreCount = wait ? 1 : 0,
-      .pWaitSemaphores = &wait,
-      .pWaitDstStageMask = &stage,
-      .commandBufferCount = 1,
-      .pCommandBuffers = &s->cmd,
-      .signalSemaphoreCount = signal ? 1 : 0,
-      .pSignalSemaphores = &signal,
+      .waitSemaphoreCount = wait_count,
+      .pWaitSemaphores = wait_sems,
+      .pWaitDstStageMask = stages,
+      .commandBufferCount = cmd ? 1 : 0,
+      .pCommandBuffers = &cmd,
+      .signalSemaphoreCount = signal_count,
+      .pSignalSemaphores = signal_sems,
    };
-   VkResult res = vkQueueSubmit(s->it.vk.queue, 1, &info, s->fence);
+   VkResult res = vkQueueSubmit(s->it.vk.queue, 1, &info, fence);
    if (res != VK_SUCCESS) {
       ITEST_FAILF("vkQueueSubmit: %d", res);
       return false;
@@ -250,8 +256,18 @@ submit(struct stest *s, VkSemaphore wait, uint64_t wait_value, VkSemaphore signa
    return true;
 }
 
+/* Submits s->cmd with one optional wait and one optional signal (value
+ * for timelines, ignored for binary semaphores), and s->fence. */
 static bool
-fence_wait(struct stest *s)
+submit(struct stest *s, VkSemaphore wait, uint64_t wait_value, VkSemaphore signal,
+       uint64_t signal_value)
+{
+   struct stest_sem_op w = { wait, wait_value }, g = { signal, signal_value };
+   return stest_submit_batch(s, s->cmd, &w, wait ? 1 : 0, &g, signal ? 1 : 0, s->fence);
+}
+
+bool
+stest_fence_wait(struct stest *s)
 {
    VkResult res = vkWaitForFences(s->it.vk.device, 1, &s->fence, VK_TRUE, 60 * ONE_SECOND_NS);
    if (res != VK_SUCCESS) {
@@ -264,12 +280,12 @@ fence_wait(struct stest *s)
 
 /* Records the long producer: PRODUCER_FILLS fills of the whole buffer,
  * then the staging pattern over it. */
-static void
-record_vulkan_producer(struct stest *s, VkCommandBuffer cmd)
+void
+stest_record_vulkan_producer(struct stest *s, VkCommandBuffer cmd)
 {
    for (unsigned i = 0; i < PRODUCER_FILLS; i++) {
       vkCmdFillBuffer(cmd, s->mem.target, 0, DATA_SIZE, 0x01010101u * (i + 1));
-      transfer_barrier(cmd);
+      stest_transfer_barrier(cmd);
    }
    VkBufferCopy region = { .size = DATA_SIZE };
    vkCmdCopyBuffer(cmd, s->staging, s->mem.target, 1, &region);
@@ -277,8 +293,8 @@ record_vulkan_producer(struct stest *s, VkCommandBuffer cmd)
 
 /* ---- setup -------------------------------------------------------------- */
 
-static VkBuffer
-host_buffer(struct stest *s, VkDeviceMemory *mem)
+VkBuffer
+stest_host_buffer(struct stest *s, VkDeviceMemory *mem)
 {
    VkBuffer buf = VK_NULL_HANDLE;
    VKH_CHECK_VK(vkh_create_buffer(&s->it.vk, DATA_SIZE,
@@ -307,7 +323,7 @@ stest_init(struct stest *s, const char *name, bool timeline)
    };
    if (!itest_init_options(&s->it, name, true, &options))
       return ITEST_FAIL;
-   if (!semaphore_exportable(s, timeline)) {
+   if (!stest_semaphore_exportable(s, timeline)) {
       /* lavapipe without VK_LAYER_CUVK_interop would have failed device
        * creation already; a driver that lists the extension but cannot
        * export this kind skips. */
@@ -351,8 +367,8 @@ stest_init(struct stest *s, const char *name, bool timeline)
    }
    if (!ITEST_CU(itest_map(s->ext_mem, 0, DATA_SIZE, &s->dptr)))
       return ITEST_FAIL;
-   s->readback = host_buffer(s, &s->readback_mem);
-   s->staging = host_buffer(s, &s->staging_mem);
+   s->readback = stest_host_buffer(s, &s->readback_mem);
+   s->staging = stest_host_buffer(s, &s->staging_mem);
    return vkh_failure_count() ? ITEST_FAIL : ITEST_PASS;
 }
 
@@ -392,7 +408,7 @@ vulkan_to_cuda(struct stest *s, bool timeline)
    VkSemaphore vk_sem = VK_NULL_HANDLE;
    CUexternalSemaphore cu_sem = NULL;
    uint8_t *want = malloc(DATA_SIZE), *got = malloc(DATA_SIZE);
-   if (!want || !got || !semaphore_share(s, timeline, &vk_sem, &cu_sem))
+   if (!want || !got || !stest_semaphore_share(s, timeline, &vk_sem, &cu_sem))
       goto out;
 
    /* Three rounds: a binary semaphore is signalled and consumed again, a
@@ -401,8 +417,8 @@ vulkan_to_cuda(struct stest *s, bool timeline)
       itest_pattern(want, DATA_SIZE, 0x5e0a0000u + round);
       if (!vkh_write(&s->it.vk, s->staging_mem, 0, want, DATA_SIZE))
          ITEST_FAILF("writing the staging pattern");
-      VkCommandBuffer cmd = cmd_begin(s);
-      record_vulkan_producer(s, cmd);
+      VkCommandBuffer cmd = stest_cmd_begin(s);
+      stest_record_vulkan_producer(s, cmd);
       VKH_CHECK_VK(vkEndCommandBuffer(cmd));
       if (!submit(s, VK_NULL_HANDLE, 0, vk_sem, round))
          break;
@@ -414,7 +430,7 @@ vulkan_to_cuda(struct stest *s, bool timeline)
       char what[64];
       snprintf(what, sizeof(what), "round %u: what CUDA read after the wait", round);
       itest_check_bytes(got, want, DATA_SIZE, what);
-      if (!fence_wait(s))
+      if (!stest_fence_wait(s))
          break;
    }
    ITEST_CU(cuDestroyExternalSemaphore(cu_sem));
@@ -434,8 +450,8 @@ out:
  * pattern from the host, all on stream.  pattern must be pinned
  * (cuMemAllocHost): a copy from pageable memory may return only once it
  * is done, and the producer would be over before the consumer starts. */
-static bool
-cuda_producer(struct stest *s, const uint8_t *pattern, CUstream stream)
+bool
+stest_cuda_producer(struct stest *s, const uint8_t *pattern, CUstream stream)
 {
    for (unsigned i = 0; i < PRODUCER_FILLS; i++) {
       if (!ITEST_CU(cuMemsetD32Async(s->dptr, 0x02020202u * (i + 1), DATA_SIZE / 4, stream)))
@@ -444,11 +460,11 @@ cuda_producer(struct stest *s, const uint8_t *pattern, CUstream stream)
    return ITEST_CU(cuMemcpyHtoDAsync(s->dptr, pattern, DATA_SIZE, stream));
 }
 
-static bool
-vulkan_read_after(struct stest *s, VkSemaphore wait, uint64_t value, const uint8_t *want,
-                  uint8_t *got, const char *what)
+/* Records into cmd, and ends it: the exported buffer copied to the
+ * readback buffer, made visible to the host. */
+static void
+record_readback(struct stest *s, VkCommandBuffer cmd)
 {
-   VkCommandBuffer cmd = cmd_begin(s);
    VkBufferCopy region = { .size = DATA_SIZE };
    vkCmdCopyBuffer(cmd, s->mem.target, s->readback, 1, &region);
    VkMemoryBarrier to_host = {
@@ -459,8 +475,15 @@ vulkan_read_after(struct stest *s, VkSemaphore wait, uint64_t value, const uint8
    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1,
                         &to_host, 0, NULL, 0, NULL);
    VKH_CHECK_VK(vkEndCommandBuffer(cmd));
+}
+
+static bool
+vulkan_read_after(struct stest *s, VkSemaphore wait, uint64_t value, const uint8_t *want,
+                  uint8_t *got, const char *what)
+{
+   record_readback(s, stest_cmd_begin(s));
    if (!submit(s, s->omit_wait ? VK_NULL_HANDLE : wait, value, VK_NULL_HANDLE, 0) ||
-       !fence_wait(s))
+       !stest_fence_wait(s))
       return false;
    if (!vkh_read(&s->it.vk, s->readback_mem, 0, got, DATA_SIZE))
       return false;
@@ -475,13 +498,13 @@ cuda_to_vulkan(struct stest *s, bool timeline)
    CUstream stream = NULL;
    uint8_t *want = NULL, *got = malloc(DATA_SIZE);
    if (!got || !ITEST_CU(cuMemAllocHost((void **)&want, DATA_SIZE)) ||
-       !semaphore_share(s, timeline, &vk_sem, &cu_sem) ||
+       !stest_semaphore_share(s, timeline, &vk_sem, &cu_sem) ||
        !ITEST_CU(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING)))
       goto out;
 
    for (uint32_t round = 1; round <= 3; round++) {
       itest_pattern(want, DATA_SIZE, 0xc0da0000u + round);
-      if (!cuda_producer(s, want, stream) || !cu_signal(cu_sem, round, stream))
+      if (!stest_cuda_producer(s, want, stream) || !cu_signal(cu_sem, round, stream))
          break;
       char what[64];
       snprintf(what, sizeof(what), "round %u: what Vulkan read after the wait", round);
@@ -541,8 +564,11 @@ region_is(const uint8_t *bytes, uint32_t value, uint32_t round, const char *regi
    return true;
 }
 
+/* rounds of the ping-pong; with one, a single binary semaphore serves
+ * both directions (B is A): each side's wait consumes the other's last
+ * signal of it, and its own signal is the next one the other waits for. */
 static int
-ping_pong(struct stest *s, bool timeline)
+ping_pong_rounds(struct stest *s, bool timeline, bool one, uint32_t rounds, uint32_t check_every)
 {
    VkSemaphore vk_a = VK_NULL_HANDLE, vk_b = VK_NULL_HANDLE;
    CUexternalSemaphore cu_a = NULL, cu_b = NULL;
@@ -550,22 +576,26 @@ ping_pong(struct stest *s, bool timeline)
    uint8_t *bytes = malloc(4 * REGION);
    struct timespec t0, t1;
 
-   if (!bytes || !semaphore_share(s, timeline, &vk_a, &cu_a) ||
-       !semaphore_share(s, timeline, &vk_b, &cu_b) ||
+   if (!bytes || !stest_semaphore_share(s, timeline, &vk_a, &cu_a) ||
+       (!one && !stest_semaphore_share(s, timeline, &vk_b, &cu_b)) ||
        !ITEST_CU(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING)))
       goto out;
+   if (one) {
+      vk_b = vk_a;
+      cu_b = cu_a;
+   }
 
    clock_gettime(CLOCK_MONOTONIC, &t0);
-   for (uint32_t i = 0; i < PING_PONG_ROUNDS; i++) {
+   for (uint32_t i = 0; i < rounds; i++) {
       /* Vulkan, round i: wait for CUDA's round i - 1 (B = i), copy C to
        * VC, fill V, signal A = i + 1.  The fence of round i - 1 is waited
        * for before re-recording, which never waits on CUDA's round i. */
-      VkCommandBuffer cmd = cmd_begin(s);
+      VkCommandBuffer cmd = stest_cmd_begin(s);
       VkBufferCopy copy = { .srcOffset = REGION_C, .dstOffset = REGION_VC, .size = REGION };
       vkCmdCopyBuffer(cmd, s->mem.target, s->mem.target, 1, &copy);
       for (uint32_t j = 0; j < PING_PONG_JUNK_FILLS; j++) {
          vkCmdFillBuffer(cmd, s->mem.target, REGION_V, REGION, 0xdead0000u + j);
-         transfer_barrier(cmd);
+         stest_transfer_barrier(cmd);
       }
       vkCmdFillBuffer(cmd, s->mem.target, REGION_V, REGION, vk_value(i));
       VKH_CHECK_VK(vkEndCommandBuffer(cmd));
@@ -585,9 +615,9 @@ ping_pong(struct stest *s, bool timeline)
           !cu_signal(cu_b, i + 1, stream))
          break;
 
-      if (!fence_wait(s))
+      if (!stest_fence_wait(s))
          break;
-      if ((i + 1) % PING_PONG_CHECK_EVERY == 0) {
+      if ((i + 1) % check_every == 0) {
          if (!ITEST_CU(cuStreamSynchronize(stream)) ||
              !itest_vk_read(&s->it, &s->mem, 0, bytes, 4 * REGION))
             break;
@@ -603,12 +633,215 @@ ping_pong(struct stest *s, bool timeline)
    ITEST_CU(cuStreamSynchronize(stream));
    clock_gettime(CLOCK_MONOTONIC, &t1);
    double us = ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / 1e3;
-   fprintf(stderr, "%d rounds: %.1f us a round\n", PING_PONG_ROUNDS, us / PING_PONG_ROUNDS);
+   fprintf(stderr, "%u rounds: %.1f us a round\n", rounds, us / rounds);
 
 out:
    vkDeviceWaitIdle(s->it.vk.device);
    if (stream)
       ITEST_CU(cuStreamDestroy(stream));
+   if (cu_a)
+      ITEST_CU(cuDestroyExternalSemaphore(cu_a));
+   if (cu_b && !one)
+      ITEST_CU(cuDestroyExternalSemaphore(cu_b));
+   if (vk_a)
+      vkDestroySemaphore(s->it.vk.device, vk_a, NULL);
+   if (vk_b && !one)
+      vkDestroySemaphore(s->it.vk.device, vk_b, NULL);
+   free(bytes);
+   return ITEST_PASS;
+}
+
+static int
+ping_pong(struct stest *s, bool timeline)
+{
+   return ping_pong_rounds(s, timeline, false, PING_PONG_ROUNDS, PING_PONG_CHECK_EVERY);
+}
+
+/* One binary semaphore reused in both directions, every 25th round
+ * checked. */
+static int
+binary_reused_both_ways(struct stest *s, bool timeline)
+{
+   (void)timeline;
+   return ping_pong_rounds(s, false, true, 300, 25);
+}
+
+/* ---- (f) several semaphores in one call, values skipped ----------------- */
+
+#define MULTI_SEMS 4
+
+/* Two binary and two timeline semaphores: Vulkan signals all four in one
+ * batch, CUDA waits for all four in one cuWaitExternalSemaphoresAsync,
+ * reads, writes, signals all four in one cuSignalExternalSemaphoresAsync,
+ * and one Vulkan batch waits for all four before it reads. */
+static int
+several_in_one_call(struct stest *s, bool timeline)
+{
+   (void)timeline;
+   VkSemaphore vk[MULTI_SEMS] = { 0 };
+   CUexternalSemaphore cu[MULTI_SEMS] = { 0 };
+   CUstream stream = NULL;
+   VkCommandBuffer reader = stest_cmd_alloc(s);
+   uint8_t *want = malloc(DATA_SIZE), *got = malloc(DATA_SIZE);
+   uint8_t *cuda_got = NULL, *cuda_pattern = NULL;
+
+   if (!want || !got || !reader || !ITEST_CU(cuMemAllocHost((void **)&cuda_got, DATA_SIZE)) ||
+       !ITEST_CU(cuMemAllocHost((void **)&cuda_pattern, DATA_SIZE)) ||
+       !ITEST_CU(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING)))
+      goto out;
+   for (unsigned i = 0; i < MULTI_SEMS; i++) {
+      if (!stest_semaphore_share(s, i % 2, &vk[i], &cu[i]))
+         goto out;
+   }
+
+   for (uint32_t round = 1; round <= 3; round++) {
+      /* Timelines: Vulkan signals 2 round - 1, CUDA 2 round. */
+      uint64_t vk_value = 2 * round - 1, cu_value = 2 * round;
+      struct stest_sem_op ops[MULTI_SEMS];
+      CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS wait[MULTI_SEMS];
+      CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS signal[MULTI_SEMS];
+      memset(wait, 0, sizeof(wait));
+      memset(signal, 0, sizeof(signal));
+
+      itest_pattern(want, DATA_SIZE, 0x3a110000u + round);
+      if (!vkh_write(&s->it.vk, s->staging_mem, 0, want, DATA_SIZE))
+         ITEST_FAILF("writing the staging pattern");
+      VkCommandBuffer cmd = stest_cmd_begin(s);
+      stest_record_vulkan_producer(s, cmd);
+      VKH_CHECK_VK(vkEndCommandBuffer(cmd));
+      for (unsigned i = 0; i < MULTI_SEMS; i++)
+         ops[i] = (struct stest_sem_op){ vk[i], vk_value };
+      if (!stest_submit_batch(s, cmd, NULL, 0, ops, MULTI_SEMS, VK_NULL_HANDLE))
+         break;
+
+      for (unsigned i = 0; i < MULTI_SEMS; i++) {
+         wait[i].params.fence.value = vk_value;
+         signal[i].params.fence.value = cu_value;
+      }
+      itest_pattern(cuda_pattern, DATA_SIZE, 0x3a120000u + round);
+      if ((!s->omit_wait && !ITEST_CU(cuWaitExternalSemaphoresAsync(cu, wait, MULTI_SEMS, stream))) ||
+          !ITEST_CU(cuMemcpyDtoHAsync(cuda_got, s->dptr, DATA_SIZE, stream)) ||
+          !stest_cuda_producer(s, cuda_pattern, stream) ||
+          !ITEST_CU(cuSignalExternalSemaphoresAsync(cu, signal, MULTI_SEMS, stream)))
+         break;
+
+      for (unsigned i = 0; i < MULTI_SEMS; i++)
+         ops[i] = (struct stest_sem_op){ vk[i], cu_value };
+      record_readback(s, stest_cmd_start(reader));
+      if (!stest_submit_batch(s, reader, ops, s->omit_wait ? 0 : MULTI_SEMS, NULL, 0, s->fence) ||
+          !stest_fence_wait(s) || !ITEST_CU(cuStreamSynchronize(stream)))
+         break;
+      char what[80];
+      snprintf(what, sizeof(what), "round %u: what CUDA read after waiting for four", round);
+      itest_check_bytes(cuda_got, want, DATA_SIZE, what);
+      if (!vkh_read(&s->it.vk, s->readback_mem, 0, got, DATA_SIZE))
+         break;
+      snprintf(what, sizeof(what), "round %u: what Vulkan read after waiting for four", round);
+      itest_check_bytes(got, cuda_pattern, DATA_SIZE, what);
+   }
+
+out:
+   if (stream) {
+      ITEST_CU(cuStreamSynchronize(stream));
+      ITEST_CU(cuStreamDestroy(stream));
+   }
+   vkDeviceWaitIdle(s->it.vk.device);
+   for (unsigned i = 0; i < MULTI_SEMS; i++) {
+      if (cu[i])
+         ITEST_CU(cuDestroyExternalSemaphore(cu[i]));
+      if (vk[i])
+         vkDestroySemaphore(s->it.vk.device, vk[i], NULL);
+   }
+   if (cuda_got)
+      ITEST_CU(cuMemFreeHost(cuda_got));
+   if (cuda_pattern)
+      ITEST_CU(cuMemFreeHost(cuda_pattern));
+   free(want);
+   free(got);
+   return ITEST_PASS;
+}
+
+static bool
+counter_is(struct stest *s, VkSemaphore sem, uint64_t want, const char *name)
+{
+   uint64_t value = 0;
+   VKH_CHECK_VK(vkGetSemaphoreCounterValue(s->it.vk.device, sem, &value));
+   if (value != want) {
+      ITEST_FAILF("%s's counter is %llu, want %llu", name, (unsigned long long)value,
+                  (unsigned long long)want);
+      return false;
+   }
+   return true;
+}
+
+/*
+ * Timeline values that no signal sets exactly, and waits enqueued before
+ * any signal they wait for, both ways:
+ *
+ *   CUDA    waits A >= 5, reads         (nothing has signalled A yet)
+ *   Vulkan  signals A = 2 (an empty batch), then writes P, signals A = 7
+ *   Vulkan  waits B >= 8, reads         (nothing has signalled B yet)
+ *   CUDA    waits A >= 3 (passed long ago), signals B = 3, writes Q,
+ *           signals B = 10
+ *
+ * CUDA must read P and Vulkan Q; the counters end at 7 and 10.  Vulkan
+ * allows no more: its signals of one timeline go up in submission order.
+ */
+static int
+values_skipped(struct stest *s, bool timeline)
+{
+   (void)timeline;
+   VkSemaphore vk_a = VK_NULL_HANDLE, vk_b = VK_NULL_HANDLE;
+   CUexternalSemaphore cu_a = NULL, cu_b = NULL;
+   CUstream stream = NULL;
+   VkCommandBuffer reader = stest_cmd_alloc(s);
+   uint8_t *want = malloc(DATA_SIZE), *got = malloc(DATA_SIZE);
+   uint8_t *cuda_got = NULL, *cuda_pattern = NULL;
+
+   if (!want || !got || !reader || !ITEST_CU(cuMemAllocHost((void **)&cuda_got, DATA_SIZE)) ||
+       !ITEST_CU(cuMemAllocHost((void **)&cuda_pattern, DATA_SIZE)) ||
+       !stest_semaphore_share(s, true, &vk_a, &cu_a) ||
+       !stest_semaphore_share(s, true, &vk_b, &cu_b) ||
+       !ITEST_CU(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING)))
+      goto out;
+
+   if (!cu_wait(s, cu_a, 5, stream) ||
+       !ITEST_CU(cuMemcpyDtoHAsync(cuda_got, s->dptr, DATA_SIZE, stream)))
+      goto out;
+
+   itest_pattern(want, DATA_SIZE, 0x5c1b);
+   if (!vkh_write(&s->it.vk, s->staging_mem, 0, want, DATA_SIZE))
+      ITEST_FAILF("writing the staging pattern");
+   struct stest_sem_op a2 = { vk_a, 2 }, a7 = { vk_a, 7 }, b8 = { vk_b, 8 };
+   VkCommandBuffer cmd = stest_cmd_begin(s);
+   stest_record_vulkan_producer(s, cmd);
+   VKH_CHECK_VK(vkEndCommandBuffer(cmd));
+   record_readback(s, stest_cmd_start(reader));
+   if (!stest_submit_batch(s, VK_NULL_HANDLE, NULL, 0, &a2, 1, VK_NULL_HANDLE) ||
+       !stest_submit_batch(s, cmd, NULL, 0, &a7, 1, VK_NULL_HANDLE) ||
+       !stest_submit_batch(s, reader, &b8, s->omit_wait ? 0 : 1, NULL, 0, s->fence))
+      goto out;
+
+   itest_pattern(cuda_pattern, DATA_SIZE, 0x5c1c);
+   if (!cu_wait(s, cu_a, 3, stream) || !cu_signal(cu_b, 3, stream) ||
+       !stest_cuda_producer(s, cuda_pattern, stream) || !cu_signal(cu_b, 10, stream))
+      goto out;
+
+   if (!ITEST_CU(cuStreamSynchronize(stream)) || !stest_fence_wait(s))
+      goto out;
+   itest_check_bytes(cuda_got, want, DATA_SIZE, "what CUDA read after waiting for 5 (7 signalled)");
+   if (vkh_read(&s->it.vk, s->readback_mem, 0, got, DATA_SIZE))
+      itest_check_bytes(got, cuda_pattern, DATA_SIZE,
+                        "what Vulkan read after waiting for 8 (10 signalled)");
+   counter_is(s, vk_a, 7, "A");
+   counter_is(s, vk_b, 10, "B");
+
+out:
+   if (stream) {
+      ITEST_CU(cuStreamSynchronize(stream));
+      ITEST_CU(cuStreamDestroy(stream));
+   }
+   vkDeviceWaitIdle(s->it.vk.device);
    if (cu_a)
       ITEST_CU(cuDestroyExternalSemaphore(cu_a));
    if (cu_b)
@@ -617,7 +850,12 @@ out:
       vkDestroySemaphore(s->it.vk.device, vk_a, NULL);
    if (vk_b)
       vkDestroySemaphore(s->it.vk.device, vk_b, NULL);
-   free(bytes);
+   if (cuda_got)
+      ITEST_CU(cuMemFreeHost(cuda_got));
+   if (cuda_pattern)
+      ITEST_CU(cuMemFreeHost(cuda_pattern));
+   free(want);
+   free(got);
    return ITEST_PASS;
 }
 
@@ -635,7 +873,7 @@ host_signal_unblocks_cuda_wait(struct stest *s, bool timeline)
    void *got = NULL;
    uint8_t *want = malloc(DATA_SIZE);
    if (!want || !ITEST_CU(cuMemAllocHost(&got, DATA_SIZE)) ||
-       !semaphore_share(s, true, &vk_sem, &cu_sem) ||
+       !stest_semaphore_share(s, true, &vk_sem, &cu_sem) ||
        !ITEST_CU(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING)))
       goto out;
 
@@ -682,14 +920,14 @@ host_wait_sees_cuda_signal(struct stest *s, bool timeline)
    CUstream stream = NULL;
    uint8_t *want = NULL, *got = malloc(DATA_SIZE);
    if (!got || !ITEST_CU(cuMemAllocHost((void **)&want, DATA_SIZE)) ||
-       !semaphore_share(s, true, &vk_sem, &cu_sem) ||
+       !stest_semaphore_share(s, true, &vk_sem, &cu_sem) ||
        !ITEST_CU(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING)))
       goto out;
 
    /* Values skipped: 3, then 10. */
    for (uint64_t value = 3; value <= 10; value += 7) {
       itest_pattern(want, DATA_SIZE, 0x7700 + (uint32_t)value);
-      if (!cuda_producer(s, want, stream) || !cu_signal(cu_sem, value, stream))
+      if (!stest_cuda_producer(s, want, stream) || !cu_signal(cu_sem, value, stream))
          break;
       if (!s->omit_wait) {
          VkSemaphoreWaitInfo wait = {
@@ -773,10 +1011,10 @@ child_main(int sock)
    uint8_t *pattern = NULL;
    if (!ITEST_CU(cuMemAllocHost((void **)&pattern, DATA_SIZE)) || !ITEST_CU(itest_import(mem_fd, msg.allocation_size, 0, &s.ext_mem)) ||
        !ITEST_CU(itest_map(s.ext_mem, 0, DATA_SIZE, &s.dptr)) ||
-       !(sem = semaphore_import(sem_fd, msg.timeline)))
+       !(sem = stest_semaphore_import(sem_fd, msg.timeline)))
       return ITEST_FAIL;
    itest_pattern(pattern, DATA_SIZE, msg.seed);
-   if (cuda_producer(&s, pattern, NULL) && cu_signal(sem, 1, NULL))
+   if (stest_cuda_producer(&s, pattern, NULL) && cu_signal(sem, 1, NULL))
       ITEST_CU(cuCtxSynchronize());
    /* Tell the parent CUDA is done, then tear down. */
    byte = 'd';
@@ -797,7 +1035,7 @@ static pid_t child_pid = -1;
 static int
 child_signals(struct stest *s, bool timeline)
 {
-   VkSemaphore vk_sem = semaphore_create(s, timeline);
+   VkSemaphore vk_sem = stest_semaphore_create(s, timeline);
    uint8_t *want = malloc(DATA_SIZE), *got = malloc(DATA_SIZE);
    int status = ITEST_PASS;
    if (!vk_sem || !want || !got)
@@ -807,7 +1045,7 @@ child_signals(struct stest *s, bool timeline)
                             .seed = 0xc41d, .timeline = timeline };
    memcpy(msg.uuid, s->it.vk.device_uuid, 16);
    int mem_fd = itest_export_fd(&s->it, &s->mem);
-   int sem_fd = semaphore_export(s, vk_sem);
+   int sem_fd = stest_semaphore_export(s, vk_sem);
    char byte = 's';
    if (mem_fd < 0 || sem_fd < 0 || !itest_send_fd(child_sock, mem_fd, &msg, sizeof(msg)) ||
        !itest_send_fd(child_sock, sem_fd, &byte, 1))
@@ -861,7 +1099,7 @@ static int
 leak_import_destroy(struct stest *s, bool timeline)
 {
    (void)timeline;
-   VkSemaphore sems[2] = { semaphore_create(s, false), semaphore_create(s, true) };
+   VkSemaphore sems[2] = { stest_semaphore_create(s, false), stest_semaphore_create(s, true) };
    int fds_before = -1;
    long rss_before = -1;
    struct timespec t0, t1;
@@ -878,10 +1116,10 @@ leak_import_destroy(struct stest *s, bool timeline)
          rss_before = rss_kib();
       }
       bool is_timeline = i % 2;
-      int fd = semaphore_export(s, sems[is_timeline]);
+      int fd = stest_semaphore_export(s, sems[is_timeline]);
       if (fd < 0)
          break;
-      CUexternalSemaphore sem = semaphore_import(fd, is_timeline);
+      CUexternalSemaphore sem = stest_semaphore_import(fd, is_timeline);
       if (!sem)
          break;
       if (i % 100 == 1 || i % 100 == 2) {
@@ -928,6 +1166,16 @@ static const struct scase cases[] = {
      true, false },
    { "external_semaphore.leak.import_destroy", leak_import_destroy, true, false },
    { "external_semaphore.opaque_fd.binary.child_process_signals", child_signals, false, true },
+   { "external_semaphore.opaque_fd.binary.reused_both_ways", binary_reused_both_ways, false, false },
+   { "external_semaphore.mixed.several_in_one_call", several_in_one_call, true, false },
+   { "external_semaphore.timeline_fd.values_skipped", values_skipped, true, false },
+   { "external_semaphore.opaque_fd.binary.vulkan_to_cuda.image_level", stest_image_level, false,
+     false },
+   { "external_semaphore.timeline_fd.vulkan_to_cuda.image_level", stest_image_level, true, false },
+   { "external_semaphore.ffmpeg.nv12.to_cuda", stest_ffmpeg_nv12_to_cuda, true, false },
+   { "external_semaphore.ffmpeg.nv12.from_cuda", stest_ffmpeg_nv12_from_cuda, true, false },
+   { "external_semaphore.ffmpeg.p010.to_cuda", stest_ffmpeg_p010_to_cuda, true, false },
+   { "external_semaphore.ffmpeg.p010.from_cuda", stest_ffmpeg_p010_from_cuda, true, false },
    { "external_semaphore.timeline_fd.child_process_signals", child_signals, true, true },
 };
 

@@ -539,6 +539,36 @@ fd_hygiene(void)
    API_CHECK_MSG(api_fd_count() == before, "%d fds open, %d before", api_fd_count(), before);
 }
 
+/* A semaphore destroyed while the GPU is still busy is freed once the
+ * batch before it completes; a synchronising call must free it even when
+ * another call (here the second destroy) already saw the counter pass
+ * that batch.  Before that rule cuCtxSynchronize returned with the
+ * import's fd still open, and xsem.fd_hygiene failed now and then. */
+static void
+destroyed_closed_by_sync(void)
+{
+   CUdeviceptr dev;
+   API_REQUIRE_CU(cuMemAlloc(&dev, 16 << 20));
+   API_CHECK_CU(cuCtxSynchronize());
+   int before = api_fd_count();
+   struct cuvk_xsem *x1, *x2;
+   CUexternalSemaphore s1 = sem_import(CUVK_XSEM_TIMELINE, &x1);
+   for (int i = 0; i < 4; i++)
+      API_CHECK_CU(cuMemsetD8Async(dev, (unsigned char)i, 16 << 20, NULL));
+   API_CHECK_CU(sem_signal(s1, 1, NULL));
+   API_CHECK_CU(cuDestroyExternalSemaphore(s1));
+   /* The signal arrived: the GPU is past the batch s1's free waits for. */
+   API_CHECK(cuvk_xsem_wait(x1, 1, SEM_TIMEOUT_NS));
+   CUexternalSemaphore s2 = sem_import(CUVK_XSEM_BINARY, &x2);
+   API_CHECK_CU(cuDestroyExternalSemaphore(s2));
+   cuvk_xsem_destroy(x1);
+   cuvk_xsem_destroy(x2);
+   API_CHECK_CU(cuCtxSynchronize());
+   API_CHECK_MSG(api_fd_count() == before, "%d fds open after cuCtxSynchronize, %d before",
+                 api_fd_count(), before);
+   API_CHECK_CU(cuMemFree(dev));
+}
+
 /* ---- host functions ----------------------------------------------------------- */
 
 struct host_fn_state {
@@ -622,6 +652,18 @@ count_fn(void *data)
    (*n)++;
 }
 
+static void CUDA_CB
+atomic_count_fn(void *data)
+{
+   __atomic_add_fetch((unsigned *)data, 1, __ATOMIC_RELAXED);
+}
+
+static void CUDA_CB
+host_callback_count(CUstream stream, CUresult status, void *data)
+{
+   atomic_count_fn(data);
+}
+
 static void
 host_func_many(void)
 {
@@ -630,6 +672,31 @@ host_func_many(void)
       API_CHECK_CU(cuLaunchHostFunc(NULL, count_fn, &n));
    API_CHECK_CU(cuCtxSynchronize());
    API_CHECK_MSG(n == 500, "%u of 500 host functions ran", n);
+}
+
+/* The host queue's worker frees an op once it has run it, which can be
+ * before the call that queued it returns: cuLaunchHostFunc read the op's
+ * gate value after queueing it (found by fuzz_api; under
+ * --sanitize=address a heap-use-after-free within a few hundred calls).
+ * Back-to-back calls keep the worker running, so that it takes each op
+ * the moment it is queued. */
+static void
+host_func_worker_frees_op(void)
+{
+   CUstream stream;
+   API_REQUIRE_CU(cuStreamCreate(&stream, 0));
+   unsigned n = 0;
+   enum { CALLS = 8000 };
+   for (unsigned i = 0; i < CALLS; i++) {
+      if (i % 2)
+         API_CHECK_CU(cuStreamAddCallback(stream, host_callback_count, &n, 0));
+      else
+         API_CHECK_CU(cuLaunchHostFunc(stream, atomic_count_fn, &n));
+   }
+   API_CHECK_CU(cuStreamSynchronize(stream));
+   API_CHECK_MSG(__atomic_load_n(&n, __ATOMIC_RELAXED) == CALLS, "%u of %u host functions ran",
+                 __atomic_load_n(&n, __ATOMIC_RELAXED), (unsigned)CALLS);
+   API_CHECK_CU(cuStreamDestroy(stream));
 }
 
 static void CUDA_CB
@@ -699,9 +766,11 @@ static const struct api_case cases[] = {
    API_CASE("external_semaphore.xsem.several_in_one_call", several_in_one_call),
    API_CASE("external_semaphore.xsem.never_signalled", never_signalled),
    API_CASE("external_semaphore.xsem.fd_hygiene", fd_hygiene),
+   API_CASE("external_semaphore.xsem.destroyed_closed_by_sync", destroyed_closed_by_sync),
    API_CASE("host_func.launch.order", host_func_launch),
    API_CASE("host_func.callback.order", host_func_callback),
    API_CASE("host_func.launch.many", host_func_many),
+   API_CASE("host_func.launch.worker_frees_op", host_func_worker_frees_op),
    API_CASE("host_func.sync_waits", host_func_sync_waits),
    API_CASE("host_func.invalid", host_func_invalid),
 };

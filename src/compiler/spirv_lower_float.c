@@ -1,0 +1,1095 @@
+/*
+ * Floating-point lowering: arithmetic with PTX's rounding modes,
+ * flush-to-zero and saturation, the approximate functions, min/max,
+ * comparisons, testp, and cvt between every pair of types.
+ *
+ * Precision.  Vulkan guarantees correct rounding (to nearest even) for
+ * f32 OpFAdd, OpFSub, OpFMul and conversions, but only 2.5 ulp for OpFDiv
+ * and 3 ulp for sqrt, nothing for directed rounding, and lets Fma round
+ * twice.  PTX promises correctly rounded div.rn, sqrt.rn, rcp.rn, fma and
+ * every .rz/.rm/.rp.  These are built here from exact arithmetic in the
+ * next wider format (f64 for f32, f32 for f16):
+ *
+ *   - the exact result is held as x + err in the wide format, err found
+ *     by Knuth's TwoSum (exact for any rounding of the wide add); a product
+ *     of two narrow numbers is exact in the wide format (24 + 24 <= 53,
+ *     11 + 11 <= 24), so mul needs no err and fma is TwoSum(a*b, c);
+ *   - a quotient or square root has no such form, but comparing it with a
+ *     narrow candidate v is exact: a/b < v iff |a| < v*|b| and
+ *     sqrt(a) < v iff a < v*v, since v*|b| and v*v (v with at most one
+ *     bit more than the narrow format, a midpoint) fit the wide format;
+ *   - a candidate from the device's own wide-to-narrow conversion is
+ *     within one unit in the last place of the exact value, so the exact
+ *     value lies in [lo, hi] of two neighbouring narrow numbers found with
+ *     one comparison; the mode then picks lo or hi, nearest-even by
+ *     comparing with their midpoint (exact in the wide format too).
+ *
+ * So the result never depends on how well the device divides or takes
+ * square roots, only on its wide add, multiply and compare being exact
+ * where the operands say they are (which Vulkan requires: correct
+ * rounding of OpFAdd/OpFMul means exact when the result is
+ * representable).  Without the wide format (f32 without shaderFloat64)
+ * these instructions are refused rather than computed wrongly.
+ *
+ * f64 has no wider format: .rn f64 arithmetic is emitted as OpFAdd,
+ * OpFMul, Fma, OpFDiv and Sqrt and relies on the device rounding f64
+ * correctly (lavapipe and NVIDIA's Vulkan driver do; docs/compiler.md
+ * says so); directed rounding on f64 is refused.
+ *
+ * Subnormals.  PTX keeps f32 subnormals unless .ftz is given; Vulkan's
+ * default leaves it to the device (the emitter declares DenormPreserve
+ * where the device supports it).  .ftz is done here with bit operations
+ * on inputs and results, so it holds on every device.
+ */
+#include "compiler/spirv_lower_alu_priv.h"
+
+uint64_t
+alu_fsign(unsigned bits)
+{
+   return 1ull << (bits - 1);
+}
+
+uint64_t
+alu_finf(unsigned bits)
+{
+   return bits == 16 ? 0x7c00u : bits == 32 ? 0x7f800000u : 0x7ff0000000000000ull;
+}
+
+uint64_t
+alu_fmin_normal(unsigned bits)
+{
+   return bits == 16 ? 0x0400u : bits == 32 ? 0x00800000u : 0x0010000000000000ull;
+}
+
+uint64_t
+alu_fnan(unsigned bits)
+{
+   /* What sm_90 writes for an invalid operation: all mantissa bits set. */
+   return bits == 16 ? 0x7fffu : bits == 32 ? 0x7fffffffu : 0x7fffffffffffffffull;
+}
+
+static uint32_t
+as_u(struct cuvk_spirv_emitter *e, uint32_t x, unsigned bits)
+{
+   return alu_bitcast(e, alu_u(e, bits), x);
+}
+
+static uint32_t
+as_f(struct cuvk_spirv_emitter *e, uint32_t x, unsigned bits)
+{
+   return alu_bitcast(e, alu_f(e, bits), x);
+}
+
+/* |x| as bits. */
+static uint32_t
+mag_bits(struct cuvk_spirv_emitter *e, uint32_t x, unsigned bits)
+{
+   return cuvk_spirv_val(e, SpvOpBitwiseAnd, alu_u(e, bits), as_u(e, x, bits),
+                         alu_cu(e, bits, alu_fsign(bits) - 1));
+}
+
+uint32_t
+alu_flush(struct cuvk_spirv_emitter *e, uint32_t x, unsigned bits)
+{
+   uint32_t u = alu_u(e, bits);
+   uint32_t xb = as_u(e, x, bits);
+   uint32_t sub = cuvk_spirv_val(e, SpvOpULessThan, alu_b(e), mag_bits(e, x, bits),
+                                 alu_cu(e, bits, alu_fmin_normal(bits)));
+   uint32_t z = cuvk_spirv_val(e, SpvOpBitwiseAnd, u, xb, alu_cu(e, bits, alu_fsign(bits)));
+   return as_f(e, alu_sel(e, u, sub, z, xb), bits);
+}
+
+uint32_t
+alu_isnan(struct cuvk_spirv_emitter *e, uint32_t x, unsigned bits)
+{
+   return cuvk_spirv_val(e, SpvOpUGreaterThan, alu_b(e), mag_bits(e, x, bits),
+                         alu_cu(e, bits, alu_finf(bits)));
+}
+
+static uint32_t
+is_zero(struct cuvk_spirv_emitter *e, uint32_t x, unsigned bits)
+{
+   return cuvk_spirv_val(e, SpvOpIEqual, alu_b(e), mag_bits(e, x, bits), alu_cu(e, bits, 0));
+}
+
+static uint32_t
+sign_set(struct cuvk_spirv_emitter *e, uint32_t x, unsigned bits)
+{
+   return cuvk_spirv_val(e, SpvOpINotEqual, alu_b(e),
+                         cuvk_spirv_val(e, SpvOpBitwiseAnd, alu_u(e, bits), as_u(e, x, bits),
+                                        alu_cu(e, bits, alu_fsign(bits))),
+                         alu_cu(e, bits, 0));
+}
+
+/* The neighbour of x towards +inf (up) or -inf, by its bits: zeros step
+ * to the smallest subnormal of the direction's sign. */
+static uint32_t
+next_after(struct cuvk_spirv_emitter *e, uint32_t x, unsigned bits, bool up)
+{
+   uint32_t u = alu_u(e, bits);
+   uint32_t xb = as_u(e, x, bits);
+   uint32_t inc = cuvk_spirv_val(e, SpvOpIAdd, u, xb, alu_cu(e, bits, 1));
+   uint32_t dec = cuvk_spirv_val(e, SpvOpISub, u, xb, alu_cu(e, bits, 1));
+   uint32_t neg = sign_set(e, x, bits);
+   /* Away from zero is +1 on the bits. */
+   uint32_t r = up ? alu_sel(e, u, neg, dec, inc) : alu_sel(e, u, neg, inc, dec);
+   uint32_t tiny = alu_cu(e, bits, up ? 1 : alu_fsign(bits) | 1);
+   return as_f(e, alu_sel(e, u, is_zero(e, x, bits), tiny, r), bits);
+}
+
+static uint32_t
+fconvert(struct cuvk_spirv_emitter *e, uint32_t x, unsigned to, unsigned from)
+{
+   return to == from ? x : cuvk_spirv_val(e, SpvOpFConvert, alu_f(e, to), x);
+}
+
+static uint32_t
+nocontract(struct cuvk_spirv_emitter *e, uint32_t id)
+{
+   cuvk_spirv_decorate(e, id, SpvDecorationNoContraction, NULL, 0);
+   return id;
+}
+
+/* x op y in the wide format, never fused with anything. */
+static uint32_t
+wop(struct cuvk_spirv_emitter *e, SpvOp op, unsigned bits, uint32_t x, uint32_t y)
+{
+   return nocontract(e, cuvk_spirv_val(e, op, alu_f(e, bits), x, y));
+}
+
+/* The exact value of an operation, as the rounding below consults it. */
+enum exact_kind {
+   EXACT_SUM,     /* x + err, |err| <= half an ulp of x (err 0: x alone) */
+   EXACT_QUOT,    /* a / b for a, b >= 0 */
+   EXACT_SQRT,    /* sqrt(a) for a >= 0 */
+};
+
+struct exact {
+   enum exact_kind kind;
+   unsigned wbits;              /* the wide format */
+   uint32_t x, err;             /* SUM (err may be 0: no error term) */
+   uint32_t a, b;               /* QUOT, SQRT */
+};
+
+/* Compares the exact value with v (wide): *lt when exact < v, *gt when
+ * exact > v; neither when equal or NaN. */
+static void
+exact_cmp(struct cuvk_spirv_emitter *e, const struct exact *x, uint32_t v, uint32_t *lt,
+          uint32_t *gt)
+{
+   uint32_t bo = alu_b(e);
+   unsigned w = x->wbits;
+   uint32_t lhs, rhs;
+
+   switch (x->kind) {
+   case EXACT_SUM:
+      lhs = x->x, rhs = v;
+      break;
+   case EXACT_QUOT:
+      lhs = x->a, rhs = wop(e, SpvOpFMul, w, v, x->b);
+      break;
+   default:
+      lhs = x->a, rhs = wop(e, SpvOpFMul, w, v, v);
+      break;
+   }
+   *lt = cuvk_spirv_val(e, SpvOpFOrdLessThan, bo, lhs, rhs);
+   *gt = cuvk_spirv_val(e, SpvOpFOrdGreaterThan, bo, lhs, rhs);
+   if (x->kind == EXACT_SUM && x->err) {
+      uint32_t eq = cuvk_spirv_val(e, SpvOpFOrdEqual, bo, lhs, rhs);
+      uint32_t zero = alu_cf(e, w, 0);
+      uint32_t en = cuvk_spirv_val(e, SpvOpFOrdLessThan, bo, x->err, zero);
+      uint32_t ep = cuvk_spirv_val(e, SpvOpFOrdGreaterThan, bo, x->err, zero);
+      *lt = cuvk_spirv_val(e, SpvOpLogicalOr, bo, *lt, cuvk_spirv_val(e, SpvOpLogicalAnd, bo, eq, en));
+      *gt = cuvk_spirv_val(e, SpvOpLogicalOr, bo, *gt, cuvk_spirv_val(e, SpvOpLogicalAnd, bo, eq, ep));
+   }
+}
+
+/* A narrow value as the wide format sees it; infinities stand for
+ * 2^(emax + 1), the value past the largest finite number, so that the
+ * midpoint with it is where round-to-nearest overflows. */
+static uint32_t
+widen_for_mid(struct cuvk_spirv_emitter *e, uint32_t v, unsigned nbits, unsigned wbits)
+{
+   uint32_t vw = fconvert(e, v, wbits, nbits);
+   uint64_t past = nbits == 16 ? (wbits == 32 ? 0x47800000u : 0x40f0000000000000ull)
+                               : 0x47f0000000000000ull;  /* 2^16, 2^128 */
+   uint32_t inf = cuvk_spirv_val(e, SpvOpIEqual, alu_b(e), mag_bits(e, v, nbits),
+                                 alu_cu(e, nbits, alu_finf(nbits)));
+   uint32_t big = alu_sel(e, alu_f(e, wbits), sign_set(e, v, nbits),
+                          alu_cf(e, wbits, past | alu_fsign(wbits)), alu_cf(e, wbits, past));
+   return alu_sel(e, alu_f(e, wbits), inf, big, vw);
+}
+
+/* The exact value rounded to nbits in mode, from a candidate f within
+ * one ulp of it (see the top of the file). */
+static uint32_t
+round_fix(struct cuvk_spirv_emitter *e, const struct exact *x, uint32_t f, unsigned nbits,
+          enum alu_round mode)
+{
+   uint32_t bo = alu_b(e), nt = alu_f(e, nbits);
+   unsigned w = x->wbits;
+   uint32_t lt, gt;
+
+   exact_cmp(e, x, fconvert(e, f, w, nbits), &lt, &gt);
+   uint32_t lo = alu_sel(e, nt, gt, f, next_after(e, f, nbits, false));
+   uint32_t hi = alu_sel(e, nt, gt, next_after(e, f, nbits, true), f);
+   uint32_t r;
+
+   switch (mode) {
+   case ALU_RM:
+      r = lo;
+      break;
+   case ALU_RP:
+      r = hi;
+      break;
+   case ALU_RZ:
+      /* The exact value is positive when lo is (lo >= 0, or the exact
+       * value was above f >= 0). */
+      r = alu_sel(e, nt, cuvk_spirv_val(e, SpvOpLogicalNot, bo, sign_set(e, lo, nbits)), lo, hi);
+      break;
+   default: {
+      uint32_t m = wop(e, SpvOpFMul, w,
+                       wop(e, SpvOpFAdd, w, widen_for_mid(e, lo, nbits, w),
+                           widen_for_mid(e, hi, nbits, w)),
+                       alu_cf(e, w, w == 64 ? 0x3fe0000000000000ull : 0x3f000000u));
+      uint32_t mlt, mgt;
+      exact_cmp(e, x, m, &mlt, &mgt);
+      uint32_t lo_even = cuvk_spirv_val(e, SpvOpIEqual, bo,
+                                        cuvk_spirv_val(e, SpvOpBitwiseAnd, alu_u(e, nbits),
+                                                       as_u(e, lo, nbits), alu_cu(e, nbits, 1)),
+                                        alu_cu(e, nbits, 0));
+      r = alu_sel(e, nt, lo_even, lo, hi);
+      r = alu_sel(e, nt, mgt, hi, r);
+      r = alu_sel(e, nt, mlt, lo, r);
+      break;
+   }
+   }
+   /* Exact (or NaN): f itself. */
+   uint32_t off = cuvk_spirv_val(e, SpvOpLogicalOr, bo, lt, gt);
+   return alu_sel(e, nt, off, r, f);
+}
+
+/* TwoSum: s + t == x + y exactly, s the rounded sum (Knuth). */
+static void
+two_sum(struct cuvk_spirv_emitter *e, unsigned w, uint32_t x, uint32_t y, uint32_t *s,
+        uint32_t *t)
+{
+   *s = wop(e, SpvOpFAdd, w, x, y);
+   uint32_t bv = wop(e, SpvOpFSub, w, *s, x);
+   uint32_t av = wop(e, SpvOpFSub, w, *s, bv);
+   *t = wop(e, SpvOpFAdd, w, wop(e, SpvOpFSub, w, x, av), wop(e, SpvOpFSub, w, y, bv));
+}
+
+/* Dekker's exact product: p + err == a * b, p the rounded product, by
+ * Veltkamp's split (each half 26 bits, so the partial products are
+ * exact); needs |a|, |b| below 2^995 and a product above 2^-969. */
+static void
+two_prod64(struct cuvk_spirv_emitter *e, uint32_t a, uint32_t b, uint32_t *p, uint32_t *err)
+{
+   uint32_t hl[2][2];
+   uint32_t x[2] = { a, b };
+   for (unsigned i = 0; i < 2; i++) {
+      uint32_t t = wop(e, SpvOpFMul, 64, x[i], alu_cf(e, 64, 0x41a0000002000000ull));  /* 2^27+1 */
+      hl[i][0] = wop(e, SpvOpFSub, 64, t, wop(e, SpvOpFSub, 64, t, x[i]));
+      hl[i][1] = wop(e, SpvOpFSub, 64, x[i], hl[i][0]);
+   }
+   *p = wop(e, SpvOpFMul, 64, a, b);
+   uint32_t t = wop(e, SpvOpFSub, 64, wop(e, SpvOpFMul, 64, hl[0][0], hl[1][0]), *p);
+   t = wop(e, SpvOpFAdd, 64, t, wop(e, SpvOpFMul, 64, hl[0][0], hl[1][1]));
+   t = wop(e, SpvOpFAdd, 64, t, wop(e, SpvOpFMul, 64, hl[0][1], hl[1][0]));
+   *err = wop(e, SpvOpFAdd, 64, t, wop(e, SpvOpFMul, 64, hl[0][1], hl[1][1]));
+}
+
+/* fma.rn.f64 with one rounding.  GLSL's Fma may round twice (lavapipe's
+ * f64 Fma does: measured by compiler.run.alu_float), and there is no wider
+ * format, so Boldo and Melquiond's emulation ("Emulation of FMA and
+ * correctly rounded sums: proved algorithms using rounding to odd", 2008):
+ * (uh, ul) = a * b exactly, (th, tl) = TwoSum(c, uh), v = tl + ul rounded
+ * to odd, result = th + v rounded to nearest.  Outside the split's range
+ * (huge operands, tiny or zero products, infinities, NaN) the device's
+ * Fma. */
+static uint32_t
+fma64_exact(struct cuvk_spirv_emitter *e, uint32_t a, uint32_t b, uint32_t c)
+{
+   uint32_t ft = alu_f(e, 64), u = alu_u(e, 64), bo = alu_b(e);
+   uint32_t uh, ul, th, tl, v, ve;
+
+   two_prod64(e, a, b, &uh, &ul);
+   two_sum(e, 64, c, uh, &th, &tl);
+   two_sum(e, 64, tl, ul, &v, &ve);
+   /* Round to odd: an inexact v with an even last bit moves one step
+    * towards the exact sum, onto its odd neighbour. */
+   uint32_t vb = as_u(e, v, 64);
+   uint32_t inexact = cuvk_spirv_val(e, SpvOpFOrdNotEqual, bo, ve, alu_cf(e, 64, 0));
+   uint32_t even = cuvk_spirv_val(e, SpvOpIEqual, bo,
+                                  cuvk_spirv_val(e, SpvOpBitwiseAnd, u, vb, alu_cu(e, 64, 1)),
+                                  alu_cu(e, 64, 0));
+   uint32_t away = cuvk_spirv_val(e, SpvOpLogicalEqual, bo, sign_set(e, v, 64),
+                                  sign_set(e, ve, 64));
+   uint32_t step = alu_sel(e, u, away, cuvk_spirv_val(e, SpvOpIAdd, u, vb, alu_cu(e, 64, 1)),
+                           cuvk_spirv_val(e, SpvOpISub, u, vb, alu_cu(e, 64, 1)));
+   uint32_t vo = as_f(e, alu_sel(e, u, cuvk_spirv_val(e, SpvOpLogicalAnd, bo, inexact, even),
+                                 step, vb), 64);
+   uint32_t r = wop(e, SpvOpFAdd, 64, th, vo);
+
+   /* Where the split is exact: |a|, |b| < 2^995, |c| < 2^1000, and a
+    * product of 0 or above 2^-969 (else its error term is not exact). */
+   uint32_t lim = alu_cf(e, 64, 0x7e20000000000000ull), clim = alu_cf(e, 64, 0x7e70000000000000ull);
+   uint32_t pm = as_f(e, mag_bits(e, uh, 64), 64);
+   uint32_t ok = cuvk_spirv_val(e, SpvOpLogicalAnd, bo,
+                                cuvk_spirv_val(e, SpvOpFOrdLessThan, bo,
+                                               as_f(e, mag_bits(e, a, 64), 64), lim),
+                                cuvk_spirv_val(e, SpvOpFOrdLessThan, bo,
+                                               as_f(e, mag_bits(e, b, 64), 64), lim));
+   ok = cuvk_spirv_val(e, SpvOpLogicalAnd, bo, ok,
+                       cuvk_spirv_val(e, SpvOpFOrdLessThan, bo,
+                                      as_f(e, mag_bits(e, c, 64), 64), clim));
+   /* A zero product (the device's Fma then rounds once: c + 0) keeps
+    * IEEE's signed zeros, which the sum of error terms would not. */
+   uint32_t tiny = cuvk_spirv_val(e, SpvOpFOrdLessThan, bo, pm,
+                                  alu_cf(e, 64, 0x0360000000000000ull));
+   ok = cuvk_spirv_val(e, SpvOpLogicalAnd, bo, ok, cuvk_spirv_val(e, SpvOpLogicalNot, bo, tiny));
+   return alu_sel(e, ft, ok, r, cuvk_spirv_glsl(e, GLSLstd450Fma, ft, a, b, c));
+}
+
+static bool
+parse_round(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, enum alu_round *mode,
+            bool *given)
+{
+   *mode = ALU_RN;
+   *given = false;
+   for (unsigned i = 0; i < in->mod_count; i++) {
+      switch (in->mods[i]) {
+      case PTX_MOD_RN: *mode = ALU_RN; *given = true; break;
+      case PTX_MOD_RZ: *mode = ALU_RZ; *given = true; break;
+      case PTX_MOD_RM: *mode = ALU_RM; *given = true; break;
+      case PTX_MOD_RP: *mode = ALU_RP; *given = true; break;
+      case PTX_MOD_RNA: case PTX_MOD_RS:
+         return cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, in, "%s: rounding %s is not translated",
+                                alu_name(in), ptx_modifier_table[in->mods[i]].name);
+      default:
+         break;
+      }
+   }
+   return true;
+}
+
+/* The wide format for exact arithmetic on nbits, or 0 when the device
+ * has none. */
+static unsigned
+wide_of(struct cuvk_spirv_emitter *e, unsigned nbits)
+{
+   if (nbits == 16)
+      return 32;
+   if (nbits == 32 && cuvk_spirv_target(e)->float64)
+      return 64;
+   return 0;
+}
+
+/* [0, 1], NaN to +0 (.sat). */
+static uint32_t
+saturate(struct cuvk_spirv_emitter *e, uint32_t x, unsigned bits)
+{
+   uint32_t ft = alu_f(e, bits), bo = alu_b(e);
+   uint64_t one = bits == 16 ? 0x3c00u : bits == 32 ? 0x3f800000u : 0x3ff0000000000000ull;
+   uint32_t pos = cuvk_spirv_val(e, SpvOpFOrdGreaterThan, bo, x, alu_cf(e, bits, 0));
+   uint32_t below = cuvk_spirv_val(e, SpvOpFOrdLessThan, bo, x, alu_cf(e, bits, one));
+   return alu_sel(e, ft, pos, alu_sel(e, ft, below, x, alu_cf(e, bits, one)), alu_cf(e, bits, 0));
+}
+
+/* The result's common tail: .sat, then .ftz on the result. */
+static uint32_t
+finish(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t r, unsigned bits)
+{
+   if (alu_has(in, PTX_MOD_FTZ))
+      r = alu_flush(e, r, bits);
+   if (alu_has(in, PTX_MOD_SAT))
+      r = saturate(e, r, bits);
+   return r;
+}
+
+static uint32_t
+read_f(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, unsigned i, unsigned bits)
+{
+   uint32_t v = alu_read(e, in, i, CUVK_SPIRV_FLOAT, bits);
+   return alu_has(in, PTX_MOD_FTZ) ? alu_flush(e, v, bits) : v;
+}
+
+/* add, sub, mul, fma/mad: n operands (2 or 3). */
+static int
+lower_arith(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, unsigned bits)
+{
+   bool fma = in->op == PTX_OP_FMA || in->op == PTX_OP_MAD;
+   unsigned n = fma ? 3 : 2;
+   enum alu_round mode;
+   bool given;
+   uint32_t ft = alu_f(e, bits), v[3], r;
+
+   if (in->dst_count != 1 || in->src_count != n)
+      return alu_refuse(e, CUVK_CC_INVALID, in, "%s: expected %u sources", alu_name(in), n);
+   if (!parse_round(e, in, &mode, &given))
+      return -1;
+   for (unsigned i = 0; i < n; i++)
+      v[i] = read_f(e, in, i, bits);
+
+   SpvOp op = in->op == PTX_OP_ADD ? SpvOpFAdd : in->op == PTX_OP_SUB ? SpvOpFSub : SpvOpFMul;
+   if (mode == ALU_RN && !fma) {
+      /* Correctly rounded in Vulkan.  Without a rounding modifier PTX lets
+       * the compiler contract mul and add into fma, so only an explicit
+       * .rn forbids it. */
+      r = cuvk_spirv_val(e, op, ft, v[0], v[1]);
+      if (given)
+         nocontract(e, r);
+   } else if (bits == 64) {
+      if (mode != ALU_RN)
+         return alu_refuse(e, CUVK_CC_UNSUPPORTED, in, "%s: directed rounding of f64 is not "
+                           "translated (there is no wider format to compute it in)",
+                           alu_name(in));
+      r = fma64_exact(e, v[0], v[1], v[2]);
+   } else {
+      unsigned w = wide_of(e, bits);
+      if (!w)
+         return alu_refuse(e, CUVK_CC_UNSUPPORTED, in, "%s: needs shaderFloat64 to round "
+                           "correctly", alu_name(in));
+      struct exact x = { .kind = EXACT_SUM, .wbits = w };
+      uint32_t a = fconvert(e, v[0], w, bits), b = fconvert(e, v[1], w, bits);
+      uint32_t zsign = 0;
+      if (fma) {
+         uint32_t p = wop(e, SpvOpFMul, w, a, b);     /* exact */
+         two_sum(e, w, p, fconvert(e, v[2], w, bits), &x.x, &x.err);
+         zsign = cuvk_spirv_val(e, SpvOpLogicalOr, alu_b(e), sign_set(e, p, w),
+                                sign_set(e, v[2], bits));
+      } else if (op == SpvOpFMul) {
+         x.x = wop(e, SpvOpFMul, w, a, b);            /* exact */
+      } else {
+         two_sum(e, w, a, op == SpvOpFSub ? cuvk_spirv_val(e, SpvOpFNegate, alu_f(e, w), b) : b,
+                 &x.x, &x.err);
+         uint32_t bneg = sign_set(e, v[1], bits);
+         if (op == SpvOpFSub)
+            bneg = cuvk_spirv_val(e, SpvOpLogicalNot, alu_b(e), bneg);
+         zsign = cuvk_spirv_val(e, SpvOpLogicalOr, alu_b(e), sign_set(e, v[0], bits), bneg);
+      }
+      r = round_fix(e, &x, fconvert(e, x.x, bits, w), bits, mode);
+      if (zsign && mode == ALU_RM) {
+         /* An exact zero sum is -0 when rounding down unless both addends
+          * are +0 (IEEE 754 6.3); the wide add made it +0. */
+         uint32_t z = cuvk_spirv_val(e, SpvOpLogicalAnd, alu_b(e), is_zero(e, r, bits), zsign);
+         r = alu_sel(e, ft, z, alu_cf(e, bits, alu_fsign(bits)), r);
+      }
+   }
+   cuvk_spirv_write(e, &in->dst[0], finish(e, in, r, bits), CUVK_SPIRV_FLOAT, bits);
+   return 1;
+}
+
+/* a / b correctly rounded in mode (div.rn/.rz/.rm/.rp, div.full, rcp.rn):
+ * on magnitudes, then the sign.  On a magnitude, rounding towards zero is
+ * RZ and away from it RP; RM and RP pick one of them by the sign. */
+static uint32_t
+div_exact(struct cuvk_spirv_emitter *e, uint32_t a, uint32_t b, unsigned bits, unsigned w,
+          enum alu_round mode)
+{
+   uint32_t u = alu_u(e, bits), bo = alu_b(e);
+   uint32_t neg = cuvk_spirv_val(e, SpvOpLogicalNotEqual, bo, sign_set(e, a, bits),
+                                 sign_set(e, b, bits));
+   uint32_t am = as_f(e, mag_bits(e, a, bits), bits), bm = as_f(e, mag_bits(e, b, bits), bits);
+   struct exact x = { .kind = EXACT_QUOT, .wbits = w };
+   uint32_t r;
+
+   x.a = fconvert(e, am, w, bits);
+   x.b = fconvert(e, bm, w, bits);
+   uint32_t q = wop(e, SpvOpFDiv, w, x.a, x.b);
+   uint32_t f = as_f(e, mag_bits(e, fconvert(e, q, bits, w), bits), bits);
+   if (mode == ALU_RN || mode == ALU_RZ) {
+      r = round_fix(e, &x, f, bits, mode);
+   } else {
+      uint32_t toward = round_fix(e, &x, f, bits, ALU_RZ);
+      uint32_t away = round_fix(e, &x, f, bits, ALU_RP);
+      uint32_t want_away = mode == ALU_RM ? neg : cuvk_spirv_val(e, SpvOpLogicalNot, bo, neg);
+      r = alu_sel(e, alu_f(e, bits), want_away, away, toward);
+   }
+   uint32_t rb = as_u(e, r, bits);
+   rb = alu_sel(e, u, neg, cuvk_spirv_val(e, SpvOpBitwiseOr, u, rb, alu_cu(e, bits, alu_fsign(bits))),
+                rb);
+   return as_f(e, rb, bits);
+}
+
+static uint32_t
+sqrt_exact(struct cuvk_spirv_emitter *e, uint32_t a, unsigned bits, unsigned w, enum alu_round mode)
+{
+   struct exact x = { .kind = EXACT_SQRT, .wbits = w };
+   x.a = fconvert(e, a, w, bits);
+   uint32_t s = cuvk_spirv_glsl(e, GLSLstd450Sqrt, alu_f(e, w), x.a);
+   /* sqrt(-0) is -0 and of a negative number NaN: both pass through the
+    * fix unchanged (equal, or unordered). */
+   return round_fix(e, &x, fconvert(e, s, bits, w), bits, mode);
+}
+
+/* x == 0 ? copysign(inf, x) : r (rcp, rsqrt and lg2 of zeros). */
+static uint32_t
+zero_to(struct cuvk_spirv_emitter *e, uint32_t x, uint32_t r, unsigned bits, uint64_t val,
+        bool keep_sign)
+{
+   uint32_t u = alu_u(e, bits);
+   uint32_t s = cuvk_spirv_val(e, SpvOpBitwiseAnd, u, as_u(e, x, bits),
+                               alu_cu(e, bits, alu_fsign(bits)));
+   uint32_t v = keep_sign ? cuvk_spirv_val(e, SpvOpBitwiseOr, u, s, alu_cu(e, bits, val))
+                          : alu_cu(e, bits, val);
+   return alu_sel(e, alu_f(e, bits), is_zero(e, x, bits), as_f(e, v, bits), r);
+}
+
+static int
+lower_div_sqrt(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, unsigned bits)
+{
+   bool div = in->op == PTX_OP_DIV, rcp = in->op == PTX_OP_RCP;
+   unsigned n = div ? 2 : 1;
+   enum alu_round mode;
+   bool given;
+   uint32_t ft = alu_f(e, bits), r;
+
+   if (in->dst_count != 1 || in->src_count != n)
+      return alu_refuse(e, CUVK_CC_INVALID, in, "%s: expected %u sources", alu_name(in), n);
+   if (!parse_round(e, in, &mode, &given))
+      return -1;
+   uint32_t a = read_f(e, in, 0, bits);
+   uint32_t b = div ? read_f(e, in, 1, bits) : 0;
+   uint32_t one = alu_cf(e, bits, bits == 16 ? 0x3c00u : bits == 32 ? 0x3f800000u
+                                                                     : 0x3ff0000000000000ull);
+   bool approx = alu_has(in, PTX_MOD_APPROX);
+
+   if (approx) {
+      /* div.approx, rcp.approx, sqrt.approx (f32; rcp.approx.ftz.f64):
+       * PTX allows 2 ulp (div), 1 ulp (rcp, sqrt); Vulkan gives 2.5 ulp
+       * for OpFDiv over |b| in [2^-126, 2^126] and 3 ulp for Sqrt (see
+       * docs/compiler.md).  Zeros and negatives are explicit, since Vulkan
+       * leaves x/0 and sqrt(x < 0) undefined. */
+      if (div) {
+         r = nocontract(e, cuvk_spirv_val(e, SpvOpFDiv, ft, a, b));
+      } else if (rcp) {
+         r = zero_to(e, a, nocontract(e, cuvk_spirv_val(e, SpvOpFDiv, ft, one, a)), bits,
+                     alu_finf(bits), true);
+      } else {
+         uint32_t neg = cuvk_spirv_val(e, SpvOpFOrdLessThan, alu_b(e), a, alu_cf(e, bits, 0));
+         r = cuvk_spirv_glsl(e, GLSLstd450Sqrt, ft, a);
+         r = alu_sel(e, ft, neg, alu_cf(e, bits, alu_fnan(bits)), r);
+         r = zero_to(e, a, r, bits, 0, true);
+      }
+   } else if (bits == 64) {
+      if (mode != ALU_RN)
+         return alu_refuse(e, CUVK_CC_UNSUPPORTED, in, "%s: directed rounding of f64 is not "
+                           "translated", alu_name(in));
+      if (in->op == PTX_OP_SQRT)
+         r = cuvk_spirv_glsl(e, GLSLstd450Sqrt, ft, a);
+      else
+         r = nocontract(e, cuvk_spirv_val(e, SpvOpFDiv, ft, rcp ? one : a, rcp ? a : b));
+   } else {
+      unsigned w = wide_of(e, bits);
+      if (!w)
+         return alu_refuse(e, CUVK_CC_UNSUPPORTED, in, "%s: needs shaderFloat64 to round "
+                           "correctly", alu_name(in));
+      if (in->op == PTX_OP_SQRT)
+         r = sqrt_exact(e, a, bits, w, mode);
+      else
+         r = div_exact(e, rcp ? one : a, rcp ? a : b, bits, w, mode);
+   }
+   cuvk_spirv_write(e, &in->dst[0], finish(e, in, r, bits), CUVK_SPIRV_FLOAT, bits);
+   return 1;
+}
+
+/* rsqrt, ex2, lg2, sin, cos, tanh (.approx only): GLSL.std.450 with the
+ * special values PTX defines made explicit, and subnormal inputs scaled
+ * into the normal range where the device might flush them. */
+static int
+lower_approx(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, unsigned bits)
+{
+   uint32_t ft = alu_f(e, bits), bo = alu_b(e);
+   bool ftz = alu_has(in, PTX_MOD_FTZ);
+
+   if (in->dst_count != 1 || in->src_count != 1)
+      return alu_refuse(e, CUVK_CC_INVALID, in, "%s: expected one source", alu_name(in));
+   if (!alu_has(in, PTX_MOD_APPROX))
+      return alu_refuse(e, CUVK_CC_INVALID, in, "%s: only .approx exists", alu_name(in));
+   uint32_t a = read_f(e, in, 0, bits), r;
+   uint32_t neg = cuvk_spirv_val(e, SpvOpFOrdLessThan, bo, a, alu_cf(e, bits, 0));
+   uint32_t nan = alu_cf(e, bits, alu_fnan(bits));
+   /* Subnormal scaling for f32 without .ftz: x * 2^24, result fixed up. */
+   bool scale = bits == 32 && !ftz;
+   uint32_t sub = 0, as = a;
+   if (scale && (in->op == PTX_OP_RSQRT || in->op == PTX_OP_LG2)) {
+      sub = cuvk_spirv_val(e, SpvOpULessThan, bo, mag_bits(e, a, 32), alu_cu(e, 32, 0x00800000u));
+      as = alu_sel(e, ft, sub, nocontract(e, cuvk_spirv_val(e, SpvOpFMul, ft, a,
+                                                             alu_cf(e, 32, 0x4b800000u))), a);
+   }
+
+   switch (in->op) {
+   case PTX_OP_RSQRT:
+      r = cuvk_spirv_glsl(e, GLSLstd450InverseSqrt, ft, as);
+      if (sub)   /* rsqrt(x) = rsqrt(x * 2^24) * 2^12 */
+         r = alu_sel(e, ft, sub, nocontract(e, cuvk_spirv_val(e, SpvOpFMul, ft, r,
+                                                               alu_cf(e, 32, 0x45800000u))), r);
+      r = alu_sel(e, ft, neg, nan, r);
+      r = zero_to(e, a, r, bits, alu_finf(bits), true);
+      break;
+   case PTX_OP_LG2:
+      r = cuvk_spirv_glsl(e, GLSLstd450Log2, ft, as);
+      if (sub)   /* log2(x) = log2(x * 2^24) - 24 */
+         r = alu_sel(e, ft, sub, nocontract(e, cuvk_spirv_val(e, SpvOpFSub, ft, r,
+                                                               alu_cf(e, 32, 0x41c00000u))), r);
+      r = alu_sel(e, ft, neg, nan, r);
+      r = zero_to(e, a, r, bits, alu_finf(bits) | alu_fsign(bits), false);
+      break;
+   case PTX_OP_EX2: {
+      /* Vulkan lets Exp2 err by 3 + 2|x| ulp, PTX by 2 ulp whatever x:
+       * so 2^x = 2^f * 2^n with n = floor(x) and f = x - n in [0, 1)
+       * (exact), the device's Exp2 only ever seeing [0, 1).  x is clamped
+       * first, where 2^x is 0 or inf anyway, so n fits an int; NaN is
+       * selected below. */
+      uint64_t lim = bits == 16 ? 0x5a40u : bits == 32 ? 0x43480000u : 0x40a0000000000000ull;
+      uint32_t xc = cuvk_spirv_glsl(e, GLSLstd450FClamp, ft, a,
+                                    alu_cf(e, bits, lim | alu_fsign(bits)), alu_cf(e, bits, lim));
+      uint32_t nf = cuvk_spirv_glsl(e, GLSLstd450Floor, ft, xc);
+      uint32_t fr = nocontract(e, cuvk_spirv_val(e, SpvOpFSub, ft, xc, nf));
+      uint32_t ni = cuvk_spirv_val(e, SpvOpConvertFToS, alu_u(e, 32), nf);
+      r = cuvk_spirv_glsl(e, GLSLstd450Ldexp, ft, cuvk_spirv_glsl(e, GLSLstd450Exp2, ft, fr), ni);
+      break;
+   }
+   case PTX_OP_SIN:
+      r = cuvk_spirv_glsl(e, GLSLstd450Sin, ft, a);
+      break;
+   case PTX_OP_COS:
+      r = cuvk_spirv_glsl(e, GLSLstd450Cos, ft, a);
+      break;
+   default:
+      r = cuvk_spirv_glsl(e, GLSLstd450Tanh, ft, a);
+      break;
+   }
+   /* NaN in, NaN out, whatever the device's function does with it. */
+   r = alu_sel(e, ft, alu_isnan(e, a, bits), nan, r);
+   cuvk_spirv_write(e, &in->dst[0], finish(e, in, r, bits), CUVK_SPIRV_FLOAT, bits);
+   return 1;
+}
+
+/* min/max: a NaN operand gives the other one (both NaN: the canonical
+ * NaN), -0 is below +0; .NaN makes any NaN operand the result. */
+static int
+lower_minmax(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, unsigned bits)
+{
+   uint32_t ft = alu_f(e, bits), bo = alu_b(e);
+   bool max = in->op == PTX_OP_MAX;
+
+   if (in->dst_count != 1 || in->src_count != 2)
+      return alu_refuse(e, CUVK_CC_INVALID, in, "%s: expected two sources", alu_name(in));
+   if (alu_has(in, PTX_MOD_XORSIGN) || alu_has(in, PTX_MOD_ABS))
+      return alu_refuse(e, CUVK_CC_UNSUPPORTED, in, "%s: .xorsign.abs is not translated",
+                        alu_name(in));
+   uint32_t a = read_f(e, in, 0, bits), b = read_f(e, in, 1, bits);
+   uint32_t an = alu_isnan(e, a, bits), bn = alu_isnan(e, b, bits);
+   uint32_t lt = cuvk_spirv_val(e, max ? SpvOpFOrdGreaterThan : SpvOpFOrdLessThan, bo, a, b);
+   /* Equal zeros: min takes the negative one, max the positive one. */
+   uint32_t eq = cuvk_spirv_val(e, SpvOpFOrdEqual, bo, a, b);
+   uint32_t as = sign_set(e, a, bits);
+   uint32_t pick_a = cuvk_spirv_val(e, SpvOpLogicalOr, bo, lt,
+                                    cuvk_spirv_val(e, SpvOpLogicalAnd, bo, eq,
+                                                   max ? cuvk_spirv_val(e, SpvOpLogicalNot, bo, as)
+                                                       : as));
+   uint32_t r = alu_sel(e, ft, pick_a, a, b);
+   uint32_t nan = alu_cf(e, bits, alu_fnan(bits));
+   if (alu_has(in, PTX_MOD_NAN_MINMAX)) {
+      r = alu_sel(e, ft, cuvk_spirv_val(e, SpvOpLogicalOr, bo, an, bn), nan, r);
+   } else {
+      r = alu_sel(e, ft, bn, a, r);
+      r = alu_sel(e, ft, an, b, r);
+      r = alu_sel(e, ft, cuvk_spirv_val(e, SpvOpLogicalAnd, bo, an, bn), nan, r);
+   }
+   if (alu_has(in, PTX_MOD_RELU))
+      r = alu_sel(e, ft, cuvk_spirv_val(e, SpvOpFOrdLessThan, bo, r, alu_cf(e, bits, 0)),
+                  alu_cf(e, bits, 0), r);
+   cuvk_spirv_write(e, &in->dst[0], finish(e, in, r, bits), CUVK_SPIRV_FLOAT, bits);
+   return 1;
+}
+
+/* abs, neg, copysign: bit operations, so NaNs keep their payload and
+ * subnormals survive unless .ftz. */
+static int
+lower_sign_ops(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, unsigned bits)
+{
+   uint32_t u = alu_u(e, bits);
+   uint64_t sb = alu_fsign(bits);
+   unsigned n = in->op == PTX_OP_COPYSIGN ? 2 : 1;
+   uint32_t r;
+
+   if (in->dst_count != 1 || in->src_count != n)
+      return alu_refuse(e, CUVK_CC_INVALID, in, "%s: expected %u sources", alu_name(in), n);
+   uint32_t a = as_u(e, read_f(e, in, 0, bits), bits);
+   if (in->op == PTX_OP_ABS) {
+      r = cuvk_spirv_val(e, SpvOpBitwiseAnd, u, a, alu_cu(e, bits, sb - 1));
+   } else if (in->op == PTX_OP_NEG) {
+      r = cuvk_spirv_val(e, SpvOpBitwiseXor, u, a, alu_cu(e, bits, sb));
+   } else {
+      /* copysign d, a, b: b's magnitude with a's sign. */
+      uint32_t b = as_u(e, read_f(e, in, 1, bits), bits);
+      r = cuvk_spirv_val(e, SpvOpBitwiseOr, u,
+                         cuvk_spirv_val(e, SpvOpBitwiseAnd, u, a, alu_cu(e, bits, sb)),
+                         cuvk_spirv_val(e, SpvOpBitwiseAnd, u, b, alu_cu(e, bits, sb - 1)));
+   }
+   cuvk_spirv_write(e, &in->dst[0], finish(e, in, as_f(e, r, bits), bits), CUVK_SPIRV_FLOAT, bits);
+   return 1;
+}
+
+/* testp: by the bits; zeros count as normal. */
+static int
+lower_testp(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, unsigned bits)
+{
+   uint32_t bo = alu_b(e);
+   if (in->dst_count != 1 || in->src_count != 1)
+      return alu_refuse(e, CUVK_CC_INVALID, in, "%s: expected one source", alu_name(in));
+   uint32_t m = mag_bits(e, alu_read(e, in, 0, CUVK_SPIRV_FLOAT, bits), bits);
+   uint32_t inf = alu_cu(e, bits, alu_finf(bits)), mn = alu_cu(e, bits, alu_fmin_normal(bits));
+   uint32_t zero = alu_cu(e, bits, 0), r;
+
+   if (alu_has(in, PTX_MOD_FINITE))
+      r = cuvk_spirv_val(e, SpvOpULessThan, bo, m, inf);
+   else if (alu_has(in, PTX_MOD_INFINITE))
+      r = cuvk_spirv_val(e, SpvOpIEqual, bo, m, inf);
+   else if (alu_has(in, PTX_MOD_NUMBER))
+      r = cuvk_spirv_val(e, SpvOpULessThanEqual, bo, m, inf);
+   else if (alu_has(in, PTX_MOD_NOTANUMBER))
+      r = cuvk_spirv_val(e, SpvOpUGreaterThan, bo, m, inf);
+   else if (alu_has(in, PTX_MOD_NORMAL))
+      r = cuvk_spirv_val(e, SpvOpLogicalOr, bo, cuvk_spirv_val(e, SpvOpIEqual, bo, m, zero),
+                         cuvk_spirv_val(e, SpvOpLogicalAnd, bo,
+                                        cuvk_spirv_val(e, SpvOpUGreaterThanEqual, bo, m, mn),
+                                        cuvk_spirv_val(e, SpvOpULessThan, bo, m, inf)));
+   else if (alu_has(in, PTX_MOD_SUBNORMAL))
+      r = cuvk_spirv_val(e, SpvOpLogicalAnd, bo, cuvk_spirv_val(e, SpvOpINotEqual, bo, m, zero),
+                         cuvk_spirv_val(e, SpvOpULessThan, bo, m, mn));
+   else
+      return alu_refuse(e, CUVK_CC_INVALID, in, "%s: which test?", alu_name(in));
+   cuvk_spirv_write(e, &in->dst[0], r, CUVK_SPIRV_BOOL, 1);
+   return 1;
+}
+
+uint32_t
+alu_fcompare(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, enum ptx_modifier cmp,
+             uint32_t a, uint32_t b, unsigned bits)
+{
+   uint32_t bo = alu_b(e);
+   SpvOp op;
+
+   switch (cmp) {
+   case PTX_MOD_EQ: op = SpvOpFOrdEqual; break;
+   case PTX_MOD_NE: op = SpvOpFOrdNotEqual; break;
+   case PTX_MOD_LT: op = SpvOpFOrdLessThan; break;
+   case PTX_MOD_LE: op = SpvOpFOrdLessThanEqual; break;
+   case PTX_MOD_GT: op = SpvOpFOrdGreaterThan; break;
+   case PTX_MOD_GE: op = SpvOpFOrdGreaterThanEqual; break;
+   case PTX_MOD_EQU: op = SpvOpFUnordEqual; break;
+   case PTX_MOD_NEU: op = SpvOpFUnordNotEqual; break;
+   case PTX_MOD_LTU: op = SpvOpFUnordLessThan; break;
+   case PTX_MOD_LEU: op = SpvOpFUnordLessThanEqual; break;
+   case PTX_MOD_GTU: op = SpvOpFUnordGreaterThan; break;
+   case PTX_MOD_GEU: op = SpvOpFUnordGreaterThanEqual; break;
+   case PTX_MOD_NUM:
+   case PTX_MOD_NAN: {
+      /* By the bits: OpOrdered/OpUnordered are Kernel-only, and IsNan may
+       * be folded away by a driver assuming no NaNs. */
+      uint32_t any = cuvk_spirv_val(e, SpvOpLogicalOr, bo, alu_isnan(e, a, bits),
+                                    alu_isnan(e, b, bits));
+      return cmp == PTX_MOD_NAN ? any : cuvk_spirv_val(e, SpvOpLogicalNot, bo, any);
+   }
+   default:
+      cuvk_spirv_fail(e, CUVK_CC_INVALID, in, "%s: %s does not compare floats", alu_name(in),
+                      ptx_modifier_table[cmp].name);
+      return 0;
+   }
+   return cuvk_spirv_val(e, op, bo, a, b);
+}
+
+int
+alu_lower_float(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in,
+                const struct alu_type *t)
+{
+   switch (in->op) {
+   case PTX_OP_ADD: case PTX_OP_SUB: case PTX_OP_MUL: case PTX_OP_FMA: case PTX_OP_MAD:
+      return lower_arith(e, in, t->bits);
+   case PTX_OP_DIV: case PTX_OP_RCP: case PTX_OP_SQRT:
+      return lower_div_sqrt(e, in, t->bits);
+   case PTX_OP_RSQRT: case PTX_OP_EX2: case PTX_OP_LG2: case PTX_OP_SIN: case PTX_OP_COS:
+   case PTX_OP_TANH:
+      return lower_approx(e, in, t->bits);
+   case PTX_OP_MIN: case PTX_OP_MAX:
+      return lower_minmax(e, in, t->bits);
+   case PTX_OP_ABS: case PTX_OP_NEG: case PTX_OP_COPYSIGN:
+      return lower_sign_ops(e, in, t->bits);
+   case PTX_OP_TESTP:
+      return lower_testp(e, in, t->bits);
+   default:
+      return alu_refuse(e, CUVK_CC_UNSUPPORTED, in, "%s: not translated for floating point",
+                        alu_name(in));
+   }
+}
+
+/*
+ * cvt.
+ */
+
+static uint32_t
+int_convert(struct cuvk_spirv_emitter *e, uint32_t v, unsigned to, unsigned from, bool sign)
+{
+   if (to == from)
+      return v;
+   return cuvk_spirv_val(e, to > from && sign ? SpvOpSConvert : SpvOpUConvert, alu_u(e, to), v);
+}
+
+static uint64_t
+sext(uint64_t v, unsigned bits)
+{
+   return bits >= 64 ? v : (v & (1ull << (bits - 1))) ? v | ~((1ull << bits) - 1) : v;
+}
+
+static uint64_t
+mask_of(unsigned bits)
+{
+   return bits >= 64 ? ~0ull : (1ull << bits) - 1;
+}
+
+/* Integer to integer: truncation or extension by the source's
+ * signedness; .sat clamps to the destination's range first. */
+static uint32_t
+cvt_int_int(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, const struct alu_type *d,
+            const struct alu_type *s)
+{
+   bool ss = s->kind == CUVK_SPIRV_SINT, ds = d->kind == CUVK_SPIRV_SINT;
+   unsigned w = d->bits > s->bits ? d->bits : s->bits;
+   uint32_t u = alu_u(e, w);
+   uint32_t x = int_convert(e, alu_read(e, in, 0, s->kind, s->bits), w, s->bits, ss);
+
+   if (alu_has(in, PTX_MOD_SAT)) {
+      uint64_t m = w == 64 ? ~0ull : (1ull << w) - 1;
+      if (ss) {
+         /* Signed source: compare signed at width w. */
+         if (ds && d->bits < s->bits) {
+            uint64_t lo = sext(1ull << (d->bits - 1), d->bits) & m;
+            x = cuvk_spirv_glsl(e, GLSLstd450SClamp, u, x, alu_cu(e, w, lo),
+                                alu_cu(e, w, (1ull << (d->bits - 1)) - 1));
+         } else if (!ds) {
+            x = cuvk_spirv_glsl(e, GLSLstd450SMax, u, x, alu_cu(e, w, 0));
+            if (d->bits < s->bits)
+               x = cuvk_spirv_glsl(e, GLSLstd450SMin, u, x, alu_cu(e, w, mask_of(d->bits)));
+         }
+      } else {
+         uint64_t hi = ds ? mask_of(d->bits - 1) : mask_of(d->bits);
+         if ((ds && d->bits <= s->bits) || (!ds && d->bits < s->bits))
+            x = cuvk_spirv_glsl(e, GLSLstd450UMin, u, x, alu_cu(e, w, hi));
+      }
+   }
+   return w > d->bits ? cuvk_spirv_val(e, SpvOpUConvert, alu_u(e, d->bits), x) : x;
+}
+
+/* Integer to float in mode.  An integer of up to half the wide format's
+ * precision converts to it exactly; a 64-bit one is split into a high
+ * part with the low 11 bits cleared (at most 53 significant bits, exact
+ * in f64) and the low 11 bits, summed by TwoSum into x + err. */
+static int
+cvt_int_float(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, const struct alu_type *d,
+              const struct alu_type *s, enum alu_round mode, uint32_t *out)
+{
+   bool ss = s->kind == CUVK_SPIRV_SINT;
+   SpvOp conv = ss ? SpvOpConvertSToF : SpvOpConvertUToF;
+   uint32_t v = alu_read(e, in, 0, s->kind, s->bits);
+   unsigned nb = d->bits;
+   unsigned w = 0;
+
+   /* The wide format the exact sum lives in. */
+   if (nb < 64 && cuvk_spirv_target(e)->float64)
+      w = 64;
+   else if (nb == 16 && s->bits <= 16)
+      w = 32;
+   else if (nb == 64 && s->bits == 64)
+      w = 64;   /* directed modes only: the bracket needs no midpoint */
+
+   if ((nb == 64 && s->bits <= 32) || (mode == ALU_RN && (w == 0 || nb == 64))) {
+      /* Exact (f64 from 32 bits), or to nearest by the device's
+       * conversion, which Vulkan requires correctly rounded. */
+      *out = cuvk_spirv_val(e, conv, alu_f(e, nb), v);
+      return 1;
+   }
+   if (!w)
+      return alu_refuse(e, CUVK_CC_UNSUPPORTED, in, "%s: needs shaderFloat64 to round",
+                        alu_name(in));
+
+   struct exact x = { .kind = EXACT_SUM, .wbits = w };
+   if (s->bits < 64) {
+      x.x = cuvk_spirv_val(e, conv, alu_f(e, w), v);
+   } else {
+      uint32_t u64 = alu_u(e, 64);
+      uint32_t hi = cuvk_spirv_val(e, SpvOpBitwiseAnd, u64, v, alu_cu(e, 64, ~0x7ffull));
+      uint32_t lo = cuvk_spirv_val(e, SpvOpBitwiseAnd, u64, v, alu_cu(e, 64, 0x7ff));
+      two_sum(e, 64, cuvk_spirv_val(e, conv, alu_f(e, 64), hi),
+              cuvk_spirv_val(e, SpvOpConvertUToF, alu_f(e, 64), lo), &x.x, &x.err);
+   }
+   *out = round_fix(e, &x, fconvert(e, x.x, nb, w), nb, mode);
+   return 1;
+}
+
+/* Float to integer: rounded to an integer by the mode, then saturated;
+ * NaN gives, as measured on sm_90, the destination's sign bit alone
+ * (0x80000000 for .s32 and .u32 alike) when the source is f64 or the
+ * destination 64 bits wide, and 0 otherwise. */
+static uint32_t
+cvt_float_int(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, const struct alu_type *d,
+              const struct alu_type *s, enum ptx_modifier irnd)
+{
+   unsigned fb = s->bits, n = d->bits, w = n > 32 ? n : 32;
+   bool ds = d->kind == CUVK_SPIRV_SINT;
+   uint32_t x = alu_read(e, in, 0, CUVK_SPIRV_FLOAT, fb);
+   uint32_t bo = alu_b(e), u = alu_u(e, w);
+
+   if (fb == 32 && alu_has(in, PTX_MOD_FTZ))
+      x = alu_flush(e, x, 32);
+   if (fb == 16) {
+      x = fconvert(e, x, 32, 16);
+      fb = 32;
+   }
+   uint32_t ft = alu_f(e, fb);
+   enum GLSLstd450 op = irnd == PTX_MOD_RNI ? GLSLstd450RoundEven
+                        : irnd == PTX_MOD_RZI ? GLSLstd450Trunc
+                        : irnd == PTX_MOD_RMI ? GLSLstd450Floor : GLSLstd450Ceil;
+   uint32_t r = cuvk_spirv_glsl(e, op, ft, x);
+   /* Limits: powers of two, exact in either format. */
+   unsigned hexp = ds ? n - 1 : n;
+   uint64_t hi_f = fb == 32 ? (uint64_t)(127 + hexp) << 23 : (uint64_t)(1023 + hexp) << 52;
+   uint64_t lo_f = ds ? (fb == 32 ? (uint64_t)(127 + n - 1) << 23 | 0x80000000u
+                                  : (uint64_t)(1023 + n - 1) << 52 | (1ull << 63))
+                      : 0;
+   uint32_t hi_lim = alu_cf(e, fb, hi_f), lo_lim = alu_cf(e, fb, lo_f);
+   uint32_t above = cuvk_spirv_val(e, SpvOpFOrdGreaterThanEqual, bo, r, hi_lim);
+   uint32_t below = cuvk_spirv_val(e, SpvOpFOrdLessThan, bo, r, lo_lim);
+   uint32_t inside = cuvk_spirv_val(e, SpvOpLogicalAnd, bo,
+                                    cuvk_spirv_val(e, SpvOpLogicalNot, bo, above),
+                                    cuvk_spirv_val(e, SpvOpLogicalNot, bo, below));
+   uint32_t safe = alu_sel(e, ft, inside, r, alu_cf(e, fb, 0));
+   uint32_t c = cuvk_spirv_val(e, ds ? SpvOpConvertFToS : SpvOpConvertFToU, u, safe);
+   uint64_t maxv = ds ? mask_of(n - 1) : mask_of(n);
+   uint64_t minv = ds ? sext(1ull << (n - 1), n) & mask_of(w) : 0;
+   uint64_t nanv = s->bits == 64 || n == 64 ? 1ull << (n - 1) : 0;
+
+   c = alu_sel(e, u, below, alu_cu(e, w, minv), c);
+   c = alu_sel(e, u, above, alu_cu(e, w, maxv), c);
+   c = alu_sel(e, u, alu_isnan(e, x, fb), alu_cu(e, w, nanv), c);
+   return w > n ? cuvk_spirv_val(e, SpvOpUConvert, alu_u(e, n), c) : c;
+}
+
+/* bf16: its bits in a b16 register.  f32 -> bf16 rounds to nearest even
+ * (or towards zero) on the bits; NaN gives 0x7fff as on sm_90. */
+static int
+cvt_bf16(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, const struct alu_type *d,
+         const struct alu_type *s, enum alu_round mode, bool rgiven)
+{
+   uint32_t u = alu_u(e, 32);
+
+   if (!cuvk_spirv_target(e)->int16)
+      return alu_refuse(e, CUVK_CC_UNSUPPORTED, in, "%s: the device lacks shaderInt16",
+                        alu_name(in));
+   if (d->mod == PTX_MOD_BF16 && s->mod == PTX_MOD_F32 && rgiven &&
+       (mode == ALU_RN || mode == ALU_RZ) && !alu_has(in, PTX_MOD_RELU) &&
+       !alu_has(in, PTX_MOD_SATFINITE)) {
+      uint32_t x = alu_read(e, in, 0, CUVK_SPIRV_FLOAT, 32);
+      if (alu_has(in, PTX_MOD_FTZ))
+         x = alu_flush(e, x, 32);
+      uint32_t b = as_u(e, x, 32), r = b;
+      if (mode == ALU_RN) {
+         uint32_t odd = cuvk_spirv_val(e, SpvOpBitwiseAnd, u,
+                                       cuvk_spirv_val(e, SpvOpShiftRightLogical, u, b,
+                                                      alu_cu(e, 32, 16)),
+                                       alu_cu(e, 32, 1));
+         r = cuvk_spirv_val(e, SpvOpIAdd, u, b,
+                            cuvk_spirv_val(e, SpvOpIAdd, u, odd, alu_cu(e, 32, 0x7fff)));
+      }
+      r = cuvk_spirv_val(e, SpvOpShiftRightLogical, u, r, alu_cu(e, 32, 16));
+      r = alu_sel(e, u, alu_isnan(e, x, 32), alu_cu(e, 32, 0x7fff), r);
+      cuvk_spirv_write(e, &in->dst[0], cuvk_spirv_val(e, SpvOpUConvert, alu_u(e, 16), r),
+                       CUVK_SPIRV_UINT, 16);
+      return 1;
+   }
+   if (d->mod == PTX_MOD_F32 && s->mod == PTX_MOD_BF16 && !rgiven) {
+      uint32_t b = cuvk_spirv_val(e, SpvOpUConvert, u, alu_read(e, in, 0, CUVK_SPIRV_UINT, 16));
+      uint32_t x = as_f(e, cuvk_spirv_val(e, SpvOpShiftLeftLogical, u, b, alu_cu(e, 32, 16)), 32);
+      cuvk_spirv_write(e, &in->dst[0], finish(e, in, x, 32), CUVK_SPIRV_FLOAT, 32);
+      return 1;
+   }
+   return alu_refuse(e, CUVK_CC_UNSUPPORTED, in, "%s: this bf16 conversion is not translated",
+                     alu_name(in));
+}
+
+int
+alu_lower_cvt(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
+{
+   struct alu_type d, s;
+   enum ptx_modifier irnd = PTX_MOD_COUNT;
+   enum alu_round mode;
+   bool rgiven;
+   uint32_t r;
+
+   if (!alu_type(in, 0, &d) || !alu_type(in, 1, &s))
+      return alu_refuse(e, CUVK_CC_INVALID, in, "%s: cvt needs two types", alu_name(in));
+   if (in->dst_count != 1 || in->src_count != 1)
+      return alu_refuse(e, CUVK_CC_INVALID, in, "%s: expected one source", alu_name(in));
+   for (unsigned i = 0; i < in->mod_count; i++)
+      if (in->mods[i] == PTX_MOD_RNI || in->mods[i] == PTX_MOD_RZI ||
+          in->mods[i] == PTX_MOD_RMI || in->mods[i] == PTX_MOD_RPI)
+         irnd = in->mods[i];
+   if (!parse_round(e, in, &mode, &rgiven))
+      return -1;
+   if (d.mod == PTX_MOD_BF16 || s.mod == PTX_MOD_BF16)
+      return cvt_bf16(e, in, &d, &s, mode, rgiven);
+   if (!alu_check_type(e, in, &d) || !alu_check_type(e, in, &s))
+      return -1;
+   if (alu_has(in, PTX_MOD_RELU) || alu_has(in, PTX_MOD_SATFINITE))
+      return alu_refuse(e, CUVK_CC_UNSUPPORTED, in, "%s: .relu and .satfinite are not translated",
+                        alu_name(in));
+   if (d.kind == CUVK_SPIRV_BOOL || s.kind == CUVK_SPIRV_BOOL)
+      return alu_refuse(e, CUVK_CC_INVALID, in, "%s: cvt of a predicate", alu_name(in));
+
+   bool dfloat = d.kind == CUVK_SPIRV_FLOAT, sfloat = s.kind == CUVK_SPIRV_FLOAT;
+   if (!dfloat && !sfloat) {
+      r = cvt_int_int(e, in, &d, &s);
+   } else if (dfloat && !sfloat) {
+      if (irnd != PTX_MOD_COUNT)
+         return alu_refuse(e, CUVK_CC_INVALID, in, "%s: integer rounding of an integer",
+                           alu_name(in));
+      if (cvt_int_float(e, in, &d, &s, mode, &r) < 0)
+         return -1;
+      if (alu_has(in, PTX_MOD_SAT))
+         r = saturate(e, r, d.bits);
+   } else if (!dfloat) {
+      if (irnd == PTX_MOD_COUNT)
+         return alu_refuse(e, CUVK_CC_INVALID, in, "%s: float to integer needs .rni, .rzi, .rmi "
+                           "or .rpi", alu_name(in));
+      r = cvt_float_int(e, in, &d, &s, irnd);
+   } else {
+      uint32_t x = alu_read(e, in, 0, CUVK_SPIRV_FLOAT, s.bits);
+      bool ftz = alu_has(in, PTX_MOD_FTZ);
+      if (ftz && s.bits == 32)
+         x = alu_flush(e, x, 32);
+      if (d.bits >= s.bits) {
+         r = fconvert(e, x, d.bits, s.bits);   /* exact */
+      } else {
+         struct exact ex = { .kind = EXACT_SUM, .wbits = s.bits, .x = x };
+         r = round_fix(e, &ex, fconvert(e, x, d.bits, s.bits), d.bits, mode);
+         r = alu_sel(e, alu_f(e, d.bits), alu_isnan(e, x, s.bits), alu_cf(e, d.bits, alu_fnan(d.bits)),
+                     r);
+      }
+      if (irnd != PTX_MOD_COUNT) {
+         enum GLSLstd450 op = irnd == PTX_MOD_RNI ? GLSLstd450RoundEven
+                              : irnd == PTX_MOD_RZI ? GLSLstd450Trunc
+                              : irnd == PTX_MOD_RMI ? GLSLstd450Floor : GLSLstd450Ceil;
+         r = cuvk_spirv_glsl(e, op, alu_f(e, d.bits), r);
+      }
+      if (ftz && d.bits == 32)
+         r = alu_flush(e, r, 32);
+      if (alu_has(in, PTX_MOD_SAT))
+         r = saturate(e, r, d.bits);
+   }
+   cuvk_spirv_write(e, &in->dst[0], r, d.kind, d.bits);
+   return 1;
+}

@@ -1,0 +1,508 @@
+/*
+ * Kernel launches: cuLaunchKernel and its per-thread-stream twin, and the
+ * launch state of a context (module.h says how a launch works).
+ */
+#include "cuda_api/module.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/kernel_abi.h"
+#include "cuda_api/context.h"
+#include "cuda_api/driver.h"
+#include "cuda_api/memory.h"
+#include "mem/block_heap.h"
+#include "mem/page_table.h"
+#include "util/error.h"
+#include "util/log.h"
+#include "util/macros.h"
+
+/* Per-launch data (parameter block, host ranges) is carved from chunks of
+ * host-visible memory; a chunk is reused once every batch that used it
+ * has completed. */
+#define CHUNK_SIZE (256u << 10)
+#define DATA_ALIGN 16u
+
+/* CUDA's grid limits: x up to 2^31 - 1, y and z up to 65535. */
+#define GRID_MAX_X 0x7fffffffu
+#define GRID_MAX_YZ 65535u
+
+struct chunk {
+   struct cuvk_list link;
+   VkDeviceMemory memory;
+   VkBuffer buffer;
+   VkDeviceAddress address;
+   uint8_t *map;
+   VkDeviceSize size;
+   VkDeviceSize used;
+   uint64_t last_value;     /* newest batch that reads it */
+};
+
+struct cuvk_launch {
+   VkPipelineLayout layout;
+   VkPipelineCache cache;
+   struct cuvk_mem_page_table *page_table;
+   struct chunk *fault;     /* the fault word and its scratch bytes */
+   struct chunk *current;
+   struct cuvk_list retired; /* oldest first */
+   bool fault_logged;
+};
+
+static void
+chunk_destroy(VkDevice vk, struct chunk *c)
+{
+   if (!c)
+      return;
+   vkUnmapMemory(vk, c->memory);
+   vkDestroyBuffer(vk, c->buffer, NULL);
+   vkFreeMemory(vk, c->memory, NULL);
+   free(c);
+}
+
+/* Host-visible, coherent memory with a device address; device-local too
+ * where the device has such a type, since every thread reads it. */
+static CUresult
+chunk_create(struct cuvk_context *ctx, VkDeviceSize size, struct chunk **out)
+{
+   const VkPhysicalDeviceMemoryProperties *props = &ctx->dev->mem;
+   struct chunk *c = calloc(1, sizeof(*c));
+   VkResult vr;
+   CUresult res;
+   if (!c)
+      return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory for launch data");
+   c->size = size;
+   VkBufferCreateInfo info = {
+      .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+      .size = size,
+      .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT,
+      .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+   };
+   vr = vkCreateBuffer(ctx->vk, &info, NULL, &c->buffer);
+   if (vr != VK_SUCCESS) {
+      free(c);
+      return cuvk_vk_error(vr, "vkCreateBuffer for launch data");
+   }
+   VkMemoryRequirements reqs;
+   vkGetBufferMemoryRequirements(ctx->vk, c->buffer, &reqs);
+   const VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+   vr = VK_ERROR_OUT_OF_DEVICE_MEMORY;
+   for (unsigned pass = 0; pass < 2 && vr != VK_SUCCESS; pass++) {
+      VkMemoryPropertyFlags want = pass == 0 ? host | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT : host;
+      for (uint32_t i = 0; i < props->memoryTypeCount && vr != VK_SUCCESS; i++) {
+         if ((reqs.memoryTypeBits & (1u << i)) && (props->memoryTypes[i].propertyFlags & want) == want)
+            vr = cuvk_mem_allocate(ctx->vk, reqs.size, i, NULL, &c->memory);
+      }
+   }
+   if (vr != VK_SUCCESS) {
+      res = cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "no host-visible memory for %llu bytes of launch data",
+                       (unsigned long long)size);
+      goto fail_buffer;
+   }
+   void *map;
+   vr = vkBindBufferMemory(ctx->vk, c->buffer, c->memory, 0);
+   if (vr == VK_SUCCESS)
+      vr = vkMapMemory(ctx->vk, c->memory, 0, VK_WHOLE_SIZE, 0, &map);
+   if (vr != VK_SUCCESS) {
+      res = cuvk_vk_error(vr, "binding or mapping launch data");
+      goto fail_memory;
+   }
+   c->map = map;
+   c->address = vkGetBufferDeviceAddress(ctx->vk, &(VkBufferDeviceAddressInfo){
+      .sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO,
+      .buffer = c->buffer,
+   });
+   cuvk_list_init(&c->link);
+   *out = c;
+   return CUDA_SUCCESS;
+
+fail_memory:
+   vkFreeMemory(ctx->vk, c->memory, NULL);
+fail_buffer:
+   vkDestroyBuffer(ctx->vk, c->buffer, NULL);
+   free(c);
+   return res;
+}
+
+CUresult
+cuvk_launch_init(struct cuvk_context *ctx)
+{
+   struct cuvk_mem_page_table *pt;
+   CUresult res = cuvk_mem_page_table_get(ctx, &pt);
+   if (res != CUDA_SUCCESS)
+      return res;
+
+   pthread_mutex_lock(&ctx->lock);
+   if (ctx->launch)
+      goto out;
+   struct cuvk_launch *l = calloc(1, sizeof(*l));
+   if (!l) {
+      res = cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory for the launch state");
+      goto out;
+   }
+   l->page_table = pt;
+   cuvk_list_init(&l->retired);
+   VkPushConstantRange range = {
+      .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
+      .size = sizeof(struct cuvk_kernel_push),
+   };
+   VkPipelineLayoutCreateInfo layout_info = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+      .pushConstantRangeCount = 1,
+      .pPushConstantRanges = &range,
+   };
+   VkResult vr = vkCreatePipelineLayout(ctx->vk, &layout_info, NULL, &l->layout);
+   if (vr != VK_SUCCESS) {
+      res = cuvk_vk_error(vr, "vkCreatePipelineLayout for kernels");
+      goto fail;
+   }
+   VkPipelineCacheCreateInfo cache_info = {.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+   vr = vkCreatePipelineCache(ctx->vk, &cache_info, NULL, &l->cache);
+   if (vr != VK_SUCCESS) {
+      res = cuvk_vk_error(vr, "vkCreatePipelineCache");
+      goto fail;
+   }
+   /* The fault word at a 16-byte aligned address, then the scratch bytes
+    * faulting accesses land in (kernel_abi.h). */
+   res = chunk_create(ctx, 16 + CUVK_KERNEL_SCRATCH_SIZE + 16, &l->fault);
+   if (res != CUDA_SUCCESS)
+      goto fail;
+   memset(l->fault->map, 0, l->fault->size);
+   ctx->launch = l;
+   goto out;
+
+fail:
+   if (l->cache)
+      vkDestroyPipelineCache(ctx->vk, l->cache, NULL);
+   if (l->layout)
+      vkDestroyPipelineLayout(ctx->vk, l->layout, NULL);
+   free(l);
+out:
+   pthread_mutex_unlock(&ctx->lock);
+   return res;
+}
+
+void
+cuvk_launch_finish(struct cuvk_context *ctx)
+{
+   struct cuvk_launch *l = ctx->launch;
+   if (!l)
+      return;
+   cuvk_list_for_each_entry_safe(struct chunk, c, &l->retired, link)
+      chunk_destroy(ctx->vk, c);
+   chunk_destroy(ctx->vk, l->current);
+   chunk_destroy(ctx->vk, l->fault);
+   vkDestroyPipelineCache(ctx->vk, l->cache, NULL);
+   vkDestroyPipelineLayout(ctx->vk, l->layout, NULL);
+   free(l);
+   ctx->launch = NULL;
+}
+
+VkPipelineLayout
+cuvk_launch_layout(struct cuvk_context *ctx)
+{
+   return ctx->launch->layout;
+}
+
+CUresult
+cuvk_launch_fault(struct cuvk_context *ctx)
+{
+   if (__atomic_load_n(&ctx->fault_error, __ATOMIC_ACQUIRE) != CUDA_SUCCESS)
+      return CUDA_ERROR_ILLEGAL_ADDRESS;
+   struct cuvk_launch *l = __atomic_load_n(&ctx->launch, __ATOMIC_ACQUIRE);
+   if (!l)
+      return CUDA_SUCCESS;
+   /* Read only after the work that may have written it completed (the
+    * callers have waited); a word set by work still running is seen by
+    * the next synchronisation. */
+   uint32_t word = __atomic_load_n((uint32_t *)l->fault->map, __ATOMIC_ACQUIRE);
+   if (word == CUVK_KERNEL_FAULT_NONE)
+      return CUDA_SUCCESS;
+   CUresult expected = CUDA_SUCCESS;
+   if (__atomic_compare_exchange_n(&ctx->fault_error, &expected, CUDA_ERROR_ILLEGAL_ADDRESS, false,
+                                   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+      cuvk_loge("a kernel %s; the context is unusable from now on (CUDA_ERROR_ILLEGAL_ADDRESS), as on CUDA",
+                word == CUVK_KERNEL_FAULT_TRAP ? "trapped" : "accessed memory outside every allocation");
+   return CUDA_ERROR_ILLEGAL_ADDRESS;
+}
+
+/* bytes of launch data from the ring, for work that completes with value.
+ * Context lock held. */
+static CUresult
+launch_data(struct cuvk_context *ctx, VkDeviceSize bytes, uint64_t value, uint8_t **map,
+            VkDeviceAddress *address)
+{
+   struct cuvk_launch *l = ctx->launch;
+   bytes = CUVK_ALIGN_UP(bytes ? bytes : DATA_ALIGN, DATA_ALIGN);
+   struct chunk *c = l->current;
+   if (!c || c->size - c->used < bytes) {
+      if (c)
+         cuvk_list_addtail(&c->link, &l->retired);
+      l->current = NULL;
+      cuvk_submit_retire(ctx);
+      struct chunk *oldest = cuvk_list_is_empty(&l->retired) ? NULL :
+         cuvk_list_first_entry(&l->retired, struct chunk, link);
+      if (oldest && oldest->last_value <= ctx->submit.completed && oldest->size >= bytes) {
+         cuvk_list_del(&oldest->link);
+         c = oldest;
+      } else {
+         CUresult res = chunk_create(ctx, CUVK_MAX((VkDeviceSize)CHUNK_SIZE, bytes), &c);
+         if (res != CUDA_SUCCESS)
+            return res;
+      }
+      c->used = 0;
+      l->current = c;
+   }
+   *map = c->map + c->used;
+   *address = c->address + c->used;
+   c->used += bytes;
+   c->last_value = value;
+   return CUDA_SUCCESS;
+}
+
+/* f's pipeline for this shape, made at first use.  Context lock held. */
+static CUresult
+launch_pipeline(struct cuvk_context *ctx, struct cuvk_function *f, const uint32_t block[3],
+                uint32_t dynamic_shared, VkPipeline *out)
+{
+   for (uint32_t i = 0; i < f->pipeline_count; i++) {
+      const struct cuvk_kernel_pipeline *p = &f->pipelines[i];
+      if (p->block[0] == block[0] && p->block[1] == block[1] && p->block[2] == block[2] &&
+          p->dynamic_shared == dynamic_shared) {
+         *out = p->pipeline;
+         return CUDA_SUCCESS;
+      }
+   }
+   if (f->pipeline_count == f->pipeline_capacity) {
+      uint32_t cap = f->pipeline_capacity ? f->pipeline_capacity * 2 : 4;
+      struct cuvk_kernel_pipeline *grown = realloc(f->pipelines, cap * sizeof(*grown));
+      if (!grown)
+         return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory for a pipeline");
+      f->pipelines = grown;
+      f->pipeline_capacity = cap;
+   }
+   uint32_t spec[4] = {block[0], block[1], block[2], dynamic_shared};
+   VkSpecializationMapEntry entries[4];
+   for (uint32_t i = 0; i < 4; i++)
+      entries[i] = (VkSpecializationMapEntry){.constantID = i, .offset = i * 4, .size = 4};
+   _Static_assert(CUVK_KERNEL_SPEC_BLOCK_X == 0 && CUVK_KERNEL_SPEC_DYNAMIC_SHARED == 3, "spec ids");
+   VkSpecializationInfo spec_info = {
+      .mapEntryCount = 4,
+      .pMapEntries = entries,
+      .dataSize = sizeof(spec),
+      .pData = spec,
+   };
+   VkComputePipelineCreateInfo info = {
+      .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+      .stage = {
+         .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+         .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+         .module = f->shader,
+         .pName = f->k.name,
+         .pSpecializationInfo = &spec_info,
+      },
+      .layout = ctx->launch->layout,
+   };
+   VkPipeline pipeline;
+   VkResult vr = vkCreateComputePipelines(ctx->vk, ctx->launch->cache, 1, &info, NULL, &pipeline);
+   if (vr != VK_SUCCESS)
+      return cuvk_vk_error(vr, "vkCreateComputePipelines for a kernel");
+   f->pipelines[f->pipeline_count++] = (struct cuvk_kernel_pipeline){
+      .block = {block[0], block[1], block[2]},
+      .dynamic_shared = dynamic_shared,
+      .pipeline = pipeline,
+   };
+   *out = pipeline;
+   return CUDA_SUCCESS;
+}
+
+/* The parameter bytes, from kernelParams or from extra's buffer. */
+static CUresult
+launch_params(const struct cuvk_function *f, void **params, void **extra, uint8_t *block)
+{
+   const struct cuvk_cc_kernel *k = &f->k;
+   memset(block, 0, k->param_bytes);
+   if (extra) {
+      const void *buffer = NULL;
+      size_t size = 0;
+      bool have_size = false;
+      for (unsigned i = 0; extra[i] != CU_LAUNCH_PARAM_END; i += 2) {
+         if (extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER) {
+            buffer = extra[i + 1];
+         } else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE) {
+            if (!extra[i + 1])
+               return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuLaunchKernel: extra's buffer size pointer is NULL");
+            size = *(const size_t *)extra[i + 1];
+            have_size = true;
+         } else {
+            return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuLaunchKernel: extra key %p is unknown", extra[i]);
+         }
+      }
+      if (params)
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuLaunchKernel: both kernelParams and extra are given");
+      if (k->param_bytes && (!buffer || !have_size))
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuLaunchKernel: extra lacks the buffer pointer or its size");
+      if (have_size && size < k->param_bytes)
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuLaunchKernel: %s takes %u bytes of parameters, the buffer "
+                           "has %zu", k->name, k->param_bytes, size);
+      if (k->param_bytes)
+         memcpy(block, buffer, k->param_bytes);
+      return CUDA_SUCCESS;
+   }
+   if (k->param_count && !params)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuLaunchKernel: %s takes %u parameters and kernelParams is "
+                        "NULL", k->name, k->param_count);
+   for (uint32_t i = 0; i < k->param_count; i++) {
+      if (!params[i])
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuLaunchKernel: parameter %u of %s is NULL", i, k->name);
+      memcpy(block + k->params[i].offset, params[i], k->params[i].size);
+   }
+   return CUDA_SUCCESS;
+}
+
+static CUresult
+launch_kernel(CUfunction hfunc, const uint32_t grid[3], const uint32_t block[3], uint32_t shared,
+              CUstream hstream, void **params, void **extra, const char *entry)
+{
+   CUresult res = cuvk_driver_check(entry);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!hfunc || !cuvk_object_is(hfunc, CUVK_OBJECT_FUNCTION))
+      return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "%s: %p is not a live function", entry, (void *)hfunc);
+   struct cuvk_function *f = (struct cuvk_function *)hfunc;
+   struct cuvk_context *ctx = f->mod->ctx;
+   const VkPhysicalDeviceLimits *lim = &ctx->dev->props.limits;
+
+   if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0 || grid[0] > GRID_MAX_X || grid[1] > GRID_MAX_YZ ||
+       grid[2] > GRID_MAX_YZ)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: grid %ux%ux%u is empty or too large", entry, grid[0],
+                        grid[1], grid[2]);
+   uint64_t threads = (uint64_t)block[0] * block[1] * block[2];
+   if (threads == 0 || block[0] > lim->maxComputeWorkGroupSize[0] || block[1] > lim->maxComputeWorkGroupSize[1] ||
+       block[2] > lim->maxComputeWorkGroupSize[2])
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: block %ux%ux%u is empty or exceeds the device's %ux%ux%u",
+                        entry, block[0], block[1], block[2], lim->maxComputeWorkGroupSize[0],
+                        lim->maxComputeWorkGroupSize[1], lim->maxComputeWorkGroupSize[2]);
+   uint32_t max_threads = CUVK_MIN(lim->maxComputeWorkGroupInvocations, 1024u);
+   if (threads > max_threads)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: %llu threads in a block, at most %u", entry,
+                        (unsigned long long)threads, max_threads);
+   if (f->k.reqntid[0] && (block[0] != f->k.reqntid[0] || block[1] != CUVK_MAX(f->k.reqntid[1], 1u) ||
+                           block[2] != CUVK_MAX(f->k.reqntid[2], 1u)))
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: %s requires blocks of %ux%ux%u (.reqntid)", entry,
+                        f->k.name, f->k.reqntid[0], CUVK_MAX(f->k.reqntid[1], 1u), CUVK_MAX(f->k.reqntid[2], 1u));
+   if ((uint64_t)shared + f->k.static_shared_bytes > lim->maxComputeSharedMemorySize ||
+       shared > (uint32_t)__atomic_load_n(&f->max_dynamic_shared, __ATOMIC_RELAXED))
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: %u bytes of dynamic shared memory (and %u static) exceed "
+                        "the kernel's limit", entry, shared, f->k.static_shared_bytes);
+
+   struct cuvk_stream *stream;
+   res = cuvk_stream_resolve(ctx, hstream, entry, &stream);
+   if (res != CUDA_SUCCESS)
+      return res;
+   res = cuvk_launch_fault(ctx);
+   if (res != CUDA_SUCCESS)
+      return res;
+
+   struct cuvk_launch *l = ctx->launch;
+   struct cuvk_mem_page_table *pt = l->page_table;
+   VkCommandBuffer cmd;
+   uint64_t value;
+   pthread_mutex_lock(&ctx->lock);
+   VkPipeline pipeline = VK_NULL_HANDLE;
+   res = launch_pipeline(ctx, f, block, shared, &pipeline);
+   if (res != CUDA_SUCCESS)
+      goto out;
+   res = cuvk_submit_record(ctx, &cmd, &value);
+   if (res != CUDA_SUCCESS)
+      goto out;
+
+   /* The host ranges as they are now: the list only changes while no
+    * work that could see the change is recorded, but a thread may add a
+    * range between the count and the copy, so copy until it fits. */
+   uint32_t count = cuvk_mem_page_table_host_ranges(pt, NULL, 0), got;
+   uint8_t *data;
+   VkDeviceAddress address;
+   VkDeviceSize params_size = CUVK_ALIGN_UP((VkDeviceSize)f->k.param_bytes, DATA_ALIGN);
+   for (;;) {
+      VkDeviceSize bytes = params_size + (VkDeviceSize)(count + 4) * sizeof(struct cuvk_kernel_host_range);
+      res = launch_data(ctx, bytes, value, &data, &address);
+      if (res != CUDA_SUCCESS)
+         goto commit;
+      got = cuvk_mem_page_table_host_ranges(pt, (struct cuvk_kernel_host_range *)(data + params_size),
+                                            count + 4);
+      if (got <= count + 4)
+         break;
+      count = got;
+   }
+   res = launch_params(f, params, extra, data);
+   if (res != CUDA_SUCCESS)
+      goto commit;
+
+   struct cuvk_kernel_push push = {
+      .params = address,
+      .globals = f->mod->table_address,
+      .page_table = pt->address,
+      .va_base = pt->va_base,
+      .va_size = pt->va_size,
+      .host_ranges = address + params_size,
+      .fault = l->fault->address,
+      .host_range_count = got,
+      .nctaid = {grid[0], grid[1], grid[2]},
+   };
+   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+   /* Grids beyond what one dispatch may have are cut into several, each
+    * told where it starts. */
+   const uint32_t *maxg = lim->maxComputeWorkGroupCount;
+   for (uint32_t z = 0; z < grid[2]; z += maxg[2]) {
+      for (uint32_t y = 0; y < grid[1]; y += maxg[1]) {
+         for (uint32_t x = 0; x < grid[0]; x += maxg[0]) {
+            push.grid_base[0] = x;
+            push.grid_base[1] = y;
+            push.grid_base[2] = z;
+            vkCmdPushConstants(cmd, l->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
+            vkCmdDispatch(cmd, CUVK_MIN(maxg[0], grid[0] - x), CUVK_MIN(maxg[1], grid[1] - y),
+                          CUVK_MIN(maxg[2], grid[2] - z));
+            if (grid[0] - x <= maxg[0])
+               break;
+         }
+         if (grid[1] - y <= maxg[1])
+            break;
+      }
+      if (grid[2] - z <= maxg[2])
+         break;
+   }
+   stream->last_value = value;
+commit:
+   /* A command buffer with a barrier and nothing else is harmless; the
+    * batch goes either way. */
+   {
+      CUresult r = cuvk_submit_commit(ctx);
+      res = res != CUDA_SUCCESS ? res : r;
+   }
+out:
+   pthread_mutex_unlock(&ctx->lock);
+   return res;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,
+               unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes,
+               CUstream hStream, void **kernelParams, void **extra)
+{
+   const uint32_t grid[3] = {gridDimX, gridDimY, gridDimZ};
+   const uint32_t block[3] = {blockDimX, blockDimY, blockDimZ};
+   return launch_kernel(f, grid, block, sharedMemBytes, hStream, kernelParams, extra, "cuLaunchKernel");
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuLaunchKernel_ptsz(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,
+                    unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
+                    unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)
+{
+   const uint32_t grid[3] = {gridDimX, gridDimY, gridDimZ};
+   const uint32_t block[3] = {blockDimX, blockDimY, blockDimZ};
+   /* The legacy default stream means the per-thread one here; cuvk's
+    * streams are ordered alike, so both are the context's default. */
+   return launch_kernel(f, grid, block, sharedMemBytes, hStream ? hStream : CU_STREAM_PER_THREAD, kernelParams,
+                        extra, "cuLaunchKernel_ptsz");
+}

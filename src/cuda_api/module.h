@@ -1,0 +1,98 @@
+/*
+ * Modules, their kernels, and launches.
+ *
+ * A module (module.c) is PTX parsed by the compiler (compiler/compiler.h)
+ * plus its module-scope variables, allocated as device memory at load with
+ * their initial bytes and relocations, and a table of their CUdeviceptrs
+ * that kernels read (compiler/kernel_abi.h).  A kernel is translated to
+ * SPIR-V at its first cuModuleGetFunction; what the compiler refuses fails
+ * there, and the module's other kernels still load.
+ *
+ * A launch (launch.c) records dispatches into the context's open batch like
+ * any command: a pipeline per (kernel, block shape, dynamic shared bytes),
+ * built once and kept; the parameter block and a snapshot of the host
+ * ranges written into a host-visible ring of the context; push constants
+ * per kernel_abi.h; grids beyond maxComputeWorkGroupCount split into
+ * several dispatches.  Kernels reach memory through the context's page
+ * table (mem/page_table.h); an access outside every allocation sets the
+ * context's fault word, and once the work has run the context answers
+ * CUDA_ERROR_ILLEGAL_ADDRESS from then on.
+ */
+#ifndef CUVK_API_MODULE_H
+#define CUVK_API_MODULE_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <cuda.h>
+#include <vulkan/vulkan.h>
+
+#include "compiler/compiler.h"
+#include "cuda_api/object.h"
+#include "cuda_api/submit.h"
+#include "util/list.h"
+
+struct cuvk_context;
+struct cuvk_mem_page_table;
+
+struct cuvk_module {
+   struct cuvk_object base;
+   struct cuvk_context *ctx;
+   struct cuvk_list link;           /* in ctx->modules, under its lock */
+   pthread_mutex_t lock;            /* cc and functions */
+   struct cuvk_cc_module *cc;
+   CUdeviceptr globals;             /* the variables, then the table; 0: none */
+   VkDeviceAddress table_address;   /* device address of the table */
+   CUdeviceptr *global_ptrs;        /* each variable's CUdeviceptr */
+   size_t global_count;
+   struct cuvk_list functions;
+   struct cuvk_deferred release;
+};
+
+/* A kernel's pipeline for one launch shape. */
+struct cuvk_kernel_pipeline {
+   uint32_t block[3];
+   uint32_t dynamic_shared;
+   VkPipeline pipeline;
+};
+
+struct cuvk_function {
+   struct cuvk_object base;
+   struct cuvk_module *mod;
+   struct cuvk_list link;           /* in mod->functions */
+   struct cuvk_cc_kernel k;         /* k.words freed once the shader is made */
+   VkShaderModule shader;
+   /* cuFuncSetAttribute / cuFuncSetCacheConfig; read at launch. */
+   int max_dynamic_shared;
+   CUfunc_cache cache_config;
+   /* Pipelines by launch shape; under the context's lock. */
+   struct cuvk_kernel_pipeline *pipelines;
+   uint32_t pipeline_count;
+   uint32_t pipeline_capacity;
+};
+
+/* The launch state of a context (launch.c). */
+struct cuvk_launch;
+
+/* Makes ctx's launch state (and its page table) if it has none yet.
+ * Context lock not held. */
+CUresult cuvk_launch_init(struct cuvk_context *ctx);
+
+/* Destroys it; the GPU is idle and every module is gone. */
+void cuvk_launch_finish(struct cuvk_context *ctx);
+
+/* The pipeline layout every kernel of ctx uses (launch state made). */
+VkPipelineLayout cuvk_launch_layout(struct cuvk_context *ctx);
+
+/* CUDA_ERROR_ILLEGAL_ADDRESS, logged once, when a kernel of ctx has
+ * faulted in work that has completed; CUDA_SUCCESS otherwise.  Lock-free:
+ * any thread, lock held or not. */
+CUresult cuvk_launch_fault(struct cuvk_context *ctx);
+
+/* Frees every module of a context being destroyed (GPU idle). */
+void cuvk_module_release_context(struct cuvk_context *ctx);
+
+/* Destroys f's pipelines, shader and memory (the GPU is done with them). */
+void cuvk_function_destroy(struct cuvk_function *f);
+
+#endif

@@ -1,0 +1,389 @@
+/*
+ * nvcc's kernels of tests/kernels/alu_int.cu and alu_float.cu translated
+ * by the whole compiler (cuvk_cc_*: structurizer, emitter, the arithmetic
+ * lowering) and run on the Vulkan device through kernel_runner.c, every
+ * element compared with the host references of alu_ref.h: exactly for
+ * integer, bit and correctly rounded float results, within PTX's bound
+ * (written next to each) for the approximate ones.
+ *
+ * test_alu_kernels int|float KERNEL.ptx [fast]
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alu_ref.h"
+#include "compiler_test.h"
+#include "kernel_runner.h"
+
+static unsigned failures, shown;
+
+static void
+expect(const char *kernel, int i, int k, uint64_t got, uint64_t want, const uint64_t *in,
+       unsigned nin)
+{
+   if (got == want)
+      return;
+   failures++;
+   if (shown++ < 12) {
+      fprintf(stderr, "%s: element %d slot %d inputs", kernel, i, k);
+      for (unsigned j = 0; j < nin; j++)
+         fprintf(stderr, " %#llx", (unsigned long long)in[j]);
+      fprintf(stderr, ": got %#llx, want %#llx\n", (unsigned long long)got,
+              (unsigned long long)want);
+   }
+}
+
+static uint64_t rng = 0x5eed2024;
+
+static uint64_t
+rnd(void)
+{
+   uint64_t z = (rng += 0x9e3779b97f4a7c15ull);
+   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+   return z ^ (z >> 31);
+}
+
+static uint64_t
+input(int i, int k)
+{
+   static const uint64_t edge[] = { 0, 1, 2, 5, 31, 32, 33, 63, 64, 0x7fffffff, 0x80000000,
+                                    0xffffffff, 0x8000000000000000ull, 0x7fffffffffffffffull,
+                                    ~0ull, 0x8000, 0xffff };
+   const int ne = (int)(sizeof(edge) / sizeof(edge[0]));
+   if (k < 2 && i < ne * ne)
+      return edge[k == 0 ? i % ne : i / ne];
+   uint64_t v = rnd();
+   return (rnd() & 1) ? v >> (rnd() % 64) : v;
+}
+
+static bool
+run(struct kr *r, const char *kernel, int n, const struct kr_arg *args, unsigned count)
+{
+   uint32_t fault;
+   enum cuvk_cc_status status;
+   const uint32_t g[3] = { (uint32_t)(n + 63) / 64, 1, 1 }, b[3] = { 64, 1, 1 };
+   if (!kr_run(r, kernel, g, b, 0, args, count, &fault, &status) || fault) {
+      fprintf(stderr, "%s: did not run (status %d, fault %u)\n", kernel, status, fault);
+      failures++;
+      return false;
+   }
+   return true;
+}
+
+static int32_t
+sat32(int64_t v)
+{
+   return ref_sat_s32(v);
+}
+
+static void
+case_int32(struct kr *r)
+{
+   enum { N = 1024, OUTS = 48 };
+   struct kr_buffer *a = kr_alloc(r, N * 4), *b = kr_alloc(r, N * 4), *c = kr_alloc(r, N * 4);
+   struct kr_buffer *o = kr_alloc(r, (uint64_t)N * OUTS * 4);
+   if (!a || !b || !c || !o) {
+      failures++;
+      return;
+   }
+   uint32_t *x = a->map, *y = b->map, *z = c->map, *out = o->map;
+   for (int i = 0; i < N; i++)
+      x[i] = (uint32_t)input(i, 0), y[i] = (uint32_t)input(i, 1), z[i] = (uint32_t)input(i, 2);
+   int n = N;
+   if (!run(r, "alu_int32", N, (struct kr_arg[]){ KR_ARG(a->addr), KR_ARG(b->addr),
+                                                  KR_ARG(c->addr), KR_ARG(o->addr), KR_ARG(n) },
+            5))
+      return;
+   for (int i = 0; i < N; i++) {
+      uint32_t X = x[i], Y = y[i], Z = z[i];
+      int32_t sx = (int32_t)X, sy = (int32_t)Y;
+      uint64_t in[3] = { X, Y, Z };
+      uint64_t s96a = (uint64_t)X + Y, s96b = (uint64_t)Y + Z + (s96a >> 32);
+      uint32_t s96c = Z + X + (uint32_t)(s96b >> 32);
+      uint32_t d0 = X - Y, bor = X < Y, d1 = Z - X - bor;
+      uint32_t want[OUTS] = {
+         X + Y, X - Y, X * Y, (uint32_t)(((uint64_t)X * Y) >> 32),
+         (uint32_t)(((int64_t)sx * sy) >> 32), X * Y + Z,
+         (uint32_t)ref_div(X, Y, 32, false, false), (uint32_t)ref_div(X, Y, 32, true, false),
+         (uint32_t)ref_div(X, Y, 32, false, true), (uint32_t)ref_div(X, Y, 32, true, true),
+         (uint32_t)(sx < sy ? sx : sy), X > Y ? X : Y, sx < 0 ? 0u - X : X,
+         (uint32_t)ref_shift(X, Y & 63, 32, 0), (uint32_t)ref_shift(X, Y & 63, 32, 1),
+         (uint32_t)ref_shift(X, Y & 63, 32, 2), (uint32_t)__builtin_popcount(X),
+         X ? (uint32_t)__builtin_clz(X) : 32, 0, X ? (uint32_t)__builtin_ctz(X) + 1 : 0,
+         (uint32_t)ref_bfe(X, Y, Z, 32, false), (uint32_t)ref_bfe(X, Y, Z, 32, true),
+         (uint32_t)ref_bfi(X, Y, Z, Z >> 8, 32), ref_bfind(X, 32, false, false),
+         ref_bfind(X, 32, true, false), ref_bfind(X, 32, false, true),
+         ref_prmt(X, Y, Z & 0x7777, 0), ref_prmt(X, Y, Z, 1), ref_prmt(X, Y, Z, 2),
+         ref_prmt(X, Y, Z, 3), ref_prmt(X, Y, Z, 4), ref_prmt(X, Y, Z, 5), ref_prmt(X, Y, Z, 6),
+         ref_mul24(X, Y, false, false), ref_mul24(X, Y, true, false), ref_mul24(X, Y, false, true),
+         Z + (sx > sy ? X - Y : Y - X), ref_shf(X, Y, Z, true, false), ref_shf(X, Y, Z, false, true),
+         ref_lop3(X, Y, Z, 0xe8), (uint32_t)sat32((int64_t)sx + sy), (uint32_t)sat32((int64_t)sx - sy),
+         (uint32_t)sat32((((int64_t)sx * sy) >> 32) + (int32_t)Z),
+         (uint32_t)s96a, (uint32_t)s96b, s96c, d0, d1,
+      };
+      uint32_t br = 0;
+      for (int k = 0; k < 32; k++)
+         br |= ((X >> k) & 1u) << (31 - k);
+      want[18] = br;
+      for (int k = 0; k < OUTS; k++)
+         expect("alu_int32", i, k, out[i * OUTS + k], want[k], in, 3);
+   }
+}
+
+static void
+case_int64(struct kr *r)
+{
+   enum { N = 1024, OUTS = 24 };
+   struct kr_buffer *a = kr_alloc(r, N * 8), *b = kr_alloc(r, N * 8);
+   struct kr_buffer *o = kr_alloc(r, (uint64_t)N * OUTS * 8);
+   if (!a || !b || !o) {
+      failures++;
+      return;
+   }
+   uint64_t *x = a->map, *y = b->map, *out = o->map;
+   for (int i = 0; i < N; i++)
+      x[i] = input(i, 0), y[i] = input(i, 1);
+   int n = N;
+   if (!run(r, "alu_int64", N, (struct kr_arg[]){ KR_ARG(a->addr), KR_ARG(b->addr),
+                                                  KR_ARG(o->addr), KR_ARG(n) }, 4))
+      return;
+   for (int i = 0; i < N; i++) {
+      uint64_t X = x[i], Y = y[i], br = 0;
+      int64_t sx = (int64_t)X, sy = (int64_t)Y;
+      uint64_t in[2] = { X, Y };
+      for (int k = 0; k < 64; k++)
+         br |= ((X >> k) & 1u) << (63 - k);
+      uint64_t want[OUTS] = {
+         X + Y, X - Y, X * Y, (uint64_t)(((unsigned __int128)X * Y) >> 64),
+         (uint64_t)(((__int128)sx * sy) >> 64), ref_div(X, Y, 64, false, false),
+         ref_div(X, Y, 64, true, false), ref_div(X, Y, 64, false, true),
+         ref_div(X, Y, 64, true, true), (uint64_t)(sx < sy ? sx : sy), X > Y ? X : Y,
+         ref_shift(X, (uint32_t)Y & 127, 64, 0), ref_shift(X, (uint32_t)Y & 127, 64, 2),
+         (uint64_t)__builtin_popcountll(X), X ? (uint64_t)__builtin_clzll(X) : 64, br,
+         X ? (uint64_t)__builtin_ctzll(X) + 1 : 0,
+         ref_bfe(X, (uint32_t)Y, (uint32_t)(Y >> 32), 64, true),
+         (uint64_t)(uint32_t)X * (uint32_t)Y, (uint64_t)((int64_t)(int32_t)X * (int32_t)Y),
+         sx < 0 ? 0 - X : X, X / (Y | 1), ref_div(X, Y | 1, 64, true, true),
+         (X << 13) | (X >> 51),
+      };
+      for (int k = 0; k < OUTS; k++)
+         expect("alu_int64", i, k, out[i * OUTS + k], want[k], in, 2);
+   }
+}
+
+static void
+case_int16(struct kr *r)
+{
+   enum { N = 1024, OUTS = 8 };
+   struct kr_buffer *a = kr_alloc(r, N * 2), *b = kr_alloc(r, N * 2);
+   struct kr_buffer *o = kr_alloc(r, (uint64_t)N * OUTS * 2);
+   if (!a || !b || !o) {
+      failures++;
+      return;
+   }
+   uint16_t *x = a->map, *y = b->map, *out = o->map;
+   for (int i = 0; i < N; i++)
+      x[i] = (uint16_t)input(i, 0), y[i] = (uint16_t)input(i, 1);
+   int n = N;
+   if (!run(r, "alu_int16", N, (struct kr_arg[]){ KR_ARG(a->addr), KR_ARG(b->addr),
+                                                  KR_ARG(o->addr), KR_ARG(n) }, 4))
+      return;
+   for (int i = 0; i < N; i++) {
+      uint16_t X = x[i], Y = y[i];
+      int16_t sx = (int16_t)X, sy = (int16_t)Y;
+      uint64_t in[2] = { X, Y };
+      uint16_t want[OUTS] = {
+         (uint16_t)(X + Y), (uint16_t)(sx * sy), (uint16_t)ref_div(X, Y, 16, true, false),
+         (uint16_t)ref_div(X, Y, 16, false, true), (uint16_t)ref_shift(X, Y & 31, 16, 2),
+         (uint16_t)(sx < sy ? sx : sy), (uint16_t)(((uint32_t)X * Y) >> 16),
+         (uint16_t)((int8_t)X + (int8_t)Y),
+      };
+      for (int k = 0; k < OUTS; k++)
+         expect("alu_int16", i, k, out[i * OUTS + k], want[k], in, 2);
+   }
+}
+
+/* Relative bound of each alu_f32 slot (0: exact); fast_math turns
+ * x / y and sqrtf into div.approx and sqrt.approx. */
+static double
+f32_bound(int k, bool fast)
+{
+   switch (k) {
+   case 3: return fast ? 0x1p-21 : 0;          /* div.approx: 2 ulp */
+   case 4: return fast ? 0x1p-22 : 0;          /* sqrt.approx: rel 2^-23, 1 ulp */
+   case 25: return 0x1p-21;                    /* __fdividef: div.approx, 2 ulp */
+   case 27: return 0x1p-18;                    /* __expf: ex2.approx(x * log2 e), |x| <= 3 */
+   case 28: case 39: return 0x1p-21;           /* lg2.approx: 2^-22 (abs. near 1: see below) */
+   case 29: case 30: return -0x1p-20;          /* sin/cos.approx: abs. 2^-20.9 on [-pi, pi] */
+   case 31: return 0x1.02p-11;                 /* tanh.approx: rel 2^-10.987 */
+   case 32: return 0x1p-22;                    /* rsqrt.approx: rel 2^-22.9 */
+   default: return 0;
+   }
+}
+
+static float
+rndf(double lo, double hi)
+{
+   double t = (double)(rnd() >> 11) / 9007199254740992.0;
+   double m = exp2(log2(lo) + t * (log2(hi) - log2(lo)));
+   return (float)((rnd() & 1) ? -m : m);
+}
+
+static void
+case_f32(struct kr *r, bool fast)
+{
+   enum { N = 1024, OUTS = 40 };
+   struct kr_buffer *a = kr_alloc(r, N * 4), *b = kr_alloc(r, N * 4), *c = kr_alloc(r, N * 4);
+   struct kr_buffer *o = kr_alloc(r, (uint64_t)N * OUTS * 4);
+   if (!a || !b || !c || !o) {
+      failures++;
+      return;
+   }
+   float *x = a->map, *y = b->map, *z = c->map;
+   uint32_t *out = o->map;
+   for (int i = 0; i < N; i++) {
+      x[i] = rndf(0x1p-4, 3.0), y[i] = rndf(0x1p-10, 0x1p10), z[i] = rndf(0x1p-10, 0x1p10);
+      if (i % 4 == 0)
+         y[i] = x[i];   /* equal operands for the comparisons */
+   }
+   int n = N;
+   if (!run(r, "alu_f32", N, (struct kr_arg[]){ KR_ARG(a->addr), KR_ARG(b->addr),
+                                                KR_ARG(c->addr), KR_ARG(o->addr), KR_ARG(n) }, 5))
+      return;
+   for (int i = 0; i < N; i++) {
+      float X = x[i], Y = y[i], Z = z[i];
+      uint64_t in[3] = { ref_fbits(X), ref_fbits(Y), ref_fbits(Z) };
+      double want[OUTS];
+      want[0] = ref_f32_op('+', X, Y, 0, 0);
+      want[1] = ref_f32_op('-', X, Y, 0, 0);
+      want[2] = ref_f32_op('*', X, Y, 0, 0);
+      want[3] = ref_f32_op('/', X, Y, 0, 0);
+      want[4] = ref_f32_op('s', X, 0, 0, 0);
+      want[5] = ref_f32_op('f', X, Y, Z, 0);
+      want[6] = fminf(X, Y);
+      want[7] = fmaxf(X, Y);
+      want[8] = fabsf(X);
+      want[9] = copysignf(X, Y);
+      for (int m = 1; m < 4; m++) {
+         want[9 + m] = ref_f32_op('+', X, Y, 0, m);
+         want[12 + m] = ref_f32_op('*', X, Y, 0, m);
+         want[15 + m] = ref_f32_op('/', X, Y, 0, m);
+         want[20 + m] = ref_f32_op('f', X, Y, Z, m);
+      }
+      want[19] = ref_f32_op('s', X, 0, 0, 1);
+      want[20] = ref_f32_op('s', X, 0, 0, 2);
+      want[24] = ref_f32_op('/', 1.0f, X, 0, 0);
+      want[25] = (double)X / Y;
+      want[26] = X > 0 ? (X < 1 ? X : 1.0f) : 0.0f;
+      want[27] = exp(X);
+      want[28] = log2(X);
+      want[29] = sin(X);
+      want[30] = cos(X);
+      want[31] = tanh(X);
+      want[32] = 1 / sqrt(X);
+      want[33] = ref_f32_op('+', X, Y, 0, 0);
+      float p = ref_f32_op('*', X, Y, 0, 0);
+      want[34] = p > 0 ? (p < 1 ? p : 1.0f) : 0.0f;
+      want[35] = fminf(X, Y);
+      want[36] = (X < Y) | (X <= Y) << 1 | (X == Y) << 2 | (X != Y) << 3 | (!(X >= Y)) << 6;
+      want[37] = X > 0.0f ? Y : Z;
+      want[38] = ref_f32_op('/', X, Y, 0, 0);
+      want[39] = log2(X);
+      for (int k = 0; k < OUTS; k++) {
+         uint32_t gb = out[i * OUTS + k];
+         if (k == 36) {
+            expect("alu_f32", i, k, gb & 0x4f, (uint64_t)want[k], in, 3);
+            continue;
+         }
+         double got = ref_bitsf(gb), bound = f32_bound(k, fast), w = want[k];
+         if (isnan(w) && isnan(got))
+            continue;
+         if (bound == 0) {
+            expect("alu_f32", i, k, gb, ref_fbits((float)w), in, 3);
+            continue;
+         }
+         double err = fabs(got - w);
+         bool ok = bound < 0 ? err <= -bound : err <= bound * fabs(w);
+         if ((k == 28 || k == 39) && X >= 0.5f && X <= 2.0f)
+            ok = err <= 0x1p-22;   /* lg2.approx: absolute 2^-22.6 on [0.5, 2] */
+         if (!ok)
+            expect("alu_f32", i, k, gb, ref_fbits((float)w), in, 3);
+      }
+   }
+}
+
+static void
+case_f64(struct kr *r)
+{
+   enum { N = 1024, OUTS = 10 };
+   struct kr_buffer *a = kr_alloc(r, N * 8), *b = kr_alloc(r, N * 8), *c = kr_alloc(r, N * 8);
+   struct kr_buffer *o = kr_alloc(r, (uint64_t)N * OUTS * 8);
+   if (!a || !b || !c || !o) {
+      failures++;
+      return;
+   }
+   double *x = a->map, *y = b->map, *z = c->map;
+   uint64_t *out = o->map;
+   for (int i = 0; i < N; i++) {
+      x[i] = ldexp((double)(int64_t)rnd(), -(int)(rnd() % 80));
+      y[i] = ldexp((double)(int64_t)rnd(), -(int)(rnd() % 80));
+      z[i] = ldexp((double)(int64_t)rnd(), -(int)(rnd() % 80));
+   }
+   int n = N;
+   if (!run(r, "alu_f64", N, (struct kr_arg[]){ KR_ARG(a->addr), KR_ARG(b->addr),
+                                                KR_ARG(c->addr), KR_ARG(o->addr), KR_ARG(n) }, 5))
+      return;
+   for (int i = 0; i < N; i++) {
+      volatile double X = x[i], Y = y[i], Z = z[i];
+      uint64_t in[3] = { ref_dbits(X), ref_dbits(Y), ref_dbits(Z) };
+      uint64_t want[OUTS] = {
+         ref_dbits(X + Y), ref_dbits(X * Y), ref_dbits(X / Y), ref_dbits(sqrt(X)),
+         ref_dbits(fma(X, Y, Z)), ref_dbits(fmin(X, Y)), ref_dbits(fabs(X) + -Z),
+         ref_dbits(1.0 / X), (uint64_t)(X < Y) | (uint64_t)isnan(X) << 1, ref_dbits(X + Y),
+      };
+      for (int k = 0; k < OUTS; k++) {
+         if (isnan(ref_bitsd(want[k])) && isnan(ref_bitsd(out[i * OUTS + k])))
+            continue;
+         expect("alu_f64", i, k, out[i * OUTS + k], want[k], in, 3);
+      }
+   }
+}
+
+int
+main(int argc, char **argv)
+{
+   struct kr r;
+   size_t len;
+   char *text = argc > 2 ? compiler_test_read(argv[2], &len) : NULL;
+   bool is_float = argc > 2 && strcmp(argv[1], "float") == 0;
+   bool fast = argc > 3 && strcmp(argv[3], "fast") == 0;
+
+   if (!text) {
+      fprintf(stderr, "usage: test_alu_kernels int|float KERNEL.ptx [fast]\n");
+      return 1;
+   }
+   if (!kr_init(&r, is_float ? "compiler.run.alu_float" : "compiler.run.alu_int")) {
+      free(text);
+      kr_finish(&r);
+      return 1;
+   }
+   if (kr_load(&r, text, len)) {
+      if (is_float) {
+         case_f32(&r, fast);
+         case_f64(&r);
+      } else {
+         case_int32(&r);
+         case_int64(&r);
+         case_int16(&r);
+      }
+   } else {
+      failures++;
+   }
+   free(text);
+   unsigned messages = kr_finish(&r);
+   printf("%s: %u mismatches, %u validation messages\n", argv[2], failures, messages);
+   return messages || failures ? 1 : 0;
+}

@@ -1,0 +1,892 @@
+/*
+ * Translated kernels run on the device (lavapipe in CI) through
+ * kernel_runner.h, each result checked against a reference computed here.
+ *
+ *    test_kernel_run CASE [KERNEL.ptx]
+ *
+ * Cases named after a kernel of tests/kernels take nvcc's PTX of it (a
+ * kernel the compiler refuses as unsupported makes the case skip, 77,
+ * naming the instruction, while the structurizer and the ALU lowering
+ * are not merged); the others are PTX written here, each aimed at one part of the emitter
+ * (shared memory and barriers, sub-word shared stores, atomics, calls,
+ * local and generic memory, the fault word).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "compiler_test.h"
+#include "kernel_runner.h"
+
+#define HEADER ".version 9.0\n.target sm_75\n.address_size 64\n"
+
+static unsigned failures;
+/* A kernel the compiler refuses as unsupported (the structurizer or the
+ * ALU lowering not merged yet): the case says skipped, naming it, unless
+ * something else failed. */
+static bool skipped;
+
+#define CHECK(cond)                                                              \
+   do {                                                                          \
+      if (!(cond)) {                                                             \
+         fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+         failures++;                                                             \
+      }                                                                          \
+   } while (0)
+
+/* Runs kernel and checks the fault word is expected; false when it did
+ * not run. */
+static bool
+run(struct kr *r, const char *kernel, uint32_t grid, uint32_t block, uint32_t dyn,
+    const struct kr_arg *args, unsigned n, uint32_t expected_fault)
+{
+   uint32_t fault;
+   enum cuvk_cc_status status;
+   const uint32_t g[3] = { grid, 1, 1 }, b[3] = { block, 1, 1 };
+
+   if (!kr_run(r, kernel, g, b, dyn, args, n, &fault, &status)) {
+      if (status == CUVK_CC_UNSUPPORTED)
+         skipped = true;
+      else
+         failures++;
+      return false;
+   }
+   if (fault != expected_fault) {
+      fprintf(stderr, "%s: fault word %u, expected %u\n", kernel, fault, expected_fault);
+      failures++;
+   }
+   return true;
+}
+
+/* Loads PTX written here; a failure fails the case. */
+static bool
+load_text(struct kr *r, const char *text, size_t len)
+{
+   if (kr_load(r, text, len))
+      return true;
+   failures++;
+   return false;
+}
+
+/* ---- cases written here ---- */
+
+/* y[i] = 3 * x[i] + i over 2 blocks, no branch: the frame, parameters,
+ * specials, global loads and stores. */
+static const char scale_ptx[] =
+   HEADER ".visible .entry scale(.param .u64 x, .param .u64 y)\n{\n"
+   "\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<6>;\n"
+   "\tld.param.u64 %rd1, [x];\n\tld.param.u64 %rd2, [y];\n"
+   "\tmov.u32 %r1, %ctaid.x;\n\tmov.u32 %r2, %ntid.x;\n\tmov.u32 %r3, %tid.x;\n"
+   "\tmad.lo.s32 %r4, %r1, %r2, %r3;\n\tmul.wide.s32 %rd3, %r4, 4;\n"
+   "\tadd.s64 %rd4, %rd1, %rd3;\n\tld.global.u32 %r5, [%rd4];\n"
+   "\tmul.lo.s32 %r6, %r5, 3;\n\tadd.s32 %r7, %r6, %r4;\n"
+   "\tadd.s64 %rd5, %rd2, %rd3;\n\tst.global.u32 [%rd5], %r7;\n\tret;\n}\n";
+
+static void
+case_scale(struct kr *r)
+{
+   enum { N = 64 };
+   struct kr_buffer *x = kr_alloc(r, N * 4), *y = kr_alloc(r, N * 4);
+   CHECK(x && y);
+   if (!x || !y || !load_text(r, scale_ptx, sizeof(scale_ptx) - 1))
+      return;
+   for (int i = 0; i < N; i++)
+      ((int32_t *)x->map)[i] = i * 7 - 100;
+   if (!run(r, "scale", 2, N / 2, 0, (struct kr_arg[]){ KR_ARG(x->addr), KR_ARG(y->addr) }, 2, 0))
+      return;
+   for (int i = 0; i < N; i++)
+      CHECK(((int32_t *)y->map)[i] == 3 * (i * 7 - 100) + i);
+}
+
+/* A wild pointer: the fault word says so, and no buffer changes. */
+static void
+case_fault(struct kr *r)
+{
+   struct kr_buffer *x = kr_alloc(r, 256), *y = kr_alloc(r, 256);
+   CHECK(x && y);
+   if (!x || !y || !load_text(r, scale_ptx, sizeof(scale_ptx) - 1))
+      return;
+   memset(y->map, 0x5a, 256);
+   memset(x->map, 0x11, 256);
+   /* Far below every buffer, and just past the end of x. */
+   uint64_t wild = 0x1000;
+   if (!run(r, "scale", 1, 8, 0, (struct kr_arg[]){ KR_ARG(x->addr), KR_ARG(wild) }, 2, 1))
+      return;
+   for (int i = 0; i < 256; i++)
+      CHECK(((uint8_t *)y->map)[i] == 0x5a && ((uint8_t *)x->map)[i] == 0x11);
+   uint64_t past = x->addr + x->size - 4 * 8 + 4;   /* thread 7 reads past x's end */
+   if (!run(r, "scale", 1, 8, 0, (struct kr_arg[]){ KR_ARG(past), KR_ARG(y->addr) }, 2, 1))
+      return;
+   /* Threads 0..6 read x and wrote y; thread 7's read faulted. */
+   for (int i = 0; i < 7; i++)
+      CHECK(((int32_t *)y->map)[i] == 3 * 0x11111111 + i);
+}
+
+/* The page table path of the translation: a made-up cuvk address space
+ * of three 2 MiB pages at 2^44 (no host address falls there), page 0
+ * mapped to one buffer, page 2 to another, page 1 unmapped (entry 0). */
+static void
+case_page_table(struct kr *r)
+{
+   enum { N = 64 };
+   const uint64_t base = UINT64_C(1) << 44, page = UINT64_C(1) << 21;
+   struct kr_buffer *x = kr_alloc(r, N * 4), *y = kr_alloc(r, N * 4);
+   struct kr_buffer *table = kr_alloc(r, 3 * 8);
+   CHECK(x && y && table);
+   if (!x || !y || !table || !load_text(r, scale_ptx, sizeof(scale_ptx) - 1))
+      return;
+   uint64_t *entries = table->map;
+   entries[0] = x->addr - base;                 /* device = addr + entry */
+   entries[1] = 0;
+   entries[2] = y->addr - 8 - (base + 2 * page);  /* page 2, from byte 8 on, is y */
+   r->page_table = table->addr;
+   r->va_base = base;
+   r->va_size = 3 * page;
+   for (int i = 0; i < N; i++)
+      ((int32_t *)x->map)[i] = 1000 - i;
+   uint64_t xa = base, ya = base + 2 * page + 8;
+   if (!run(r, "scale", 2, N / 2, 0, (struct kr_arg[]){ KR_ARG(xa), KR_ARG(ya) }, 2, 0))
+      return;
+   for (int i = 0; i < N; i++)
+      CHECK(((int32_t *)y->map)[i] == 3 * (1000 - i) + i);
+   /* The unmapped page faults, and nothing is written. */
+   memset(y->map, 0, N * 4);
+   uint64_t hole = base + page + 64;
+   if (!run(r, "scale", 1, 8, 0, (struct kr_arg[]){ KR_ARG(xa), KR_ARG(hole) }, 2, 1))
+      return;
+   for (int i = 0; i < N; i++)
+      CHECK(((int32_t *)y->map)[i] == 0);
+   /* Past the space's end: neither the table nor a host range. */
+   uint64_t past = base + 3 * page;
+   run(r, "scale", 1, 8, 0, (struct kr_arg[]){ KR_ARG(past), KR_ARG(ya) }, 2, 1);
+   r->page_table = r->va_base = r->va_size = 0;
+}
+
+/* %clock64 and %clock where the device has VK_KHR_shader_clock: a
+ * thread's second reading is not before its first. */
+static const char clock_ptx[] =
+   HEADER ".visible .entry clk(.param .u64 out)\n{\n"
+   "\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<8>;\n"
+   "\tld.param.u64 %rd1, [out];\n\tmov.u64 %rd2, %clock64;\n"
+   "\tmov.u32 %r1, %tid.x;\n\tmul.wide.u32 %rd3, %r1, 16;\n\tadd.s64 %rd4, %rd1, %rd3;\n"
+   "\tld.global.u64 %rd5, [%rd4];\n\tst.global.u64 [%rd4], %rd2;\n"
+   "\tmov.u64 %rd6, %clock64;\n\tmov.u32 %r2, %clock;\n\tmov.u32 %r3, %clock_hi;\n"
+   "\tst.global.u64 [%rd4+8], %rd6;\n\tret;\n}\n";
+
+static void
+case_clock(struct kr *r)
+{
+   enum { N = 32 };
+   struct kr_buffer *out = kr_alloc(r, N * 16);
+   CHECK(out != NULL);
+   if (!out || !load_text(r, clock_ptx, sizeof(clock_ptx) - 1))
+      return;
+   printf("VK_KHR_shader_clock's subgroup clock: %s\n", r->target.shader_clock ? "yes" : "no");
+   if (!r->target.shader_clock) {
+      uint32_t fault;
+      enum cuvk_cc_status status;
+      const uint32_t g[3] = { 1, 1, 1 }, b[3] = { N, 1, 1 };
+      CHECK(!kr_run(r, "clk", g, b, 0, (struct kr_arg[]){ KR_ARG(out->addr) }, 1, &fault,
+                    &status));
+      CHECK(status == CUVK_CC_UNSUPPORTED);
+      return;
+   }
+   if (!run(r, "clk", 1, N, 0, (struct kr_arg[]){ KR_ARG(out->addr) }, 1, 0))
+      return;
+   const uint64_t *t = out->map;
+   for (int i = 0; i < N; i++)
+      CHECK(t[2 * i + 1] >= t[2 * i]);
+}
+
+/* trap: the fault word says so; what came before it is done, what comes
+ * after is not (exit ends the thread in the same way, without a fault). */
+static const char trap_ptx[] =
+   HEADER ".visible .entry trapper(.param .u64 out, .param .u32 mode)\n{\n"
+   "\t.reg .pred %p<2>;\n\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<2>;\n"
+   "\tld.param.u64 %rd1, [out];\n\tld.param.u32 %r1, [mode];\n"
+   "\tst.global.u32 [%rd1], 1;\n\tsetp.eq.u32 %p1, %r1, 0;\n"
+   "\t@%p1 exit;\n\ttrap;\n\tst.global.u32 [%rd1+4], 2;\n\tret;\n}\n";
+
+static void
+case_trap(struct kr *r)
+{
+   struct kr_buffer *out = kr_alloc(r, 8);
+   CHECK(out != NULL);
+   if (!out || !load_text(r, trap_ptx, sizeof(trap_ptx) - 1))
+      return;
+   uint32_t mode = 0;
+   if (run(r, "trapper", 1, 4, 0, (struct kr_arg[]){ KR_ARG(out->addr), KR_ARG(mode) }, 2, 0))
+      CHECK(((uint32_t *)out->map)[0] == 1 && ((uint32_t *)out->map)[1] == 0);
+   mode = 1;
+   memset(out->map, 0, 8);
+   if (run(r, "trapper", 1, 4, 0, (struct kr_arg[]){ KR_ARG(out->addr), KR_ARG(mode) }, 2, 2))
+      CHECK(((uint32_t *)out->map)[0] == 1 && ((uint32_t *)out->map)[1] == 0);
+}
+
+/* bar.red (__syncthreads_count, _and, _or), twice in a row. */
+static const char bar_red_ptx[] =
+   HEADER ".visible .entry redbar(.param .u64 out)\n{\n"
+   "\t.reg .pred %p<5>;\n\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<4>;\n"
+   "\tld.param.u64 %rd1, [out];\n\tmov.u32 %r1, %tid.x;\n\tand.b32 %r2, %r1, 3;\n"
+   "\tsetp.eq.u32 %p1, %r2, 0;\n\tbar.red.popc.u32 %r3, 0, %p1;\n"
+   "\tbar.red.popc.u32 %r7, 0, !%p1;\n"
+   "\tbar.red.and.pred %p2, 0, %p1;\n\tsetp.lt.u32 %p3, %r1, 1000;\n"
+   "\tbar.red.and.pred %p3, 0, %p3;\n\tbar.red.or.pred %p4, 0, %p1;\n"
+   "\tmul.wide.u32 %rd2, %r1, 20;\n\tadd.s64 %rd3, %rd1, %rd2;\n"
+   "\tst.global.u32 [%rd3], %r3;\n\tst.global.u32 [%rd3+16], %r7;\n"
+   "\tselp.u32 %r4, 1, 0, %p2;\n\tst.global.u32 [%rd3+4], %r4;\n"
+   "\tselp.u32 %r5, 1, 0, %p3;\n\tst.global.u32 [%rd3+8], %r5;\n"
+   "\tselp.u32 %r6, 1, 0, %p4;\n\tst.global.u32 [%rd3+12], %r6;\n\tret;\n}\n";
+
+static void
+case_bar_red(struct kr *r)
+{
+   enum { BLOCK = 96 };
+   struct kr_buffer *out = kr_alloc(r, BLOCK * 20);
+   CHECK(out != NULL);
+   if (!out || !load_text(r, bar_red_ptx, sizeof(bar_red_ptx) - 1))
+      return;
+   if (!run(r, "redbar", 2, BLOCK, 0, (struct kr_arg[]){ KR_ARG(out->addr) }, 1, 0))
+      return;
+   const uint32_t *o = out->map;
+   for (int t = 0; t < BLOCK; t++) {
+      CHECK(o[5 * t] == BLOCK / 4);
+      CHECK(o[5 * t + 4] == BLOCK - BLOCK / 4);
+      CHECK(o[5 * t + 1] == 0 && o[5 * t + 2] == 1 && o[5 * t + 3] == 1);
+   }
+}
+
+/* Shared memory through a barrier: out[i] = in[block_end - 1 - i], with a
+ * static array, a dynamic one, and byte stores from neighbouring threads
+ * into the same words. */
+static const char shared_ptx[] =
+   HEADER ".extern .shared .align 4 .b8 dyn[];\n"
+   ".visible .entry rev(.param .u64 in, .param .u64 out, .param .u64 bytes)\n{\n"
+   "\t.shared .align 4 .b8 tile[256];\n"
+   "\t.reg .b16 %h<2>;\n\t.reg .b32 %r<12>;\n\t.reg .b64 %rd<10>;\n"
+   "\tld.param.u64 %rd1, [in];\n\tld.param.u64 %rd2, [out];\n\tld.param.u64 %rd9, [bytes];\n"
+   "\tmov.u32 %r1, %tid.x;\n\tmov.u32 %r2, %ntid.x;\n\tmov.u32 %r3, %ctaid.x;\n"
+   "\tmad.lo.s32 %r4, %r3, %r2, %r1;\n\tmul.wide.u32 %rd3, %r4, 4;\n"
+   "\tadd.s64 %rd4, %rd1, %rd3;\n\tld.global.u32 %r5, [%rd4];\n"
+   "\tshl.b32 %r6, %r1, 2;\n\tmov.u32 %r7, tile;\n\tadd.s32 %r8, %r7, %r6;\n"
+   "\tst.shared.u32 [%r8], %r5;\n"
+   "\tmov.u32 %r9, dyn;\n\tadd.s32 %r10, %r9, %r1;\n\tcvt.u16.u32 %h1, %r4;\n"
+   "\tst.shared.u8 [%r10], %h1;\n"
+   "\tbar.sync 0;\n"
+   "\tsub.s32 %r11, %r2, %r1;\n\tsub.s32 %r11, %r11, 1;\n\tshl.b32 %r11, %r11, 2;\n"
+   "\tadd.s32 %r11, %r7, %r11;\n\tld.shared.u32 %r5, [%r11];\n"
+   "\tadd.s64 %rd5, %rd2, %rd3;\n\tst.global.u32 [%rd5], %r5;\n"
+   /* Thread t also copies the dynamic word t/4 (bytes 4(t/4)..) out. */
+   "\tshr.u32 %r6, %r1, 2;\n\tshl.b32 %r6, %r6, 2;\n\tadd.s32 %r6, %r9, %r6;\n"
+   "\tld.shared.u32 %r5, [%r6];\n\tadd.s64 %rd6, %rd9, %rd3;\n\tst.global.u32 [%rd6], %r5;\n"
+   "\tret;\n}\n";
+
+static void
+case_shared(struct kr *r)
+{
+   enum { BLOCK = 64, GRID = 2, N = BLOCK * GRID };
+   struct kr_buffer *in = kr_alloc(r, N * 4), *out = kr_alloc(r, N * 4);
+   struct kr_buffer *bytes = kr_alloc(r, N * 4);
+   CHECK(in && out && bytes);
+   if (!in || !out || !bytes || !load_text(r, shared_ptx, sizeof(shared_ptx) - 1))
+      return;
+   for (int i = 0; i < N; i++)
+      ((uint32_t *)in->map)[i] = 0x1000u + (uint32_t)i * 3;
+   if (!run(r, "rev", GRID, BLOCK, BLOCK,
+            (struct kr_arg[]){ KR_ARG(in->addr), KR_ARG(out->addr), KR_ARG(bytes->addr) }, 3, 0))
+      return;
+   for (int b = 0; b < GRID; b++) {
+      for (int t = 0; t < BLOCK; t++) {
+         int i = b * BLOCK + t;
+         CHECK(((uint32_t *)out->map)[i] == 0x1000u + (uint32_t)(b * BLOCK + BLOCK - 1 - t) * 3);
+         /* The word holding bytes 4(t/4)..+3, each byte its thread's
+          * global index's low byte. */
+         uint32_t w = 0;
+         for (int k = 0; k < 4; k++)
+            w |= (uint32_t)(uint8_t)(b * BLOCK + (t / 4) * 4 + k) << (8 * k);
+         CHECK(((uint32_t *)bytes->map)[i] == w);
+      }
+   }
+}
+
+/* The register rules of spirv_lower.h on the device: loads and writes
+ * narrower than the register extend (sign for .s), reads narrower than
+ * the register take the low bits, a same-width read of another class is
+ * the bits, a predicate read as a number is 1 or 0, immediates take the
+ * instruction's width (an f64 literal in an f32 add is rounded). */
+static const char values_ptx[] =
+   HEADER ".visible .entry values(.param .u64 in, .param .u64 out)\n{\n"
+   "\t.reg .pred %p<3>;\n\t.reg .b16 %h<4>;\n\t.reg .b32 %r<12>;\n\t.reg .b64 %rd<12>;\n"
+   "\t.reg .f32 %f<4>;\n\t.reg .f64 %fd<2>;\n"
+   "\tld.param.u64 %rd1, [in];\n\tld.param.u64 %rd2, [out];\n"
+   "\tld.global.s8 %r1, [%rd1];\n\tst.global.u32 [%rd2], %r1;\n"          /* 0: sign */
+   "\tld.global.u8 %r2, [%rd1];\n\tst.global.u32 [%rd2+4], %r2;\n"        /* 1: zero */
+   "\tld.global.s16 %rd3, [%rd1+2];\n\tst.global.u64 [%rd2+8], %rd3;\n"   /* 2,3 */
+   "\tld.global.u16 %rd4, [%rd1+2];\n\tst.global.u64 [%rd2+16], %rd4;\n"  /* 4,5 */
+   "\tld.global.u32 %r3, [%rd1+4];\n\tmov.b32 %f1, %r3;\n"
+   "\tadd.f32 %f2, %f1, 0d3FF0000000000000;\n\tst.global.f32 [%rd2+24], %f2;\n" /* 6 */
+   "\tmov.b32 %r4, %f2;\n\tst.global.u32 [%rd2+28], %r4;\n"              /* 7 */
+   "\tst.global.u8 [%rd2+32], %r3;\n"                                       /* 8: low byte */
+   "\tld.global.u32 %r5, [%rd1+8];\n\tsetp.lt.s32 %p1|%p2, %r5, 0;\n"
+   "\tselp.u32 %r6, 1, 0, %p1;\n\tst.global.u32 [%rd2+36], %r6;\n"       /* 9 */
+   "\tselp.u32 %r6, 1, 0, %p2;\n\tst.global.u32 [%rd2+40], %r6;\n"       /* 10 */
+   "\tadd.s32 %r7, %r5, -7;\n\tst.global.u32 [%rd2+44], %r7;\n"          /* 11 */
+   "\tcvt.s64.s32 %rd5, %r5;\n\tst.global.u64 [%rd2+48], %rd5;\n"        /* 12,13 */
+   "\tcvt.u64.u32 %rd6, %r5;\n\tst.global.u64 [%rd2+56], %rd6;\n"        /* 14,15 */
+   "\tcvt.u16.u32 %h1, %r5;\n\tcvt.s32.s16 %r8, %h1;\n\tst.global.u32 [%rd2+64], %r8;\n" /* 16 */
+   "\tshr.s32 %r9, %r5, 40;\n\tst.global.u32 [%rd2+68], %r9;\n"          /* 17: clamped */
+   "\tshl.b32 %r9, %r5, 33;\n\tst.global.u32 [%rd2+72], %r9;\n"          /* 18: 0 */
+   "\tmov.b64 %rd7, 0d4000000000000000;\n\tst.global.u64 [%rd2+80], %rd7;\n" /* 20,21 */
+   "\tmul.wide.u32 %rd8, %r5, %r5;\n\tst.global.u64 [%rd2+88], %rd8;\n"  /* 22,23 */
+   "\tmul.wide.s32 %rd9, %r5, 3;\n\tst.global.u64 [%rd2+96], %rd9;\n"    /* 24,25 */
+   "\tret;\n}\n";
+
+static void
+case_values(struct kr *r)
+{
+   struct kr_buffer *in = kr_alloc(r, 16), *out = kr_alloc(r, 26 * 4);
+   CHECK(in && out);
+   if (!in || !out || !load_text(r, values_ptx, sizeof(values_ptx) - 1))
+      return;
+   uint8_t *i8 = in->map;
+   i8[0] = 0xf0;                       /* -16 as s8 */
+   uint16_t h = 0x8001;
+   memcpy(i8 + 2, &h, 2);
+   float f = 2.5f;
+   memcpy(i8 + 4, &f, 4);
+   int32_t neg = -123456;
+   memcpy(i8 + 8, &neg, 4);
+   if (!run(r, "values", 1, 1, 0, (struct kr_arg[]){ KR_ARG(in->addr), KR_ARG(out->addr) }, 2, 0))
+      return;
+   const uint8_t *o = out->map;
+   uint32_t u;
+   uint64_t q;
+   float g;
+   memcpy(&u, o, 4);
+   CHECK(u == 0xfffffff0u);
+   memcpy(&u, o + 4, 4);
+   CHECK(u == 0xf0u);
+   memcpy(&q, o + 8, 8);
+   CHECK(q == 0xffffffffffff8001ull);
+   memcpy(&q, o + 16, 8);
+   CHECK(q == 0x8001ull);
+   memcpy(&g, o + 24, 4);
+   CHECK(g == 3.5f);
+   memcpy(&u, o + 28, 4);
+   memcpy(&g, &u, 4);
+   CHECK(g == 3.5f);
+   uint32_t f_bits;
+   memcpy(&f_bits, &f, 4);
+   CHECK(o[32] == (f_bits & 0xff));
+   memcpy(&u, o + 36, 4);
+   CHECK(u == 1);
+   memcpy(&u, o + 40, 4);
+   CHECK(u == 0);
+   memcpy(&u, o + 44, 4);
+   CHECK((int32_t)u == neg - 7);
+   memcpy(&q, o + 48, 8);
+   CHECK((int64_t)q == neg);
+   memcpy(&q, o + 56, 8);
+   CHECK(q == (uint32_t)neg);
+   memcpy(&u, o + 64, 4);
+   CHECK((int32_t)u == (int16_t)(uint16_t)neg);
+   memcpy(&u, o + 68, 4);
+   CHECK(u == 0xffffffffu);
+   memcpy(&u, o + 72, 4);
+   CHECK(u == 0);
+   memcpy(&q, o + 80, 8);
+   CHECK(q == 0x4000000000000000ull);
+   memcpy(&q, o + 88, 8);
+   CHECK(q == (uint64_t)(uint32_t)neg * (uint32_t)neg);
+   memcpy(&q, o + 96, 8);
+   CHECK((int64_t)q == (int64_t)neg * 3);
+}
+
+/* Atomics: a global counter, a global max, f32 and f64 sums, inc with a
+ * wrap, cas and exch, and a shared counter written back. */
+static const char atomic_ptx[] =
+   HEADER ".visible .entry atomics(.param .u64 p)\n{\n"
+   "\t.shared .align 4 .b8 cnt[8];\n"
+   "\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<4>;\n\t.reg .f32 %f<3>;\n\t.reg .f64 %fd<3>;\n"
+   "\tld.param.u64 %rd1, [p];\n\tmov.u32 %r1, %tid.x;\n"
+   /* Shared memory starts undefined, as in CUDA: every thread clears the
+    * counters before the barrier. */
+   "\tst.shared.u32 [cnt], 0;\n\tst.shared.u32 [cnt+4], 0;\n\tbar.sync 0;\n"
+   "\tmov.u32 %r2, %ctaid.x;\n\tmov.u32 %r3, %ntid.x;\n\tmad.lo.s32 %r4, %r2, %r3, %r1;\n"
+   "\tatom.global.add.u32 %r5, [%rd1], 1;\n"
+   "\tatom.global.max.s32 %r5, [%rd1+4], %r4;\n"
+   "\tcvt.rn.f32.s32 %f1, %r4;\n\tatom.global.add.f32 %f2, [%rd1+8], %f1;\n"
+   "\tcvt.rn.f64.s32 %fd1, %r4;\n\tatom.global.add.f64 %fd2, [%rd1+16], %fd1;\n"
+   "\tatom.global.inc.u32 %r5, [%rd1+24], 9;\n"
+   "\tatom.global.cas.b32 %r5, [%rd1+28], 0, 77;\n"
+   "\tatom.global.add.u64 %rd2, [%rd1+32], 4294967296;\n"
+   "\tatom.global.dec.u32 %r5, [%rd1+40], 1000;\n"
+   "\tatom.shared.add.u32 %r6, [cnt], 2;\n"
+   "\tatom.shared.add.f32 %f2, [cnt+4], 0f3F000000;\n"
+   "\tbar.sync 0;\n"
+   "\tld.shared.u32 %r7, [cnt];\n\tshl.b32 %r2, %r2, 3;\n\tcvt.u64.u32 %rd3, %r2;\n"
+   "\tadd.s64 %rd3, %rd1, %rd3;\n\tst.global.u32 [%rd3+48], %r7;\n"
+   "\tld.shared.f32 %f1, [cnt+4];\n\tst.global.f32 [%rd3+52], %f1;\n"
+   "\tret;\n}\n";
+
+static void
+case_atomics(struct kr *r)
+{
+   enum { BLOCK = 32, GRID = 4, N = BLOCK * GRID };
+   struct kr_buffer *p = kr_alloc(r, 48 + 8 * GRID);
+   CHECK(p != NULL);
+   if (!p || !load_text(r, atomic_ptx, sizeof(atomic_ptx) - 1))
+      return;
+   uint8_t *m = p->map;
+   int32_t minus = -5;
+   memcpy(m + 4, &minus, 4);
+   uint32_t dec_start = 500;
+   memcpy(m + 40, &dec_start, 4);
+   if (!run(r, "atomics", GRID, BLOCK, 0, (struct kr_arg[]){ KR_ARG(p->addr) }, 1, 0))
+      return;
+   uint32_t u;
+   int32_t s;
+   float f;
+   double d;
+   uint64_t q;
+   memcpy(&u, m, 4);
+   CHECK(u == N);
+   memcpy(&s, m + 4, 4);
+   CHECK(s == N - 1);
+   memcpy(&f, m + 8, 4);
+   CHECK(f == (float)(N * (N - 1) / 2));   /* exact: small integers */
+   memcpy(&d, m + 16, 8);
+   CHECK(d == (double)(N * (N - 1) / 2));
+   memcpy(&u, m + 24, 4);
+   CHECK(u == N % 10);                      /* inc wraps after 9 */
+   memcpy(&u, m + 28, 4);
+   CHECK(u == 77);
+   memcpy(&q, m + 32, 8);
+   CHECK(q == (uint64_t)N << 32);
+   memcpy(&u, m + 40, 4);
+   CHECK(u == 500 - N);
+   for (int b = 0; b < GRID; b++) {
+      memcpy(&u, m + 48 + 8 * b, 4);
+      CHECK(u == 2 * BLOCK);
+      memcpy(&f, m + 52 + 8 * b, 4);
+      CHECK(f == 0.5f * BLOCK);
+   }
+}
+
+/* Atomics on generic addresses: shared (cvta.shared), global, 64-bit
+ * global, and a local array's word (a plain read-modify-write). */
+static const char generic_atomic_ptx[] =
+   HEADER ".visible .entry gatom(.param .u64 p)\n{\n"
+   "\t.shared .align 4 .b8 sh[8];\n\t.local .align 4 .b8 loc[8];\n"
+   "\t.reg .b32 %r<6>;\n\t.reg .b64 %rd<8>;\n"
+   "\tld.param.u64 %rd1, [p];\n\tst.shared.u32 [sh], 0;\n\tbar.sync 0;\n"
+   "\tmov.u64 %rd2, sh;\n\tcvta.shared.u64 %rd3, %rd2;\n"
+   "\tatom.add.u32 %r1, [%rd3], 3;\n"
+   "\tatom.add.u32 %r2, [%rd1], 1;\n"
+   "\tatom.add.u64 %rd4, [%rd1+8], 5;\n"
+   "\tmov.u32 %r3, %tid.x;\n\tatom.max.u32 %r4, [%rd1+16], %r3;\n"
+   "\tmov.u64 %rd5, loc;\n\tcvta.local.u64 %rd6, %rd5;\n\tst.local.u32 [loc], 10;\n"
+   "\tatom.add.u32 %r4, [%rd6], %r3;\n\tld.local.u32 %r5, [loc];\n"
+   "\tbar.sync 0;\n"
+   "\tld.shared.u32 %r1, [sh];\n\tatom.add.u32 %r2, [%rd1+4], %r1;\n"
+   "\tatom.add.u32 %r2, [%rd1+20], %r5;\n"
+   "\tret;\n}\n";
+
+static void
+case_generic_atomics(struct kr *r)
+{
+   enum { BLOCK = 32, GRID = 3, N = BLOCK * GRID };
+   struct kr_buffer *p = kr_alloc(r, 24);
+   CHECK(p != NULL);
+   if (!p || !load_text(r, generic_atomic_ptx, sizeof(generic_atomic_ptx) - 1))
+      return;
+   if (!run(r, "gatom", GRID, BLOCK, 0, (struct kr_arg[]){ KR_ARG(p->addr) }, 1, 0))
+      return;
+   uint32_t u[6];
+   memcpy(u, p->map, 24);
+   CHECK(u[0] == N);
+   CHECK(u[1] == N * 3 * BLOCK);              /* every thread adds its block's total */
+   CHECK(((uint64_t)u[3] << 32 | u[2]) == 5ull * N);
+   CHECK(u[4] == BLOCK - 1);
+   /* Each thread's local word went from 10 to 10 + tid. */
+   CHECK(u[5] == GRID * (10 * BLOCK + BLOCK * (BLOCK - 1) / 2));
+}
+
+/* A .func call with arguments and a return value, local memory through
+ * generic addresses, and a module global read through the globals
+ * table. */
+static const char call_ptx[] =
+   HEADER ".global .align 4 .u32 bias[2] = {1000, 2000};\n"
+   ".func (.param .b32 ret) mix(.param .b32 a, .param .b32 b)\n{\n"
+   "\t.local .align 4 .b8 tmp[16];\n"
+   "\t.reg .b32 %r<6>;\n\t.reg .b64 %rd<3>;\n"
+   "\tld.param.u32 %r1, [a];\n\tld.param.u32 %r2, [b];\n"
+   "\tmov.u64 %rd1, tmp;\n\tcvta.local.u64 %rd2, %rd1;\n"
+   "\tst.u32 [%rd2+4], %r1;\n\tst.local.u32 [tmp+8], %r2;\n"
+   "\tld.local.u32 %r3, [tmp+4];\n\tld.u32 %r4, [%rd2+8];\n"
+   "\tmul.lo.s32 %r5, %r3, %r4;\n\tld.global.u32 %r3, [bias+4];\n"
+   "\tadd.s32 %r5, %r5, %r3;\n\tst.param.b32 [ret], %r5;\n\tret;\n}\n"
+   ".visible .entry caller(.param .u64 out)\n{\n"
+   "\t.reg .b32 %r<5>;\n\t.reg .b64 %rd<4>;\n"
+   "\tld.param.u64 %rd1, [out];\n\tmov.u32 %r1, %tid.x;\n\tadd.s32 %r2, %r1, 3;\n"
+   "\t{\n\t.param .b32 p0;\n\tst.param.b32 [p0], %r1;\n\t.param .b32 p1;\n"
+   "\tst.param.b32 [p1], %r2;\n\t.param .b32 r0;\n"
+   "\tcall.uni (r0), mix, (p0, p1);\n\tld.param.b32 %r3, [r0];\n\t}\n"
+   "\tmul.wide.u32 %rd2, %r1, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n"
+   "\tst.global.u32 [%rd3], %r3;\n\tret;\n}\n";
+
+static void
+case_call(struct kr *r)
+{
+   enum { N = 32 };
+   struct kr_buffer *out = kr_alloc(r, N * 4);
+   CHECK(out != NULL);
+   if (!out || !load_text(r, call_ptx, sizeof(call_ptx) - 1))
+      return;
+   if (!run(r, "caller", 1, N, 0, (struct kr_arg[]){ KR_ARG(out->addr) }, 1, 0))
+      return;
+   for (int i = 0; i < N; i++)
+      CHECK(((uint32_t *)out->map)[i] == (uint32_t)(i * (i + 3) + 2000));
+}
+
+/* ---- nvcc's kernels ---- */
+
+static const char *ptx_path;
+
+static bool
+load_file(struct kr *r)
+{
+   size_t len;
+   char *text = ptx_path ? compiler_test_read(ptx_path, &len) : NULL;
+   if (!text) {
+      fprintf(stderr, "cannot read %s\n", ptx_path ? ptx_path : "(no PTX given)");
+      failures++;
+      return false;
+   }
+   bool ok = kr_load(r, text, len);
+   free(text);
+   if (!ok)
+      failures++;
+   return ok;
+}
+
+static void
+case_vector_add(struct kr *r)
+{
+   enum { N = 1000, BLOCK = 128 };
+   struct kr_buffer *a = kr_alloc(r, N * 4), *b = kr_alloc(r, N * 4), *c = kr_alloc(r, N * 4 + 64);
+   CHECK(a && b && c);
+   if (!a || !b || !c || !load_file(r))
+      return;
+   for (int i = 0; i < N; i++) {
+      ((float *)a->map)[i] = (float)i * 0.5f;
+      ((float *)b->map)[i] = 1.0f / (float)(i + 1);
+   }
+   memset((uint8_t *)c->map + N * 4, 0x77, 64);
+   int n = N;
+   if (!run(r, "vector_add", (N + BLOCK - 1) / BLOCK, BLOCK, 0,
+            (struct kr_arg[]){ KR_ARG(a->addr), KR_ARG(b->addr), KR_ARG(c->addr), KR_ARG(n) }, 4,
+            0))
+      return;
+   for (int i = 0; i < N; i++)
+      CHECK(((float *)c->map)[i] == (float)i * 0.5f + 1.0f / (float)(i + 1));
+   /* The bounds check held: nothing past n. */
+   for (int i = 0; i < 64; i++)
+      CHECK(((uint8_t *)c->map)[N * 4 + i] == 0x77);
+}
+
+static void
+case_saxpy(struct kr *r)
+{
+   enum { N = 3000 };
+   struct kr_buffer *x = kr_alloc(r, N * 4), *y = kr_alloc(r, N * 4);
+   CHECK(x && y);
+   if (!x || !y || !load_file(r))
+      return;
+   for (int i = 0; i < N; i++) {
+      ((float *)x->map)[i] = (float)(i % 17) - 3.0f;
+      ((float *)y->map)[i] = (float)i * 0.25f;
+   }
+   unsigned long long n = N;
+   float a = 1.5f;
+   /* 4 blocks of 64: the grid-stride loop goes round 12 times. */
+   if (!run(r, "saxpy", 4, 64, 0,
+            (struct kr_arg[]){ KR_ARG(n), KR_ARG(a), KR_ARG(x->addr), KR_ARG(y->addr) }, 4, 0))
+      return;
+   for (int i = 0; i < N; i++) {
+      float want = fmaf(a, (float)(i % 17) - 3.0f, (float)i * 0.25f);
+      float plain = a * ((float)(i % 17) - 3.0f) + (float)i * 0.25f;
+      float got = ((float *)y->map)[i];
+      CHECK(got == want || got == plain);
+   }
+}
+
+static void
+case_reduce(struct kr *r)
+{
+   enum { BLOCK = 128, GRID = 6, N = BLOCK * GRID * 2 - 37 };
+   struct kr_buffer *in = kr_alloc(r, N * 4), *out = kr_alloc(r, GRID * 4);
+   struct kr_buffer *iin = kr_alloc(r, N * 4), *lout = kr_alloc(r, GRID * 2 * 8);
+   CHECK(in && out && iin && lout);
+   if (!in || !out || !iin || !lout || !load_file(r))
+      return;
+   for (int i = 0; i < N; i++) {
+      ((float *)in->map)[i] = (float)(i % 13);   /* sums stay exact */
+      ((int32_t *)iin->map)[i] = i * 3 - 1000;
+   }
+   unsigned n = N;
+   if (run(r, "reduce_sum", GRID, BLOCK, 0,
+           (struct kr_arg[]){ KR_ARG(in->addr), KR_ARG(out->addr), KR_ARG(n) }, 3, 0)) {
+      for (int b = 0; b < GRID; b++) {
+         float want = 0;
+         for (int i = b * BLOCK * 2; i < (b + 1) * BLOCK * 2 && i < N; i++)
+            want += (float)(i % 13);
+         CHECK(((float *)out->map)[b] == want);
+      }
+   }
+   int ni = N;
+   const int grid2 = (N + BLOCK - 1) / BLOCK;
+   if (run(r, "reduce_dynamic", (uint32_t)grid2, BLOCK, BLOCK * 8,
+           (struct kr_arg[]){ KR_ARG(iin->addr), KR_ARG(lout->addr), KR_ARG(ni) }, 3, 0)) {
+      for (int b = 0; b < grid2; b++) {
+         long long want = 0;
+         for (int i = b * BLOCK; i < (b + 1) * BLOCK && i < N; i++)
+            want += i * 3 - 1000;
+         CHECK(((long long *)lout->map)[b] == want);
+      }
+   }
+}
+
+static void
+case_loops(struct kr *r)
+{
+   enum { N = 200 };
+   struct kr_buffer *keys = kr_alloc(r, N * 4), *found = kr_alloc(r, N * 4);
+   struct kr_buffer *out = kr_alloc(r, N * 4);
+   CHECK(keys && found && out);
+   if (!keys || !found || !out || !load_file(r))
+      return;
+   for (int i = 0; i < N; i++)
+      ((int32_t *)keys->map)[i] = (i * 37) % 23 - 4;
+   int n = N, wanted = 9;
+   if (run(r, "first_match", (N + 63) / 64, 64, 0,
+           (struct kr_arg[]){ KR_ARG(keys->addr), KR_ARG(n), KR_ARG(wanted), KR_ARG(found->addr) },
+           4, 0)) {
+      for (int t = 0; t < N; t++) {
+         int hit = -1;
+         for (int i = t; i < N; i += 7) {
+            int k = ((int32_t *)keys->map)[i];
+            if (k < 0)
+               continue;
+            if (k == wanted) {
+               hit = i;
+               break;
+            }
+         }
+         CHECK(((int32_t *)found->map)[t] == hit);
+      }
+   }
+   if (run(r, "classify", (N + 63) / 64, 64, 0,
+           (struct kr_arg[]){ KR_ARG(keys->addr), KR_ARG(out->addr), KR_ARG(n) }, 3, 0)) {
+      const int32_t *in = keys->map;
+      for (int t = 0; t < N; t++) {
+         float table[16];
+         for (int i = 0; i < 16; i++)
+            table[i] = i * 0.5f + (float)in[(t + i) % N];
+         float want;
+         switch (in[t] & 3) {
+         case 0: want = table[in[t] & 15]; break;
+         case 1: want = -table[(in[t] >> 4) & 15]; break;
+         case 2: want = sqrtf(fabsf(table[3])) / (float)(t + 1); break;
+         default: want = 1.0e-3f; break;
+         }
+         CHECK(((float *)out->map)[t] == want);
+      }
+   }
+}
+
+static void
+case_histogram(struct kr *r)
+{
+   enum { N = 2000, BLOCK = 64, GRID = 4 };
+   struct kr_buffer *data = kr_alloc(r, N), *bins = kr_alloc(r, 256 * 4);
+   struct kr_buffer *total = kr_alloc(r, 8), *fsum = kr_alloc(r, 4), *imax = kr_alloc(r, 4);
+   struct kr_buffer *dsum = kr_alloc(r, 8);
+   CHECK(data && bins && total && fsum && imax && dsum);
+   if (!data || !bins || !total || !fsum || !imax || !dsum || !load_file(r))
+      return;
+   uint8_t *d = data->map;
+   for (int i = 0; i < N; i++)
+      d[i] = (uint8_t)((i * 131 + 7) % 251);
+   int n = N;
+   if (!run(r, "histogram", GRID, BLOCK, 0,
+            (struct kr_arg[]){ KR_ARG(data->addr), KR_ARG(n), KR_ARG(bins->addr),
+                               KR_ARG(total->addr), KR_ARG(fsum->addr), KR_ARG(imax->addr),
+                               KR_ARG(dsum->addr) },
+            7, 0))
+      return;
+   static const unsigned weights[4] = { 1, 2, 3, 5 };
+   unsigned want[64] = { 0 };
+   unsigned long long want_total = 0;
+   double want_d = 0;
+   float want_f = 0;
+   int want_max = 0;
+   for (int i = 0; i < N; i++) {
+      want[d[i] & 63] += weights[d[i] & 3];
+      want_d += d[i] * ((i & 1) ? 2.0 : 0.5);
+      want_f += (float)d[i];
+      want_max = d[i] > want_max ? d[i] : want_max;
+   }
+   const uint32_t *b = bins->map;
+   for (int i = 0; i < 64; i++) {
+      want_total += want[i];
+      /* Each block adds its own bins. */
+      CHECK(b[i] == want[i]);
+      CHECK(b[64 + i] == 1);
+   }
+   CHECK(*(unsigned long long *)total->map == want_total);
+   CHECK(*(int32_t *)imax->map == want_max);
+   CHECK(fabs(*(double *)dsum->map - want_d) < 1e-6);
+   /* Integers below 2^24 add exactly in any order. */
+   CHECK(*(float *)fsum->map == want_f);
+   CHECK(b[192] == 0xffffffffu);
+}
+
+static void
+case_device_call(struct kr *r)
+{
+   enum { N = 100 };
+   struct kr_buffer *xs = kr_alloc(r, N * 4), *out = kr_alloc(r, N * 4 + 16);
+   CHECK(xs && out);
+   if (!xs || !out || !load_file(r))
+      return;
+   for (int i = 0; i < N; i++)
+      ((int32_t *)xs->map)[i] = i % 11 - 5;
+   int n = N;
+   if (!run(r, "eval_poly", (N + 31) / 32, 32, 0,
+            (struct kr_arg[]){ KR_ARG(xs->addr), KR_ARG(out->addr), KR_ARG(n) }, 3, 0))
+      return;
+   for (int t = 0; t < N; t++) {
+      int x = t % 11 - 5, coef[4] = { 3, -1, 2, t & 7 }, acc = 0;
+      for (int i = 3; i >= 0; i--)
+         acc = acc * x + coef[i];
+      CHECK(((int32_t *)out->map)[t] == acc);
+   }
+}
+
+/* Warp primitives where the device's subgroups are 32 wide; elsewhere
+ * the warp kernel is refused naming shfl, and the plain kernel of the
+ * same module still runs. */
+static void
+case_warp(struct kr *r)
+{
+   enum { BLOCK = 64, GRID = 2, N = BLOCK * GRID, WARPS = N / 32 };
+   struct kr_buffer *in = kr_alloc(r, N * 4), *out = kr_alloc(r, (N + WARPS) * 4);
+   struct kr_buffer *ballots = kr_alloc(r, WARPS * 4);
+   CHECK(in && out && ballots);
+   if (!in || !out || !ballots || !load_file(r))
+      return;
+   int32_t *iv = in->map;
+   for (int i = 0; i < N; i++)
+      iv[i] = (i * 29) % 17 - 5;
+   if (run(r, "plain_copy", GRID, BLOCK, 0,
+           (struct kr_arg[]){ KR_ARG(in->addr), KR_ARG(out->addr) }, 2, 0))
+      for (int i = 0; i < N; i++)
+         CHECK(((int32_t *)out->map)[i] == iv[i]);
+   if (r->target.subgroup_size != 32) {
+      uint32_t fault;
+      enum cuvk_cc_status status;
+      const uint32_t g[3] = { GRID, 1, 1 }, b[3] = { BLOCK, 1, 1 };
+      CHECK(!kr_run(r, "warp_sum", g, b, 0,
+                    (struct kr_arg[]){ KR_ARG(in->addr), KR_ARG(out->addr),
+                                       KR_ARG(ballots->addr) },
+                    3, &fault, &status));
+      CHECK(status == CUVK_CC_UNSUPPORTED);
+      printf("warp_sum refused on %u-wide subgroups, as it must be\n", r->target.subgroup_size);
+      return;
+   }
+   if (!run(r, "warp_sum", GRID, BLOCK, 0,
+            (struct kr_arg[]){ KR_ARG(in->addr), KR_ARG(out->addr), KR_ARG(ballots->addr) }, 3,
+            0))
+      return;
+   const int32_t *o = out->map;
+   for (int w = 0; w < WARPS; w++) {
+      int32_t sum = 0;
+      uint32_t ball = 0;
+      bool any_neg = false;
+      for (int l = 0; l < 32; l++) {
+         sum += iv[w * 32 + l];
+         ball |= (uint32_t)(iv[w * 32 + l] > 0) << l;
+         any_neg |= iv[(w * 32 + l) ^ 1] < 0;
+      }
+      bool all = iv[w * 32 + 3] > -1000;
+      for (int l = 0; l < 32; l++) {
+         int t = w * 32 + l;
+         int32_t z = l >= 2 ? iv[t - 2] : iv[t];
+         if (all || any_neg)
+            z += 1000;
+         CHECK(o[t] == z);
+      }
+      CHECK(o[N + w] == sum);
+      CHECK(((uint32_t *)ballots->map)[w] == ball);
+   }
+}
+
+static const struct {
+   const char *name;
+   void (*run)(struct kr *r);
+} cases[] = {
+   { "scale", case_scale },
+   { "fault", case_fault },
+   { "values", case_values },
+   { "trap", case_trap },
+   { "bar_red", case_bar_red },
+   { "clock", case_clock },
+   { "page_table", case_page_table },
+   { "shared", case_shared },
+   { "atomics", case_atomics },
+   { "call", case_call },
+   { "generic_atomics", case_generic_atomics },
+   { "vector_add", case_vector_add },
+   { "saxpy", case_saxpy },
+   { "reduce_shared", case_reduce },
+   { "loop_break", case_loops },
+   { "histogram", case_histogram },
+   { "device_call", case_device_call },
+   { "warp", case_warp },
+};
+
+int
+main(int argc, char **argv)
+{
+   if (argc < 2) {
+      fprintf(stderr, "usage: test_kernel_run CASE [KERNEL.ptx]\n");
+      return 1;
+   }
+   ptx_path = argc > 2 ? argv[2] : NULL;
+   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+      if (strcmp(cases[i].name, argv[1]) != 0)
+         continue;
+      char name[96];
+      struct kr r;
+      snprintf(name, sizeof(name), "compiler.run.%s", argv[1]);
+      if (!kr_init(&r, name)) {
+         kr_finish(&r);
+         return 1;
+      }
+      cases[i].run(&r);
+      unsigned messages = kr_finish(&r);
+      if (messages || failures) {
+         fprintf(stderr, "%s: %u failed checks, %u validation messages\n", name, failures,
+                 messages);
+         return 1;
+      }
+      if (skipped) {
+         printf("skipped: %s: a kernel is refused as unsupported (above)\n", name);
+         return 77;
+      }
+      printf("%s: passed\n", name);
+      return 0;
+   }
+   fprintf(stderr, "no case %s\n", argv[1]);
+   return 1;
+}

@@ -1,0 +1,619 @@
+/*
+ * module.*: modules and launches through the public driver API only, as a
+ * program built for CUDA would use them (built against NVIDIA's cuda.h
+ * too where it is installed, linked only to cuvk's libcuda.so.1).  Kernels
+ * are the .cu files of tests/kernels, compiled by nvcc at build time; every result is
+ * checked against the same computation on the host.
+ *
+ *    test_module CASE VECTOR_ADD.ptx SAXPY.ptx DEFAULT.fatbin LZ4.fatbin SASS.fatbin
+ */
+#include <cuda.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static unsigned failures;
+
+#define CHECK(cond)                                                                   \
+   do {                                                                               \
+      if (!(cond)) {                                                                  \
+         fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);     \
+         failures++;                                                                  \
+      }                                                                               \
+   } while (0)
+
+#define CHECK_CU(expr, want)                                                          \
+   do {                                                                               \
+      CUresult r_ = (expr);                                                           \
+      if (r_ != (want)) {                                                             \
+         fprintf(stderr, "%s:%d: %s gave %d, expected %d\n", __FILE__, __LINE__, #expr, \
+                 (int)r_, (int)(want));                                               \
+         failures++;                                                                  \
+      }                                                                               \
+   } while (0)
+
+#define OK(expr) CHECK_CU(expr, CUDA_SUCCESS)
+
+static const char *paths[5];
+
+static char *
+read_file(const char *path, size_t *size)
+{
+   FILE *f = fopen(path, "rb");
+   if (!f) {
+      perror(path);
+      exit(1);
+   }
+   fseek(f, 0, SEEK_END);
+   long n = ftell(f);
+   fseek(f, 0, SEEK_SET);
+   char *data = malloc((size_t)n + 1);
+   if (!data || fread(data, 1, (size_t)n, f) != (size_t)n)
+      exit(1);
+   data[n] = 0;
+   fclose(f);
+   if (size)
+      *size = (size_t)n;
+   return data;
+}
+
+static CUcontext
+setup(void)
+{
+   CUdevice dev;
+   CUcontext ctx = NULL;
+   OK(cuInit(0));
+   OK(cuDeviceGet(&dev, 0));
+   OK(cuDevicePrimaryCtxRetain(&ctx, dev));
+   OK(cuCtxSetCurrent(ctx));
+   return ctx;
+}
+
+static void
+teardown(void)
+{
+   CUdevice dev;
+   OK(cuDeviceGet(&dev, 0));
+   OK(cuDevicePrimaryCtxRelease(dev));
+}
+
+/* a + b = c over n elements in memory the caller gives, checked. */
+static void
+run_vector_add(CUfunction f, CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, float *ha, float *hb, float *hc,
+               int n, int host_mapped)
+{
+   for (int i = 0; i < n; i++) {
+      ha[i] = (float)i * 0.5f;
+      hb[i] = (float)(n - i);
+   }
+   if (!host_mapped) {
+      OK(cuMemcpyHtoD(a, ha, n * sizeof(float)));
+      OK(cuMemcpyHtoD(b, hb, n * sizeof(float)));
+      OK(cuMemsetD32(c, 0, n));
+   } else {
+      memset(hc, 0, n * sizeof(float));
+   }
+   void *params[] = {&a, &b, &c, &n};
+   unsigned block = 128, grid = (unsigned)(n + block - 1) / block;
+   OK(cuLaunchKernel(f, grid, 1, 1, block, 1, 1, 0, NULL, params, NULL));
+   OK(cuCtxSynchronize());
+   float *out = hc;
+   if (!host_mapped) {
+      out = calloc(n, sizeof(float));
+      OK(cuMemcpyDtoH(out, c, n * sizeof(float)));
+   }
+   int bad = 0;
+   for (int i = 0; i < n; i++)
+      bad += out[i] != ha[i] + hb[i];
+   if (bad)
+      fprintf(stderr, "%d of %d sums wrong (first: %g, want %g)\n", bad, n, out[0], ha[0] + hb[0]);
+   CHECK(bad == 0);
+   if (!host_mapped)
+      free(out);
+}
+
+static void
+vector_add_module(CUmodule mod)
+{
+   CUfunction f;
+   OK(cuModuleGetFunction(&f, mod, "vector_add"));
+   int n = 10000;
+   CUdeviceptr a, b, c;
+   OK(cuMemAlloc(&a, n * sizeof(float)));
+   OK(cuMemAlloc(&b, n * sizeof(float)));
+   OK(cuMemAlloc(&c, n * sizeof(float)));
+   float *ha = malloc(n * sizeof(float)), *hb = malloc(n * sizeof(float)), *hc = malloc(n * sizeof(float));
+   run_vector_add(f, a, b, c, ha, hb, hc, n, 0);
+   /* The extra form: the parameters as one buffer, laid out as the PTX
+    * declares them (three pointers, an int). */
+   struct {
+      CUdeviceptr a, b, c;
+      int n;
+   } buf = {a, b, c, n};
+   size_t size = sizeof(buf);
+   void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, &buf, CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END};
+   OK(cuMemsetD32(c, 0, n));
+   OK(cuLaunchKernel(f, (n + 63) / 64, 1, 1, 64, 1, 1, 0, NULL, NULL, extra));
+   OK(cuMemcpyDtoH(hc, c, n * sizeof(float)));
+   int bad = 0;
+   for (int i = 0; i < n; i++)
+      bad += hc[i] != ha[i] + hb[i];
+   CHECK(bad == 0);
+   OK(cuMemFree(a));
+   OK(cuMemFree(b));
+   OK(cuMemFree(c));
+   free(ha);
+   free(hb);
+   free(hc);
+}
+
+static void
+case_ptx(void)
+{
+   setup();
+   char *ptx = read_file(paths[0], NULL);
+   CUmodule mod;
+   OK(cuModuleLoadData(&mod, ptx));
+   vector_add_module(mod);
+   OK(cuModuleUnload(mod));
+   /* The same through cuModuleLoadDataEx with log options, and from the
+    * file. */
+   char log[64] = "stale";
+   CUjit_option opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+   void *vals[] = {log, (void *)(size_t)sizeof(log)};
+   OK(cuModuleLoadDataEx(&mod, ptx, 2, opts, vals));
+   CHECK(log[0] == 0);
+   vector_add_module(mod);
+   OK(cuModuleUnload(mod));
+   OK(cuModuleLoad(&mod, paths[0]));
+   vector_add_module(mod);
+   OK(cuModuleUnload(mod));
+   free(ptx);
+   teardown();
+}
+
+static void
+case_fatbin(void)
+{
+   setup();
+   for (int i = 2; i <= 3; i++) {
+      char *bin = read_file(paths[i], NULL);
+      CUmodule mod;
+      OK(cuModuleLoadFatBinary(&mod, bin));
+      vector_add_module(mod);
+      OK(cuModuleUnload(mod));
+      OK(cuModuleLoadData(&mod, bin));
+      vector_add_module(mod);
+      OK(cuModuleUnload(mod));
+      free(bin);
+   }
+   teardown();
+}
+
+static void
+case_errors(void)
+{
+   setup();
+   CUmodule mod;
+   CUfunction f;
+   CHECK_CU(cuModuleLoadData(NULL, "x"), CUDA_ERROR_INVALID_VALUE);
+   CHECK_CU(cuModuleLoadData(&mod, NULL), CUDA_ERROR_INVALID_VALUE);
+   CHECK_CU(cuModuleLoadData(&mod, "\x01\x02\x03\x04\x05"), CUDA_ERROR_INVALID_IMAGE);
+   CHECK_CU(cuModuleLoadData(&mod, ".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k( {"),
+            CUDA_ERROR_INVALID_PTX);
+   CHECK_CU(cuModuleLoad(&mod, "/nonexistent/module.ptx"), CUDA_ERROR_FILE_NOT_FOUND);
+   char *sass = read_file(paths[4], NULL);
+   CHECK_CU(cuModuleLoadFatBinary(&mod, sass), CUDA_ERROR_NOT_SUPPORTED);
+   free(sass);
+
+   char *ptx = read_file(paths[0], NULL);
+   OK(cuModuleLoadData(&mod, ptx));
+   CHECK_CU(cuModuleGetFunction(&f, mod, "no_such_kernel"), CUDA_ERROR_NOT_FOUND);
+   CHECK_CU(cuModuleGetFunction(&f, NULL, "vector_add"), CUDA_ERROR_INVALID_HANDLE);
+   CHECK_CU(cuModuleGetFunction(NULL, mod, "vector_add"), CUDA_ERROR_INVALID_VALUE);
+   CHECK_CU(cuModuleGetGlobal(NULL, NULL, mod, "nothing"), CUDA_ERROR_NOT_FOUND);
+   OK(cuModuleGetFunction(&f, mod, "vector_add"));
+   CUfunction again;
+   OK(cuModuleGetFunction(&again, mod, "vector_add"));
+   CHECK(again == f);
+
+   int v = -1;
+   OK(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f));
+   CHECK(v > 0 && v <= 1024);
+   OK(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f));
+   CHECK(v == 0);
+   OK(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, f));
+   CHECK(v > 0);
+   int max_dyn = v;
+   CHECK_CU(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, max_dyn + 1),
+            CUDA_ERROR_INVALID_VALUE);
+   OK(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 1024));
+   OK(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, f));
+   CHECK(v == 1024);
+   OK(cuFuncSetCacheConfig(f, CU_FUNC_CACHE_PREFER_SHARED));
+   CHECK_CU(cuFuncGetAttribute(&v, (CUfunction_attribute)999, f), CUDA_ERROR_INVALID_VALUE);
+   CHECK_CU(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_NUM_REGS, NULL), CUDA_ERROR_INVALID_HANDLE);
+   int blocks = 0, min_grid = 0, block = 0;
+   OK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f, 128, 0));
+   CHECK(blocks >= 1);
+   OK(cuOccupancyMaxPotentialBlockSize(&min_grid, &block, f, NULL, 0, 0));
+   CHECK(block > 0 && block <= 1024 && min_grid >= 1);
+
+   CUdeviceptr p;
+   OK(cuMemAlloc(&p, 4096));
+   int n = 16;
+   void *params[] = {&p, &p, &p, &n};
+   CHECK_CU(cuLaunchKernel(f, 1, 1, 1, 2048, 1, 1, 0, NULL, params, NULL), CUDA_ERROR_INVALID_VALUE);
+   CHECK_CU(cuLaunchKernel(f, 1, 1, 1, 0, 1, 1, 0, NULL, params, NULL), CUDA_ERROR_INVALID_VALUE);
+   CHECK_CU(cuLaunchKernel(f, 0, 1, 1, 32, 1, 1, 0, NULL, params, NULL), CUDA_ERROR_INVALID_VALUE);
+   CHECK_CU(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 1 << 30, NULL, params, NULL), CUDA_ERROR_INVALID_VALUE);
+   CHECK_CU(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 2048, NULL, params, NULL), CUDA_ERROR_INVALID_VALUE);
+   CHECK_CU(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, NULL, NULL), CUDA_ERROR_INVALID_VALUE);
+   CHECK_CU(cuLaunchKernel(NULL, 1, 1, 1, 32, 1, 1, 0, NULL, params, NULL), CUDA_ERROR_INVALID_HANDLE);
+   OK(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, params, NULL));
+   OK(cuCtxSynchronize());
+   OK(cuModuleUnload(mod));
+   CHECK_CU(cuModuleUnload(mod), CUDA_ERROR_INVALID_HANDLE);
+   CHECK_CU(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, params, NULL), CUDA_ERROR_INVALID_HANDLE);
+   OK(cuMemFree(p));
+   free(ptx);
+   teardown();
+}
+
+/* y = a x + y over a grid of more than 65,535 blocks, so the launch is
+ * split into several dispatches. */
+static void
+case_saxpy_big_grid(void)
+{
+   setup();
+   char *ptx = read_file(paths[1], NULL);
+   CUmodule mod;
+   CUfunction f;
+   OK(cuModuleLoadData(&mod, ptx));
+   OK(cuModuleGetFunction(&f, mod, "saxpy"));
+   unsigned grid = 70000, block = 32;
+   unsigned long long n = (unsigned long long)grid * block;
+   float *x = malloc(n * sizeof(float)), *y = malloc(n * sizeof(float)), *out = malloc(n * sizeof(float));
+   for (unsigned long long i = 0; i < n; i++) {
+      x[i] = (float)(i % 1000);
+      y[i] = (float)(i % 7);
+   }
+   CUdeviceptr dx, dy;
+   OK(cuMemAlloc(&dx, n * sizeof(float)));
+   OK(cuMemAlloc(&dy, n * sizeof(float)));
+   OK(cuMemcpyHtoD(dx, x, n * sizeof(float)));
+   OK(cuMemcpyHtoD(dy, y, n * sizeof(float)));
+   float a = 2.5f;
+   void *params[] = {&n, &a, &dx, &dy};
+   OK(cuLaunchKernel(f, grid, 1, 1, block, 1, 1, 0, NULL, params, NULL));
+   OK(cuMemcpyDtoH(out, dy, n * sizeof(float)));
+   unsigned long long bad = 0;
+   for (unsigned long long i = 0; i < n; i++)
+      bad += out[i] != fmaf(a, x[i], y[i]) && out[i] != a * x[i] + y[i];
+   if (bad)
+      fprintf(stderr, "%llu of %llu wrong\n", bad, n);
+   CHECK(bad == 0);
+   OK(cuMemFree(dx));
+   OK(cuMemFree(dy));
+   OK(cuModuleUnload(mod));
+   free(x);
+   free(y);
+   free(out);
+   free(ptx);
+   teardown();
+}
+
+/* Pinned host memory and VMM mappings are reachable from kernels too. */
+static void
+case_memory_kinds(void)
+{
+   setup();
+   char *ptx = read_file(paths[0], NULL);
+   CUmodule mod;
+   CUfunction f;
+   OK(cuModuleLoadData(&mod, ptx));
+   OK(cuModuleGetFunction(&f, mod, "vector_add"));
+   int n = 5000;
+   float *ha, *hb, *hc;
+   OK(cuMemAllocHost((void **)&ha, n * sizeof(float)));
+   OK(cuMemAllocHost((void **)&hb, n * sizeof(float)));
+   OK(cuMemAllocHost((void **)&hc, n * sizeof(float)));
+   CUdeviceptr a, b, c;
+   OK(cuMemHostGetDevicePointer(&a, ha, 0));
+   OK(cuMemHostGetDevicePointer(&b, hb, 0));
+   OK(cuMemHostGetDevicePointer(&c, hc, 0));
+   run_vector_add(f, a, b, c, ha, hb, hc, n, 1);
+
+   /* Three handles mapped side by side in one reservation. */
+   CUmemAllocationProp prop = {0};
+   prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+   prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+   prop.location.id = 0;
+   size_t gran = 0;
+   OK(cuMemGetAllocationGranularity(&gran, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
+   CUdeviceptr base;
+   OK(cuMemAddressReserve(&base, 3 * gran, 0, 0, 0));
+   CUmemGenericAllocationHandle h[3];
+   for (int i = 0; i < 3; i++) {
+      OK(cuMemCreate(&h[i], gran, &prop, 0));
+      OK(cuMemMap(base + i * gran, gran, 0, h[i], 0));
+   }
+   CUmemAccessDesc access = {{CU_MEM_LOCATION_TYPE_DEVICE, 0}, CU_MEM_ACCESS_FLAGS_PROT_READWRITE};
+   OK(cuMemSetAccess(base, 3 * gran, &access, 1));
+   float *hx = malloc(n * sizeof(float)), *hy = malloc(n * sizeof(float)), *hz = malloc(n * sizeof(float));
+   run_vector_add(f, base, base + gran, base + 2 * gran, hx, hy, hz, n, 0);
+   OK(cuMemUnmap(base, 3 * gran));
+   for (int i = 0; i < 3; i++)
+      OK(cuMemRelease(h[i]));
+   OK(cuMemAddressFree(base, 3 * gran));
+   OK(cuMemFreeHost(ha));
+   OK(cuMemFreeHost(hb));
+   OK(cuMemFreeHost(hc));
+   OK(cuModuleUnload(mod));
+   free(hx);
+   free(hy);
+   free(hz);
+   free(ptx);
+   teardown();
+}
+
+/* A pointer into no allocation: the launch runs, the process survives,
+ * and the context answers CUDA_ERROR_ILLEGAL_ADDRESS from then on. */
+static void
+case_wild_pointer(void)
+{
+   setup();
+   char *ptx = read_file(paths[0], NULL);
+   CUmodule mod;
+   CUfunction f;
+   OK(cuModuleLoadData(&mod, ptx));
+   OK(cuModuleGetFunction(&f, mod, "vector_add"));
+   CUdeviceptr good;
+   OK(cuMemAlloc(&good, 4096));
+   CUdeviceptr wild = (CUdeviceptr)0x10000;
+   int n = 256;
+   void *params[] = {&good, &good, &wild, &n};
+   OK(cuLaunchKernel(f, 2, 1, 1, 128, 1, 1, 0, NULL, params, NULL));
+   CHECK_CU(cuCtxSynchronize(), CUDA_ERROR_ILLEGAL_ADDRESS);
+   CHECK_CU(cuCtxSynchronize(), CUDA_ERROR_ILLEGAL_ADDRESS);
+   CHECK_CU(cuLaunchKernel(f, 2, 1, 1, 128, 1, 1, 0, NULL, params, NULL), CUDA_ERROR_ILLEGAL_ADDRESS);
+   free(ptx);
+   /* Only destroying the context clears it, as on CUDA. */
+   CUdevice dev;
+   OK(cuDeviceGet(&dev, 0));
+   OK(cuDevicePrimaryCtxReset(dev));
+}
+
+/* Load, launch, unload many times: nothing may pile up. */
+static void
+case_unload_loop(void)
+{
+   setup();
+   char *ptx = read_file(paths[0], NULL);
+   CUdeviceptr p;
+   OK(cuMemAlloc(&p, 1024 * sizeof(float)));
+   OK(cuMemsetD32(p, 0, 1024));
+   int n = 1024;
+   for (int i = 0; i < 40; i++) {
+      CUmodule mod;
+      CUfunction f;
+      OK(cuModuleLoadData(&mod, ptx));
+      OK(cuModuleGetFunction(&f, mod, "vector_add"));
+      void *params[] = {&p, &p, &p, &n};
+      OK(cuLaunchKernel(f, 8, 1, 1, 128, 1, 1, 0, NULL, params, NULL));
+      OK(cuModuleUnload(mod));
+   }
+   OK(cuCtxSynchronize());
+   OK(cuMemFree(p));
+   free(ptx);
+   teardown();
+}
+
+/* Module-scope variables: allocated at load with their initial values
+ * and relocations, reachable by cuModuleGetGlobal and from kernels. */
+static const char globals_ptx[] =
+   ".version 8.0\n.target sm_75\n.address_size 64\n"
+   ".visible .global .align 4 .u32 counter = 5;\n"
+   ".visible .global .align 8 .u64 where = counter;\n"
+   ".visible .const .align 4 .u32 step = 3;\n"
+   ".visible .entry bump(.param .u64 out)\n"
+   "{\n"
+   "   .reg .b32 %r<4>;\n"
+   "   .reg .b64 %rd<4>;\n"
+   "   ld.global.u32 %r1, [counter];\n"
+   "   ld.const.u32 %r3, [step];\n"
+   "   add.u32 %r2, %r1, %r3;\n"
+   "   st.global.u32 [counter], %r2;\n"
+   "   ld.param.u64 %rd1, [out];\n"
+   "   ld.global.u64 %rd2, [where];\n"
+   "   st.global.u64 [%rd1], %rd2;\n"
+   "   ret;\n"
+   "}\n";
+
+static void
+case_globals(void)
+{
+   setup();
+   CUmodule mod;
+   CUfunction f;
+   OK(cuModuleLoadData(&mod, globals_ptx));
+   CUdeviceptr counter = 0, where = 0, out;
+   size_t size = 0;
+   OK(cuModuleGetGlobal(&counter, &size, mod, "counter"));
+   CHECK(counter != 0 && size == 4);
+   OK(cuModuleGetGlobal(&where, &size, mod, "where"));
+   CHECK(size == 8);
+   unsigned value = 0;
+   unsigned long long addr = 0;
+   OK(cuMemcpyDtoH(&value, counter, 4));
+   CHECK(value == 5);
+   OK(cuMemcpyDtoH(&addr, where, 8));
+   CHECK(addr == counter);
+   OK(cuModuleGetFunction(&f, mod, "bump"));
+   OK(cuMemAlloc(&out, 8));
+   void *params[] = {&out};
+   OK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL));
+   OK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL));
+   OK(cuMemcpyDtoH(&value, counter, 4));
+   CHECK(value == 11);
+   OK(cuMemcpyDtoH(&addr, out, 8));
+   CHECK(addr == counter);
+   /* The host writes a variable; the kernel sees it. */
+   value = 100;
+   OK(cuMemcpyHtoD(counter, &value, 4));
+   OK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL));
+   OK(cuMemcpyDtoH(&value, counter, 4));
+   CHECK(value == 103);
+   OK(cuMemFree(out));
+   OK(cuModuleUnload(mod));
+   teardown();
+}
+
+/* Each thread writes its global x, y, z at its linear index, from
+ * %ctaid, %ntid, %tid and %nctaid in all three dimensions. */
+static const char grid_ptx[] =
+   ".version 8.0\n.target sm_75\n.address_size 64\n"
+   ".visible .entry where(.param .u64 out)\n"
+   "{\n"
+   "   .reg .b32 %r<20>;\n"
+   "   .reg .b64 %rd<6>;\n"
+   "   mov.u32 %r1, %ctaid.x;  mov.u32 %r2, %ntid.x;  mov.u32 %r3, %tid.x;\n"
+   "   mad.lo.u32 %r4, %r1, %r2, %r3;\n"
+   "   mov.u32 %r5, %ctaid.y;  mov.u32 %r6, %ntid.y;  mov.u32 %r7, %tid.y;\n"
+   "   mad.lo.u32 %r8, %r5, %r6, %r7;\n"
+   "   mov.u32 %r9, %ctaid.z;  mov.u32 %r10, %ntid.z; mov.u32 %r11, %tid.z;\n"
+   "   mad.lo.u32 %r12, %r9, %r10, %r11;\n"
+   "   mov.u32 %r13, %nctaid.x; mul.lo.u32 %r14, %r13, %r2;\n"
+   "   mov.u32 %r15, %nctaid.y; mul.lo.u32 %r16, %r15, %r6;\n"
+   "   mad.lo.u32 %r17, %r12, %r16, %r8;\n"
+   "   mad.lo.u32 %r18, %r17, %r14, %r4;\n"
+   "   shl.b32 %r19, %r8, 10;   or.b32 %r19, %r19, %r4;\n"
+   "   shl.b32 %r10, %r12, 20;  or.b32 %r19, %r19, %r10;\n"
+   "   ld.param.u64 %rd1, [out];\n"
+   "   mul.wide.u32 %rd2, %r18, 4;\n"
+   "   add.s64 %rd3, %rd1, %rd2;\n"
+   "   st.global.u32 [%rd3], %r19;\n"
+   "   ret;\n"
+   "}\n";
+
+static void
+check_grid(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz)
+{
+   unsigned w = gx * bx, h = gy * by, d = gz * bz;
+   size_t n = (size_t)w * h * d;
+   CUdeviceptr out;
+   OK(cuMemAlloc(&out, n * 4));
+   OK(cuMemsetD32(out, 0xffffffffu, n));
+   void *params[] = {&out};
+   OK(cuLaunchKernel(f, gx, gy, gz, bx, by, bz, 0, NULL, params, NULL));
+   unsigned *host = malloc(n * 4);
+   OK(cuMemcpyDtoH(host, out, n * 4));
+   size_t bad = 0;
+   for (unsigned z = 0; z < d; z++)
+      for (unsigned y = 0; y < h; y++)
+         for (unsigned x = 0; x < w; x++)
+            bad += host[((size_t)z * h + y) * w + x] != (x | y << 10 | z << 20);
+   if (bad)
+      fprintf(stderr, "grid %ux%ux%u block %ux%ux%u: %zu of %zu wrong\n", gx, gy, gz, bx, by, bz, bad, n);
+   CHECK(bad == 0);
+   free(host);
+   OK(cuMemFree(out));
+}
+
+static void
+case_grids(void)
+{
+   setup();
+   CUmodule mod;
+   CUfunction f;
+   OK(cuModuleLoadData(&mod, grid_ptx));
+   OK(cuModuleGetFunction(&f, mod, "where"));
+   check_grid(f, 3, 4, 5, 4, 2, 2);
+   check_grid(f, 7, 9, 1, 8, 8, 1);
+   /* x beyond one dispatch, with y: every piece is told where it starts. */
+   check_grid(f, 70000, 2, 1, 1, 1, 1);
+   OK(cuModuleUnload(mod));
+   teardown();
+}
+
+/* Arrays that cross the seam between two mappings of a reservation: each
+ * page finds its own handle's memory. */
+static void
+case_vmm_seam(void)
+{
+   setup();
+   char *ptx = read_file(paths[0], NULL);
+   CUmodule mod;
+   CUfunction f;
+   OK(cuModuleLoadData(&mod, ptx));
+   OK(cuModuleGetFunction(&f, mod, "vector_add"));
+   CUmemAllocationProp prop = {0};
+   prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+   prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+   size_t gran = 0;
+   OK(cuMemGetAllocationGranularity(&gran, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
+   CUdeviceptr base;
+   OK(cuMemAddressReserve(&base, 4 * gran, 0, 0, 0));
+   CUmemGenericAllocationHandle h[4];
+   for (int i = 0; i < 4; i++) {
+      OK(cuMemCreate(&h[i], gran, &prop, 0));
+      OK(cuMemMap(base + i * gran, gran, 0, h[i], 0));
+   }
+   CUmemAccessDesc access = {{CU_MEM_LOCATION_TYPE_DEVICE, 0}, CU_MEM_ACCESS_FLAGS_PROT_READWRITE};
+   OK(cuMemSetAccess(base, 4 * gran, &access, 1));
+   int n = (int)(gran / 4 / 2 + 3000);
+   float *ha = malloc(n * sizeof(float)), *hb = malloc(n * sizeof(float)), *hc = malloc(n * sizeof(float));
+   /* a over the 1st/2nd seam, b over the 2nd/3rd, c over the 3rd/4th. */
+   run_vector_add(f, base + gran - 4096, base + 2 * gran - 8192, base + 3 * gran - 1024, ha, hb, hc, n, 0);
+   OK(cuMemUnmap(base, 4 * gran));
+   for (int i = 0; i < 4; i++)
+      OK(cuMemRelease(h[i]));
+   OK(cuMemAddressFree(base, 4 * gran));
+   OK(cuModuleUnload(mod));
+   free(ha);
+   free(hb);
+   free(hc);
+   free(ptx);
+   teardown();
+}
+
+static const struct {
+   const char *name;
+   void (*fn)(void);
+} cases[] = {
+   {"kernel.grids", case_grids},
+   {"kernel.vmm_seam", case_vmm_seam},
+   {"module.globals", case_globals},
+   {"module.load.ptx", case_ptx},
+   {"module.load.fatbin", case_fatbin},
+   {"module.errors", case_errors},
+   {"kernel.saxpy.big_grid", case_saxpy_big_grid},
+   {"kernel.memory_kinds", case_memory_kinds},
+   {"kernel.wild_pointer", case_wild_pointer},
+   {"module.unload_loop", case_unload_loop},
+};
+
+int
+main(int argc, char **argv)
+{
+   if (argc == 3 && strcmp(argv[1], "--skip") == 0) {
+      printf("skipped: %s\n", argv[2]);
+      return 77;
+   }
+   if (argc != 7) {
+      fprintf(stderr, "usage: %s CASE VECTOR_ADD.ptx SAXPY.ptx DEFAULT.fatbin LZ4.fatbin SASS.fatbin\n", argv[0]);
+      return 1;
+   }
+   for (int i = 0; i < 5; i++)
+      paths[i] = argv[2 + i];
+   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+      if (strcmp(cases[i].name, argv[1]) == 0) {
+         cases[i].fn();
+         printf("%s: %s\n", argv[1], failures ? "FAILED" : "ok");
+         return failures ? 1 : 0;
+      }
+   }
+   fprintf(stderr, "no case %s\n", argv[1]);
+   return 1;
+}
