@@ -58,6 +58,8 @@
 #define cudaStreamAddCallback       __CUDART_API_PTSZ(cudaStreamAddCallback)
 #define cudaLaunchHostFunc          __CUDART_API_PTSZ(cudaLaunchHostFunc)
 #define cudaSignalExternalSemaphoresAsync __CUDART_API_PTSZ(cudaSignalExternalSemaphoresAsync)
+#define cudaGetDriverEntryPoint     __CUDART_API_PTSZ(cudaGetDriverEntryPoint)
+#define cudaGetDriverEntryPointByVersion __CUDART_API_PTSZ(cudaGetDriverEntryPointByVersion)
 #define cudaWaitExternalSemaphoresAsync __CUDART_API_PTSZ(cudaWaitExternalSemaphoresAsync)
 #endif
 
@@ -173,6 +175,21 @@ extern cudaError_t CUDARTAPI cudaPointerGetAttributes(struct cudaPointerAttribut
 extern cudaError_t CUDARTAPI cudaDriverGetVersion(int *driverVersion);
 extern cudaError_t CUDARTAPI cudaRuntimeGetVersion(int *runtimeVersion);
 
+/* ---- Driver entry points ---- */
+
+/* The driver function cuGetProcAddress would return for symbol at CUDA
+ * version cudaVersion (CUDART_VERSION for the first); a name cuvk does not
+ * know is cudaSuccess with *funcPtr NULL and *driverStatus saying why. */
+extern cudaError_t CUDARTAPI cudaGetDriverEntryPoint(const char *symbol, void **funcPtr,
+                                                    unsigned long long flags,
+                                                    enum cudaDriverEntryPointQueryResult *driverStatus
+                                                       CUVK_RT_DEFAULT(NULL));
+extern cudaError_t CUDARTAPI cudaGetDriverEntryPointByVersion(const char *symbol, void **funcPtr,
+                                                             unsigned int cudaVersion,
+                                                             unsigned long long flags,
+                                                             enum cudaDriverEntryPointQueryResult *driverStatus
+                                                                CUVK_RT_DEFAULT(NULL));
+
 #if defined(__CUDA_API_VERSION_INTERNAL)
 /* The implementation's view: the declarations above named the per-thread
  * symbols; drop the renames and declare the plain ones too. */
@@ -188,6 +205,8 @@ extern cudaError_t CUDARTAPI cudaRuntimeGetVersion(int *runtimeVersion);
 #undef cudaStreamSynchronize
 #undef cudaStreamAddCallback
 #undef cudaLaunchHostFunc
+#undef cudaGetDriverEntryPoint
+#undef cudaGetDriverEntryPointByVersion
 #undef cudaSignalExternalSemaphoresAsync
 #undef cudaWaitExternalSemaphoresAsync
 
@@ -205,6 +224,13 @@ extern cudaError_t CUDARTAPI cudaStreamSynchronize(cudaStream_t stream);
 extern cudaError_t CUDARTAPI cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
                                                   void *userData, unsigned int flags);
 extern cudaError_t CUDARTAPI cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData);
+extern cudaError_t CUDARTAPI cudaGetDriverEntryPoint(const char *symbol, void **funcPtr,
+                                                    unsigned long long flags,
+                                                    enum cudaDriverEntryPointQueryResult *driverStatus);
+extern cudaError_t CUDARTAPI cudaGetDriverEntryPointByVersion(const char *symbol, void **funcPtr,
+                                                             unsigned int cudaVersion,
+                                                             unsigned long long flags,
+                                                             enum cudaDriverEntryPointQueryResult *driverStatus);
 extern cudaError_t CUDARTAPI cudaSignalExternalSemaphoresAsync(
    const cudaExternalSemaphore_t *extSemArray, const struct cudaExternalSemaphoreSignalParams *paramsArray,
    unsigned int numExtSems, cudaStream_t stream);

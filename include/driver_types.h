@@ -299,6 +299,20 @@ enum cudaMemoryType {
 
 /* Direction of a copy.  cudaMemcpyDefault infers it from the pointers,
  * which unified addressing makes possible. */
+/* cudaGetDriverEntryPoint: which default-stream flavour to look for, and
+ * what the search found (the values of cuGetProcAddress's). */
+enum cudaGetDriverEntryPointFlags {
+   cudaEnableDefault = 0x0,
+   cudaEnableLegacyStream = 0x1,
+   cudaEnablePerThreadDefaultStream = 0x2,
+};
+
+enum cudaDriverEntryPointQueryResult {
+   cudaDriverEntryPointSuccess = 0,
+   cudaDriverEntryPointSymbolNotFound = 1,
+   cudaDriverEntryPointVersionNotSufficent = 2,
+};
+
 enum cudaMemcpyKind {
    cudaMemcpyHostToHost = 0,
    cudaMemcpyHostToDevice = 1,

@@ -18,7 +18,10 @@ Fails on
   * an NVIDIA export the library lacks (a loader that insists on it
     refuses cuvk), or one still listed in --elsewhere that is exported
     (the list must be emptied once the other branch has landed);
-  * a difference between --stub and the list.
+  * a difference between --stub and the list, or --cudart and
+    --runtime-exports;
+  * a runtime name (--runtime-exports) not in NVIDIA's libcudart symbol
+    version, or any other name in a version.
 
 Reads the symbol table with binutils' nm, or readelf; exits 77 (skipped)
 when neither exists.
@@ -117,24 +120,33 @@ def _classify(decl, declared, inline):
 
 
 def exported_symbols(nm, readelf, lib):
+    return set(exported_versions(nm, readelf, lib))
+
+
+def exported_versions(nm, readelf, lib):
+    """{name: symbol version or ""} of a library's defined dynamic symbols;
+    version definitions themselves (absolute symbols named after the
+    version) are left out."""
     if nm:
         out = subprocess.run([nm, "-D", "--defined-only", lib], check=True,
                              stdout=subprocess.PIPE, text=True).stdout
-        names = set()
+        names = {}
         for line in out.splitlines():
             parts = line.split()
-            if len(parts) >= 2:
-                names.add(parts[-1].split("@")[0])
+            if len(parts) >= 2 and parts[-2] != "A":
+                name, _, version = parts[-1].partition("@")
+                names[name] = version.lstrip("@")
         return names
     out = subprocess.run([readelf, "--dyn-syms", "-W", lib], check=True,
                          stdout=subprocess.PIPE, text=True).stdout
-    names = set()
+    names = {}
     for line in out.splitlines():
         # Num: Value Size Type Bind Vis Ndx Name
         parts = line.split()
-        if len(parts) >= 8 and parts[0].rstrip(":").isdigit() and parts[6] != "UND" \
+        if len(parts) >= 8 and parts[0].rstrip(":").isdigit() and parts[6] not in ("UND", "ABS") \
                 and parts[3] != "SECTION" and parts[3] != "FILE" and parts[4] != "LOCAL":
-            names.add(parts[7].split("@")[0])
+            name, _, version = parts[7].partition("@")
+            names[name] = version.lstrip("@")
     return names
 
 
@@ -158,6 +170,9 @@ def main():
     ap.add_argument("--nvidia-exports", help="src/cuda_api/nvidia_exports.txt")
     ap.add_argument("--elsewhere", help="names another branch implements (exports_elsewhere.txt)")
     ap.add_argument("--stub", help="NVIDIA's lib64/stubs/libcuda.so, compared with the list")
+    ap.add_argument("--runtime-exports",
+                    help="src/runtime/nvidia_exports.txt: NVIDIA's libcudart exports and their version")
+    ap.add_argument("--cudart", help="NVIDIA's libcudart.so.13, compared with the runtime list")
     ap.add_argument("--nm")
     ap.add_argument("--readelf")
     args = ap.parse_args()
@@ -181,7 +196,8 @@ def main():
     api -= inline
     extras = set(args.extra)
 
-    exported = exported_symbols(args.nm, args.readelf, args.lib)
+    versions = exported_versions(args.nm, args.readelf, args.lib)
+    exported = set(versions)
 
     nvidia, elsewhere = set(), set()
     if args.nvidia_exports:
@@ -195,6 +211,34 @@ def main():
         listed = read_names(args.nvidia_exports, where=lambda p: p[-1] == "stub")
         stale = [f"{n} (exported by the stub, not in the list)" for n in sorted(stub - listed)]
         stale += [f"{n} (in the list, not exported by the stub)" for n in sorted(listed - stub)]
+
+    # The runtime's names carry NVIDIA's libcudart version, the rest none
+    # (NVIDIA's libcuda.so.1 defines no versions), so that binaries linked
+    # against either of NVIDIA's libraries bind to cuvk's.
+    rt_names, rt_version, misversioned = set(), None, []
+    driver_nvidia = nvidia
+    if args.runtime_exports:
+        with open(args.runtime_exports) as f:
+            for line in f:
+                parts = line.split("#", 1)[0].split()
+                if parts and parts[0] == "@version":
+                    rt_version = parts[1]
+                elif parts:
+                    rt_names.add(parts[0])
+        driver_nvidia = set(nvidia)
+        nvidia |= rt_names
+        for name in sorted(exported):
+            want = rt_version if name in rt_names or name.startswith(("cuda", "__cuda")) else ""
+            if versions[name] != want:
+                misversioned.append(f"{name}@{versions[name] or '(none)'}, want {want or 'no version'}")
+        if args.cudart:
+            theirs = exported_versions(args.nm, args.readelf, args.cudart)
+            stale += [f"{n} (exported by {args.cudart}, not in {args.runtime_exports})"
+                      for n in sorted(set(theirs) - rt_names)]
+            stale += [f"{n} (in {args.runtime_exports}, not exported by {args.cudart})"
+                      for n in sorted(rt_names - set(theirs))]
+            stale += [f"{n}@{v} (version in {args.cudart})"
+                      for n, v in sorted(theirs.items()) if v != rt_version]
 
     stray_runtime = sorted(exported & RUNTIME)
     stray = sorted(exported - api - extras - nvidia - RUNTIME)
@@ -212,10 +256,19 @@ def main():
         print(f"\nC runtime symbols exported, which a version script should hide ({len(stray_runtime)}):")
         for name in stray_runtime:
             print(f"  {name}")
-    if nvidia:
-        print(f"NVIDIA's libcuda.so.1 exports {len(nvidia)} symbols; "
-              f"{len(nvidia & exported)} of them are exported, {len(nvidia & exported - api)} "
+    if driver_nvidia:
+        print(f"NVIDIA's libcuda.so.1 exports {len(driver_nvidia)} symbols; "
+              f"{len(driver_nvidia & exported)} of them are exported, {len(driver_nvidia & exported - api)} "
               f"as unsupported entry points")
+    if rt_names:
+        print(f"NVIDIA's libcudart exports {len(rt_names)} functions ({rt_version}); "
+              f"{len(rt_names & exported)} of them are exported, "
+              f"{len(rt_names & exported - api)} not declared in cuda_runtime_api.h "
+              f"(unsupported entry points and the registration calls)")
+    if misversioned:
+        print(f"\nExported with the wrong symbol version ({len(misversioned)}):")
+        for line in misversioned:
+            print(f"  {line}")
     if missing:
         print(f"\nDeclared or exported by NVIDIA, but not exported ({len(missing)}):")
         for name in missing:
@@ -229,12 +282,12 @@ def main():
         for name in landed:
             print(f"  {name}")
     if stale:
-        print(f"\n{args.nvidia_exports} differs from {args.stub} "
-              f"(scripts/update_nvidia_exports.py rewrites it):")
+        print("\nNVIDIA's lists differ from NVIDIA's libraries (scripts/update_nvidia_exports.py "
+              "and scripts/update_nvidia_runtime_exports.py rewrite them):")
         for line in stale:
             print(f"  {line}")
 
-    if stray or stray_runtime or missing or landed or stale:
+    if stray or stray_runtime or missing or landed or stale or misversioned:
         print("\nFAIL")
         return 1
     print("OK: exports match the headers" + (" and NVIDIA's list" if nvidia else ""))

@@ -10,8 +10,9 @@
  *      sequence runs through the pointers, with a round trip of bytes.
  *   loader_dlopen every LIBCUDA EXPORTS ELSEWHERE
  *      Every symbol of nvidia_exports.txt resolves, and cuGetProcAddress
- *      returns for its name, version and stream flavour the very same
- *      function.
+ *      and the runtime's cudaGetDriverEntryPointByVersion (the same
+ *      library) return for its name, version and stream flavour the very
+ *      same function.
  *
  * ELSEWHERE (src/cuda_api/exports_elsewhere.txt) names calls another
  * branch implements; while they are missing they are reported as
@@ -222,8 +223,13 @@ run_every(const char *exports_path)
    char **pt = read_column(exports_path, 3, &n_pt);
    CUresult (*get_proc)(const char *, void **, int, cuuint64_t, CUdriverProcAddressQueryResult *) =
       load("cuGetProcAddress_v2");
+   /* The runtime's flags and status have the driver's values. */
+   int (*get_entry)(const char *, void **, unsigned int, unsigned long long, int *) =
+      load("cudaGetDriverEntryPointByVersion");
    int found = 0;
 
+   if (!get_entry)
+      FAIL("cudaGetDriverEntryPointByVersion is not exported");
    if (!get_proc || n != n_names || n != n_versions || n != n_pt || n < 600) {
       FAIL("%s: %d rows", exports_path, n);
       goto out;
@@ -245,8 +251,15 @@ run_every(const char *exports_path)
       if (res != CUDA_SUCCESS || q != p)
          FAIL("cuGetProcAddress(%s, %d, %s) gave %p (CUresult %d), dlsym(%s) %p", names[i], version,
               pt[i], q, (int)res, symbols[i], p);
+      void *r = NULL;
+      int rt_status = -1;
+      int rt_res = get_entry ? get_entry(names[i], &r, (unsigned)version, flags, &rt_status) : -1;
+      if (rt_res != 0 || r != p || rt_status != 0)
+         FAIL("cudaGetDriverEntryPointByVersion(%s, %d, %s) gave %p (cudaError_t %d, status %d), "
+              "dlsym(%s) %p", names[i], version, pt[i], r, rt_res, rt_status, symbols[i], p);
    }
-   printf("%d of %d NVIDIA exports resolve, each also through cuGetProcAddress\n", found, n);
+   printf("%d of %d NVIDIA exports resolve, each also through cuGetProcAddress and "
+          "cudaGetDriverEntryPointByVersion\n", found, n);
 out:
    /* The lists are the test's own: freed, so LeakSanitizer's report in
     * the address mode is about cuvk alone. */

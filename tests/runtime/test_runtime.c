@@ -963,6 +963,53 @@ threads_concurrent(void)
    RT_CHECK_OK(cudaPeekAtLastError());
 }
 
+/* cudaGetDriverEntryPoint(ByVersion): the driver's calls by name, as
+ * cuGetProcAddress finds them; what it does not find is no error. */
+static void
+device_driver_entry_point(void)
+{
+   typedef int (*driver_get_version_fn)(int *);
+   enum cudaDriverEntryPointQueryResult status;
+   void *fn = NULL, *legacy = NULL, *per_thread = NULL;
+   int via_driver = 0, via_runtime = 0;
+
+   status = (enum cudaDriverEntryPointQueryResult)-1;
+   RT_CHECK_OK(cudaGetDriverEntryPointByVersion("cuDriverGetVersion", &fn, 13000,
+                                                cudaEnableDefault, &status));
+   RT_CHECK(status == cudaDriverEntryPointSuccess);
+   RT_REQUIRE(fn != NULL);
+   RT_CHECK(((driver_get_version_fn)fn)(&via_driver) == 0);
+   RT_CHECK_OK(cudaDriverGetVersion(&via_runtime));
+   RT_CHECK(via_driver == via_runtime && via_driver > 0);
+
+   /* The older form, at the runtime's own version (deprecated in 13.0). */
+   fn = NULL;
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+   RT_CHECK_OK(cudaGetDriverEntryPoint("cuDriverGetVersion", &fn, cudaEnableDefault, &status));
+#pragma GCC diagnostic pop
+   RT_CHECK(fn != NULL && status == cudaDriverEntryPointSuccess);
+
+   /* cuStreamQuery has a per-thread default stream form. */
+   RT_CHECK_OK(cudaGetDriverEntryPointByVersion("cuStreamQuery", &legacy, 13000,
+                                                cudaEnableLegacyStream, &status));
+   RT_CHECK_OK(cudaGetDriverEntryPointByVersion("cuStreamQuery", &per_thread, 13000,
+                                                cudaEnablePerThreadDefaultStream, &status));
+   RT_CHECK(legacy != NULL && per_thread != NULL && legacy != per_thread);
+
+   /* Not found: success, NULL and the reason. */
+   fn = &fn;
+   RT_CHECK_OK(cudaGetDriverEntryPointByVersion("cuNoSuchCall", &fn, 13000, cudaEnableDefault,
+                                                &status));
+   RT_CHECK(fn == NULL && status == cudaDriverEntryPointSymbolNotFound);
+   /* cuMemCreate is CUDA 10.2's; asked for as 10.0. */
+   fn = &fn;
+   RT_CHECK_OK(cudaGetDriverEntryPointByVersion("cuMemCreate", &fn, 10000, cudaEnableDefault,
+                                                &status));
+   RT_CHECK(fn == NULL && status == cudaDriverEntryPointVersionNotSufficent);
+   RT_CHECK_OK(cudaGetLastError());
+}
+
 static const struct rt_case cases[] = {
    RT_CASE("runtime.init.implicit", init_implicit),
    RT_CASE("runtime.device.properties", device_properties),
@@ -970,6 +1017,7 @@ static const struct rt_case cases[] = {
    RT_CASE("runtime.device.set_get", device_set_get),
    RT_CASE("runtime.device.reset", device_reset),
    RT_CASE("runtime.device.limits", device_limits),
+   RT_CASE("runtime.device.driver_entry_point", device_driver_entry_point),
    RT_CASE("runtime.error.last_error", error_last_error),
    RT_CASE("runtime.error.names", error_names),
    RT_CASE("runtime.memory.malloc_free", memory_malloc_free),

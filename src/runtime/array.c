@@ -10,7 +10,7 @@
  * cudaChannelFormatDesc (bits per channel and a kind) where the driver has
  * a CUarray_format and a channel count; the conversion is below.
  */
-#include "cuda_api/runtime.h"
+#include "runtime/runtime.h"
 
 #include <stdbool.h>
 #include <stdint.h>

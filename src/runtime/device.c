@@ -9,7 +9,7 @@
  * the runtime then uses as it is.  The runtime holds one reference on each
  * primary context it used, from first use to cudaDeviceReset.
  */
-#include "cuda_api/runtime.h"
+#include "runtime/runtime.h"
 
 #include <pthread.h>
 #include <stdio.h>

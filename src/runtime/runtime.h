@@ -3,7 +3,7 @@
  *
  * The runtime adds three things to the driver: implicit initialisation
  * (the first call that needs a device makes the current device's primary
- * context current, see runtime_device.c), a per-thread "last error" that
+ * context current, see device.c), a per-thread "last error" that
  * every call updates, and its own result codes, which share the driver's
  * numbers wherever both have the condition.
  *

@@ -7,7 +7,7 @@
  * nothing and succeeds with NULL, and a copy or fill of 0 bytes succeeds
  * whatever its pointers.
  */
-#include "cuda_api/runtime.h"
+#include "runtime/runtime.h"
 
 #include <stdint.h>
 #include <string.h>

@@ -4,7 +4,7 @@
  * cudaEvent_t a CUevent, including the special streams (0,
  * cudaStreamLegacy, cudaStreamPerThread), so handles pass straight through.
  */
-#include "cuda_api/runtime.h"
+#include "runtime/runtime.h"
 
 #include <stdlib.h>
 

@@ -6,7 +6,7 @@
  * (see submit.h), so that stream behaves as the legacy one does, and these
  * only forward.
  */
-#include "cuda_api/runtime.h"
+#include "runtime/runtime.h"
 
 #include "util/macros.h"
 

@@ -6,7 +6,7 @@
  * other struct tag (CUexternalMemory_st, where cuda.h says CUextMemory_st),
  * so the handle is the same pointer, cast at this boundary.
  */
-#include "cuda_api/runtime.h"
+#include "runtime/runtime.h"
 
 #include <stdint.h>
 #include <string.h>

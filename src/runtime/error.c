@@ -3,7 +3,7 @@
  * mapping, and the names and descriptions cudaGetErrorName and
  * cudaGetErrorString return.
  */
-#include "cuda_api/runtime.h"
+#include "runtime/runtime.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,0 +1,31 @@
+#!/usr/bin/env python3
+"""Runs a program and fails if the dynamic linker complained about symbol
+versions on its way to main().
+
+    run_quiet.py PROGRAM [ARGS...]
+
+glibc warns "no version information available" when a program requires a
+version from a library that defines none, and refuses to start it
+("version `...' not found") when the library defines others.  Either
+means the program's runtime calls are not bound the way NVIDIA's library
+binds them.  The program's own exit status is passed on.
+"""
+import subprocess
+import sys
+
+COMPLAINTS = ("no version information available", "' not found (required by")
+
+
+def main():
+    run = subprocess.run(sys.argv[1:], capture_output=True, text=True)
+    sys.stdout.write(run.stdout)
+    sys.stderr.write(run.stderr)
+    bad = [l for l in run.stderr.splitlines() if any(c in l for c in COMPLAINTS)]
+    if bad:
+        print(f"FAIL: the dynamic linker complained about versions ({len(bad)} lines)")
+        return 1
+    return run.returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())
