@@ -605,6 +605,10 @@ cuvk_submit_is_done(struct cuvk_context *ctx, uint64_t value, bool *done)
    }
    *done = value <= s->completed;
    pthread_mutex_unlock(&ctx->lock);
+   /* Work that is done may have faulted: a query reports it as a
+    * synchronisation does (cuStreamQuery, cuEventQuery). */
+   if (res == CUDA_SUCCESS && *done)
+      res = cuvk_launch_fault(ctx);
    return res;
 }
 

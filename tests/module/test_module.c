@@ -374,7 +374,17 @@ case_wild_pointer(void)
    CUdeviceptr wild = (CUdeviceptr)0x10000;
    int n = 256;
    void *params[] = {&good, &good, &wild, &n};
+   CUevent ev;
+   OK(cuEventCreate(&ev, 0));
    OK(cuLaunchKernel(f, 2, 1, 1, 128, 1, 1, 0, NULL, params, NULL));
+   OK(cuEventRecord(ev, NULL));
+   /* Queries report the fault once the work is done, as a
+    * synchronisation does. */
+   CUresult q;
+   while ((q = cuEventQuery(ev)) == CUDA_ERROR_NOT_READY)
+      ;
+   CHECK_CU(q, CUDA_ERROR_ILLEGAL_ADDRESS);
+   CHECK_CU(cuStreamQuery(NULL), CUDA_ERROR_ILLEGAL_ADDRESS);
    CHECK_CU(cuCtxSynchronize(), CUDA_ERROR_ILLEGAL_ADDRESS);
    CHECK_CU(cuCtxSynchronize(), CUDA_ERROR_ILLEGAL_ADDRESS);
    CHECK_CU(cuLaunchKernel(f, 2, 1, 1, 128, 1, 1, 0, NULL, params, NULL), CUDA_ERROR_ILLEGAL_ADDRESS);
