@@ -268,52 +268,42 @@ cuvk_spirv_type_of(struct cuvk_spirv_emitter *e, enum cuvk_spirv_kind kind, unsi
    }
 }
 
-uint32_t
-cuvk_spirv_type_vector(struct cuvk_spirv_emitter *e, uint32_t component, unsigned n)
+/* A type made of two operands, declared once: vectors, pairs, pointers
+ * and arrays differ only in their opcode and cache key. */
+static uint32_t
+type_of_two(struct cuvk_spirv_emitter *e, enum cuvk_spirv_key key, SpvOp op, uint32_t a, uint32_t b)
 {
-   uint32_t id = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_TYPE_VECTOR, component, n, 0);
+   uint32_t id = cuvk_spirv_cache_get(e, key, a, b, 0);
    if (id)
       return id;
    id = cuvk_spirv_id(&e->b);
-   cuvk_spirv_global(e, SpvOpTypeVector, id, component, n);
-   cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_TYPE_VECTOR, component, n, 0, id);
+   cuvk_spirv_global(e, op, id, a, b);
+   cuvk_spirv_cache_put(e, key, a, b, 0, id);
    return id;
+}
+
+uint32_t
+cuvk_spirv_type_vector(struct cuvk_spirv_emitter *e, uint32_t component, unsigned n)
+{
+   return type_of_two(e, CUVK_SPIRV_KEY_TYPE_VECTOR, SpvOpTypeVector, component, n);
 }
 
 uint32_t
 cuvk_spirv_type_pair(struct cuvk_spirv_emitter *e, uint32_t a, uint32_t b)
 {
-   uint32_t id = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_TYPE_PAIR, a, b, 0);
-   if (id)
-      return id;
-   id = cuvk_spirv_id(&e->b);
-   cuvk_spirv_global(e, SpvOpTypeStruct, id, a, b);
-   cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_TYPE_PAIR, a, b, 0, id);
-   return id;
+   return type_of_two(e, CUVK_SPIRV_KEY_TYPE_PAIR, SpvOpTypeStruct, a, b);
 }
 
 uint32_t
 cuvk_spirv_type_pointer(struct cuvk_spirv_emitter *e, SpvStorageClass sc, uint32_t pointee)
 {
-   uint32_t id = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_TYPE_POINTER, sc, pointee, 0);
-   if (id)
-      return id;
-   id = cuvk_spirv_id(&e->b);
-   cuvk_spirv_global(e, SpvOpTypePointer, id, sc, pointee);
-   cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_TYPE_POINTER, sc, pointee, 0, id);
-   return id;
+   return type_of_two(e, CUVK_SPIRV_KEY_TYPE_POINTER, SpvOpTypePointer, sc, pointee);
 }
 
 uint32_t
 cuvk_spirv_type_array(struct cuvk_spirv_emitter *e, uint32_t element, uint32_t length_id)
 {
-   uint32_t id = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_TYPE_ARRAY, element, length_id, 0);
-   if (id)
-      return id;
-   id = cuvk_spirv_id(&e->b);
-   cuvk_spirv_global(e, SpvOpTypeArray, id, element, length_id);
-   cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_TYPE_ARRAY, element, length_id, 0, id);
-   return id;
+   return type_of_two(e, CUVK_SPIRV_KEY_TYPE_ARRAY, SpvOpTypeArray, element, length_id);
 }
 
 uint32_t
