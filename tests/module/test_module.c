@@ -304,6 +304,36 @@ case_saxpy_big_grid(void)
    teardown();
 }
 
+/* count granules of VMM memory mapped side by side in one reservation,
+ * readable and writable; *gran is the granule. */
+static CUdeviceptr
+map_side_by_side(CUmemGenericAllocationHandle *h, int count, size_t *gran)
+{
+   CUmemAllocationProp prop = {0};
+   prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+   prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+   *gran = 0;
+   OK(cuMemGetAllocationGranularity(gran, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
+   CUdeviceptr base = 0;
+   OK(cuMemAddressReserve(&base, count * *gran, 0, 0, 0));
+   for (int i = 0; i < count; i++) {
+      OK(cuMemCreate(&h[i], *gran, &prop, 0));
+      OK(cuMemMap(base + i * *gran, *gran, 0, h[i], 0));
+   }
+   CUmemAccessDesc access = {{CU_MEM_LOCATION_TYPE_DEVICE, 0}, CU_MEM_ACCESS_FLAGS_PROT_READWRITE};
+   OK(cuMemSetAccess(base, count * *gran, &access, 1));
+   return base;
+}
+
+static void
+unmap_side_by_side(CUdeviceptr base, const CUmemGenericAllocationHandle *h, int count, size_t gran)
+{
+   OK(cuMemUnmap(base, count * gran));
+   for (int i = 0; i < count; i++)
+      OK(cuMemRelease(h[i]));
+   OK(cuMemAddressFree(base, count * gran));
+}
+
 /* Pinned host memory and VMM mappings are reachable from kernels too. */
 static void
 case_memory_kinds(void)
@@ -326,27 +356,12 @@ case_memory_kinds(void)
    run_vector_add(f, a, b, c, ha, hb, hc, n, 1);
 
    /* Three handles mapped side by side in one reservation. */
-   CUmemAllocationProp prop = {0};
-   prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
-   prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
-   prop.location.id = 0;
-   size_t gran = 0;
-   OK(cuMemGetAllocationGranularity(&gran, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
-   CUdeviceptr base;
-   OK(cuMemAddressReserve(&base, 3 * gran, 0, 0, 0));
+   size_t gran;
    CUmemGenericAllocationHandle h[3];
-   for (int i = 0; i < 3; i++) {
-      OK(cuMemCreate(&h[i], gran, &prop, 0));
-      OK(cuMemMap(base + i * gran, gran, 0, h[i], 0));
-   }
-   CUmemAccessDesc access = {{CU_MEM_LOCATION_TYPE_DEVICE, 0}, CU_MEM_ACCESS_FLAGS_PROT_READWRITE};
-   OK(cuMemSetAccess(base, 3 * gran, &access, 1));
+   CUdeviceptr base = map_side_by_side(h, 3, &gran);
    float *hx = malloc(n * sizeof(float)), *hy = malloc(n * sizeof(float)), *hz = malloc(n * sizeof(float));
    run_vector_add(f, base, base + gran, base + 2 * gran, hx, hy, hz, n, 0);
-   OK(cuMemUnmap(base, 3 * gran));
-   for (int i = 0; i < 3; i++)
-      OK(cuMemRelease(h[i]));
-   OK(cuMemAddressFree(base, 3 * gran));
+   unmap_side_by_side(base, h, 3, gran);
    OK(cuMemFreeHost(ha));
    OK(cuMemFreeHost(hb));
    OK(cuMemFreeHost(hc));
@@ -558,28 +573,14 @@ case_vmm_seam(void)
    CUfunction f;
    OK(cuModuleLoadData(&mod, ptx));
    OK(cuModuleGetFunction(&f, mod, "vector_add"));
-   CUmemAllocationProp prop = {0};
-   prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
-   prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
-   size_t gran = 0;
-   OK(cuMemGetAllocationGranularity(&gran, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
-   CUdeviceptr base;
-   OK(cuMemAddressReserve(&base, 4 * gran, 0, 0, 0));
+   size_t gran;
    CUmemGenericAllocationHandle h[4];
-   for (int i = 0; i < 4; i++) {
-      OK(cuMemCreate(&h[i], gran, &prop, 0));
-      OK(cuMemMap(base + i * gran, gran, 0, h[i], 0));
-   }
-   CUmemAccessDesc access = {{CU_MEM_LOCATION_TYPE_DEVICE, 0}, CU_MEM_ACCESS_FLAGS_PROT_READWRITE};
-   OK(cuMemSetAccess(base, 4 * gran, &access, 1));
+   CUdeviceptr base = map_side_by_side(h, 4, &gran);
    int n = (int)(gran / 4 / 2 + 3000);
    float *ha = malloc(n * sizeof(float)), *hb = malloc(n * sizeof(float)), *hc = malloc(n * sizeof(float));
    /* a over the 1st/2nd seam, b over the 2nd/3rd, c over the 3rd/4th. */
    run_vector_add(f, base + gran - 4096, base + 2 * gran - 8192, base + 3 * gran - 1024, ha, hb, hc, n, 0);
-   OK(cuMemUnmap(base, 4 * gran));
-   for (int i = 0; i < 4; i++)
-      OK(cuMemRelease(h[i]));
-   OK(cuMemAddressFree(base, 4 * gran));
+   unmap_side_by_side(base, h, 4, gran);
    OK(cuModuleUnload(mod));
    free(ha);
    free(hb);
