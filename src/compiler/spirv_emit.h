@@ -3,8 +3,8 @@
  * module frame, functions and control flow; spirv_values.c: types,
  * constants, registers and the value API of spirv_lower.h;
  * spirv_memory.c: state spaces, the address translation of
- * kernel_abi.h, atomics; spirv_lower_basic.c: the emitter's own few
- * arithmetic lowerings).  Instruction lowering outside the emitter sees
+ * kernel_abi.h, atomics; spirv_lower_basic.c: mov, which spirv_lower.h
+ * leaves to the emitter).  Instruction lowering outside the emitter sees
  * only spirv_lower.h.
  */
 #ifndef CUVK_COMPILER_SPIRV_EMIT_H
@@ -163,9 +163,8 @@ int cuvk_spirv_lower_warp(struct cuvk_spirv_emitter *e, const struct cuvk_ir_ins
 uint32_t cuvk_spirv_subgroup_lane(struct cuvk_spirv_emitter *e);
 uint32_t cuvk_spirv_subgroup_id(struct cuvk_spirv_emitter *e);
 
-/* The emitter's own lowering of the few arithmetic instructions its tests
- * need while spirv_lower_alu.c is not written (spirv_lower_basic.c);
- * same return values as cuvk_spirv_lower_alu. */
+/* The emitter's own lowering of mov, plain and vector
+ * (spirv_lower_basic.c); same return values as cuvk_spirv_lower_alu. */
 int cuvk_spirv_lower_basic(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in);
 
 /* Modifier queries on an instruction. */
