@@ -363,6 +363,8 @@ cuvk_context_destroy(struct cuvk_context *ctx)
    /* Allocations go before the submission state: freeing one may defer
     * work onto a batch. */
    /* Modules first: their globals are allocations. */
+   /* What kernels printed, while the modules' format strings exist. */
+   cuvk_printf_finish(ctx);
    cuvk_module_release_context(ctx);
    cuvk_memory_release_context(ctx);
    cuvk_array_release_context(ctx); /* images before the imports they live in */
