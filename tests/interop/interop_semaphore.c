@@ -1177,6 +1177,9 @@ static const struct scase cases[] = {
    { "external_semaphore.ffmpeg.p010.to_cuda", stest_ffmpeg_p010_to_cuda, true, false },
    { "external_semaphore.ffmpeg.p010.from_cuda", stest_ffmpeg_p010_from_cuda, true, false },
    { "external_semaphore.timeline_fd.child_process_signals", child_signals, true, true },
+   { "external_semaphore.opaque_fd.binary.vulkan_kernel_vulkan", stest_kernel_between, false,
+     false },
+   { "external_semaphore.timeline_fd.vulkan_kernel_vulkan", stest_kernel_between, true, false },
 };
 
 static int
