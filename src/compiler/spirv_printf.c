@@ -179,10 +179,17 @@ printf_fn(struct cuvk_spirv_emitter *e)
    uint32_t l_write = cuvk_spirv_id(&e->b), l_head = cuvk_spirv_id(&e->b);
    uint32_t l_body = cuvk_spirv_id(&e->b), l_cont = cuvk_spirv_id(&e->b);
    uint32_t l_copied = cuvk_spirv_id(&e->b), l_reserved = cuvk_spirv_id(&e->b);
+   uint32_t l_check = cuvk_spirv_id(&e->b), l_checked = cuvk_spirv_id(&e->b);
    uint32_t l_end = cuvk_spirv_id(&e->b);
 
    label(e, l_entry);
    uint32_t buf = cuvk_spirv_push_load(e, CUVK_SPIRV_PUSH_PRINTF_BUFFER);
+   /* No buffer (a launcher that gives none): the record is dropped. */
+   uint32_t have = cuvk_spirv_val(e, SpvOpINotEqual, t_bool, buf, cuvk_spirv_const_u64(e, 0));
+   cuvk_spirv_do(e, SpvOpSelectionMerge, l_end, SpvSelectionControlMaskNone);
+   cuvk_spirv_do(e, SpvOpBranchConditional, have, l_check, l_end);
+
+   label(e, l_check);
    uint32_t head_ptr = cuvk_spirv_val(e, SpvOpConvertUToPtr, p_ptr, buf);
    uint32_t cap_ptr = cuvk_spirv_val(e, SpvOpConvertUToPtr, p_ptr,
                                      add64(e, buf, cuvk_spirv_const_u64(e, 4)));
@@ -198,8 +205,8 @@ printf_fn(struct cuvk_spirv_emitter *e)
    uint32_t now = cuvk_spirv_val(e, SpvOpAtomicLoad, u32, head_ptr, device, relaxed);
    /* Once full, nobody adds to head any more, so it cannot wrap. */
    uint32_t room = cuvk_spirv_val(e, SpvOpULessThan, t_bool, now, cap);
-   cuvk_spirv_do(e, SpvOpSelectionMerge, l_end, SpvSelectionControlMaskNone);
-   cuvk_spirv_do(e, SpvOpBranchConditional, room, l_reserve, l_end);
+   cuvk_spirv_do(e, SpvOpSelectionMerge, l_checked, SpvSelectionControlMaskNone);
+   cuvk_spirv_do(e, SpvOpBranchConditional, room, l_reserve, l_checked);
 
    label(e, l_reserve);
    uint32_t at = cuvk_spirv_val(e, SpvOpAtomicIAdd, u32, head_ptr, device, relaxed, size);
@@ -258,6 +265,9 @@ printf_fn(struct cuvk_spirv_emitter *e)
    cuvk_spirv_do(e, SpvOpBranch, l_reserved);
 
    label(e, l_reserved);
+   cuvk_spirv_do(e, SpvOpBranch, l_checked);
+
+   label(e, l_checked);
    cuvk_spirv_do(e, SpvOpBranch, l_end);
 
    label(e, l_end);
