@@ -6,7 +6,7 @@
  * integer, bit and correctly rounded float results, within PTX's bound
  * (written next to each) for the approximate ones.
  *
- * test_alu_kernels int|float KERNEL.ptx [fast]
+ * test_alu_kernels int|float|half|half_sm90 KERNEL.ptx [fast]
  */
 #include <math.h>
 #include <stdio.h>
@@ -352,6 +352,111 @@ case_f64(struct kr *r)
    }
 }
 
+/* Lanes that exercise half and bf16: specials, subnormals of both, random. */
+static uint32_t
+lanes(void)
+{
+   static const uint16_t special[] = { 0, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0x7fc0, 0x3c00, 0xbc00,
+                                       0x0001, 0x8001, 0x03ff, 0x0400, 0x7bff, 0x007f, 0x0080 };
+   uint32_t r = 0;
+   for (int l = 0; l < 2; l++) {
+      uint16_t h;
+      switch (rnd() % 5) {
+      case 0: h = special[rnd() % (sizeof(special) / sizeof(special[0]))]; break;
+      case 1: h = (uint16_t)((rnd() % 0x0800) | ((rnd() & 1) << 15)); break;
+      default: h = (uint16_t)rnd(); break;
+      }
+      r |= (uint32_t)h << (16 * l);
+   }
+   return r;
+}
+
+static bool
+lane_nan(uint16_t h, bool bf)
+{
+   return (h & 0x7fff) > (bf ? 0x7f80 : 0x7c00);
+}
+
+/* bf16 arithmetic as cuda_bf16.h emulates it below sm_80: in f32 rounded
+ * to nearest, then to bf16 (two roundings). */
+static uint16_t
+bf16_emulated(enum ref_pop op, uint16_t a, uint16_t b)
+{
+   float x = (float)ref_bf16_value(a), y = (float)ref_bf16_value(b);
+   volatile float r = op == P_ADD ? x + y : x * y;
+   return ref_f32_to_bf16(ref_fbits(r), false);
+}
+
+/* tests/kernels/alu_half.cu: half2 and bf16 arithmetic, comparisons and
+ * packing conversions, as nvcc writes them for sm_75 (bf16 emulated in
+ * f32) or sm_90 (native bf16 instructions, one rounding). */
+static void
+case_half(struct kr *r, bool sm90)
+{
+   enum { N = 2048, OUTS = 16 };
+   struct kr_buffer *a = kr_alloc(r, N * 4), *b = kr_alloc(r, N * 4), *c = kr_alloc(r, N * 4);
+   struct kr_buffer *f = kr_alloc(r, N * 8), *o = kr_alloc(r, (uint64_t)N * OUTS * 4);
+   if (!a || !b || !c || !f || !o) {
+      failures++;
+      return;
+   }
+   uint32_t *x = a->map, *y = b->map, *z = c->map, *fs = f->map, *out = o->map;
+   for (int i = 0; i < N; i++) {
+      x[i] = lanes(), y[i] = lanes(), z[i] = lanes();
+      for (int k = 0; k < 2; k++)
+         fs[2 * i + k] = (rnd() & 1) ? (uint32_t)rnd()
+                                     : (uint32_t)(0x33000000u + rnd() % 0x14800000u) ^
+                                          (uint32_t)(rnd() & 0x80000000u);
+   }
+   int n = N;
+   if (!run(r, "alu_half", N, (struct kr_arg[]){ KR_ARG(a->addr), KR_ARG(b->addr), KR_ARG(c->addr),
+                                                 KR_ARG(f->addr), KR_ARG(o->addr), KR_ARG(n) },
+            6))
+      return;
+   static const enum ref_pop pops[7] = { P_ADD, P_SUB, P_MUL, P_FMA, P_MAX, P_NEG, P_ADDSAT };
+   for (int i = 0; i < N; i++) {
+      uint64_t in[3] = { x[i], y[i], z[i] };
+      uint32_t want[OUTS] = { 0 };
+      bool bf_slot[OUTS] = { false };
+      for (int l = 0; l < 2; l++) {
+         unsigned sh = 16u * (unsigned)l;
+         uint16_t p = (uint16_t)(x[i] >> sh), q = (uint16_t)(y[i] >> sh), s = (uint16_t)(z[i] >> sh);
+         for (int k = 0; k < 7; k++)
+            want[k] |= (uint32_t)ref_lane(pops[k], p, q, s, false) << sh;
+         want[7] |= (uint32_t)ref_f32_to_f16(fs[2 * i + l], 0) << sh;
+         want[13] |= (uint32_t)ref_f32_to_bf16(fs[2 * i + l], false) << sh;
+         want[10] |= (uint32_t)(sm90 ? ref_lane(P_ADD, p, q, 0, true) : bf16_emulated(P_ADD, p, q))
+                     << sh;
+         want[11] |= (uint32_t)(sm90 ? ref_lane(P_MUL, p, q, 0, true) : bf16_emulated(P_MUL, p, q))
+                     << sh;
+      }
+      uint16_t xl = (uint16_t)x[i], yh = (uint16_t)(y[i] >> 16);
+      want[8] = ref_f16_value(xl) < ref_f16_value(yh);
+      uint16_t m = ref_lane(P_MUL, xl, yh, 0, false);
+      want[9] = ref_fbits((float)ref_f16_value(m));
+      uint16_t bm = sm90 ? ref_lane(P_MUL, xl, yh, 0, true) : bf16_emulated(P_MUL, xl, yh);
+      want[12] = (uint32_t)bm << 16;
+      bf_slot[10] = bf_slot[11] = bf_slot[13] = true;
+      for (int k = 0; k < 14; k++) {
+         uint32_t got = out[i * OUTS + k];
+         if (k == 9 || k == 12) {
+            /* f32 results: any NaN for a NaN. */
+            if (isnan(ref_bitsf(got)) && isnan(ref_bitsf(want[k])))
+               continue;
+         } else if (k != 8) {
+            /* Lane by lane, any NaN for a NaN (the emulation keeps payloads). */
+            for (int l = 0; l < 2; l++) {
+               unsigned sh = 16u * (unsigned)l;
+               uint16_t g = (uint16_t)(got >> sh), w = (uint16_t)(want[k] >> sh);
+               if (lane_nan(g, bf_slot[k]) && lane_nan(w, bf_slot[k]))
+                  got = (got & ~(0xffffu << sh)) | ((uint32_t)w << sh);
+            }
+         }
+         expect("alu_half", i, k, got, want[k], in, 3);
+      }
+   }
+}
+
 int
 main(int argc, char **argv)
 {
@@ -359,19 +464,23 @@ main(int argc, char **argv)
    size_t len;
    char *text = argc > 2 ? compiler_test_read(argv[2], &len) : NULL;
    bool is_float = argc > 2 && strcmp(argv[1], "float") == 0;
+   bool is_half = argc > 2 && strncmp(argv[1], "half", 4) == 0;
    bool fast = argc > 3 && strcmp(argv[3], "fast") == 0;
 
    if (!text) {
-      fprintf(stderr, "usage: test_alu_kernels int|float KERNEL.ptx [fast]\n");
+      fprintf(stderr, "usage: test_alu_kernels int|float|half|half_sm90 KERNEL.ptx [fast]\n");
       return 1;
    }
-   if (!kr_init(&r, is_float ? "compiler.run.alu_float" : "compiler.run.alu_int")) {
+   if (!kr_init(&r, is_half ? "compiler.run.alu_half"
+                            : is_float ? "compiler.run.alu_float" : "compiler.run.alu_int")) {
       free(text);
       kr_finish(&r);
       return 1;
    }
    if (kr_load(&r, text, len)) {
-      if (is_float) {
+      if (is_half) {
+         case_half(&r, strcmp(argv[1], "half_sm90") == 0);
+      } else if (is_float) {
          case_f32(&r, fast);
          case_f64(&r);
       } else {
