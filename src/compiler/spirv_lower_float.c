@@ -824,6 +824,33 @@ lower_approx(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, unsig
       uint32_t nf = cuvk_spirv_glsl(e, GLSLstd450Floor, ft, xc);
       uint32_t fr = nocontract(e, cuvk_spirv_val(e, SpvOpFSub, ft, xc, nf));
       uint32_t ni = cuvk_spirv_val(e, SpvOpConvertFToS, alu_u(e, 32), nf);
+      if (bits == 32 && cuvk_spirv_target(e)->float64) {
+         /* 2^f = e^(f ln 2) by its Taylor series to t^10 in f64 (error
+          * below 2^-31 on [0, ln 2)), scaled by 2^n in f64 and rounded to
+          * f32 once: within about half an ulp.  CUDA's full-precision
+          * expf and powf are built on ex2.approx and keep their
+          * documented 2 and 4 ulp only with an ex2 as good as NVIDIA's;
+          * the device's Exp2 at Vulkan's precision left expf at 3 ulp
+          * (compiler.run.alu_libm). */
+         uint32_t dt = alu_f(e, 64);
+         uint32_t t = wop(e, SpvOpFMul, 64, fconvert(e, fr, 64, 32),
+                          alu_cf(e, 64, 0x3fe62e42fefa39efull));   /* ln 2 */
+         double c = 1;
+         for (int k = 2; k <= 10; k++)
+            c /= k;
+         /* c = 1/10!; Horner from the top term down. */
+         union { double d; uint64_t u; } cv = { .d = c };
+         uint32_t p = alu_cf(e, 64, cv.u);
+         for (int k = 9; k >= 0; k--) {
+            double ck = 1;
+            for (int j = 2; j <= k; j++)
+               ck /= j;
+            cv.d = ck;
+            p = wop(e, SpvOpFAdd, 64, wop(e, SpvOpFMul, 64, p, t), alu_cf(e, 64, cv.u));
+         }
+         r = fconvert(e, cuvk_spirv_glsl(e, GLSLstd450Ldexp, dt, p, ni), 32, 64);
+         break;
+      }
       r = cuvk_spirv_glsl(e, GLSLstd450Ldexp, ft, cuvk_spirv_glsl(e, GLSLstd450Exp2, ft, fr), ni);
       break;
    }
