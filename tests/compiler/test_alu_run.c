@@ -1037,6 +1037,13 @@ check_cvt(void)
  * conversion on the bits (what a device that flushes f16 subnormals,
  * NVIDIA's, gets); lavapipe then runs that path too.
  */
+/* .sat on an f16 result: NaN and negatives to +0, above 1 to 1. */
+static uint16_t
+sat16(uint16_t h)
+{
+   return (h & 0x7fff) > 0x7c00 || (h & 0x8000) ? 0 : h >= 0x3c00 ? 0x3c00 : h;
+}
+
 static bool
 same_f64(uint64_t got, uint64_t want)
 {
@@ -1179,7 +1186,10 @@ check_f16_target(const char *what)
                        "\tmul.rn.f16 %h2, %hf0, %hf1;\n\tfma.rn.f16 %h3, %hf0, %hf1, %hf2;\n"
                        "\tmin.f16 %h4, %hf0, %hf1;\n\tmax.f16 %h5, %hf0, %hf1;\n"
                        "\tadd.rn.sat.f16 %h6, %hf0, %hf1;\n\tsetp.lt.f16 %p1, %hf0, %hf1;\n"
-                       "\tcvt.rpi.f16.f16 %h7, %hf0;\n";
+                       "\tcvt.rpi.f16.f16 %h7, %hf0;\n\tcvt.rn.f16.s32 %oh0, %r1;\n"
+                       "\tcvt.rz.f16.s32 %oh1, %r1;\n\tcvt.rm.f16.s32 %oh2, %r1;\n"
+                       "\tcvt.rp.f16.s32 %oh3, %r1;\n\tcvt.rn.sat.f16.u16 %oh4, %hf1;\n"
+                       "\tcvt.rn.sat.f16.f32 %oh5, %f1;\n\tcvt.rm.sat.f16.f64 %oh6, %fd1;\n";
    memset(R.data, 0, (size_t)n * R.reg_count * 8);
    for (unsigned i = 0; i < n; i++)
       for (unsigned k = 0; k < 3; k++) {
@@ -1190,6 +1200,15 @@ check_f16_target(const char *what)
          snprintf(r, sizeof(r), "%%hf%u", k);
          *slot(i, r) = in[i][k] = h;
       }
+   for (unsigned i = 0; i < n; i++) {
+      /* Integers to f16: around every power of two up to past 65,520. */
+      int32_t v = (int32_t)(rnd() % 0x20000u) >> (rnd() % 17);
+      *slot(i, "%r1") = in[i][3] = (uint32_t)((rnd() & 1) ? -v : v);
+      *slot(i, "%f1") = in[i][4] = (i & 1) ? f16_edge_input(i) ^ 0x80000000u * (rnd() & 1)
+                                           : (uint32_t)(0x3f000000u + rnd() % 0x01800000u);
+      *slot(i, "%fd1") = in[i][5] = ref_dbits((double)ref_bitsf((uint32_t)in[i][4]) *
+                                               (1 + 0x1p-40 * (double)(rnd() % 64)));
+   }
    if (run("f16 arithmetic batch", arith, n)) {
       case_failures = 0;
       for (unsigned i = 0; i < n; i++) {
@@ -1218,9 +1237,17 @@ check_f16_target(const char *what)
          uint16_t ceilv = ref_f64_to_f16(up, 0);
          if (up == 0)
             ceilv = (uint16_t)(ab & 0x8000);
+         int32_t iv = (int32_t)in[i][3];
+         /* .sat on an integer source: [0, 1], so 0 or 1 (%hf1 read as u16). */
+         uint16_t usat = bb == 0 ? 0 : 0x3c00;
          const struct { const char *r; uint64_t want; } want[] = {
             { "%h0", sum }, { "%h1", diff }, { "%h2", prod }, { "%h3", fma }, { "%h4", mn },
             { "%h5", mx }, { "%h6", sat }, { "%p1", lt }, { "%h7", ceilv },
+            { "%oh0", ref_f64_to_f16(iv, 0) }, { "%oh1", ref_f64_to_f16(iv, 1) },
+            { "%oh2", ref_f64_to_f16(iv, 2) }, { "%oh3", ref_f64_to_f16(iv, 3) },
+            { "%oh4", usat },
+            { "%oh5", sat16(ref_f32_to_f16((uint32_t)in[i][4], 0)) },
+            { "%oh6", sat16(ref_f64_to_f16(ref_bitsd(in[i][5]), 2)) },
          };
          for (unsigned k = 0; k < sizeof(want) / sizeof(want[0]); k++)
             if ((*slot(i, want[k].r) & 0xffff) != want[k].want)
