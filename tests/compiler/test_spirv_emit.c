@@ -340,6 +340,8 @@ snippets(void)
                        "\tactivemask.b32 %r4;\n\tredux.sync.add.s32 %r5, %r1, -1;\n"
                        "\tredux.sync.max.u32 %r5, %r1, -1;\n\tmov.u32 %r6, %laneid;\n"
                        "\tmov.u32 %r7, %warpid;\n\tbar.warp.sync -1;\n"
+                       "\tmatch.any.sync.b32 %r8, %r1, -1;\n"
+                       "\tmatch.all.sync.b64 %r8|%p3, %rd1, %r4;\n\tmatch.all.sync.b32 %r8, %r1, %r4;\n"
                        "\tst.global.u32 [%rd1], %r2;\n\tret;\n}\n",
                 "w");
    target = &lavapipe;
