@@ -275,6 +275,7 @@ cuvk_context_create(struct cuvk_device *dev, unsigned flags, bool primary,
       goto fail_ctx;
 
    context_probe_external_types(ctx);
+   cuvk_semaphore_pool_init(&ctx->semaphore_pool, ctx->vk);
 
    res = cuvk_pipelines_init(ctx);
    if (res != CUDA_SUCCESS)
@@ -308,6 +309,7 @@ fail_submit:
 fail_pipelines:
    cuvk_pipelines_finish(ctx);
 fail_device:
+   cuvk_semaphore_pool_finish(&ctx->semaphore_pool);
    vkDestroyDevice(ctx->vk, NULL);
 fail_ctx:
    pthread_mutex_destroy(&ctx->lock);
@@ -386,6 +388,8 @@ cuvk_context_destroy(struct cuvk_context *ctx)
    cuvk_mem_heap_finish(&ctx->host_heap);
    cuvk_mem_heap_finish(&ctx->device_heap);
    cuvk_pipelines_finish(ctx);
+   /* After cuvk_submit_finish, whose deferred frees return semaphores. */
+   cuvk_semaphore_pool_finish(&ctx->semaphore_pool);
    vkDestroyDevice(ctx->vk, NULL);
    pthread_mutex_destroy(&ctx->lock);
    free(ctx);
