@@ -716,6 +716,8 @@ emit_function(struct cuvk_spirv_emitter *e, const struct cuvk_ir_function *cf)
    for (unsigned i = 0; i < s->block_count; i++)
       e->labels[i] = cuvk_spirv_id(&e->b);
 
+   if (f == e->kernel && !cuvk_spirv_spans_begin(e, f))
+      return false;
    for (unsigned i = 0; i < s->order_count && !e->failed; i++) {
       const struct cuvk_ir_block *b = f->blocks[s->order[i]];
       if (i > 0)
@@ -857,6 +859,8 @@ cuvk_spirv_emit_kernel(struct cuvk_ir_module *module, const char *kernel,
    }
    cuvk_spirv_param_layout(f, params, &param_bytes);
    e->params = params;
+   e->param_bytes = param_bytes;
+   e->access_word = CUVK_IR_NO_WORD;
    frame_begin(e);
    cuvk_spirv_layout_module(e);
    if (!check_calls(e, f))

@@ -622,6 +622,8 @@ lower_arith(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, unsign
       r = cuvk_spirv_val(e, op, ft, v[0], v[1]);
       if (given)
          nocontract(e, r);
+   } else if (fma && mode == ALU_RN && bits != 16 && cuvk_spirv_target(e)->fma_fused) {
+      r = cuvk_spirv_glsl(e, GLSLstd450Fma, ft, v[0], v[1], v[2]);
    } else if (bits == 64) {
       if (mode != ALU_RN)
          return alu_refuse(e, CUVK_CC_UNSUPPORTED, in, "%s: directed rounding of f64 is not "

@@ -132,6 +132,9 @@ context_create_device(struct cuvk_context *ctx)
       .denorm_preserve_f16 = float_controls.shaderDenormPreserveFloat16,
       .denorm_preserve_f32 = float_controls.shaderDenormPreserveFloat32,
       .denorm_preserve_f64 = float_controls.shaderDenormPreserveFloat64,
+      /* NVIDIA's GPUs have one fused multiply-add per width (FFMA, DFMA),
+       * which their compiler gives GLSL's Fma; no Vulkan feature says so. */
+      .fma_fused = dev->props.vendorID == 0x10de,
    };
    float priority = 1.0f;
    VkDeviceQueueCreateInfo queue_info = {

@@ -24,6 +24,7 @@
 #include "alu_emitter.h"
 #include "alu_ref.h"
 #include "compiler/ptx.h"
+#include "compiler/spirv.h"
 #include "compiler_test.h"
 #include "unit_test.h"
 
@@ -126,6 +127,45 @@ lower_ok(const char *name, const char *body, const struct cuvk_cc_target *t)
    UNIT_CHECK(validate(name, words, count));
    snippets++;
    snippet_instrs += lowered;
+   free(words);
+}
+
+/* On a device whose Fma rounds once (target->fma_fused), fma.rn and
+ * mad.rn of f32 and f64 are one Fma each, with no f64 detour: want Fmas
+ * and no OpFConvert in the module; without it, none is a bare Fma of
+ * f32. */
+static void
+lower_fma(const char *name, const char *body, const struct cuvk_cc_target *t, unsigned want_fma,
+          bool want_convert)
+{
+   char *text = kernel_of(body);
+   struct cuvk_ir_module *ir = to_ir(name, text, strlen(text));
+   struct cuvk_cc_error err;
+   size_t count;
+   unsigned lowered = 0, fmas = 0, converts = 0;
+
+   free(text);
+   if (!ir)
+      return;
+   uint32_t *words = alu_emit(ir, t, ALU_EMIT_IO, &count, &lowered, &err);
+   cuvk_ir_module_destroy(ir);
+   if (!words) {
+      compiler_test_print_error(name, &err);
+      UNIT_CHECK(!"lowering failed");
+      return;
+   }
+   UNIT_CHECK(validate(name, words, count));
+   for (size_t i = 5; i < count && words[i] >> 16; i += words[i] >> 16) {
+      SpvOp op = words[i] & 0xffff;
+      if (op == SpvOpExtInst && (words[i] >> 16) >= 5 && words[i + 4] == GLSLstd450Fma)
+         fmas++;
+      else if (op == SpvOpFConvert)
+         converts++;
+   }
+   if (fmas != want_fma || (converts != 0) != want_convert)
+      fprintf(stderr, "%s: %u Fma, %u OpFConvert\n", name, fmas, converts);
+   UNIT_CHECK(fmas == want_fma);
+   UNIT_CHECK((converts != 0) == want_convert);
    free(words);
 }
 
@@ -393,6 +433,11 @@ check_snippets(void)
             "\tfma.rz.f32 %f1, %f2, %f3, %f4;\n\tfma.rm.ftz.sat.f32 %f1, %f2, %f3, %f4;\n"
             "\tfma.rp.f32 %f1, %f2, %f3, %f4;\n\tmad.rn.f32 %f1, %f2, %f3, %f4;\n"
             "\tadd.sat.f32 %f1, %f2, %f3;\n", &full);
+   struct cuvk_cc_target fused = full;
+   fused.fma_fused = true;
+   lower_fma("fma.rn fused", "\tfma.rn.f32 %f1, %f2, %f3, %f4;\n\tmad.rn.f32 %f1, %f2, %f3, %f4;\n"
+             "\tfma.rn.f64 %fd1, %fd2, %fd3, %fd4;\n", &fused, 3, false);
+   lower_fma("fma.rn.f32 exact", "\tfma.rn.f32 %f1, %f2, %f3, %f4;\n", &full, 0, true);
    lower_ok("f64 and f16 arithmetic",
             "\tadd.f64 %fd1, %fd2, %fd3;\n\tadd.rn.f64 %fd1, %fd2, %fd3;\n"
             "\tmul.rn.f64 %fd1, %fd2, %fd3;\n\tfma.rn.f64 %fd1, %fd2, %fd3, %fd4;\n"
