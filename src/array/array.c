@@ -404,7 +404,7 @@ cuArray3DCreate_v2(CUarray *handle, const CUDA_ARRAY3D_DESCRIPTOR *desc)
    img->array = array;
    cuvk_array_init_level(array, img, format, desc, 0);
    cuvk_array_image_publish(ctx, img);
-   cuvk_object_add(&array->base, CUVK_OBJECT_ARRAY);
+   cuvk_object_add(&array->base, CUVK_OBJECT_ARRAY, NULL);
    *handle = (CUarray)array;
    return CUDA_SUCCESS;
 }

@@ -38,7 +38,7 @@ cuvk_mipmapped_array_wrap(struct cuvk_context *ctx, struct cuvk_array_image *img
    mip->levels = levels;
    img->mipmap = mip;
    cuvk_array_image_publish(ctx, img);
-   cuvk_object_add(&mip->base, CUVK_OBJECT_MIPMAPPED_ARRAY);
+   cuvk_object_add(&mip->base, CUVK_OBJECT_MIPMAPPED_ARRAY, NULL);
    *out = mip;
    return CUDA_SUCCESS;
 }
@@ -124,7 +124,7 @@ cuMipmappedArrayGetLevel(CUarray *out, CUmipmappedArray handle, unsigned int lev
       if (array) {
          cuvk_array_init_level(array, mip->img, mip->format, &mip->desc, level);
          array->parent = mip;
-         cuvk_object_add(&array->base, CUVK_OBJECT_ARRAY);
+         cuvk_object_add(&array->base, CUVK_OBJECT_ARRAY, NULL);
          mip->level_arrays[level] = array;
       }
    }

@@ -389,7 +389,7 @@ cuImportExternalMemory(CUexternalMemory *ext_out, const CUDA_EXTERNAL_MEMORY_HAN
    pthread_mutex_lock(&ctx->lock);
    cuvk_list_addtail(&ext->link, &ctx->external_memories);
    pthread_mutex_unlock(&ctx->lock);
-   cuvk_object_add(&ext->base, CUVK_OBJECT_EXTERNAL_MEMORY);
+   cuvk_object_add(&ext->base, CUVK_OBJECT_EXTERNAL_MEMORY, NULL);
    *ext_out = (CUexternalMemory)ext;
    return CUDA_SUCCESS;
 }

@@ -166,7 +166,7 @@ module_load(const void *image, size_t size, const char *entry, CUmodule *out)
       goto fail;
    free(ptx);
 
-   cuvk_object_add(&mod->base, CUVK_OBJECT_MODULE);
+   cuvk_object_add(&mod->base, CUVK_OBJECT_MODULE, NULL);
    pthread_mutex_lock(&ctx->lock);
    cuvk_list_addtail(&mod->link, &ctx->modules);
    pthread_mutex_unlock(&ctx->lock);
@@ -413,7 +413,7 @@ cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
    f->max_dynamic_shared =
       (int)(mod->ctx->dev->props.limits.maxComputeSharedMemorySize - CUVK_MIN(f->k.static_shared_bytes,
             mod->ctx->dev->props.limits.maxComputeSharedMemorySize));
-   cuvk_object_add(&f->base, CUVK_OBJECT_FUNCTION);
+   cuvk_object_add(&f->base, CUVK_OBJECT_FUNCTION, NULL);
    cuvk_list_addtail(&f->link, &mod->functions);
    *hfunc = (CUfunction)f;
 out:

@@ -335,7 +335,7 @@ handle_create(struct cuvk_context *ctx, VkDeviceMemory memory, uint32_t type_ind
    pthread_mutex_lock(&ctx->lock);
    cuvk_list_addtail(&h->link, &ctx->vmm_handles);
    pthread_mutex_unlock(&ctx->lock);
-   cuvk_object_add(&h->base, CUVK_OBJECT_VMM_HANDLE);
+   cuvk_object_add(&h->base, CUVK_OBJECT_VMM_HANDLE, NULL);
    *out = (CUmemGenericAllocationHandle)(uintptr_t)h;
    return CUDA_SUCCESS;
 }
@@ -454,7 +454,7 @@ mapping_handle(struct cuvk_mem_range *range, void *data)
    /* A released handle of a live mapping comes back to life, as the same
     * value, good for exactly one more release. */
    if (h->handle_refs++ == 0)
-      cuvk_object_add(&h->base, CUVK_OBJECT_VMM_HANDLE);
+      cuvk_object_add(&h->base, CUVK_OBJECT_VMM_HANDLE, NULL);
    pthread_mutex_unlock(&vmm_lock);
    *(struct vmm_handle **)data = h;
    return true;

@@ -771,6 +771,85 @@ thread_stream_destroy_query(void)
    API_CHECK_CU(cuMemFree(r.dev));
 }
 
+/* One thread creates, records and destroys events; others use whichever
+ * event was created last, live or already destroyed.  A call that found
+ * the event in the object table read it after the destroy had freed it
+ * (under --sanitize=address a heap-use-after-free in cuEventQuery and
+ * the others); the table now holds a reference and each call its own, so
+ * a late call finishes on the live event and a later one is told the
+ * handle is gone. */
+struct event_destroy_race {
+   CUcontext ctx;
+   CUevent _Atomic latest;
+   bool _Atomic stop;
+   pthread_barrier_t start;
+};
+
+static void *
+event_destroy_churn(void *data)
+{
+   struct event_destroy_race *r = data;
+   API_CHECK_CU(cuCtxSetCurrent(r->ctx));
+   pthread_barrier_wait(&r->start);
+   double end = api_now() + 2.0;
+   for (unsigned i = 0; api_now() < end; i++) {
+      CUevent e;
+      if (!API_CHECK_CU(cuEventCreate(&e, i % 2 ? CU_EVENT_DISABLE_TIMING : 0)))
+         break;
+      atomic_store(&r->latest, e);
+      API_CHECK_CU(cuEventRecord(e, NULL));
+      API_CHECK_CU(cuEventDestroy(e));
+   }
+   atomic_store(&r->stop, true);
+   API_CHECK_CU(cuCtxSetCurrent(NULL));
+   return NULL;
+}
+
+static bool
+event_race_result(CUresult r)
+{
+   return r == CUDA_SUCCESS || r == CUDA_ERROR_NOT_READY || r == CUDA_ERROR_INVALID_HANDLE;
+}
+
+static void *
+event_destroy_reader(void *data)
+{
+   struct event_destroy_race *r = data;
+   API_CHECK_CU(cuCtxSetCurrent(r->ctx));
+   pthread_barrier_wait(&r->start);
+   while (!atomic_load(&r->stop)) {
+      CUevent e = atomic_load(&r->latest);
+      if (!e)
+         continue;
+      float ms;
+      CUresult q = cuEventQuery(e), y = cuEventSynchronize(e), c = cuEventRecord(e, NULL),
+               w = cuStreamWaitEvent(NULL, e, 0), t = cuEventElapsedTime(&ms, e, e);
+      API_CHECK_MSG(event_race_result(q) && event_race_result(y) && event_race_result(c) &&
+                       event_race_result(w) && event_race_result(t),
+                    "on an event being destroyed: query %d, synchronize %d, record %d, stream wait %d, "
+                    "elapsed time %d", (int)q, (int)y, (int)c, (int)w, (int)t);
+   }
+   API_CHECK_CU(cuCtxSetCurrent(NULL));
+   return NULL;
+}
+
+static void
+thread_event_destroy_use(void)
+{
+   enum { READERS = 3 };
+   struct event_destroy_race r = { .ctx = api_ctx };
+   pthread_t threads[1 + READERS];
+   pthread_barrier_init(&r.start, NULL, 1 + READERS);
+   API_REQUIRE(pthread_create(&threads[0], NULL, event_destroy_churn, &r) == 0);
+   for (int i = 1; i <= READERS; i++)
+      API_REQUIRE(pthread_create(&threads[i], NULL, event_destroy_reader, &r) == 0);
+   for (int i = 0; i <= READERS; i++)
+      pthread_join(threads[i], NULL);
+   pthread_barrier_destroy(&r.start);
+   API_CHECK_CU(cuCtxSetCurrent(api_ctx));
+   API_CHECK_CU(cuCtxSynchronize());
+}
+
 static const struct api_case cases[] = {
    API_CASE("api.thread.streams", thread_streams),
    API_CASE_BARE("api.thread.shared_context", thread_shared_context),
@@ -781,6 +860,7 @@ static const struct api_case cases[] = {
    API_CASE("api.thread.vmm_release_retire", thread_vmm_release_retire),
    API_CASE("api.thread.event_record_query", thread_event_record_query),
    API_CASE("api.thread.stream_destroy_query", thread_stream_destroy_query),
+   API_CASE("api.thread.event_destroy_use", thread_event_destroy_use),
 };
 
 API_MAIN(cases)
