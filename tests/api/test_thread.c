@@ -8,6 +8,8 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <string.h>
+#include <unistd.h>
 
 #define THREADS 8
 
@@ -850,6 +852,112 @@ thread_event_destroy_use(void)
    API_CHECK_CU(cuCtxSynchronize());
 }
 
+/* One thread creates an exportable VMM allocation, imports it back as
+ * external memory, and destroys both; others use whichever handle and
+ * import it made last, live or already gone: cuMemGetAllocationProperties-
+ * FromHandle, cuMemExportToShareableHandle and cuExternalMemoryGet-
+ * MappedBuffer.  Each found the object in the table and read it after a
+ * destroy could have freed it; each now holds a count on it. */
+struct vmm_import_race {
+   CUcontext ctx;
+   CUmemAllocationProp prop;
+   size_t size;
+   _Atomic CUmemGenericAllocationHandle handle;
+   CUexternalMemory _Atomic ext;
+   bool _Atomic stop;
+   pthread_barrier_t start;
+};
+
+static void *
+vmm_import_churn(void *data)
+{
+   struct vmm_import_race *r = data;
+   API_CHECK_CU(cuCtxSetCurrent(r->ctx));
+   pthread_barrier_wait(&r->start);
+   double end = api_now() + 2.0;
+   while (api_now() < end && !cuvk_test_failures()) {
+      CUmemGenericAllocationHandle h;
+      if (!API_CHECK_CU(cuMemCreate(&h, r->size, &r->prop, 0)))
+         break;
+      atomic_store(&r->handle, h);
+      int fd = -1;
+      CUexternalMemory ext = NULL;
+      if (API_CHECK_CU(cuMemExportToShareableHandle(&fd, h, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0))) {
+         CUDA_EXTERNAL_MEMORY_HANDLE_DESC desc;
+         memset(&desc, 0, sizeof(desc));
+         desc.type = CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD;
+         desc.handle.fd = fd;
+         desc.size = r->size;
+         if (!API_CHECK_CU(cuImportExternalMemory(&ext, &desc)))
+            close(fd);
+      }
+      if (ext) {
+         atomic_store(&r->ext, ext);
+         API_CHECK_CU(cuDestroyExternalMemory(ext));
+      }
+      API_CHECK_CU(cuMemRelease(h));
+   }
+   atomic_store(&r->stop, true);
+   API_CHECK_CU(cuCtxSetCurrent(NULL));
+   return NULL;
+}
+
+static void *
+vmm_import_user(void *data)
+{
+   struct vmm_import_race *r = data;
+   API_CHECK_CU(cuCtxSetCurrent(r->ctx));
+   pthread_barrier_wait(&r->start);
+   while (!atomic_load(&r->stop)) {
+      CUmemGenericAllocationHandle h = atomic_load(&r->handle);
+      CUexternalMemory ext = atomic_load(&r->ext);
+      if (!h || !ext)
+         continue;
+      CUmemAllocationProp prop;
+      int fd = -1;
+      CUdeviceptr ptr = 0;
+      CUDA_EXTERNAL_MEMORY_BUFFER_DESC buf;
+      memset(&buf, 0, sizeof(buf));
+      buf.size = r->size;
+      CUresult p = cuMemGetAllocationPropertiesFromHandle(&prop, h);
+      CUresult x = cuMemExportToShareableHandle(&fd, h, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0);
+      CUresult m = cuExternalMemoryGetMappedBuffer(&ptr, ext, &buf);
+      if (x == CUDA_SUCCESS)
+         close(fd);
+      if (m == CUDA_SUCCESS)
+         API_CHECK_CU(cuMemFree(ptr));
+      API_CHECK_MSG((p == CUDA_SUCCESS || p == CUDA_ERROR_INVALID_VALUE) &&
+                       (x == CUDA_SUCCESS || x == CUDA_ERROR_INVALID_VALUE) &&
+                       (m == CUDA_SUCCESS || m == CUDA_ERROR_INVALID_VALUE),
+                    "on a handle being released: properties %d, export %d, mapped buffer %d", (int)p, (int)x,
+                    (int)m);
+   }
+   API_CHECK_CU(cuCtxSetCurrent(NULL));
+   return NULL;
+}
+
+static void
+thread_vmm_import_destroy_use(void)
+{
+   enum { USERS = 3 };
+   struct vmm_import_race r = { .ctx = api_ctx };
+   pthread_t threads[1 + USERS];
+   r.prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+   r.prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+   r.prop.location.id = api_dev;
+   r.prop.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+   API_REQUIRE_CU(cuMemGetAllocationGranularity(&r.size, &r.prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
+   pthread_barrier_init(&r.start, NULL, 1 + USERS);
+   API_REQUIRE(pthread_create(&threads[0], NULL, vmm_import_churn, &r) == 0);
+   for (int i = 1; i <= USERS; i++)
+      API_REQUIRE(pthread_create(&threads[i], NULL, vmm_import_user, &r) == 0);
+   for (int i = 0; i <= USERS; i++)
+      pthread_join(threads[i], NULL);
+   pthread_barrier_destroy(&r.start);
+   API_CHECK_CU(cuCtxSetCurrent(api_ctx));
+   API_CHECK_CU(cuCtxSynchronize());
+}
+
 static const struct api_case cases[] = {
    API_CASE("api.thread.streams", thread_streams),
    API_CASE_BARE("api.thread.shared_context", thread_shared_context),
@@ -861,6 +969,7 @@ static const struct api_case cases[] = {
    API_CASE("api.thread.event_record_query", thread_event_record_query),
    API_CASE("api.thread.stream_destroy_query", thread_stream_destroy_query),
    API_CASE("api.thread.event_destroy_use", thread_event_destroy_use),
+   API_CASE("api.thread.vmm_import_destroy_use", thread_vmm_import_destroy_use),
 };
 
 API_MAIN(cases)
