@@ -958,6 +958,101 @@ thread_vmm_import_destroy_use(void)
    API_CHECK_CU(cuCtxSynchronize());
 }
 
+/* One thread creates and destroys arrays and mipmapped arrays; others
+ * read descriptors of, copy out of and take levels of whichever it made
+ * last, live or already destroyed.  Each call holds a reference, a
+ * level's being its mipmapped array's. */
+struct array_race {
+   CUcontext ctx;
+   CUarray _Atomic array;
+   CUmipmappedArray _Atomic mip;
+   bool _Atomic stop;
+   pthread_barrier_t start;
+};
+
+static void *
+array_race_churn(void *data)
+{
+   struct array_race *r = data;
+   API_CHECK_CU(cuCtxSetCurrent(r->ctx));
+   pthread_barrier_wait(&r->start);
+   CUDA_ARRAY3D_DESCRIPTOR desc = {
+      .Width = 64, .Height = 16, .Format = CU_AD_FORMAT_UNSIGNED_INT8, .NumChannels = 4,
+   };
+   double end = api_now() + 2.0;
+   while (api_now() < end && !cuvk_test_failures()) {
+      CUarray a;
+      CUmipmappedArray m;
+      if (!API_CHECK_CU(cuArray3DCreate(&a, &desc)))
+         break;
+      atomic_store(&r->array, a);
+      if (!API_CHECK_CU(cuMipmappedArrayCreate(&m, &desc, 3))) {
+         API_CHECK_CU(cuArrayDestroy(a));
+         break;
+      }
+      atomic_store(&r->mip, m);
+      API_CHECK_CU(cuArrayDestroy(a));
+      API_CHECK_CU(cuMipmappedArrayDestroy(m));
+   }
+   atomic_store(&r->stop, true);
+   API_CHECK_CU(cuCtxSetCurrent(NULL));
+   return NULL;
+}
+
+static bool
+array_race_result(CUresult r)
+{
+   return r == CUDA_SUCCESS || r == CUDA_ERROR_INVALID_HANDLE;
+}
+
+static void *
+array_race_user(void *data)
+{
+   struct array_race *r = data;
+   uint8_t row[64 * 4];
+   API_CHECK_CU(cuCtxSetCurrent(r->ctx));
+   pthread_barrier_wait(&r->start);
+   while (!atomic_load(&r->stop)) {
+      CUarray a = atomic_load(&r->array);
+      CUmipmappedArray m = atomic_load(&r->mip);
+      if (!a || !m)
+         continue;
+      CUDA_ARRAY_DESCRIPTOR desc;
+      CUDA_MEMCPY2D copy = {
+         .srcMemoryType = CU_MEMORYTYPE_ARRAY, .srcArray = a,
+         .dstMemoryType = CU_MEMORYTYPE_HOST, .dstHost = row, .dstPitch = sizeof(row),
+         .WidthInBytes = sizeof(row), .Height = 1,
+      };
+      CUarray level = NULL;
+      CUresult d = cuArrayGetDescriptor(&desc, a), c = cuMemcpy2D(&copy),
+               l = cuMipmappedArrayGetLevel(&level, m, 1);
+      CUresult ld = l == CUDA_SUCCESS ? cuArrayGetDescriptor(&desc, level) : CUDA_SUCCESS;
+      API_CHECK_MSG(array_race_result(d) && array_race_result(c) && array_race_result(l) &&
+                       array_race_result(ld),
+                    "on arrays being destroyed: descriptor %d, copy %d, level %d, level descriptor %d", (int)d,
+                    (int)c, (int)l, (int)ld);
+   }
+   API_CHECK_CU(cuCtxSetCurrent(NULL));
+   return NULL;
+}
+
+static void
+thread_array_destroy_use(void)
+{
+   enum { USERS = 3 };
+   struct array_race r = { .ctx = api_ctx };
+   pthread_t threads[1 + USERS];
+   pthread_barrier_init(&r.start, NULL, 1 + USERS);
+   API_REQUIRE(pthread_create(&threads[0], NULL, array_race_churn, &r) == 0);
+   for (int i = 1; i <= USERS; i++)
+      API_REQUIRE(pthread_create(&threads[i], NULL, array_race_user, &r) == 0);
+   for (int i = 0; i <= USERS; i++)
+      pthread_join(threads[i], NULL);
+   pthread_barrier_destroy(&r.start);
+   API_CHECK_CU(cuCtxSetCurrent(api_ctx));
+   API_CHECK_CU(cuCtxSynchronize());
+}
+
 static const struct api_case cases[] = {
    API_CASE("api.thread.streams", thread_streams),
    API_CASE_BARE("api.thread.shared_context", thread_shared_context),
@@ -970,6 +1065,7 @@ static const struct api_case cases[] = {
    API_CASE("api.thread.stream_destroy_query", thread_stream_destroy_query),
    API_CASE("api.thread.event_destroy_use", thread_event_destroy_use),
    API_CASE("api.thread.vmm_import_destroy_use", thread_vmm_import_destroy_use),
+   API_CASE("api.thread.array_destroy_use", thread_array_destroy_use),
 };
 
 API_MAIN(cases)
