@@ -129,14 +129,35 @@ cuvk_array_check_desc(struct cuvk_context *ctx, const CUDA_ARRAY3D_DESCRIPTOR *d
 }
 
 CUresult
-cuvk_array_lookup(CUarray handle, const char *entry, struct cuvk_array **out)
+cuvk_array_get(CUarray handle, const char *entry, struct cuvk_array **out)
 {
    if (!handle)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: array is NULL", entry);
-   if (!cuvk_object_is(handle, CUVK_OBJECT_ARRAY))
+   struct cuvk_object *obj = cuvk_object_get(handle, CUVK_OBJECT_ARRAY);
+   if (!obj)
       return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "%s: %p is not a live CUarray", entry, (void *)handle);
-   *out = (struct cuvk_array *)handle;
+   *out = cuvk_container_of(obj, struct cuvk_array, base);
    return CUDA_SUCCESS;
+}
+
+void
+cuvk_array_put(struct cuvk_array *array)
+{
+   if (array)
+      cuvk_object_put(&array->base);
+}
+
+/* A plain array's last reference is gone: after cuArrayDestroy, once no
+ * call that found it live is still using it. */
+static void
+array_free(struct cuvk_object *obj)
+{
+   struct cuvk_array *array = cuvk_container_of(obj, struct cuvk_array, base);
+   struct cuvk_context *ctx = array->ctx;
+   pthread_mutex_lock(&ctx->lock);
+   cuvk_array_image_release_locked(array->img);
+   pthread_mutex_unlock(&ctx->lock);
+   free(array);
 }
 
 static uint32_t
@@ -404,7 +425,7 @@ cuArray3DCreate_v2(CUarray *handle, const CUDA_ARRAY3D_DESCRIPTOR *desc)
    img->array = array;
    cuvk_array_init_level(array, img, format, desc, 0);
    cuvk_array_image_publish(ctx, img);
-   cuvk_object_add(&array->base, CUVK_OBJECT_ARRAY);
+   cuvk_object_add(&array->base, CUVK_OBJECT_ARRAY, array_free);
    *handle = (CUarray)array;
    return CUDA_SUCCESS;
 }
@@ -432,23 +453,19 @@ cuArrayDestroy(CUarray handle)
    CUresult res = cuvk_driver_check("cuArrayDestroy");
    if (res != CUDA_SUCCESS)
       return res;
-   res = cuvk_array_lookup(handle, "cuArrayDestroy", &array);
+   res = cuvk_array_get(handle, "cuArrayDestroy", &array);
    if (res != CUDA_SUCCESS)
       return res;
    /* Real CUDA accepts this and crashes later; the level belongs to its
     * mipmapped array, which frees it. */
    if (array->parent)
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE,
-                        "cuArrayDestroy: %p is level %u of mipmapped array %p; destroy that instead",
-                        (void *)handle, array->level, (void *)array->parent);
-
-   struct cuvk_context *ctx = array->ctx;
-   cuvk_object_remove(&array->base);
-   pthread_mutex_lock(&ctx->lock);
-   cuvk_array_image_release_locked(array->img);
-   pthread_mutex_unlock(&ctx->lock);
-   free(array);
-   return CUDA_SUCCESS;
+      res = cuvk_error(CUDA_ERROR_INVALID_VALUE,
+                       "cuArrayDestroy: %p is level %u of mipmapped array %p; destroy that instead",
+                       (void *)handle, array->level, (void *)array->parent);
+   else if (!cuvk_object_release(&array->base))
+      res = cuvk_error(CUDA_ERROR_INVALID_HANDLE, "cuArrayDestroy: %p was destroyed meanwhile", (void *)handle);
+   cuvk_array_put(array);
+   return res;
 }
 
 CUVK_EXPORT CUresult CUDAAPI
@@ -460,10 +477,11 @@ cuArray3DGetDescriptor_v2(CUDA_ARRAY3D_DESCRIPTOR *out, CUarray handle)
       return res;
    if (!out)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuArray3DGetDescriptor: descriptor is NULL");
-   res = cuvk_array_lookup(handle, "cuArray3DGetDescriptor", &array);
+   res = cuvk_array_get(handle, "cuArray3DGetDescriptor", &array);
    if (res != CUDA_SUCCESS)
       return res;
    *out = array->desc;
+   cuvk_array_put(array);
    return CUDA_SUCCESS;
 }
 
@@ -476,12 +494,13 @@ cuArrayGetDescriptor_v2(CUDA_ARRAY_DESCRIPTOR *out, CUarray handle)
       return res;
    if (!out)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuArrayGetDescriptor: descriptor is NULL");
-   res = cuvk_array_lookup(handle, "cuArrayGetDescriptor", &array);
+   res = cuvk_array_get(handle, "cuArrayGetDescriptor", &array);
    if (res != CUDA_SUCCESS)
       return res;
    out->Width = array->desc.Width;
    out->Height = array->desc.Height;
    out->Format = array->desc.Format;
    out->NumChannels = array->desc.NumChannels;
+   cuvk_array_put(array);
    return CUDA_SUCCESS;
 }

@@ -103,14 +103,18 @@ struct cuvk_mipmapped_array {
    const struct cuvk_format *format;
    CUDA_ARRAY3D_DESCRIPTOR desc;
    uint32_t levels;
+   bool destroyed;                      /* under ctx->lock: no new level handles */
    struct cuvk_array *level_arrays[];   /* made on first cuMipmappedArrayGetLevel */
 };
 
 /* ---- array.c ---- */
 
-/* A live array handle (plain or level) or CUDA_ERROR_INVALID_VALUE
- * (NULL) / CUDA_ERROR_INVALID_HANDLE (anything else). */
-CUresult cuvk_array_lookup(CUarray handle, const char *entry, struct cuvk_array **out);
+/* A live array handle (plain or level), with a reference the caller
+ * drops with cuvk_array_put (not under the context's lock; a level's is
+ * its mipmapped array's), or CUDA_ERROR_INVALID_VALUE (NULL) /
+ * CUDA_ERROR_INVALID_HANDLE (anything else). */
+CUresult cuvk_array_get(CUarray handle, const char *entry, struct cuvk_array **out);
+void cuvk_array_put(struct cuvk_array *array);
 
 /* The geometry of a CUDA descriptor as a Vulkan image: type, extent,
  * layers and create flags.  CUDA_ERROR_INVALID_VALUE (logged) for a

@@ -96,9 +96,11 @@ static CUresult
 side_parse_array(struct copy *c, struct side *s, const struct side_desc *d, bool write)
 {
    struct cuvk_array *a;
-   CUresult res = cuvk_array_lookup(d->array, c->entry, &a);
+   CUresult res = cuvk_array_get(d->array, c->entry, &a);
    if (res != CUDA_SUCCESS)
       return res;
+   /* Held until the copy is recorded (copy3d puts it), failed or not. */
+   s->array = a;
    if (a->ctx != c->ctx)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: the %s array belongs to another context", c->entry,
                         s->name);
@@ -847,12 +849,14 @@ copy3d(const struct copy3d_desc *desc, CUstream hstream, bool async, const char 
    if (c.width == 0 || c.height == 0 || c.depth == 0)
       return CUDA_SUCCESS;
    res = side_parse(&c, &c.dst, &desc->dst, true);
-   if (res != CUDA_SUCCESS)
-      return res;
-   res = side_parse(&c, &c.src, &desc->src, false);
-   if (res != CUDA_SUCCESS)
-      return res;
-   return copy_run(&c);
+   if (res == CUDA_SUCCESS)
+      res = side_parse(&c, &c.src, &desc->src, false);
+   if (res == CUDA_SUCCESS)
+      res = copy_run(&c);
+   /* The recorded work keeps the images through their deferred release. */
+   cuvk_array_put(c.dst.array);
+   cuvk_array_put(c.src.array);
+   return res;
 }
 
 static CUresult
@@ -940,13 +944,14 @@ array_walk(CUarray handle, size_t offset, size_t count, const char *which, const
            struct array_walk *w)
 {
    struct cuvk_array *a;
-   CUresult res = cuvk_array_lookup(handle, entry, &a);
+   CUresult res = cuvk_array_get(handle, entry, &a);
    if (res != CUDA_SUCCESS)
       return res;
    unsigned elem = a->img->elem_size;
    w->row_bytes = a->row_elems * elem;
    w->rows = a->rows;
    w->total = w->row_bytes * a->rows * a->slices;
+   cuvk_array_put(a);
    if (offset % elem || count % elem)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: %s offset %zu and size %zu must be multiples of the "
                         "array's %u-byte elements", entry, which, offset, count, elem);

@@ -162,18 +162,8 @@ fail:
 }
 
 static CUresult
-check_args(CUmipmappedArray *out, CUexternalMemory hext,
-           const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC *desc)
+check_args(struct cuvk_external_memory *ext, const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC *desc)
 {
-   CUresult res = cuvk_driver_check(ENTRY);
-   if (res != CUDA_SUCCESS)
-      return res;
-   if (!out || !hext || !desc)
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: NULL argument", ENTRY);
-   if (!cuvk_object_is(hext, CUVK_OBJECT_EXTERNAL_MEMORY))
-      return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "%s: %p is not a live import", ENTRY, (void *)hext);
-
-   struct cuvk_external_memory *ext = (struct cuvk_external_memory *)hext;
    if (ext->type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD)
       return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "%s: dma-buf imports cannot be mapped as arrays", ENTRY);
    if (ext->type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_NVSCIBUF && desc->numLevels != 1)
@@ -225,9 +215,9 @@ publish(struct cuvk_external_memory *ext, struct cuvk_array_image *img, const st
    return CUDA_SUCCESS;
 }
 
-CUVK_EXPORT CUresult CUDAAPI
-cuExternalMemoryGetMappedMipmappedArray(CUmipmappedArray *out, CUexternalMemory hext,
-                                        const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC *desc)
+static CUresult
+map_mipmapped_array(struct cuvk_external_memory *ext, const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC *desc,
+                    CUmipmappedArray *out)
 {
    const struct cuvk_format *format;
    struct cuvk_array_geometry geo;
@@ -235,10 +225,9 @@ cuExternalMemoryGetMappedMipmappedArray(CUmipmappedArray *out, CUexternalMemory 
    VkFormatFeatureFlags features;
    CUresult res;
 
-   res = check_args(out, hext, desc);
+   res = check_args(ext, desc);
    if (res != CUDA_SUCCESS)
       return res;
-   struct cuvk_external_memory *ext = (struct cuvk_external_memory *)hext;
    struct cuvk_context *ctx = ext->ctx;
 
    res = cuvk_array_check_desc(ctx, &desc->arrayDesc, ENTRY, &format, &usage, &features);
@@ -379,4 +368,23 @@ cuExternalMemoryGetMappedMipmappedArray(CUmipmappedArray *out, CUexternalMemory 
    img->storage_format = cuvk_array_storage_format(ctx->dev, img->vk_format, img->create_flags, img->usage);
 
    return publish(ext, img, format, desc, out);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuExternalMemoryGetMappedMipmappedArray(CUmipmappedArray *out, CUexternalMemory hext,
+                                        const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC *desc)
+{
+   struct cuvk_external_memory *ext;
+   CUresult res = cuvk_driver_check(ENTRY);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!out || !hext || !desc)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: NULL argument", ENTRY);
+   res = cuvk_external_memory_get(hext, CUDA_ERROR_INVALID_HANDLE, ENTRY, &ext);
+   if (res != CUDA_SUCCESS)
+      return res;
+   /* The array takes a reference of its own; the call's goes after. */
+   res = map_mipmapped_array(ext, desc, out);
+   cuvk_external_memory_put(ext);
+   return res;
 }

@@ -21,6 +21,20 @@ cuvk_mipmapped_array_free_levels(struct cuvk_mipmapped_array *mip)
    }
 }
 
+/* The last reference is gone: after cuMipmappedArrayDestroy, once no
+ * call that found it or one of its levels live is still using it. */
+static void
+mipmap_free(struct cuvk_object *obj)
+{
+   struct cuvk_mipmapped_array *mip = cuvk_container_of(obj, struct cuvk_mipmapped_array, base);
+   struct cuvk_context *ctx = mip->ctx;
+   pthread_mutex_lock(&ctx->lock);
+   cuvk_mipmapped_array_free_levels(mip);
+   cuvk_array_image_release_locked(mip->img);
+   pthread_mutex_unlock(&ctx->lock);
+   free(mip);
+}
+
 CUresult
 cuvk_mipmapped_array_wrap(struct cuvk_context *ctx, struct cuvk_array_image *img,
                           const struct cuvk_format *format, const CUDA_ARRAY3D_DESCRIPTOR *desc,
@@ -38,7 +52,7 @@ cuvk_mipmapped_array_wrap(struct cuvk_context *ctx, struct cuvk_array_image *img
    mip->levels = levels;
    img->mipmap = mip;
    cuvk_array_image_publish(ctx, img);
-   cuvk_object_add(&mip->base, CUVK_OBJECT_MIPMAPPED_ARRAY);
+   cuvk_object_add(&mip->base, CUVK_OBJECT_MIPMAPPED_ARRAY, mipmap_free);
    *out = mip;
    return CUDA_SUCCESS;
 }
@@ -48,10 +62,11 @@ mipmap_lookup(CUmipmappedArray handle, const char *entry, struct cuvk_mipmapped_
 {
    if (!handle)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: mipmapped array is NULL", entry);
-   if (!cuvk_object_is(handle, CUVK_OBJECT_MIPMAPPED_ARRAY))
+   struct cuvk_object *obj = cuvk_object_get(handle, CUVK_OBJECT_MIPMAPPED_ARRAY);
+   if (!obj)
       return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "%s: %p is not a live CUmipmappedArray", entry,
                         (void *)handle);
-   *out = (struct cuvk_mipmapped_array *)handle;
+   *out = cuvk_container_of(obj, struct cuvk_mipmapped_array, base);
    return CUDA_SUCCESS;
 }
 
@@ -110,25 +125,33 @@ cuMipmappedArrayGetLevel(CUarray *out, CUmipmappedArray handle, unsigned int lev
    res = mipmap_lookup(handle, "cuMipmappedArrayGetLevel", &mip);
    if (res != CUDA_SUCCESS)
       return res;
-   if (level >= mip->levels)
+   if (level >= mip->levels) {
+      cuvk_object_put(&mip->base);
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMipmappedArrayGetLevel: level %u of a %u-level array",
                         level, mip->levels);
+   }
 
    /* The same handle every time, made under the context lock so that two
     * threads asking at once get one. */
    struct cuvk_context *ctx = mip->ctx;
    pthread_mutex_lock(&ctx->lock);
    struct cuvk_array *array = mip->level_arrays[level];
-   if (!array) {
+   bool destroyed = mip->destroyed;
+   if (!array && !destroyed) {
       array = calloc(1, sizeof(*array));
       if (array) {
          cuvk_array_init_level(array, mip->img, mip->format, &mip->desc, level);
          array->parent = mip;
-         cuvk_object_add(&array->base, CUVK_OBJECT_ARRAY);
+         /* A level's references are its mipmapped array's. */
+         cuvk_object_add_owned(&array->base, CUVK_OBJECT_ARRAY, &mip->base);
          mip->level_arrays[level] = array;
       }
    }
    pthread_mutex_unlock(&ctx->lock);
+   cuvk_object_put(&mip->base);
+   if (destroyed)
+      return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "cuMipmappedArrayGetLevel: %p was destroyed meanwhile",
+                        (void *)handle);
    if (!array)
       return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "cuMipmappedArrayGetLevel: out of host memory");
    *out = (CUarray)array;
@@ -146,12 +169,20 @@ cuMipmappedArrayDestroy(CUmipmappedArray handle)
    if (res != CUDA_SUCCESS)
       return res;
 
+   /* Its levels leave the table first: their references are the
+    * mipmapped array's (object.h), so none may be found once the
+    * table's reference to it goes.  destroyed stops new ones. */
    struct cuvk_context *ctx = mip->ctx;
-   cuvk_object_remove(&mip->base);
    pthread_mutex_lock(&ctx->lock);
-   cuvk_mipmapped_array_free_levels(mip);
-   cuvk_array_image_release_locked(mip->img);
+   bool first = !mip->destroyed;
+   mip->destroyed = true;
+   for (uint32_t i = 0; i < mip->levels; i++)
+      if (mip->level_arrays[i])
+         cuvk_object_remove(&mip->level_arrays[i]->base);
    pthread_mutex_unlock(&ctx->lock);
-   free(mip);
-   return CUDA_SUCCESS;
+   if (!first || !cuvk_object_release(&mip->base))
+      res = cuvk_error(CUDA_ERROR_INVALID_HANDLE, "cuMipmappedArrayDestroy: %p was destroyed meanwhile",
+                       (void *)handle);
+   cuvk_object_put(&mip->base);
+   return res;
 }

@@ -300,7 +300,7 @@ cuvk_context_create(struct cuvk_device *dev, unsigned flags, bool primary,
 
    ctx->null_stream.ctx = ctx;
    cuvk_context_settings_init(ctx);
-   cuvk_object_add(&ctx->base, CUVK_OBJECT_CONTEXT);
+   cuvk_object_add(&ctx->base, CUVK_OBJECT_CONTEXT, NULL);
    *out = ctx;
    return CUDA_SUCCESS;
 

@@ -201,7 +201,13 @@ CUresult cuvk_stream_lookup(CUstream hstream, const char *entry, struct cuvk_con
 void cuvk_stream_destroy_locked(struct cuvk_stream *stream);
 /* Frees ctx->stream_pool; ctx lock held, at context teardown. */
 void cuvk_stream_pool_free_locked(struct cuvk_context *ctx);
+/* Context teardown: the event goes at once, references or not. */
 void cuvk_event_destroy_locked(struct cuvk_event *event);
+/* The live event hevent names, with a reference the caller drops with
+ * cuvk_event_put (never under the context's lock: the last one takes
+ * it). */
+CUresult cuvk_event_get(CUevent hevent, const char *entry, struct cuvk_event **out);
+void cuvk_event_put(struct cuvk_event *event);
 
 /* Whether the event has been recorded, and the timeline value it waits
  * for, read under the context's lock.  Takes the lock itself. */

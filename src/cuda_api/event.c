@@ -51,15 +51,35 @@ query_alloc(struct cuvk_context *ctx, struct cuvk_query_pool **out, uint32_t *qu
    return CUDA_SUCCESS;
 }
 
-void
-cuvk_event_destroy_locked(struct cuvk_event *event)
+/* What the context knows of the event goes; ctx lock held. */
+static void
+event_forget_locked(struct cuvk_event *event)
 {
-   cuvk_object_remove(&event->base);
    cuvk_list_del(&event->link);
    /* The query may still be written by in-flight work; it is only reused
     * after a reset that is ordered after that work. */
    if (event->qpool)
       event->qpool->used[event->query / 32] &= ~(1u << (event->query % 32));
+}
+
+/* The last reference is gone: after cuEventDestroy, once no call that
+ * found the event live is still using it. */
+static void
+event_free(struct cuvk_object *obj)
+{
+   struct cuvk_event *event = cuvk_container_of(obj, struct cuvk_event, base);
+   struct cuvk_context *ctx = event->ctx;
+   pthread_mutex_lock(&ctx->lock);
+   event_forget_locked(event);
+   pthread_mutex_unlock(&ctx->lock);
+   free(event);
+}
+
+void
+cuvk_event_destroy_locked(struct cuvk_event *event)
+{
+   cuvk_object_remove(&event->base);
+   event_forget_locked(event);
    free(event);
 }
 
@@ -76,16 +96,24 @@ cuvk_event_recorded(struct cuvk_event *event, uint64_t *value)
    return recorded;
 }
 
-static CUresult
-event_lookup(CUevent hevent, const char *entry, struct cuvk_event **out)
+CUresult
+cuvk_event_get(CUevent hevent, const char *entry, struct cuvk_event **out)
 {
    CUresult res = cuvk_driver_check(entry);
    if (res != CUDA_SUCCESS)
       return res;
-   if (!cuvk_object_is(hevent, CUVK_OBJECT_EVENT))
+   struct cuvk_object *obj = cuvk_object_get(hevent, CUVK_OBJECT_EVENT);
+   if (!obj)
       return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "%s: %p is not a live event", entry, (void *)hevent);
-   *out = (struct cuvk_event *)hevent;
+   *out = cuvk_container_of(obj, struct cuvk_event, base);
    return CUDA_SUCCESS;
+}
+
+void
+cuvk_event_put(struct cuvk_event *event)
+{
+   if (event)
+      cuvk_object_put(&event->base);
 }
 
 CUVK_EXPORT CUresult CUDAAPI
@@ -122,7 +150,7 @@ cuEventCreate(CUevent *phevent, unsigned int flags)
    }
    cuvk_list_addtail(&event->link, &ctx->events);
    pthread_mutex_unlock(&ctx->lock);
-   cuvk_object_add(&event->base, CUVK_OBJECT_EVENT);
+   cuvk_object_add(&event->base, CUVK_OBJECT_EVENT, event_free);
    *phevent = (CUevent)event;
    return CUDA_SUCCESS;
 }
@@ -133,15 +161,17 @@ cuEventRecord(CUevent hevent, CUstream hstream)
    struct cuvk_context *ctx = NULL;
    struct cuvk_stream *stream = NULL;
    struct cuvk_event *event = NULL;
-   CUresult res = event_lookup(hevent, "cuEventRecord", &event);
+   CUresult res = cuvk_event_get(hevent, "cuEventRecord", &event);
    if (res != CUDA_SUCCESS)
       return res;
    res = cuvk_stream_lookup(hstream, "cuEventRecord", &ctx, &stream);
-   if (res != CUDA_SUCCESS)
+   if (res == CUDA_SUCCESS && event->ctx != ctx)
+      res = cuvk_error(CUDA_ERROR_INVALID_HANDLE,
+                       "cuEventRecord: the event and the stream belong to different contexts");
+   if (res != CUDA_SUCCESS) {
+      cuvk_event_put(event);
       return res;
-   if (event->ctx != ctx)
-      return cuvk_error(CUDA_ERROR_INVALID_HANDLE,
-                        "cuEventRecord: the event and the stream belong to different contexts");
+   }
 
    pthread_mutex_lock(&ctx->lock);
    if (event->qpool) {
@@ -163,6 +193,7 @@ cuEventRecord(CUevent hevent, CUstream hstream)
    if (res == CUDA_SUCCESS)
       event->flags |= EVENT_RECORDED;
    pthread_mutex_unlock(&ctx->lock);
+   cuvk_event_put(event);
    return res;
 }
 
@@ -172,15 +203,16 @@ cuEventQuery(CUevent hevent)
    struct cuvk_event *event = NULL;
    uint64_t value;
    bool done;
-   CUresult res = event_lookup(hevent, "cuEventQuery", &event);
+   CUresult res = cuvk_event_get(hevent, "cuEventQuery", &event);
    if (res != CUDA_SUCCESS)
       return res;
-   if (!cuvk_event_recorded(event, &value))
-      return CUDA_SUCCESS;
-   res = cuvk_submit_is_done(event->ctx, value, &done);
-   if (res != CUDA_SUCCESS)
-      return res;
-   return done ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
+   if (cuvk_event_recorded(event, &value)) {
+      res = cuvk_submit_is_done(event->ctx, value, &done);
+      if (res == CUDA_SUCCESS && !done)
+         res = CUDA_ERROR_NOT_READY;
+   }
+   cuvk_event_put(event);
+   return res;
 }
 
 CUVK_EXPORT CUresult CUDAAPI
@@ -188,12 +220,13 @@ cuEventSynchronize(CUevent hevent)
 {
    struct cuvk_event *event = NULL;
    uint64_t value;
-   CUresult res = event_lookup(hevent, "cuEventSynchronize", &event);
+   CUresult res = cuvk_event_get(hevent, "cuEventSynchronize", &event);
    if (res != CUDA_SUCCESS)
       return res;
-   if (!cuvk_event_recorded(event, &value))
-      return CUDA_SUCCESS;
-   return cuvk_submit_wait(event->ctx, value);
+   if (cuvk_event_recorded(event, &value))
+      res = cuvk_submit_wait(event->ctx, value);
+   cuvk_event_put(event);
+   return res;
 }
 
 static CUresult
@@ -212,21 +245,12 @@ event_timestamp(struct cuvk_event *event, uint64_t *ticks, const char *entry)
    return CUDA_SUCCESS;
 }
 
-CUVK_EXPORT CUresult CUDAAPI
-cuEventElapsedTime_v2(float *ms, CUevent hstart, CUevent hend)
+static CUresult
+elapsed_time(struct cuvk_event *start, struct cuvk_event *end, float *ms, const char *entry)
 {
-   const char *entry = "cuEventElapsedTime";
-   struct cuvk_event *start, *end;
-   bool done;
    CUresult res;
+   bool done;
 
-   if (!ms)
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: pMilliseconds is NULL", entry);
-   res = event_lookup(hstart, entry, &start);
-   if (res == CUDA_SUCCESS)
-      res = event_lookup(hend, entry, &end);
-   if (res != CUDA_SUCCESS)
-      return res;
    if (!start->qpool || !end->qpool)
       return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "%s: an event was created with DISABLE_TIMING", entry);
    uint64_t values[2];
@@ -257,17 +281,37 @@ cuEventElapsedTime_v2(float *ms, CUevent hstart, CUevent hend)
 }
 
 CUVK_EXPORT CUresult CUDAAPI
+cuEventElapsedTime_v2(float *ms, CUevent hstart, CUevent hend)
+{
+   const char *entry = "cuEventElapsedTime";
+   struct cuvk_event *start = NULL, *end = NULL;
+   CUresult res;
+
+   if (!ms)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: pMilliseconds is NULL", entry);
+   res = cuvk_event_get(hstart, entry, &start);
+   if (res == CUDA_SUCCESS)
+      res = cuvk_event_get(hend, entry, &end);
+   if (res == CUDA_SUCCESS)
+      res = elapsed_time(start, end, ms, entry);
+   cuvk_event_put(end);
+   cuvk_event_put(start);
+   return res;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
 cuEventDestroy_v2(CUevent hevent)
 {
    struct cuvk_event *event = NULL;
-   CUresult res = event_lookup(hevent, "cuEventDestroy", &event);
+   CUresult res = cuvk_event_get(hevent, "cuEventDestroy", &event);
    if (res != CUDA_SUCCESS)
       return res;
-   struct cuvk_context *ctx = event->ctx;
-   pthread_mutex_lock(&ctx->lock);
-   cuvk_event_destroy_locked(event);
-   pthread_mutex_unlock(&ctx->lock);
-   return CUDA_SUCCESS;
+   /* Later lookups fail from here; the event itself goes with the last
+    * reference, once calls that found it live are done with it. */
+   if (!cuvk_object_release(&event->base))
+      res = cuvk_error(CUDA_ERROR_INVALID_HANDLE, "cuEventDestroy: %p was destroyed meanwhile", (void *)hevent);
+   cuvk_event_put(event);
+   return res;
 }
 
 CUVK_EXPORT CUresult CUDAAPI

@@ -57,6 +57,38 @@ cuvk_external_memory_unref_locked(struct cuvk_external_memory *ext)
    external_memory_unref_locked(ext);
 }
 
+/* The handle's last reference is gone: after cuDestroyExternalMemory,
+ * once no call that found the import live is still using it.  Its
+ * mappings may keep the memory longer. */
+static void
+external_memory_handle_free(struct cuvk_object *obj)
+{
+   struct cuvk_external_memory *ext = cuvk_container_of(obj, struct cuvk_external_memory, base);
+   struct cuvk_context *ctx = ext->ctx;
+   pthread_mutex_lock(&ctx->lock);
+   ext->handle_live = false;
+   external_memory_unref_locked(ext);
+   pthread_mutex_unlock(&ctx->lock);
+}
+
+CUresult
+cuvk_external_memory_get(CUexternalMemory hext, CUresult error, const char *entry,
+                         struct cuvk_external_memory **out)
+{
+   struct cuvk_object *obj = cuvk_object_get(hext, CUVK_OBJECT_EXTERNAL_MEMORY);
+   if (!obj)
+      return cuvk_error(error, "%s: %p is not a live import", entry, (void *)hext);
+   *out = cuvk_container_of(obj, struct cuvk_external_memory, base);
+   return CUDA_SUCCESS;
+}
+
+void
+cuvk_external_memory_put(struct cuvk_external_memory *ext)
+{
+   if (ext)
+      cuvk_object_put(&ext->base);
+}
+
 void
 cuvk_external_memory_release_context(struct cuvk_context *ctx)
 {
@@ -389,7 +421,7 @@ cuImportExternalMemory(CUexternalMemory *ext_out, const CUDA_EXTERNAL_MEMORY_HAN
    pthread_mutex_lock(&ctx->lock);
    cuvk_list_addtail(&ext->link, &ctx->external_memories);
    pthread_mutex_unlock(&ctx->lock);
-   cuvk_object_add(&ext->base, CUVK_OBJECT_EXTERNAL_MEMORY);
+   cuvk_object_add(&ext->base, CUVK_OBJECT_EXTERNAL_MEMORY, external_memory_handle_free);
    *ext_out = (CUexternalMemory)ext;
    return CUDA_SUCCESS;
 }
@@ -405,22 +437,13 @@ mapping_release(struct cuvk_mem_alloc *alloc)
    external_memory_unref_locked(ext);
 }
 
-CUVK_EXPORT CUresult CUDAAPI
-cuExternalMemoryGetMappedBuffer(CUdeviceptr *dptr, CUexternalMemory hext,
-                                const CUDA_EXTERNAL_MEMORY_BUFFER_DESC *desc)
+static CUresult
+map_buffer(struct cuvk_external_memory *ext, const CUDA_EXTERNAL_MEMORY_BUFFER_DESC *desc, CUdeviceptr *dptr)
 {
-   struct cuvk_external_memory *ext;
    struct cuvk_mem_alloc *alloc;
    uint64_t va;
-   CUresult res = cuvk_driver_check("cuExternalMemoryGetMappedBuffer");
-   if (res != CUDA_SUCCESS)
-      return res;
-   if (!dptr || !hext || !desc)
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuExternalMemoryGetMappedBuffer: NULL argument");
-   if (!cuvk_object_is(hext, CUVK_OBJECT_EXTERNAL_MEMORY))
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuExternalMemoryGetMappedBuffer: %p is not a live import",
-                        (void *)hext);
-   ext = (struct cuvk_external_memory *)hext;
+   CUresult res;
+
    if (desc->flags != 0)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuExternalMemoryGetMappedBuffer: flags must be 0, got 0x%x",
                         desc->flags);
@@ -476,6 +499,25 @@ cuExternalMemoryGetMappedBuffer(CUdeviceptr *dptr, CUexternalMemory hext,
 }
 
 CUVK_EXPORT CUresult CUDAAPI
+cuExternalMemoryGetMappedBuffer(CUdeviceptr *dptr, CUexternalMemory hext,
+                                const CUDA_EXTERNAL_MEMORY_BUFFER_DESC *desc)
+{
+   struct cuvk_external_memory *ext;
+   CUresult res = cuvk_driver_check("cuExternalMemoryGetMappedBuffer");
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!dptr || !hext || !desc)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuExternalMemoryGetMappedBuffer: NULL argument");
+   res = cuvk_external_memory_get(hext, CUDA_ERROR_INVALID_VALUE, "cuExternalMemoryGetMappedBuffer", &ext);
+   if (res != CUDA_SUCCESS)
+      return res;
+   /* The mapping takes a reference of its own; the call's goes after. */
+   res = map_buffer(ext, desc, dptr);
+   cuvk_external_memory_put(ext);
+   return res;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
 cuDestroyExternalMemory(CUexternalMemory hext)
 {
    CUresult res = cuvk_driver_check("cuDestroyExternalMemory");
@@ -483,16 +525,15 @@ cuDestroyExternalMemory(CUexternalMemory hext)
       return res;
    if (!hext)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuDestroyExternalMemory: extMem is NULL");
-   if (!cuvk_object_is(hext, CUVK_OBJECT_EXTERNAL_MEMORY))
-      return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "cuDestroyExternalMemory: %p is not a live import",
-                        (void *)hext);
-
-   struct cuvk_external_memory *ext = (struct cuvk_external_memory *)hext;
-   struct cuvk_context *ctx = ext->ctx;
-   cuvk_object_remove(&ext->base);
-   pthread_mutex_lock(&ctx->lock);
-   ext->handle_live = false;
-   external_memory_unref_locked(ext);
-   pthread_mutex_unlock(&ctx->lock);
-   return CUDA_SUCCESS;
+   struct cuvk_external_memory *ext;
+   res = cuvk_external_memory_get(hext, CUDA_ERROR_INVALID_HANDLE, "cuDestroyExternalMemory", &ext);
+   if (res != CUDA_SUCCESS)
+      return res;
+   /* Later lookups fail from here; the handle's hold on the memory goes
+    * with its last reference. */
+   if (!cuvk_object_release(&ext->base))
+      res = cuvk_error(CUDA_ERROR_INVALID_HANDLE, "cuDestroyExternalMemory: %p was destroyed meanwhile",
+                       (void *)hext);
+   cuvk_external_memory_put(ext);
+   return res;
 }

@@ -46,6 +46,13 @@ struct cuvk_external_memory {
  * already released). */
 void cuvk_external_memory_release_context(struct cuvk_context *ctx);
 
+/* The live import hext names, with a reference the caller drops with
+ * cuvk_external_memory_put (not under the context's lock); error is the
+ * code a dead handle gets, which differs between calls. */
+CUresult cuvk_external_memory_get(CUexternalMemory hext, CUresult error, const char *entry,
+                                  struct cuvk_external_memory **out);
+void cuvk_external_memory_put(struct cuvk_external_memory *ext);
+
 /* For the mipmapped arrays of src/array/, which hold a reference like a
  * mapped buffer does: drops one (ctx lock held). */
 void cuvk_external_memory_unref_locked(struct cuvk_external_memory *ext);

@@ -41,6 +41,30 @@ external_semaphore_free(struct cuvk_context *ctx, void *data)
    free(sem);
 }
 
+/* The last reference is gone: after cuDestroyExternalSemaphore, once no
+ * call that found the semaphore live is still using it. */
+static void
+external_semaphore_release(struct cuvk_object *obj)
+{
+   struct cuvk_external_semaphore *sem = cuvk_container_of(obj, struct cuvk_external_semaphore, base);
+   struct cuvk_context *ctx = sem->ctx;
+   pthread_mutex_lock(&ctx->lock);
+   cuvk_list_del(&sem->link);
+   /* Submitted steps may still name the Vulkan semaphore; host queue ops
+    * hold their own references to an xsem. */
+   sem->release.fn = external_semaphore_free;
+   sem->release.data = sem;
+   cuvk_submit_defer(ctx, &sem->release);
+   pthread_mutex_unlock(&ctx->lock);
+}
+
+static void
+semaphores_put(struct cuvk_external_semaphore **sems, unsigned n)
+{
+   for (unsigned i = 0; i < n; i++)
+      cuvk_object_put(&sems[i]->base);
+}
+
 void
 cuvk_external_semaphore_release_context(struct cuvk_context *ctx, bool leak)
 {
@@ -242,7 +266,7 @@ cuImportExternalSemaphore(CUexternalSemaphore *out, const CUDA_EXTERNAL_SEMAPHOR
    pthread_mutex_lock(&ctx->lock);
    cuvk_list_addtail(&sem->link, &ctx->external_semaphores);
    pthread_mutex_unlock(&ctx->lock);
-   cuvk_object_add(&sem->base, CUVK_OBJECT_EXTERNAL_SEMAPHORE);
+   cuvk_object_add(&sem->base, CUVK_OBJECT_EXTERNAL_SEMAPHORE, external_semaphore_release);
    *out = (CUexternalSemaphore)sem;
    return CUDA_SUCCESS;
 }
@@ -255,29 +279,18 @@ cuDestroyExternalSemaphore(CUexternalSemaphore handle)
       return res;
    if (!handle)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuDestroyExternalSemaphore: extSem is NULL");
-   if (!cuvk_object_is(handle, CUVK_OBJECT_EXTERNAL_SEMAPHORE))
+   struct cuvk_object *obj = cuvk_object_get(handle, CUVK_OBJECT_EXTERNAL_SEMAPHORE);
+   if (!obj)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE,
                         "cuDestroyExternalSemaphore: %p is not a live external semaphore (destroyed already?)",
                         (void *)handle);
-
-   struct cuvk_external_semaphore *sem = (struct cuvk_external_semaphore *)handle;
-   struct cuvk_context *ctx = sem->ctx;
-   pthread_mutex_lock(&ctx->lock);
-   /* Checked again under the lock: two threads may destroy it at once. */
-   if (!cuvk_object_is(handle, CUVK_OBJECT_EXTERNAL_SEMAPHORE)) {
-      pthread_mutex_unlock(&ctx->lock);
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuDestroyExternalSemaphore: %p was destroyed meanwhile",
-                        (void *)handle);
-   }
-   cuvk_object_remove(&sem->base);
-   cuvk_list_del(&sem->link);
-   /* Submitted steps may still name the Vulkan semaphore; host queue ops
-    * hold their own references to an xsem. */
-   sem->release.fn = external_semaphore_free;
-   sem->release.data = sem;
-   cuvk_submit_defer(ctx, &sem->release);
-   pthread_mutex_unlock(&ctx->lock);
-   return CUDA_SUCCESS;
+   /* Later lookups fail from here; the semaphore goes with the last
+    * reference, once calls that found it live have submitted. */
+   if (!cuvk_object_release(obj))
+      res = cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuDestroyExternalSemaphore: %p was destroyed meanwhile",
+                       (void *)handle);
+   cuvk_object_put(obj);
+   return res;
 }
 
 /* ---- signal and wait ------------------------------------------------------ */
@@ -314,10 +327,12 @@ xsem_op_release(void *data, bool abandoned)
    free(op);
 }
 
-/* Checks what signal and wait share, and resolves the stream. */
+/* Checks what signal and wait share, resolves the stream and takes a
+ * reference to each semaphore (held; none on failure). */
 static CUresult
 check_call(const CUexternalSemaphore *sems, const void *params, unsigned n, CUstream hstream,
-           const char *entry, struct cuvk_context **ctx, struct cuvk_stream **stream)
+           const char *entry, struct cuvk_context **ctx, struct cuvk_stream **stream,
+           struct cuvk_external_semaphore **held)
 {
    CUresult res = cuvk_driver_check(entry);
    if (res != CUDA_SUCCESS)
@@ -333,12 +348,19 @@ check_call(const CUexternalSemaphore *sems, const void *params, unsigned n, CUst
    if (res != CUDA_SUCCESS)
       return res;
    for (unsigned i = 0; i < n; i++) {
-      if (!cuvk_object_is(sems[i], CUVK_OBJECT_EXTERNAL_SEMAPHORE))
-         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: extSemArray[%u] (%p) is not a live external semaphore",
-                           entry, i, (void *)sems[i]);
-      if (((struct cuvk_external_semaphore *)sems[i])->ctx != *ctx)
-         return cuvk_error(CUDA_ERROR_INVALID_HANDLE,
-                           "%s: extSemArray[%u] was imported in another context than the stream's", entry, i);
+      struct cuvk_object *obj = cuvk_object_get(sems[i], CUVK_OBJECT_EXTERNAL_SEMAPHORE);
+      if (!obj)
+         res = cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: extSemArray[%u] (%p) is not a live external semaphore",
+                          entry, i, (void *)sems[i]);
+      else if (cuvk_container_of(obj, struct cuvk_external_semaphore, base)->ctx != *ctx)
+         res = cuvk_error(CUDA_ERROR_INVALID_HANDLE,
+                          "%s: extSemArray[%u] was imported in another context than the stream's", entry, i);
+      if (res != CUDA_SUCCESS) {
+         cuvk_object_put(obj);
+         semaphores_put(held, i);
+         return res;
+      }
+      held[i] = cuvk_container_of(obj, struct cuvk_external_semaphore, base);
    }
    return CUDA_SUCCESS;
 }
@@ -346,10 +368,10 @@ check_call(const CUexternalSemaphore *sems, const void *params, unsigned n, CUst
 /* A native semaphore may appear once per call: one Vulkan submit cannot
  * signal or wait on a binary semaphore twice. */
 static CUresult
-check_native_duplicates(const CUexternalSemaphore *sems, unsigned n, const char *entry)
+check_native_duplicates(struct cuvk_external_semaphore *const *sems, unsigned n, const char *entry)
 {
    for (unsigned i = 0; i < n; i++) {
-      if (!((struct cuvk_external_semaphore *)sems[i])->semaphore)
+      if (!sems[i]->semaphore)
          continue;
       for (unsigned j = 0; j < i; j++)
          if (sems[j] == sems[i])
@@ -567,30 +589,22 @@ check_params_flags(const void *params, size_t stride, size_t flags_offset, unsig
    return CUDA_SUCCESS;
 }
 
-/* The semaphores may have been destroyed between the checks and taking
- * the context lock; ctx lock held. */
-static CUresult
-check_still_live_locked(const CUexternalSemaphore *sems, unsigned n, const char *entry)
-{
-   for (unsigned i = 0; i < n; i++)
-      if (!cuvk_object_is(sems[i], CUVK_OBJECT_EXTERNAL_SEMAPHORE))
-         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: extSemArray[%u] was destroyed meanwhile", entry, i);
-   return CUDA_SUCCESS;
-}
-
 /* Everything signal and wait check before taking the context lock:
  * the arguments, each params entry's flags (flags_offset in a params
  * struct of stride bytes) and duplicated native semaphores. */
 static CUresult
 check_submission(const CUexternalSemaphore *sems, const void *params, size_t stride, size_t flags_offset,
                  unsigned n, CUstream hstream, const char *entry, struct cuvk_context **ctx,
-                 struct cuvk_stream **stream)
+                 struct cuvk_stream **stream, struct cuvk_external_semaphore **held)
 {
-   CUresult res = check_call(sems, params, n, hstream, entry, ctx, stream);
+   CUresult res = check_call(sems, params, n, hstream, entry, ctx, stream, held);
+   if (res != CUDA_SUCCESS)
+      return res;
+   res = check_params_flags(params, stride, flags_offset, n, entry);
    if (res == CUDA_SUCCESS)
-      res = check_params_flags(params, stride, flags_offset, n, entry);
-   if (res == CUDA_SUCCESS)
-      res = check_native_duplicates(sems, n, entry);
+      res = check_native_duplicates(held, n, entry);
+   if (res != CUDA_SUCCESS)
+      semaphores_put(held, n);
    return res;
 }
 
@@ -602,17 +616,19 @@ cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray,
    const char *entry = "cuSignalExternalSemaphoresAsync";
    struct cuvk_context *ctx = NULL;
    struct cuvk_stream *stream = NULL;
+   /* References: a destroy on another thread takes effect after this
+    * call, whose submission the deferred free then waits for. */
+   struct cuvk_external_semaphore *held[MAX_SEMAPHORES_PER_CALL];
 
    CUresult res = check_submission(extSemArray, paramsArray, sizeof(*paramsArray), offsetof(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS, flags),
-                                   numExtSems, hstream, entry, &ctx, &stream);
+                                   numExtSems, hstream, entry, &ctx, &stream, held);
    if (res != CUDA_SUCCESS)
       return res;
 
    pthread_mutex_lock(&ctx->lock);
-   res = check_still_live_locked(extSemArray, numExtSems, entry);
-   if (res == CUDA_SUCCESS)
-      res = signal_locked(ctx, stream, (struct cuvk_external_semaphore **)extSemArray, paramsArray, numExtSems);
+   res = signal_locked(ctx, stream, held, paramsArray, numExtSems);
    pthread_mutex_unlock(&ctx->lock);
+   semaphores_put(held, numExtSems);
    return res;
 }
 
@@ -624,16 +640,18 @@ cuWaitExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray,
    const char *entry = "cuWaitExternalSemaphoresAsync";
    struct cuvk_context *ctx = NULL;
    struct cuvk_stream *stream = NULL;
+   /* References: a destroy on another thread takes effect after this
+    * call, whose submission the deferred free then waits for. */
+   struct cuvk_external_semaphore *held[MAX_SEMAPHORES_PER_CALL];
 
    CUresult res = check_submission(extSemArray, paramsArray, sizeof(*paramsArray), offsetof(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS, flags),
-                                   numExtSems, hstream, entry, &ctx, &stream);
+                                   numExtSems, hstream, entry, &ctx, &stream, held);
    if (res != CUDA_SUCCESS)
       return res;
 
    pthread_mutex_lock(&ctx->lock);
-   res = check_still_live_locked(extSemArray, numExtSems, entry);
-   if (res == CUDA_SUCCESS)
-      res = wait_locked(ctx, stream, (struct cuvk_external_semaphore **)extSemArray, paramsArray, numExtSems);
+   res = wait_locked(ctx, stream, held, paramsArray, numExtSems);
    pthread_mutex_unlock(&ctx->lock);
+   semaphores_put(held, numExtSems);
    return res;
 }

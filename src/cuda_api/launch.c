@@ -413,15 +413,10 @@ launch_spans(const struct cuvk_function *f, struct cuvk_launch *l, void **params
 }
 
 static CUresult
-launch_kernel(CUfunction hfunc, const uint32_t grid[3], const uint32_t block[3], uint32_t shared,
-              CUstream hstream, void **params, void **extra, const char *entry)
+launch_function(struct cuvk_function *f, const uint32_t grid[3], const uint32_t block[3], uint32_t shared,
+                CUstream hstream, void **params, void **extra, const char *entry)
 {
-   CUresult res = cuvk_driver_check(entry);
-   if (res != CUDA_SUCCESS)
-      return res;
-   if (!hfunc || !cuvk_object_is(hfunc, CUVK_OBJECT_FUNCTION))
-      return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "%s: %p is not a live function", entry, (void *)hfunc);
-   struct cuvk_function *f = (struct cuvk_function *)hfunc;
+   CUresult res;
    struct cuvk_context *ctx = f->mod->ctx;
    const VkPhysicalDeviceLimits *lim = &ctx->dev->props.limits;
 
@@ -544,6 +539,22 @@ commit:
    }
 out:
    pthread_mutex_unlock(&ctx->lock);
+   return res;
+}
+
+/* The function's reference keeps its module (pipelines, shader) alive
+ * through the recording; the recorded work keeps it after, through the
+ * module's deferred release. */
+static CUresult
+launch_kernel(CUfunction hfunc, const uint32_t grid[3], const uint32_t block[3], uint32_t shared,
+              CUstream hstream, void **params, void **extra, const char *entry)
+{
+   struct cuvk_function *f;
+   CUresult res = cuvk_function_get(hfunc, entry, &f);
+   if (res != CUDA_SUCCESS)
+      return res;
+   res = launch_function(f, grid, block, shared, hstream, params, extra, entry);
+   cuvk_function_put(f);
    return res;
 }
 

@@ -125,6 +125,26 @@ module_release_now(struct cuvk_context *ctx, void *data)
    module_free(data);
 }
 
+/* The last reference is gone: after cuModuleUnload, once no call that
+ * found the module or one of its functions live is still using it.
+ * Launches already recorded keep the pipelines through the deferral. */
+static void
+module_handle_free(struct cuvk_object *obj)
+{
+   struct cuvk_module *mod = cuvk_container_of(obj, struct cuvk_module, base);
+   struct cuvk_context *ctx = mod->ctx;
+   /* The memory waits for queued work by itself; pipelines and shaders
+    * wait below. */
+   if (mod->globals)
+      cuMemFree_v2(mod->globals);
+   pthread_mutex_lock(&ctx->lock);
+   cuvk_list_del(&mod->link);
+   mod->release.fn = module_release_now;
+   mod->release.data = mod;
+   cuvk_submit_defer(ctx, &mod->release);
+   pthread_mutex_unlock(&ctx->lock);
+}
+
 static CUresult
 module_load(const void *image, size_t size, const char *entry, CUmodule *out)
 {
@@ -166,7 +186,7 @@ module_load(const void *image, size_t size, const char *entry, CUmodule *out)
       goto fail;
    free(ptx);
 
-   cuvk_object_add(&mod->base, CUVK_OBJECT_MODULE);
+   cuvk_object_add(&mod->base, CUVK_OBJECT_MODULE, module_handle_free);
    pthread_mutex_lock(&ctx->lock);
    cuvk_list_addtail(&mod->link, &ctx->modules);
    pthread_mutex_unlock(&ctx->lock);
@@ -293,17 +313,25 @@ cuModuleLoad(CUmodule *module, const char *fname)
    return res;
 }
 
-/* A live module of a live context: INVALID_HANDLE otherwise. */
+/* A live module, with a reference (module_put): INVALID_HANDLE
+ * otherwise. */
 static CUresult
 module_lookup(CUmodule hmod, const char *entry, struct cuvk_module **out)
 {
    CUresult res = cuvk_driver_check(entry);
    if (res != CUDA_SUCCESS)
       return res;
-   if (!hmod || !cuvk_object_is(hmod, CUVK_OBJECT_MODULE))
+   struct cuvk_object *obj = cuvk_object_get(hmod, CUVK_OBJECT_MODULE);
+   if (!obj)
       return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "%s: %p is not a loaded module", entry, (void *)hmod);
-   *out = (struct cuvk_module *)hmod;
+   *out = cuvk_container_of(obj, struct cuvk_module, base);
    return CUDA_SUCCESS;
+}
+
+static void
+module_put(struct cuvk_module *mod)
+{
+   cuvk_object_put(&mod->base);
 }
 
 CUVK_EXPORT CUresult CUDAAPI
@@ -313,27 +341,24 @@ cuModuleUnload(CUmodule hmod)
    CUresult res = module_lookup(hmod, "cuModuleUnload", &mod);
    if (res != CUDA_SUCCESS)
       return res;
-   struct cuvk_context *ctx = mod->ctx;
    /* CUDA prints kernels' output at unload too; this module's format
     * strings must still be there, so its kernels must have run. */
-   if (cuvk_printf_started(ctx))
-      (void)cuvk_submit_wait_idle(ctx);
-   cuvk_object_remove(&mod->base);
+   if (cuvk_printf_started(mod->ctx))
+      (void)cuvk_submit_wait_idle(mod->ctx);
+   /* Its functions leave the table first: their references are the
+    * module's (object.h), so none may be found once the table's
+    * reference to the module goes.  unloaded stops cuModuleGetFunction
+    * entering new ones. */
    pthread_mutex_lock(&mod->lock);
+   bool first = !mod->unloaded;
+   mod->unloaded = true;
    cuvk_list_for_each_entry(struct cuvk_function, f, &mod->functions, link)
       cuvk_object_remove(&f->base);
    pthread_mutex_unlock(&mod->lock);
-   /* The memory waits for queued work by itself; pipelines and shaders
-    * wait below. */
-   if (mod->globals)
-      cuMemFree_v2(mod->globals);
-   pthread_mutex_lock(&ctx->lock);
-   cuvk_list_del(&mod->link);
-   mod->release.fn = module_release_now;
-   mod->release.data = mod;
-   cuvk_submit_defer(ctx, &mod->release);
-   pthread_mutex_unlock(&ctx->lock);
-   return CUDA_SUCCESS;
+   if (!first || !cuvk_object_release(&mod->base))
+      res = cuvk_error(CUDA_ERROR_INVALID_HANDLE, "cuModuleUnload: %p was unloaded meanwhile", (void *)hmod);
+   module_put(mod);
+   return res;
 }
 
 void
@@ -342,9 +367,9 @@ cuvk_module_release_context(struct cuvk_context *ctx)
    /* The GPU is idle; the globals' memory goes with the context's other
     * allocations. */
    cuvk_list_for_each_entry_safe(struct cuvk_module, mod, &ctx->modules, link) {
-      cuvk_object_remove(&mod->base);
       cuvk_list_for_each_entry(struct cuvk_function, f, &mod->functions, link)
          cuvk_object_remove(&f->base);
+      cuvk_object_remove(&mod->base);
       cuvk_list_del(&mod->link);
       module_free(mod);
    }
@@ -371,10 +396,16 @@ cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
    CUresult res = module_lookup(hmod, "cuModuleGetFunction", &mod);
    if (res != CUDA_SUCCESS)
       return res;
-   if (!hfunc || !name)
+   if (!hfunc || !name) {
+      module_put(mod);
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuModuleGetFunction: NULL argument");
+   }
 
    pthread_mutex_lock(&mod->lock);
+   if (mod->unloaded) {
+      res = cuvk_error(CUDA_ERROR_INVALID_HANDLE, "cuModuleGetFunction: %p was unloaded meanwhile", (void *)hmod);
+      goto out;
+   }
    cuvk_list_for_each_entry(struct cuvk_function, f, &mod->functions, link) {
       if (strcmp(f->k.name, name) == 0) {
          *hfunc = (CUfunction)f;
@@ -417,11 +448,12 @@ cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
    f->max_dynamic_shared =
       (int)(mod->ctx->dev->props.limits.maxComputeSharedMemorySize - CUVK_MIN(f->k.static_shared_bytes,
             mod->ctx->dev->props.limits.maxComputeSharedMemorySize));
-   cuvk_object_add(&f->base, CUVK_OBJECT_FUNCTION);
+   cuvk_object_add_owned(&f->base, CUVK_OBJECT_FUNCTION, &mod->base);
    cuvk_list_addtail(&f->link, &mod->functions);
    *hfunc = (CUfunction)f;
 out:
    pthread_mutex_unlock(&mod->lock);
+   module_put(mod);
    return res;
 }
 
@@ -432,19 +464,25 @@ cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, const char
    CUresult res = module_lookup(hmod, "cuModuleGetGlobal", &mod);
    if (res != CUDA_SUCCESS)
       return res;
-   if (!name)
+   if (!name) {
+      module_put(mod);
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuModuleGetGlobal: name is NULL");
-   for (size_t i = 0; i < mod->global_count; i++) {
+   }
+   bool found = false;
+   for (size_t i = 0; i < mod->global_count && !found; i++) {
       const struct cuvk_cc_global *g = cuvk_cc_module_global(mod->cc, i);
       if (strcmp(g->name, name) == 0) {
          if (dptr)
             *dptr = mod->global_ptrs[i];
          if (bytes)
             *bytes = g->size;
-         return CUDA_SUCCESS;
+         found = true;
       }
    }
-   return cuvk_error(CUDA_ERROR_NOT_FOUND, "cuModuleGetGlobal: the module has no variable %s", name);
+   if (!found)
+      res = cuvk_error(CUDA_ERROR_NOT_FOUND, "cuModuleGetGlobal: the module has no variable %s", name);
+   module_put(mod);
+   return res;
 }
 
 CUVK_EXPORT CUresult CUDAAPI
@@ -465,16 +503,23 @@ cuModuleGetGlobal(CUdeviceptr_v1 *dptr, unsigned int *bytes, CUmodule hmod, cons
    return CUDA_SUCCESS;
 }
 
-static CUresult
-function_lookup(CUfunction hfunc, const char *entry, struct cuvk_function **out)
+CUresult
+cuvk_function_get(CUfunction hfunc, const char *entry, struct cuvk_function **out)
 {
    CUresult res = cuvk_driver_check(entry);
    if (res != CUDA_SUCCESS)
       return res;
-   if (!hfunc || !cuvk_object_is(hfunc, CUVK_OBJECT_FUNCTION))
+   struct cuvk_object *obj = cuvk_object_get(hfunc, CUVK_OBJECT_FUNCTION);
+   if (!obj)
       return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "%s: %p is not a live function", entry, (void *)hfunc);
-   *out = (struct cuvk_function *)hfunc;
+   *out = cuvk_container_of(obj, struct cuvk_function, base);
    return CUDA_SUCCESS;
+}
+
+void
+cuvk_function_put(struct cuvk_function *f)
+{
+   cuvk_object_put(&f->base);
 }
 
 /* The most threads a block of f may have: the device's limit, CUDA's
@@ -495,13 +540,9 @@ function_max_threads(const struct cuvk_function *f)
    return max;
 }
 
-CUVK_EXPORT CUresult CUDAAPI
-cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfunc)
+static CUresult
+func_get_attribute(struct cuvk_function *f, int *pi, CUfunction_attribute attrib)
 {
-   struct cuvk_function *f;
-   CUresult res = function_lookup(hfunc, "cuFuncGetAttribute", &f);
-   if (res != CUDA_SUCCESS)
-      return res;
    if (!pi)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuFuncGetAttribute: pi is NULL");
    switch (attrib) {
@@ -557,12 +598,20 @@ cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfunc)
 }
 
 CUVK_EXPORT CUresult CUDAAPI
-cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value)
+cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfunc)
 {
    struct cuvk_function *f;
-   CUresult res = function_lookup(hfunc, "cuFuncSetAttribute", &f);
+   CUresult res = cuvk_function_get(hfunc, "cuFuncGetAttribute", &f);
    if (res != CUDA_SUCCESS)
       return res;
+   res = func_get_attribute(f, pi, attrib);
+   cuvk_function_put(f);
+   return res;
+}
+
+static CUresult
+func_set_attribute(struct cuvk_function *f, CUfunction_attribute attrib, int value)
+{
    uint32_t limit = f->mod->ctx->dev->props.limits.maxComputeSharedMemorySize;
    switch (attrib) {
    case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
@@ -582,18 +631,38 @@ cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value)
 }
 
 CUVK_EXPORT CUresult CUDAAPI
-cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config)
+cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value)
 {
    struct cuvk_function *f;
-   CUresult res = function_lookup(hfunc, "cuFuncSetCacheConfig", &f);
+   CUresult res = cuvk_function_get(hfunc, "cuFuncSetAttribute", &f);
    if (res != CUDA_SUCCESS)
       return res;
+   res = func_set_attribute(f, attrib, value);
+   cuvk_function_put(f);
+   return res;
+}
+
+static CUresult
+func_set_cache_config(struct cuvk_function *f, CUfunc_cache config)
+{
    if ((unsigned)config > CU_FUNC_CACHE_PREFER_EQUAL)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuFuncSetCacheConfig: %d is not a cache preference",
                         (int)config);
    /* A preference, kept and never acted on (Vulkan has no such knob). */
    __atomic_store_n(&f->cache_config, config, __ATOMIC_RELAXED);
    return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config)
+{
+   struct cuvk_function *f;
+   CUresult res = cuvk_function_get(hfunc, "cuFuncSetCacheConfig", &f);
+   if (res != CUDA_SUCCESS)
+      return res;
+   res = func_set_cache_config(f, config);
+   cuvk_function_put(f);
+   return res;
 }
 
 /* Blocks of block_size threads with dynamic_shared bytes each that fit on
@@ -616,19 +685,28 @@ blocks_per_sm(const struct cuvk_function *f, int block_size, size_t dynamic_shar
    return CUVK_MAX(CUVK_MIN(by_threads, by_shared), 1);
 }
 
-CUVK_EXPORT CUresult CUDAAPI
-cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, CUfunction func, int blockSize,
-                                                     size_t dynamicSMemSize, unsigned int flags)
+static CUresult
+occupancy_max_active_blocks(struct cuvk_function *f, int *numBlocks, int blockSize, size_t dynamicSMemSize,
+                            unsigned int flags)
 {
-   struct cuvk_function *f;
-   CUresult res = function_lookup(func, "cuOccupancyMaxActiveBlocksPerMultiprocessor", &f);
-   if (res != CUDA_SUCCESS)
-      return res;
    if (!numBlocks || flags > 1)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuOccupancyMaxActiveBlocksPerMultiprocessor: NULL output "
                         "or flags 0x%x", flags);
    *numBlocks = blocks_per_sm(f, blockSize, dynamicSMemSize);
    return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, CUfunction func, int blockSize,
+                                                     size_t dynamicSMemSize, unsigned int flags)
+{
+   struct cuvk_function *f;
+   CUresult res = cuvk_function_get(func, "cuOccupancyMaxActiveBlocksPerMultiprocessor", &f);
+   if (res != CUDA_SUCCESS)
+      return res;
+   res = occupancy_max_active_blocks(f, numBlocks, blockSize, dynamicSMemSize, flags);
+   cuvk_function_put(f);
+   return res;
 }
 
 CUVK_EXPORT CUresult CUDAAPI
@@ -638,15 +716,11 @@ cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, CUfunction func, int
    return cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize, dynamicSMemSize, 0);
 }
 
-CUVK_EXPORT CUresult CUDAAPI
-cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize, int *blockSize, CUfunction func,
-                                          CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize,
-                                          int blockSizeLimit, unsigned int flags)
+static CUresult
+occupancy_max_potential_block_size(struct cuvk_function *f, int *minGridSize, int *blockSize,
+                                   CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize,
+                                   int blockSizeLimit, unsigned int flags)
 {
-   struct cuvk_function *f;
-   CUresult res = function_lookup(func, "cuOccupancyMaxPotentialBlockSize", &f);
-   if (res != CUDA_SUCCESS)
-      return res;
    if (!minGridSize || !blockSize || flags > 1 || blockSizeLimit < 0)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuOccupancyMaxPotentialBlockSize: NULL output, flags 0x%x "
                         "or limit %d", flags, blockSizeLimit);
@@ -675,6 +749,21 @@ cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize, int *blockSize, CUfu
    *blockSize = best_size;
    *minGridSize = best_size ? sms * (best_threads / best_size) : 0;
    return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize, int *blockSize, CUfunction func,
+                                          CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize,
+                                          int blockSizeLimit, unsigned int flags)
+{
+   struct cuvk_function *f;
+   CUresult res = cuvk_function_get(func, "cuOccupancyMaxPotentialBlockSize", &f);
+   if (res != CUDA_SUCCESS)
+      return res;
+   res = occupancy_max_potential_block_size(f, minGridSize, blockSize, blockSizeToDynamicSMemSize, dynamicSMemSize,
+                                            blockSizeLimit, flags);
+   cuvk_function_put(f);
+   return res;
 }
 
 CUVK_EXPORT CUresult CUDAAPI

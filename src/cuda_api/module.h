@@ -46,6 +46,7 @@ struct cuvk_module {
    CUdeviceptr *global_ptrs;        /* each variable's CUdeviceptr */
    size_t global_count;
    struct cuvk_list functions;
+   bool unloaded;                   /* cuModuleUnload has begun; under lock */
    struct cuvk_deferred release;
 };
 
@@ -115,5 +116,9 @@ void cuvk_module_release_context(struct cuvk_context *ctx);
 
 /* Destroys f's pipelines, shader and memory (the GPU is done with them). */
 void cuvk_function_destroy(struct cuvk_function *f);
+/* The live function hfunc names, holding a reference to its module
+ * until cuvk_function_put (not under the context's lock). */
+CUresult cuvk_function_get(CUfunction hfunc, const char *entry, struct cuvk_function **out);
+void cuvk_function_put(struct cuvk_function *f);
 
 #endif

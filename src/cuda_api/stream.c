@@ -129,7 +129,7 @@ stream_create(CUstream *phstream, unsigned int flags, int priority, const char *
    cuvk_list_addtail(&stream->link, &ctx->streams);
    pthread_mutex_unlock(&ctx->lock);
    stream->id = cuvk_stream_next_id();
-   cuvk_object_add(&stream->base, CUVK_OBJECT_STREAM);
+   cuvk_object_add(&stream->base, CUVK_OBJECT_STREAM, NULL);
    *phstream = (CUstream)stream;
    return CUDA_SUCCESS;
 }
@@ -211,18 +211,18 @@ cuStreamWaitEvent(CUstream hstream, CUevent hevent, unsigned int flags)
       return res;
    if (flags != 0)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuStreamWaitEvent: flags must be 0, got 0x%x", flags);
-   if (!cuvk_object_is(hevent, CUVK_OBJECT_EVENT))
-      return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "cuStreamWaitEvent: %p is not a live event",
-                        (void *)hevent);
-
-   struct cuvk_event *event = (struct cuvk_event *)hevent;
+   struct cuvk_event *event = NULL;
+   res = cuvk_event_get(hevent, "cuStreamWaitEvent", &event);
+   if (res != CUDA_SUCCESS)
+      return res;
    /* Within a context, later work already runs after the event's work.
     * Across contexts (two VkDevices) there is nothing to chain on the GPU
     * side, so the host waits. */
    uint64_t value;
    if (event->ctx != ctx && cuvk_event_recorded(event, &value) && value)
-      return cuvk_submit_wait(event->ctx, value);
-   return CUDA_SUCCESS;
+      res = cuvk_submit_wait(event->ctx, value);
+   cuvk_event_put(event);
+   return res;
 }
 
 CUVK_EXPORT CUresult CUDAAPI

@@ -56,9 +56,13 @@ struct vmm_handle {
     * object table exactly while handle_refs is nonzero, and both change
     * together under vmm_lock: whoever takes the second count to zero
     * owns h from then on and frees it, so nobody may touch h after
-    * dropping a count unless that drop was the last. */
+    * dropping a count unless that drop was the last.  call_refs counts
+    * the calls that found the handle live and still read h (handle_get):
+    * a cuMemRelease on another thread meanwhile leaves h to the last of
+    * them. */
    unsigned handle_refs;
    unsigned map_refs;
+   unsigned call_refs;
    unsigned sparse_maps;        /* of map_refs, those through a sparse buffer */
    struct cuvk_deferred release;
 };
@@ -123,7 +127,7 @@ handle_unmap(struct vmm_handle *h, bool sparse)
    pthread_mutex_lock(&vmm_lock);
    if (sparse)
       h->sparse_maps--;
-   bool last = --h->map_refs == 0 && h->handle_refs == 0;
+   bool last = --h->map_refs == 0 && h->handle_refs == 0 && h->call_refs == 0;
    pthread_mutex_unlock(&vmm_lock);
    if (last)
       handle_destroy(h, true);
@@ -156,15 +160,32 @@ cuvk_vmm_release_context(struct cuvk_context *ctx)
    }
 }
 
+/* The live handle, counted in call_refs until handle_put. */
 static CUresult
-handle_lookup(CUmemGenericAllocationHandle handle, const char *entry, struct vmm_handle **out)
+handle_get(CUmemGenericAllocationHandle handle, const char *entry, struct vmm_handle **out)
 {
-   void *ptr = (void *)(uintptr_t)handle;
-   if (!handle || !cuvk_object_is(ptr, CUVK_OBJECT_VMM_HANDLE))
+   struct vmm_handle *h = (struct vmm_handle *)(uintptr_t)handle;
+   pthread_mutex_lock(&vmm_lock);
+   bool live = handle && cuvk_object_is(h, CUVK_OBJECT_VMM_HANDLE);
+   if (live)
+      h->call_refs++;
+   pthread_mutex_unlock(&vmm_lock);
+   if (!live)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is not a live allocation handle", entry,
                         (unsigned long long)handle);
-   *out = ptr;
+   *out = h;
    return CUDA_SUCCESS;
+}
+
+/* Not under the context's lock: the last count takes it. */
+static void
+handle_put(struct vmm_handle *h)
+{
+   pthread_mutex_lock(&vmm_lock);
+   bool last = --h->call_refs == 0 && h->handle_refs == 0 && h->map_refs == 0;
+   pthread_mutex_unlock(&vmm_lock);
+   if (last)
+      handle_destroy(h, false);
 }
 
 static CUresult
@@ -336,7 +357,7 @@ handle_create(struct cuvk_context *ctx, VkDeviceMemory memory, uint32_t type_ind
    pthread_mutex_lock(&ctx->lock);
    cuvk_list_addtail(&h->link, &ctx->vmm_handles);
    pthread_mutex_unlock(&ctx->lock);
-   cuvk_object_add(&h->base, CUVK_OBJECT_VMM_HANDLE);
+   cuvk_object_add(&h->base, CUVK_OBJECT_VMM_HANDLE, NULL);
    *out = (CUmemGenericAllocationHandle)(uintptr_t)h;
    return CUDA_SUCCESS;
 }
@@ -421,7 +442,7 @@ cuMemRelease(CUmemGenericAllocationHandle handle)
    bool dead_handle = --h->handle_refs == 0;
    if (dead_handle)
       cuvk_object_remove(&h->base);
-   bool last = dead_handle && h->map_refs == 0;
+   bool last = dead_handle && h->map_refs == 0 && h->call_refs == 0;
    pthread_mutex_unlock(&vmm_lock);
 
    if (last)
@@ -435,13 +456,15 @@ cuMemGetAllocationPropertiesFromHandle(CUmemAllocationProp *prop, CUmemGenericAl
    struct vmm_handle *h = NULL;
    CUresult res = cuvk_driver_check("cuMemGetAllocationPropertiesFromHandle");
    if (res == CUDA_SUCCESS)
-      res = handle_lookup(handle, "cuMemGetAllocationPropertiesFromHandle", &h);
+      res = handle_get(handle, "cuMemGetAllocationPropertiesFromHandle", &h);
    if (res != CUDA_SUCCESS)
       return res;
-   if (!prop)
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemGetAllocationPropertiesFromHandle: prop is NULL");
-   *prop = h->prop;
-   return CUDA_SUCCESS;
+   if (prop)
+      *prop = h->prop;
+   else
+      res = cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemGetAllocationPropertiesFromHandle: prop is NULL");
+   handle_put(h);
+   return res;
 }
 
 static bool
@@ -455,7 +478,7 @@ mapping_handle(struct cuvk_mem_range *range, void *data)
    /* A released handle of a live mapping comes back to life, as the same
     * value, good for exactly one more release. */
    if (h->handle_refs++ == 0)
-      cuvk_object_add(&h->base, CUVK_OBJECT_VMM_HANDLE);
+      cuvk_object_add(&h->base, CUVK_OBJECT_VMM_HANDLE, NULL);
    pthread_mutex_unlock(&vmm_lock);
    *(struct vmm_handle **)data = h;
    return true;
@@ -570,12 +593,14 @@ mappings_release(struct cuvk_vmm_sparse *sparse, struct cuvk_list *dead)
    return res;
 }
 
+static CUresult map_handle(CUdeviceptr ptr, size_t size, size_t offset, struct vmm_handle *h,
+                           CUmemGenericAllocationHandle handle);
+
 CUVK_EXPORT CUresult CUDAAPI
 cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHandle handle,
          unsigned long long flags)
 {
    struct vmm_handle *h = NULL;
-   struct cuvk_mem_alloc *alloc;
    CUresult res = cuvk_driver_check("cuMemMap");
    if (res != CUDA_SUCCESS)
       return res;
@@ -583,9 +608,21 @@ cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHand
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemMap: flags must be 0");
    if (handle == 0)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemMap: handle is 0");
-   res = handle_lookup(handle, "cuMemMap", &h);
+   res = handle_get(handle, "cuMemMap", &h);
    if (res != CUDA_SUCCESS)
       return res;
+   /* A mapping made counts in map_refs; the call's count goes after. */
+   res = map_handle(ptr, size, offset, h, handle);
+   handle_put(h);
+   return res;
+}
+
+static CUresult
+map_handle(CUdeviceptr ptr, size_t size, size_t offset, struct vmm_handle *h, CUmemGenericAllocationHandle handle)
+{
+   struct cuvk_mem_alloc *alloc;
+   CUresult res;
+
    /* Codes as real CUDA gives them (measured on an H200, driver 580):
     * an offset into the handle or a size other than the handle's is
     * NOT_SUPPORTED; a bad address or size is INVALID_VALUE. */
@@ -826,6 +863,9 @@ cuMemGetAccess(unsigned long long *flags, const CUmemLocation *location, CUdevic
    return CUDA_SUCCESS;
 }
 
+static CUresult export_handle(void *shareable, struct vmm_handle *h, CUmemAllocationHandleType type,
+                              unsigned long long flags);
+
 CUVK_EXPORT CUresult CUDAAPI
 cuMemExportToShareableHandle(void *shareable, CUmemGenericAllocationHandle handle,
                              CUmemAllocationHandleType type, unsigned long long flags)
@@ -833,9 +873,17 @@ cuMemExportToShareableHandle(void *shareable, CUmemGenericAllocationHandle handl
    struct vmm_handle *h = NULL;
    CUresult res = cuvk_driver_check("cuMemExportToShareableHandle");
    if (res == CUDA_SUCCESS)
-      res = handle_lookup(handle, "cuMemExportToShareableHandle", &h);
+      res = handle_get(handle, "cuMemExportToShareableHandle", &h);
    if (res != CUDA_SUCCESS)
       return res;
+   res = export_handle(shareable, h, type, flags);
+   handle_put(h);
+   return res;
+}
+
+static CUresult
+export_handle(void *shareable, struct vmm_handle *h, CUmemAllocationHandleType type, unsigned long long flags)
+{
    if (!shareable)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemExportToShareableHandle: shareableHandle is NULL");
    if (flags != 0)

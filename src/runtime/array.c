@@ -400,10 +400,11 @@ static cudaError_t
 array_elem(cudaArray_t array, const char *entry, size_t *elem)
 {
    struct cuvk_array *a;
-   CUresult res = cuvk_array_lookup((CUarray)array, entry, &a);
+   CUresult res = cuvk_array_get((CUarray)array, entry, &a);
    if (res != CUDA_SUCCESS)
       return cuvk_rt_from_cu(res);
    *elem = a->img->elem_size;
+   cuvk_array_put(a);
    return cudaSuccess;
 }
 

@@ -8,6 +8,8 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <string.h>
+#include <unistd.h>
 
 #define THREADS 8
 
@@ -771,6 +773,286 @@ thread_stream_destroy_query(void)
    API_CHECK_CU(cuMemFree(r.dev));
 }
 
+/* One thread creates, records and destroys events; others use whichever
+ * event was created last, live or already destroyed.  A call that found
+ * the event in the object table read it after the destroy had freed it
+ * (under --sanitize=address a heap-use-after-free in cuEventQuery and
+ * the others); the table now holds a reference and each call its own, so
+ * a late call finishes on the live event and a later one is told the
+ * handle is gone. */
+struct event_destroy_race {
+   CUcontext ctx;
+   CUevent _Atomic latest;
+   bool _Atomic stop;
+   pthread_barrier_t start;
+};
+
+static void *
+event_destroy_churn(void *data)
+{
+   struct event_destroy_race *r = data;
+   API_CHECK_CU(cuCtxSetCurrent(r->ctx));
+   pthread_barrier_wait(&r->start);
+   double end = api_now() + 2.0;
+   for (unsigned i = 0; api_now() < end; i++) {
+      CUevent e;
+      if (!API_CHECK_CU(cuEventCreate(&e, i % 2 ? CU_EVENT_DISABLE_TIMING : 0)))
+         break;
+      atomic_store(&r->latest, e);
+      API_CHECK_CU(cuEventRecord(e, NULL));
+      API_CHECK_CU(cuEventDestroy(e));
+   }
+   atomic_store(&r->stop, true);
+   API_CHECK_CU(cuCtxSetCurrent(NULL));
+   return NULL;
+}
+
+static bool
+event_race_result(CUresult r)
+{
+   return r == CUDA_SUCCESS || r == CUDA_ERROR_NOT_READY || r == CUDA_ERROR_INVALID_HANDLE;
+}
+
+static void *
+event_destroy_reader(void *data)
+{
+   struct event_destroy_race *r = data;
+   API_CHECK_CU(cuCtxSetCurrent(r->ctx));
+   pthread_barrier_wait(&r->start);
+   while (!atomic_load(&r->stop)) {
+      CUevent e = atomic_load(&r->latest);
+      if (!e)
+         continue;
+      float ms;
+      CUresult q = cuEventQuery(e), y = cuEventSynchronize(e), c = cuEventRecord(e, NULL),
+               w = cuStreamWaitEvent(NULL, e, 0), t = cuEventElapsedTime(&ms, e, e);
+      API_CHECK_MSG(event_race_result(q) && event_race_result(y) && event_race_result(c) &&
+                       event_race_result(w) && event_race_result(t),
+                    "on an event being destroyed: query %d, synchronize %d, record %d, stream wait %d, "
+                    "elapsed time %d", (int)q, (int)y, (int)c, (int)w, (int)t);
+   }
+   API_CHECK_CU(cuCtxSetCurrent(NULL));
+   return NULL;
+}
+
+static void
+thread_event_destroy_use(void)
+{
+   enum { READERS = 3 };
+   struct event_destroy_race r = { .ctx = api_ctx };
+   pthread_t threads[1 + READERS];
+   pthread_barrier_init(&r.start, NULL, 1 + READERS);
+   API_REQUIRE(pthread_create(&threads[0], NULL, event_destroy_churn, &r) == 0);
+   for (int i = 1; i <= READERS; i++)
+      API_REQUIRE(pthread_create(&threads[i], NULL, event_destroy_reader, &r) == 0);
+   for (int i = 0; i <= READERS; i++)
+      pthread_join(threads[i], NULL);
+   pthread_barrier_destroy(&r.start);
+   API_CHECK_CU(cuCtxSetCurrent(api_ctx));
+   API_CHECK_CU(cuCtxSynchronize());
+}
+
+/* One thread creates an exportable VMM allocation, imports it back as
+ * external memory, and destroys both; others use whichever handle and
+ * import it made last, live or already gone: cuMemGetAllocationProperties-
+ * FromHandle, cuMemExportToShareableHandle and cuExternalMemoryGet-
+ * MappedBuffer.  Each found the object in the table and read it after a
+ * destroy could have freed it; each now holds a count on it. */
+struct vmm_import_race {
+   CUcontext ctx;
+   CUmemAllocationProp prop;
+   size_t size;
+   _Atomic CUmemGenericAllocationHandle handle;
+   CUexternalMemory _Atomic ext;
+   bool _Atomic stop;
+   pthread_barrier_t start;
+};
+
+static void *
+vmm_import_churn(void *data)
+{
+   struct vmm_import_race *r = data;
+   API_CHECK_CU(cuCtxSetCurrent(r->ctx));
+   pthread_barrier_wait(&r->start);
+   double end = api_now() + 2.0;
+   while (api_now() < end && !cuvk_test_failures()) {
+      CUmemGenericAllocationHandle h;
+      if (!API_CHECK_CU(cuMemCreate(&h, r->size, &r->prop, 0)))
+         break;
+      atomic_store(&r->handle, h);
+      int fd = -1;
+      CUexternalMemory ext = NULL;
+      if (API_CHECK_CU(cuMemExportToShareableHandle(&fd, h, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0))) {
+         CUDA_EXTERNAL_MEMORY_HANDLE_DESC desc;
+         memset(&desc, 0, sizeof(desc));
+         desc.type = CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD;
+         desc.handle.fd = fd;
+         desc.size = r->size;
+         if (!API_CHECK_CU(cuImportExternalMemory(&ext, &desc)))
+            close(fd);
+      }
+      if (ext) {
+         atomic_store(&r->ext, ext);
+         API_CHECK_CU(cuDestroyExternalMemory(ext));
+      }
+      API_CHECK_CU(cuMemRelease(h));
+   }
+   atomic_store(&r->stop, true);
+   API_CHECK_CU(cuCtxSetCurrent(NULL));
+   return NULL;
+}
+
+static void *
+vmm_import_user(void *data)
+{
+   struct vmm_import_race *r = data;
+   API_CHECK_CU(cuCtxSetCurrent(r->ctx));
+   pthread_barrier_wait(&r->start);
+   while (!atomic_load(&r->stop)) {
+      CUmemGenericAllocationHandle h = atomic_load(&r->handle);
+      CUexternalMemory ext = atomic_load(&r->ext);
+      if (!h || !ext)
+         continue;
+      CUmemAllocationProp prop;
+      int fd = -1;
+      CUdeviceptr ptr = 0;
+      CUDA_EXTERNAL_MEMORY_BUFFER_DESC buf;
+      memset(&buf, 0, sizeof(buf));
+      buf.size = r->size;
+      CUresult p = cuMemGetAllocationPropertiesFromHandle(&prop, h);
+      CUresult x = cuMemExportToShareableHandle(&fd, h, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0);
+      CUresult m = cuExternalMemoryGetMappedBuffer(&ptr, ext, &buf);
+      if (x == CUDA_SUCCESS)
+         close(fd);
+      if (m == CUDA_SUCCESS)
+         API_CHECK_CU(cuMemFree(ptr));
+      API_CHECK_MSG((p == CUDA_SUCCESS || p == CUDA_ERROR_INVALID_VALUE) &&
+                       (x == CUDA_SUCCESS || x == CUDA_ERROR_INVALID_VALUE) &&
+                       (m == CUDA_SUCCESS || m == CUDA_ERROR_INVALID_VALUE),
+                    "on a handle being released: properties %d, export %d, mapped buffer %d", (int)p, (int)x,
+                    (int)m);
+   }
+   API_CHECK_CU(cuCtxSetCurrent(NULL));
+   return NULL;
+}
+
+static void
+thread_vmm_import_destroy_use(void)
+{
+   enum { USERS = 3 };
+   struct vmm_import_race r = { .ctx = api_ctx };
+   pthread_t threads[1 + USERS];
+   r.prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+   r.prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+   r.prop.location.id = api_dev;
+   r.prop.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+   API_REQUIRE_CU(cuMemGetAllocationGranularity(&r.size, &r.prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
+   pthread_barrier_init(&r.start, NULL, 1 + USERS);
+   API_REQUIRE(pthread_create(&threads[0], NULL, vmm_import_churn, &r) == 0);
+   for (int i = 1; i <= USERS; i++)
+      API_REQUIRE(pthread_create(&threads[i], NULL, vmm_import_user, &r) == 0);
+   for (int i = 0; i <= USERS; i++)
+      pthread_join(threads[i], NULL);
+   pthread_barrier_destroy(&r.start);
+   API_CHECK_CU(cuCtxSetCurrent(api_ctx));
+   API_CHECK_CU(cuCtxSynchronize());
+}
+
+/* One thread creates and destroys arrays and mipmapped arrays; others
+ * read descriptors of, copy out of and take levels of whichever it made
+ * last, live or already destroyed.  Each call holds a reference, a
+ * level's being its mipmapped array's. */
+struct array_race {
+   CUcontext ctx;
+   CUarray _Atomic array;
+   CUmipmappedArray _Atomic mip;
+   bool _Atomic stop;
+   pthread_barrier_t start;
+};
+
+static void *
+array_race_churn(void *data)
+{
+   struct array_race *r = data;
+   API_CHECK_CU(cuCtxSetCurrent(r->ctx));
+   pthread_barrier_wait(&r->start);
+   CUDA_ARRAY3D_DESCRIPTOR desc = {
+      .Width = 64, .Height = 16, .Format = CU_AD_FORMAT_UNSIGNED_INT8, .NumChannels = 4,
+   };
+   double end = api_now() + 2.0;
+   while (api_now() < end && !cuvk_test_failures()) {
+      CUarray a;
+      CUmipmappedArray m;
+      if (!API_CHECK_CU(cuArray3DCreate(&a, &desc)))
+         break;
+      atomic_store(&r->array, a);
+      if (!API_CHECK_CU(cuMipmappedArrayCreate(&m, &desc, 3))) {
+         API_CHECK_CU(cuArrayDestroy(a));
+         break;
+      }
+      atomic_store(&r->mip, m);
+      API_CHECK_CU(cuArrayDestroy(a));
+      API_CHECK_CU(cuMipmappedArrayDestroy(m));
+   }
+   atomic_store(&r->stop, true);
+   API_CHECK_CU(cuCtxSetCurrent(NULL));
+   return NULL;
+}
+
+static bool
+array_race_result(CUresult r)
+{
+   return r == CUDA_SUCCESS || r == CUDA_ERROR_INVALID_HANDLE;
+}
+
+static void *
+array_race_user(void *data)
+{
+   struct array_race *r = data;
+   uint8_t row[64 * 4];
+   API_CHECK_CU(cuCtxSetCurrent(r->ctx));
+   pthread_barrier_wait(&r->start);
+   while (!atomic_load(&r->stop)) {
+      CUarray a = atomic_load(&r->array);
+      CUmipmappedArray m = atomic_load(&r->mip);
+      if (!a || !m)
+         continue;
+      CUDA_ARRAY_DESCRIPTOR desc;
+      CUDA_MEMCPY2D copy = {
+         .srcMemoryType = CU_MEMORYTYPE_ARRAY, .srcArray = a,
+         .dstMemoryType = CU_MEMORYTYPE_HOST, .dstHost = row, .dstPitch = sizeof(row),
+         .WidthInBytes = sizeof(row), .Height = 1,
+      };
+      CUarray level = NULL;
+      CUresult d = cuArrayGetDescriptor(&desc, a), c = cuMemcpy2D(&copy),
+               l = cuMipmappedArrayGetLevel(&level, m, 1);
+      CUresult ld = l == CUDA_SUCCESS ? cuArrayGetDescriptor(&desc, level) : CUDA_SUCCESS;
+      API_CHECK_MSG(array_race_result(d) && array_race_result(c) && array_race_result(l) &&
+                       array_race_result(ld),
+                    "on arrays being destroyed: descriptor %d, copy %d, level %d, level descriptor %d", (int)d,
+                    (int)c, (int)l, (int)ld);
+   }
+   API_CHECK_CU(cuCtxSetCurrent(NULL));
+   return NULL;
+}
+
+static void
+thread_array_destroy_use(void)
+{
+   enum { USERS = 3 };
+   struct array_race r = { .ctx = api_ctx };
+   pthread_t threads[1 + USERS];
+   pthread_barrier_init(&r.start, NULL, 1 + USERS);
+   API_REQUIRE(pthread_create(&threads[0], NULL, array_race_churn, &r) == 0);
+   for (int i = 1; i <= USERS; i++)
+      API_REQUIRE(pthread_create(&threads[i], NULL, array_race_user, &r) == 0);
+   for (int i = 0; i <= USERS; i++)
+      pthread_join(threads[i], NULL);
+   pthread_barrier_destroy(&r.start);
+   API_CHECK_CU(cuCtxSetCurrent(api_ctx));
+   API_CHECK_CU(cuCtxSynchronize());
+}
+
 static const struct api_case cases[] = {
    API_CASE("api.thread.streams", thread_streams),
    API_CASE_BARE("api.thread.shared_context", thread_shared_context),
@@ -781,6 +1063,9 @@ static const struct api_case cases[] = {
    API_CASE("api.thread.vmm_release_retire", thread_vmm_release_retire),
    API_CASE("api.thread.event_record_query", thread_event_record_query),
    API_CASE("api.thread.stream_destroy_query", thread_stream_destroy_query),
+   API_CASE("api.thread.event_destroy_use", thread_event_destroy_use),
+   API_CASE("api.thread.vmm_import_destroy_use", thread_vmm_import_destroy_use),
+   API_CASE("api.thread.array_destroy_use", thread_array_destroy_use),
 };
 
 API_MAIN(cases)

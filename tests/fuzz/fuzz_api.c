@@ -1210,7 +1210,6 @@ op_event(struct fz *f, int op)
    case 3: cuEventSynchronize(e); break;
    case 4: cuEventElapsedTime(u8(f) % 8 ? &ms : NULL, e, pick_event(f)); break;
    default:
-      hf_quiesce();
       if (cuEventDestroy(e) == CUDA_SUCCESS)
          kill_value(P_EVENT, (uintptr_t)e);
       break;
@@ -1650,7 +1649,6 @@ op_runtime(struct fz *f)
          case 1: cudaStreamWaitEvent(st, e, 0); break;
          case 2: cudaStreamSynchronize(st); break;
          default:
-            hf_quiesce();
             if (cudaEventDestroy(e) == cudaSuccess)
                kill_value(P_EVENT, (uintptr_t)e);
             break;
@@ -2097,14 +2095,15 @@ static struct hf_record hf_records[HF_RECORDS];
 static atomic_uint hf_runs;
 
 /* Waits until no host function that calls cuvk is pending.  Called
- * before the harness destroys an event or a context, and at the end of
- * an input: a lookup in cuvk checks that a handle is live and then reads
- * it, and a destroy on another thread in between frees it under the
- * reader (a use of a handle while it is destroyed, undefined in CUDA;
- * cuvk does not count references to handles).  Streams are exempt: a
- * destroyed stream stays a stream of its context until the context goes
- * (api.thread.stream_destroy_query).  Host functions are never dropped
- * here (no semaphore the GPU waits on stays unsignalled), so this ends. */
+ * before the harness destroys a context, and at the end of an input:
+ * destroying a context frees its objects whatever calls are using them
+ * (a use of a handle while its context is destroyed, undefined in CUDA).
+ * Events, like every handle but contexts, are reference counted (a call
+ * that found one live finishes on it; api.thread.event_destroy_use), and
+ * a destroyed stream stays a stream of its context until the context
+ * goes (api.thread.stream_destroy_query), so destroying either needs no
+ * wait.  Host functions are never dropped here (no semaphore the GPU
+ * waits on stays unsignalled), so this ends. */
 static void
 hf_quiesce(void)
 {

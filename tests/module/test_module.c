@@ -9,11 +9,15 @@
  */
 #include <cuda.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static unsigned failures;
+/* Atomic: module.unload_race checks from several threads. */
+static atomic_uint failures;
 
 #define CHECK(cond)                                                                   \
    do {                                                                               \
@@ -812,6 +816,72 @@ case_span_wild(void)
    OK(cuDevicePrimaryCtxReset(dev));
 }
 
+/* One thread loads, uses and unloads a module; others use whichever
+ * module and function it made last, loaded or already unloaded.  A call
+ * that found the module or function in the object table read it after
+ * the unload had freed it (under --sanitize=address, a use after free);
+ * now a call holds a reference to the module, so it finishes on the
+ * live one or is told the handle is gone. */
+struct unload_race {
+   CUcontext ctx;
+   CUdeviceptr out;
+   _Atomic(CUmodule) mod;
+   _Atomic(CUfunction) fn;
+   atomic_bool stop;
+};
+
+static void *
+unload_race_user(void *data)
+{
+   struct unload_race *r = data;
+   OK(cuCtxSetCurrent(r->ctx));
+   while (!atomic_load(&r->stop)) {
+      CUmodule mod = atomic_load(&r->mod);
+      CUfunction fn = atomic_load(&r->fn);
+      if (!mod || !fn)
+         continue;
+      CUfunction got;
+      int attr;
+      void *params[] = {&r->out};
+      CUresult g = cuModuleGetFunction(&got, mod, "where");
+      CUresult a = cuFuncGetAttribute(&attr, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn);
+      CUresult l = cuLaunchKernel(fn, 1, 1, 1, 4, 2, 2, 0, NULL, params, NULL);
+      CHECK((g == CUDA_SUCCESS || g == CUDA_ERROR_INVALID_HANDLE) &&
+            (a == CUDA_SUCCESS || a == CUDA_ERROR_INVALID_HANDLE) &&
+            (l == CUDA_SUCCESS || l == CUDA_ERROR_INVALID_HANDLE));
+   }
+   OK(cuCtxSetCurrent(NULL));
+   return NULL;
+}
+
+static void
+case_unload_race(void)
+{
+   enum { USERS = 3, ROUNDS = 40 };
+   struct unload_race r = { .ctx = setup() };
+   pthread_t users[USERS];
+   OK(cuMemAlloc(&r.out, 4096));
+   for (int i = 0; i < USERS; i++)
+      CHECK(pthread_create(&users[i], NULL, unload_race_user, &r) == 0);
+   for (int i = 0; i < ROUNDS && !failures; i++) {
+      CUmodule mod;
+      CUfunction fn;
+      OK(cuModuleLoadData(&mod, grid_ptx));
+      OK(cuModuleGetFunction(&fn, mod, "where"));
+      atomic_store(&r.fn, fn);
+      atomic_store(&r.mod, mod);
+      void *params[] = {&r.out};
+      OK(cuLaunchKernel(fn, 1, 1, 1, 4, 2, 2, 0, NULL, params, NULL));
+      OK(cuModuleUnload(mod));
+   }
+   atomic_store(&r.stop, true);
+   for (int i = 0; i < USERS; i++)
+      pthread_join(users[i], NULL);
+   OK(cuCtxSynchronize());
+   OK(cuMemFree(r.out));
+   teardown();
+}
+
 static const struct {
    const char *name;
    void (*fn)(void);
@@ -828,6 +898,7 @@ static const struct {
    {"kernel.memory_kinds", case_memory_kinds},
    {"kernel.wild_pointer", case_wild_pointer},
    {"module.unload_loop", case_unload_loop},
+   {"module.unload_race", case_unload_race},
 };
 
 int

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <sys/stat.h>
 
 #include "util/xsem.h"
@@ -569,6 +570,91 @@ destroyed_closed_by_sync(void)
    API_CHECK_CU(cuMemFree(dev));
 }
 
+/* One thread imports and destroys semaphores; others signal and wait on
+ * whichever was imported last, live or already destroyed.  The calls
+ * found a semaphore in the object table and read it afterwards, so a
+ * destroy in between freed it under them (under --sanitize=address a
+ * heap-use-after-free); each call now holds a reference, so it finishes
+ * on the live semaphore or is told the handle is gone. */
+struct sem_destroy_race {
+   CUcontext ctx;
+   CUexternalSemaphore _Atomic latest;
+   atomic_ullong next_value;
+   atomic_bool stop;
+   pthread_barrier_t start;
+};
+
+static void *
+sem_destroy_churn(void *data)
+{
+   struct sem_destroy_race *r = data;
+   API_CHECK_CU(cuCtxSetCurrent(r->ctx));
+   pthread_barrier_wait(&r->start);
+   double end = api_now() + 2.0;
+   while (api_now() < end && !cuvk_test_failures()) {
+      struct cuvk_xsem *x;
+      CUexternalSemaphore sem = sem_import(CUVK_XSEM_TIMELINE, &x);
+      atomic_store(&r->latest, sem);
+      API_CHECK_CU(cuDestroyExternalSemaphore(sem));
+      cuvk_xsem_destroy(x);
+   }
+   atomic_store(&r->stop, true);
+   API_CHECK_CU(cuCtxSetCurrent(NULL));
+   return NULL;
+}
+
+static void *
+sem_destroy_user(void *data)
+{
+   struct sem_destroy_race *r = data;
+   API_CHECK_CU(cuCtxSetCurrent(r->ctx));
+   pthread_barrier_wait(&r->start);
+   for (unsigned i = 0; !atomic_load(&r->stop); i++) {
+      CUexternalSemaphore sem = atomic_load(&r->latest);
+      if (!sem)
+         continue;
+      /* Values from one counter never go backwards on one thread, but
+       * two threads may submit theirs out of order: INVALID_VALUE is
+       * also what a timeline signalled backwards gets.  A wait for 0 is
+       * satisfied from the start, so nothing is left blocked.  Most
+       * rounds name the semaphore many times with flags the call refuses
+       * after reading each entry: nothing is queued, so a destroy frees
+       * it at once, and a read after that shows. */
+      enum { COPIES = 62 }; /* the most one call takes: a wider window */
+      CUexternalSemaphore copies[COPIES];
+      CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS bad[COPIES];
+      memset(bad, 0, sizeof(bad));
+      for (unsigned k = 0; k < COPIES; k++)
+         copies[k] = sem;
+      bad[COPIES - 1].flags = 1;
+      CUresult s = i % 16 ? cuSignalExternalSemaphoresAsync(copies, bad, COPIES, NULL)
+                         : sem_signal(sem, atomic_fetch_add(&r->next_value, 1) + 1, NULL);
+      CUresult w = i % 16 ? CUDA_SUCCESS : sem_wait(sem, 0, NULL);
+      API_CHECK_MSG((s == CUDA_SUCCESS || s == CUDA_ERROR_INVALID_VALUE) &&
+                       (w == CUDA_SUCCESS || w == CUDA_ERROR_INVALID_VALUE),
+                    "on a semaphore being destroyed: signal %d, wait %d", (int)s, (int)w);
+   }
+   API_CHECK_CU(cuCtxSetCurrent(NULL));
+   return NULL;
+}
+
+static void
+destroy_use_race(void)
+{
+   enum { USERS = 3 };
+   struct sem_destroy_race r = { .ctx = api_ctx };
+   pthread_t threads[1 + USERS];
+   pthread_barrier_init(&r.start, NULL, 1 + USERS);
+   API_REQUIRE(pthread_create(&threads[0], NULL, sem_destroy_churn, &r) == 0);
+   for (int i = 1; i <= USERS; i++)
+      API_REQUIRE(pthread_create(&threads[i], NULL, sem_destroy_user, &r) == 0);
+   for (int i = 0; i <= USERS; i++)
+      pthread_join(threads[i], NULL);
+   pthread_barrier_destroy(&r.start);
+   API_CHECK_CU(cuCtxSetCurrent(api_ctx));
+   API_CHECK_CU(cuCtxSynchronize());
+}
+
 /* ---- host functions ----------------------------------------------------------- */
 
 struct host_fn_state {
@@ -767,6 +853,7 @@ static const struct api_case cases[] = {
    API_CASE("external_semaphore.xsem.never_signalled", never_signalled),
    API_CASE("external_semaphore.xsem.fd_hygiene", fd_hygiene),
    API_CASE("external_semaphore.xsem.destroyed_closed_by_sync", destroyed_closed_by_sync),
+   API_CASE("external_semaphore.xsem.destroy_use_race", destroy_use_race),
    API_CASE("host_func.launch.order", host_func_launch),
    API_CASE("host_func.callback.order", host_func_callback),
    API_CASE("host_func.launch.many", host_func_many),
