@@ -13,6 +13,7 @@
 #include "cuda_api/driver.h"
 #include "cuda_api/fatbin.h"
 #include "cuda_api/memory.h"
+#include "cuda_api/module_cache.h"
 #include "util/error.h"
 #include "util/log.h"
 #include "util/macros.h"
@@ -125,20 +126,15 @@ module_release_now(struct cuvk_context *ctx, void *data)
    module_free(data);
 }
 
-static CUresult
-module_load(const void *image, size_t size, const char *entry, CUmodule *out)
+CUresult
+cuvk_module_load_in(struct cuvk_context *ctx, const void *image, size_t size, const char *entry,
+                    struct cuvk_module **out)
 {
-   struct cuvk_context *ctx = NULL;
    struct cuvk_cc_error err;
    char *ptx = NULL;
    size_t len;
    uint32_t arch;
-   CUresult res = cuvk_context_current(entry, &ctx);
-   if (res != CUDA_SUCCESS)
-      return res;
-   if (!out)
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: module is NULL", entry);
-   res = cuvk_launch_fault(ctx);
+   CUresult res = cuvk_launch_fault(ctx);
    if (res != CUDA_SUCCESS)
       return res;
    res = cuvk_image_ptx(image, size, entry, &ptx, &len, &arch);
@@ -151,6 +147,7 @@ module_load(const void *image, size_t size, const char *entry, CUmodule *out)
       return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", entry);
    }
    mod->ctx = ctx;
+   mod->cached = cuvk_module_cache_hash_ptx(ptx, len, mod->ptx_hash);
    pthread_mutex_init(&mod->lock, NULL);
    cuvk_list_init(&mod->functions);
    cuvk_list_init(&mod->link);
@@ -171,7 +168,7 @@ module_load(const void *image, size_t size, const char *entry, CUmodule *out)
    cuvk_list_addtail(&mod->link, &ctx->modules);
    pthread_mutex_unlock(&ctx->lock);
    cuvk_logd("%s: %zu kernels, %zu globals", entry, cuvk_cc_module_kernel_count(mod->cc), mod->global_count);
-   *out = (CUmodule)mod;
+   *out = mod;
    return CUDA_SUCCESS;
 
 fail:
@@ -180,6 +177,18 @@ fail:
    module_free(mod);
    free(ptx);
    return res;
+}
+
+static CUresult
+module_load(const void *image, size_t size, const char *entry, CUmodule *out)
+{
+   struct cuvk_context *ctx = NULL;
+   CUresult res = cuvk_context_current(entry, &ctx);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!out)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: module is NULL", entry);
+   return cuvk_module_load_in(ctx, image, size, entry, (struct cuvk_module **)out);
 }
 
 CUVK_EXPORT CUresult CUDAAPI
@@ -313,6 +322,16 @@ cuModuleUnload(CUmodule hmod)
    CUresult res = module_lookup(hmod, "cuModuleUnload", &mod);
    if (res != CUDA_SUCCESS)
       return res;
+   if (mod->library)
+      return cuvk_error(CUDA_ERROR_NOT_PERMITTED, "cuModuleUnload: %p belongs to a library; cuLibraryUnload "
+                        "unloads it", (void *)hmod);
+   cuvk_module_unload(mod);
+   return CUDA_SUCCESS;
+}
+
+void
+cuvk_module_unload(struct cuvk_module *mod)
+{
    struct cuvk_context *ctx = mod->ctx;
    cuvk_object_remove(&mod->base);
    pthread_mutex_lock(&mod->lock);
@@ -329,7 +348,6 @@ cuModuleUnload(CUmodule hmod)
    mod->release.data = mod;
    cuvk_submit_defer(ctx, &mod->release);
    pthread_mutex_unlock(&ctx->lock);
-   return CUDA_SUCCESS;
 }
 
 void
@@ -338,6 +356,8 @@ cuvk_module_release_context(struct cuvk_context *ctx)
    /* The GPU is idle; the globals' memory goes with the context's other
     * allocations. */
    cuvk_list_for_each_entry_safe(struct cuvk_module, mod, &ctx->modules, link) {
+      if (mod->library)
+         cuvk_library_module_gone(mod);
       cuvk_object_remove(&mod->base);
       cuvk_list_for_each_entry(struct cuvk_function, f, &mod->functions, link)
          cuvk_object_remove(&f->base);
@@ -356,6 +376,7 @@ cuvk_function_destroy(struct cuvk_function *f)
    if (f->shader)
       vkDestroyShaderModule(vk, f->shader, NULL);
    free(f->k.words);
+   free(f->cached_params);
    free(f);
 }
 
@@ -377,9 +398,11 @@ cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
          goto out;
       }
    }
-   bool known = false;
-   for (size_t i = 0; i < cuvk_cc_module_kernel_count(mod->cc) && !known; i++)
-      known = strcmp(cuvk_cc_module_kernel_name(mod->cc, i), name) == 0;
+   const char *known = NULL;
+   for (size_t i = 0; i < cuvk_cc_module_kernel_count(mod->cc) && !known; i++) {
+      if (strcmp(cuvk_cc_module_kernel_name(mod->cc, i), name) == 0)
+         known = cuvk_cc_module_kernel_name(mod->cc, i);
+   }
    if (!known) {
       res = cuvk_error(CUDA_ERROR_NOT_FOUND, "cuModuleGetFunction: the module has no kernel %s", name);
       goto out;
@@ -391,12 +414,25 @@ cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
    }
    f->mod = mod;
    /* Translated now, so a kernel the compiler refuses fails here and
-    * its module's other kernels are unaffected. */
-   if (!cuvk_cc_compile_kernel(mod->cc, name, &mod->ctx->kernel_target, &f->k, &err)) {
-      res = cc_error(&err, "cuModuleGetFunction", name);
-      free(f);
-      goto out;
+    * its module's other kernels are unaffected; or read from the disk
+    * cache, where an earlier process translated it for this device. */
+   uint8_t key[32];
+   bool hit = false;
+   if (mod->cached) {
+      cuvk_module_cache_key(mod->ctx, mod->ptx_hash, name, key);
+      hit = cuvk_module_cache_get(key, &f->k, &f->cached_params);
+      f->k.name = known;
    }
+   if (!hit) {
+      if (!cuvk_cc_compile_kernel(mod->cc, name, &mod->ctx->kernel_target, &f->k, &err)) {
+         res = cc_error(&err, "cuModuleGetFunction", name);
+         free(f);
+         goto out;
+      }
+      if (mod->cached)
+         cuvk_module_cache_put(key, &f->k);
+   }
+   cuvk_logd("cuModuleGetFunction: %s %s", name, hit ? "read from the disk cache" : "translated");
    VkShaderModuleCreateInfo info = {
       .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
       .codeSize = f->k.word_count * sizeof(uint32_t),
@@ -407,6 +443,7 @@ cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
    f->k.words = NULL;
    if (vr != VK_SUCCESS) {
       res = cuvk_vk_error(vr, "cuModuleGetFunction: vkCreateShaderModule");
+      free(f->cached_params);
       free(f);
       goto out;
    }
@@ -467,6 +504,13 @@ function_lookup(CUfunction hfunc, const char *entry, struct cuvk_function **out)
    CUresult res = cuvk_driver_check(entry);
    if (res != CUDA_SUCCESS)
       return res;
+   if (hfunc && cuvk_object_is(hfunc, CUVK_OBJECT_KERNEL)) {
+      /* A CUkernel cast to CUfunction, as CUDA allows: its function in
+       * the current context. */
+      struct cuvk_context *ctx;
+      res = cuvk_context_current(entry, &ctx);
+      return res != CUDA_SUCCESS ? res : cuvk_kernel_function((CUkernel)hfunc, ctx, entry, out);
+   }
    if (!hfunc || !cuvk_object_is(hfunc, CUVK_OBJECT_FUNCTION))
       return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "%s: %p is not a live function", entry, (void *)hfunc);
    *out = (struct cuvk_function *)hfunc;
