@@ -67,6 +67,9 @@ typedef uint64_t cuuint64_t;
 
 /* Modules */
 #define cuModuleGetGlobal           cuModuleGetGlobal_v2
+#define cuLinkCreate                cuLinkCreate_v2
+#define cuLinkAddData               cuLinkAddData_v2
+#define cuLinkAddFile               cuLinkAddFile_v2
 
 /* Contexts */
 #define cuCtxCreate                 cuCtxCreate_v4
@@ -148,6 +151,7 @@ typedef uint64_t cuuint64_t;
 #define cuStreamAddCallback         __CUDA_API_PTSZ(cuStreamAddCallback)
 #define cuLaunchHostFunc            __CUDA_API_PTSZ(cuLaunchHostFunc)
 #define cuLaunchKernel              __CUDA_API_PTSZ(cuLaunchKernel)
+#define cuLaunchKernelEx            __CUDA_API_PTSZ(cuLaunchKernelEx)
 #define cuSignalExternalSemaphoresAsync __CUDA_API_PTSZ(cuSignalExternalSemaphoresAsync)
 #define cuWaitExternalSemaphoresAsync __CUDA_API_PTSZ(cuWaitExternalSemaphoresAsync)
 #endif
@@ -1115,6 +1119,153 @@ typedef enum CUjit_option_enum {
 /* cuOccupancyMaxPotentialBlockSize's dynamic shared memory per block size. */
 typedef size_t(CUDAAPI *CUoccupancyB2DSize)(int blockSize);
 
+/* ---- Libraries, kernels, linking and extensible launches (CUDA 12+) ---- */
+
+/* A library is loaded once and used from any context; a kernel is one of
+ * its entry points, valid in every context (cuLaunchKernel takes it cast
+ * to CUfunction). */
+typedef struct CUlib_st *CUlibrary;
+typedef struct CUkern_st *CUkernel;
+typedef struct CUlinkState_st *CUlinkState;
+typedef struct CUgraphDeviceUpdatableNode_st *CUgraphDeviceNode;
+
+/* What cuLinkAddData is handed. */
+typedef enum CUjitInputType_enum {
+   CU_JIT_INPUT_CUBIN = 0,
+   CU_JIT_INPUT_PTX = 1,
+   CU_JIT_INPUT_FATBINARY = 2,
+   CU_JIT_INPUT_OBJECT = 3,
+   CU_JIT_INPUT_LIBRARY = 4,
+   CU_JIT_INPUT_NVVM = 5,
+   CU_JIT_NUM_INPUT_TYPES = 6
+} CUjitInputType;
+
+/* Options of cuLibraryLoadData. */
+typedef enum CUlibraryOption_enum {
+   CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE = 0,
+   CU_LIBRARY_BINARY_IS_PRESERVED = 1,
+   CU_LIBRARY_NUM_OPTIONS
+} CUlibraryOption;
+
+/* L2 persistence hints. */
+typedef enum CUaccessProperty_enum {
+   CU_ACCESS_PROPERTY_NORMAL = 0,
+   CU_ACCESS_PROPERTY_STREAMING = 1,
+   CU_ACCESS_PROPERTY_PERSISTING = 2
+} CUaccessProperty;
+
+typedef struct CUaccessPolicyWindow_st {
+   void *base_ptr;
+   size_t num_bytes;
+   float hitRatio;
+   CUaccessProperty hitProp;
+   CUaccessProperty missProp;
+} CUaccessPolicyWindow_v1;
+typedef CUaccessPolicyWindow_v1 CUaccessPolicyWindow;
+
+typedef enum CUsynchronizationPolicy_enum {
+   CU_SYNC_POLICY_AUTO = 1,
+   CU_SYNC_POLICY_SPIN = 2,
+   CU_SYNC_POLICY_YIELD = 3,
+   CU_SYNC_POLICY_BLOCKING_SYNC = 4
+} CUsynchronizationPolicy;
+
+typedef enum CUclusterSchedulingPolicy_enum {
+   CU_CLUSTER_SCHEDULING_POLICY_DEFAULT = 0,
+   CU_CLUSTER_SCHEDULING_POLICY_SPREAD = 1,
+   CU_CLUSTER_SCHEDULING_POLICY_LOAD_BALANCING = 2
+} CUclusterSchedulingPolicy;
+
+typedef enum CUlaunchMemSyncDomain_enum {
+   CU_LAUNCH_MEM_SYNC_DOMAIN_DEFAULT = 0,
+   CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE = 1
+} CUlaunchMemSyncDomain;
+
+typedef struct CUlaunchMemSyncDomainMap_st {
+   unsigned char default_;
+   unsigned char remote;
+} CUlaunchMemSyncDomainMap;
+
+/* cuLaunchKernelEx's attributes. */
+typedef enum CUlaunchAttributeID_enum {
+   CU_LAUNCH_ATTRIBUTE_IGNORE = 0,
+   CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1,
+   CU_LAUNCH_ATTRIBUTE_COOPERATIVE = 2,
+   CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY = 3,
+   CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4,
+   CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE = 5,
+   CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6,
+   CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT = 7,
+   CU_LAUNCH_ATTRIBUTE_PRIORITY = 8,
+   CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP = 9,
+   CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN = 10,
+   CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION = 11,
+   CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT = 12,
+   CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE = 13,
+   CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT = 14,
+   CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING = 16
+#if defined(__CUDA_API_VERSION_INTERNAL)
+   , CU_LAUNCH_ATTRIBUTE_MAX
+#endif
+} CUlaunchAttributeID;
+
+/* One attribute's value: 64 bytes whatever member is used. */
+typedef union CUlaunchAttributeValue_union {
+   char pad[64];
+   CUaccessPolicyWindow accessPolicyWindow;
+   int cooperative;
+   CUsynchronizationPolicy syncPolicy;
+   struct {
+      unsigned int x;
+      unsigned int y;
+      unsigned int z;
+   } clusterDim;
+   CUclusterSchedulingPolicy clusterSchedulingPolicyPreference;
+   int programmaticStreamSerializationAllowed;
+   struct {
+      CUevent event;
+      int flags;
+      int triggerAtBlockStart;
+   } programmaticEvent;
+   struct {
+      CUevent event;
+      int flags;
+   } launchCompletionEvent;
+   int priority;
+   CUlaunchMemSyncDomainMap memSyncDomainMap;
+   CUlaunchMemSyncDomain memSyncDomain;
+   struct {
+      unsigned int x;
+      unsigned int y;
+      unsigned int z;
+   } preferredClusterDim;
+   struct {
+      int deviceUpdatable;
+      CUgraphDeviceNode devNode;
+   } deviceUpdatableKernelNode;
+   unsigned int sharedMemCarveout;
+   unsigned int nvlinkUtilCentricScheduling;
+} CUlaunchAttributeValue;
+
+typedef struct CUlaunchAttribute_st {
+   CUlaunchAttributeID id;
+   char pad[8 - sizeof(CUlaunchAttributeID)];
+   CUlaunchAttributeValue value;
+} CUlaunchAttribute;
+
+typedef struct CUlaunchConfig_st {
+   unsigned int gridDimX;
+   unsigned int gridDimY;
+   unsigned int gridDimZ;
+   unsigned int blockDimX;
+   unsigned int blockDimY;
+   unsigned int blockDimZ;
+   unsigned int sharedMemBytes;
+   CUstream hStream;
+   CUlaunchAttribute *attrs;
+   unsigned int numAttrs;
+} CUlaunchConfig;
+
 /* Shared memory bank size (cuCtxSetSharedMemConfig; deprecated). */
 typedef enum CUsharedconfig_enum {
    CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE = 0x00,
@@ -1344,6 +1495,41 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned in
                                 unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
                                 unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,
                                 void **kernelParams, void **extra);
+CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams,
+                                  void **extra);
+
+/* Libraries and their kernels: loaded once, usable in every context */
+CUresult CUDAAPI cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_option *jitOptions,
+                                   void **jitOptionsValues, unsigned int numJitOptions,
+                                   CUlibraryOption *libraryOptions, void **libraryOptionValues,
+                                   unsigned int numLibraryOptions);
+CUresult CUDAAPI cuLibraryLoadFromFile(CUlibrary *library, const char *fileName, CUjit_option *jitOptions,
+                                       void **jitOptionsValues, unsigned int numJitOptions,
+                                       CUlibraryOption *libraryOptions, void **libraryOptionValues,
+                                       unsigned int numLibraryOptions);
+CUresult CUDAAPI cuLibraryUnload(CUlibrary library);
+CUresult CUDAAPI cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library, const char *name);
+CUresult CUDAAPI cuLibraryGetKernelCount(unsigned int *count, CUlibrary lib);
+CUresult CUDAAPI cuLibraryEnumerateKernels(CUkernel *kernels, unsigned int numKernels, CUlibrary lib);
+CUresult CUDAAPI cuLibraryGetModule(CUmodule *pMod, CUlibrary library);
+CUresult CUDAAPI cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name);
+CUresult CUDAAPI cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel);
+CUresult CUDAAPI cuKernelGetLibrary(CUlibrary *pLib, CUkernel kernel);
+CUresult CUDAAPI cuKernelGetAttribute(int *pi, CUfunction_attribute attrib, CUkernel kernel, CUdevice dev);
+CUresult CUDAAPI cuKernelSetAttribute(CUfunction_attribute attrib, int val, CUkernel kernel, CUdevice dev);
+CUresult CUDAAPI cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config, CUdevice dev);
+CUresult CUDAAPI cuKernelGetName(const char **name, CUkernel hfunc);
+
+/* Linking PTX into one image cuModuleLoadData takes */
+CUresult CUDAAPI cuLinkCreate(unsigned int numOptions, CUjit_option *options, void **optionValues,
+                              CUlinkState *stateOut);
+CUresult CUDAAPI cuLinkAddData(CUlinkState state, CUjitInputType type, void *data, size_t size,
+                               const char *name, unsigned int numOptions, CUjit_option *options,
+                               void **optionValues);
+CUresult CUDAAPI cuLinkAddFile(CUlinkState state, CUjitInputType type, const char *path,
+                               unsigned int numOptions, CUjit_option *options, void **optionValues);
+CUresult CUDAAPI cuLinkComplete(CUlinkState state, void **cubinOut, size_t *sizeOut);
+CUresult CUDAAPI cuLinkDestroy(CUlinkState state);
 CUresult CUDAAPI cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *userData,
                                      unsigned int flags);
 
@@ -1455,6 +1641,10 @@ CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int cudaVersio
 #undef cuStreamAddCallback
 #undef cuLaunchHostFunc
 #undef cuLaunchKernel
+#undef cuLaunchKernelEx
+#undef cuLinkCreate
+#undef cuLinkAddData
+#undef cuLinkAddFile
 #undef cuSignalExternalSemaphoresAsync
 #undef cuWaitExternalSemaphoresAsync
 
@@ -1679,6 +1869,16 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned in
                                 unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
                                 unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,
                                 void **kernelParams, void **extra);
+CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams,
+                                  void **extra);
+/* The CUDA 5.5 linker entry points; same signatures as _v2. */
+CUresult CUDAAPI cuLinkCreate(unsigned int numOptions, CUjit_option *options, void **optionValues,
+                              CUlinkState *stateOut);
+CUresult CUDAAPI cuLinkAddData(CUlinkState state, CUjitInputType type, void *data, size_t size,
+                               const char *name, unsigned int numOptions, CUjit_option *options,
+                               void **optionValues);
+CUresult CUDAAPI cuLinkAddFile(CUlinkState state, CUjitInputType type, const char *path,
+                               unsigned int numOptions, CUjit_option *options, void **optionValues);
 CUresult CUDAAPI cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray,
                                                  const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray,
                                                  unsigned int numExtSems, CUstream stream);

@@ -160,6 +160,11 @@ cuvk_test_env() {
       export XDG_RUNTIME_DIR=$CUVK_TMP_RUNTIME_DIR
       trap 'rm -rf "$CUVK_TMP_RUNTIME_DIR"' EXIT
    fi
+   # Translated kernels go to a cache of the build's own, not the user's
+   # ~/.cache/cuvk; a second run of the suite reads what the first wrote.
+   if [[ -z ${CUVK_CACHE_DIR:-} ]]; then
+      export CUVK_CACHE_DIR=$CUVK_BUILD/test-cache
+   fi
 }
 
 # The suites the build defines, one per line, without the project prefix.

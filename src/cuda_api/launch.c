@@ -11,6 +11,7 @@
 #include "cuda_api/context.h"
 #include "cuda_api/driver.h"
 #include "cuda_api/memory.h"
+#include "cuda_api/module_cache.h"
 #include "mem/block_heap.h"
 #include "mem/page_table.h"
 #include "util/error.h"
@@ -185,8 +186,7 @@ cuvk_launch_init(struct cuvk_context *ctx)
       res = cuvk_vk_error(vr, "vkCreatePipelineLayout for kernels");
       goto fail;
    }
-   VkPipelineCacheCreateInfo cache_info = {.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
-   vr = vkCreatePipelineCache(ctx->vk, &cache_info, NULL, &l->cache);
+   vr = cuvk_module_cache_pipeline_create(ctx, &l->cache);
    if (vr != VK_SUCCESS) {
       res = cuvk_vk_error(vr, "vkCreatePipelineCache");
       goto fail;
@@ -221,6 +221,7 @@ cuvk_launch_finish(struct cuvk_context *ctx)
       chunk_destroy(ctx->vk, c);
    chunk_destroy(ctx->vk, l->current);
    chunk_destroy(ctx->vk, l->fault);
+   cuvk_module_cache_pipeline_save(ctx, l->cache);
    vkDestroyPipelineCache(ctx->vk, l->cache, NULL);
    vkDestroyPipelineLayout(ctx->vk, l->layout, NULL);
    free(l);
@@ -545,12 +546,27 @@ out:
 /* The function's reference keeps its module (pipelines, shader) alive
  * through the recording; the recorded work keeps it after, through the
  * module's deferred release. */
-static CUresult
-launch_kernel(CUfunction hfunc, const uint32_t grid[3], const uint32_t block[3], uint32_t shared,
-              CUstream hstream, void **params, void **extra, const char *entry)
+CUresult
+cuvk_launch_kernel(CUfunction hfunc, const uint32_t grid[3], const uint32_t block[3], uint32_t shared,
+                   CUstream hstream, void **params, void **extra, const char *entry)
 {
    struct cuvk_function *f;
-   CUresult res = cuvk_function_get(hfunc, entry, &f);
+   CUresult res = cuvk_driver_check(entry);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (hfunc && cuvk_object_is(hfunc, CUVK_OBJECT_KERNEL)) {
+      /* A CUkernel runs in the stream's context (the current one for the
+       * default streams). */
+      struct cuvk_context *kctx;
+      struct cuvk_stream *kstream;
+      res = cuvk_stream_lookup(hstream, entry, &kctx, &kstream);
+      if (res == CUDA_SUCCESS)
+         res = cuvk_kernel_function((CUkernel)hfunc, kctx, entry, &f);
+      if (res != CUDA_SUCCESS)
+         return res;
+      hfunc = (CUfunction)f;
+   }
+   res = cuvk_function_get(hfunc, entry, &f);
    if (res != CUDA_SUCCESS)
       return res;
    res = launch_function(f, grid, block, shared, hstream, params, extra, entry);
@@ -565,7 +581,7 @@ cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsig
 {
    const uint32_t grid[3] = {gridDimX, gridDimY, gridDimZ};
    const uint32_t block[3] = {blockDimX, blockDimY, blockDimZ};
-   return launch_kernel(f, grid, block, sharedMemBytes, hStream, kernelParams, extra, "cuLaunchKernel");
+   return cuvk_launch_kernel(f, grid, block, sharedMemBytes, hStream, kernelParams, extra, "cuLaunchKernel");
 }
 
 CUVK_EXPORT CUresult CUDAAPI
@@ -577,6 +593,6 @@ cuLaunchKernel_ptsz(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, 
    const uint32_t block[3] = {blockDimX, blockDimY, blockDimZ};
    /* The legacy default stream means the per-thread one here; cuvk's
     * streams are ordered alike, so both are the context's default. */
-   return launch_kernel(f, grid, block, sharedMemBytes, hStream ? hStream : CU_STREAM_PER_THREAD, kernelParams,
-                        extra, "cuLaunchKernel_ptsz");
+   return cuvk_launch_kernel(f, grid, block, sharedMemBytes, hStream ? hStream : CU_STREAM_PER_THREAD,
+                             kernelParams, extra, "cuLaunchKernel_ptsz");
 }

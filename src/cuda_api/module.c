@@ -13,6 +13,7 @@
 #include "cuda_api/driver.h"
 #include "cuda_api/fatbin.h"
 #include "cuda_api/memory.h"
+#include "cuda_api/module_cache.h"
 #include "util/error.h"
 #include "util/log.h"
 #include "util/macros.h"
@@ -145,20 +146,15 @@ module_handle_free(struct cuvk_object *obj)
    pthread_mutex_unlock(&ctx->lock);
 }
 
-static CUresult
-module_load(const void *image, size_t size, const char *entry, CUmodule *out)
+CUresult
+cuvk_module_load_in(struct cuvk_context *ctx, const void *image, size_t size, const char *entry,
+                    struct cuvk_module **out)
 {
-   struct cuvk_context *ctx = NULL;
    struct cuvk_cc_error err;
    char *ptx = NULL;
    size_t len;
    uint32_t arch;
-   CUresult res = cuvk_context_current(entry, &ctx);
-   if (res != CUDA_SUCCESS)
-      return res;
-   if (!out)
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: module is NULL", entry);
-   res = cuvk_launch_fault(ctx);
+   CUresult res = cuvk_launch_fault(ctx);
    if (res != CUDA_SUCCESS)
       return res;
    res = cuvk_image_ptx(image, size, entry, &ptx, &len, &arch);
@@ -171,6 +167,7 @@ module_load(const void *image, size_t size, const char *entry, CUmodule *out)
       return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", entry);
    }
    mod->ctx = ctx;
+   mod->cached = cuvk_module_cache_hash_ptx(ptx, len, mod->ptx_hash);
    pthread_mutex_init(&mod->lock, NULL);
    cuvk_list_init(&mod->functions);
    cuvk_list_init(&mod->link);
@@ -191,7 +188,7 @@ module_load(const void *image, size_t size, const char *entry, CUmodule *out)
    cuvk_list_addtail(&mod->link, &ctx->modules);
    pthread_mutex_unlock(&ctx->lock);
    cuvk_logd("%s: %zu kernels, %zu globals", entry, cuvk_cc_module_kernel_count(mod->cc), mod->global_count);
-   *out = (CUmodule)mod;
+   *out = mod;
    return CUDA_SUCCESS;
 
 fail:
@@ -200,6 +197,18 @@ fail:
    module_free(mod);
    free(ptx);
    return res;
+}
+
+static CUresult
+module_load(const void *image, size_t size, const char *entry, CUmodule *out)
+{
+   struct cuvk_context *ctx = NULL;
+   CUresult res = cuvk_context_current(entry, &ctx);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!out)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: module is NULL", entry);
+   return cuvk_module_load_in(ctx, image, size, entry, (struct cuvk_module **)out);
 }
 
 CUVK_EXPORT CUresult CUDAAPI
@@ -341,6 +350,18 @@ cuModuleUnload(CUmodule hmod)
    CUresult res = module_lookup(hmod, "cuModuleUnload", &mod);
    if (res != CUDA_SUCCESS)
       return res;
+   if (mod->library)
+      res = cuvk_error(CUDA_ERROR_NOT_PERMITTED, "cuModuleUnload: %p belongs to a library; cuLibraryUnload "
+                       "unloads it", (void *)hmod);
+   else if (!cuvk_module_unload(mod))
+      res = cuvk_error(CUDA_ERROR_INVALID_HANDLE, "cuModuleUnload: %p was unloaded meanwhile", (void *)hmod);
+   module_put(mod);
+   return res;
+}
+
+bool
+cuvk_module_unload(struct cuvk_module *mod)
+{
    /* CUDA prints kernels' output at unload too; this module's format
     * strings must still be there, so its kernels must have run. */
    if (cuvk_printf_started(mod->ctx))
@@ -355,10 +376,7 @@ cuModuleUnload(CUmodule hmod)
    cuvk_list_for_each_entry(struct cuvk_function, f, &mod->functions, link)
       cuvk_object_remove(&f->base);
    pthread_mutex_unlock(&mod->lock);
-   if (!first || !cuvk_object_release(&mod->base))
-      res = cuvk_error(CUDA_ERROR_INVALID_HANDLE, "cuModuleUnload: %p was unloaded meanwhile", (void *)hmod);
-   module_put(mod);
-   return res;
+   return first && cuvk_object_release(&mod->base);
 }
 
 void
@@ -367,6 +385,8 @@ cuvk_module_release_context(struct cuvk_context *ctx)
    /* The GPU is idle; the globals' memory goes with the context's other
     * allocations. */
    cuvk_list_for_each_entry_safe(struct cuvk_module, mod, &ctx->modules, link) {
+      if (mod->library)
+         cuvk_library_module_gone(mod);
       cuvk_list_for_each_entry(struct cuvk_function, f, &mod->functions, link)
          cuvk_object_remove(&f->base);
       cuvk_object_remove(&mod->base);
@@ -385,6 +405,7 @@ cuvk_function_destroy(struct cuvk_function *f)
    if (f->shader)
       vkDestroyShaderModule(vk, f->shader, NULL);
    free(f->k.words);
+   free(f->cached_params);
    free(f);
 }
 
@@ -412,9 +433,11 @@ cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
          goto out;
       }
    }
-   bool known = false;
-   for (size_t i = 0; i < cuvk_cc_module_kernel_count(mod->cc) && !known; i++)
-      known = strcmp(cuvk_cc_module_kernel_name(mod->cc, i), name) == 0;
+   const char *known = NULL;
+   for (size_t i = 0; i < cuvk_cc_module_kernel_count(mod->cc) && !known; i++) {
+      if (strcmp(cuvk_cc_module_kernel_name(mod->cc, i), name) == 0)
+         known = cuvk_cc_module_kernel_name(mod->cc, i);
+   }
    if (!known) {
       res = cuvk_error(CUDA_ERROR_NOT_FOUND, "cuModuleGetFunction: the module has no kernel %s", name);
       goto out;
@@ -426,12 +449,25 @@ cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
    }
    f->mod = mod;
    /* Translated now, so a kernel the compiler refuses fails here and
-    * its module's other kernels are unaffected. */
-   if (!cuvk_cc_compile_kernel(mod->cc, name, &mod->ctx->kernel_target, &f->k, &err)) {
-      res = cc_error(&err, "cuModuleGetFunction", name);
-      free(f);
-      goto out;
+    * its module's other kernels are unaffected; or read from the disk
+    * cache, where an earlier process translated it for this device. */
+   uint8_t key[32];
+   bool hit = false;
+   if (mod->cached) {
+      cuvk_module_cache_key(mod->ctx, mod->ptx_hash, name, key);
+      hit = cuvk_module_cache_get(key, &f->k, &f->cached_params);
+      f->k.name = known;
    }
+   if (!hit) {
+      if (!cuvk_cc_compile_kernel(mod->cc, name, &mod->ctx->kernel_target, &f->k, &err)) {
+         res = cc_error(&err, "cuModuleGetFunction", name);
+         free(f);
+         goto out;
+      }
+      if (mod->cached)
+         cuvk_module_cache_put(key, &f->k);
+   }
+   cuvk_logd("cuModuleGetFunction: %s %s", name, hit ? "read from the disk cache" : "translated");
    VkShaderModuleCreateInfo info = {
       .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
       .codeSize = f->k.word_count * sizeof(uint32_t),
@@ -442,6 +478,7 @@ cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
    f->k.words = NULL;
    if (vr != VK_SUCCESS) {
       res = cuvk_vk_error(vr, "cuModuleGetFunction: vkCreateShaderModule");
+      free(f->cached_params);
       free(f);
       goto out;
    }
@@ -509,6 +546,18 @@ cuvk_function_get(CUfunction hfunc, const char *entry, struct cuvk_function **ou
    CUresult res = cuvk_driver_check(entry);
    if (res != CUDA_SUCCESS)
       return res;
+   if (hfunc && cuvk_object_is(hfunc, CUVK_OBJECT_KERNEL)) {
+      /* A CUkernel cast to CUfunction, as CUDA allows: its function in
+       * the current context. */
+      struct cuvk_context *ctx;
+      struct cuvk_function *f;
+      res = cuvk_context_current(entry, &ctx);
+      if (res == CUDA_SUCCESS)
+         res = cuvk_kernel_function((CUkernel)hfunc, ctx, entry, &f);
+      if (res != CUDA_SUCCESS)
+         return res;
+      hfunc = (CUfunction)f;
+   }
    struct cuvk_object *obj = cuvk_object_get(hfunc, CUVK_OBJECT_FUNCTION);
    if (!obj)
       return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "%s: %p is not a live function", entry, (void *)hfunc);

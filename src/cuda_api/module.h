@@ -5,8 +5,11 @@
  * plus its module-scope variables, allocated as device memory at load with
  * their initial bytes and relocations, and a table of their CUdeviceptrs
  * that kernels read (compiler/kernel_abi.h).  A kernel is translated to
- * SPIR-V at its first cuModuleGetFunction; what the compiler refuses fails
- * there, and the module's other kernels still load.
+ * SPIR-V at its first cuModuleGetFunction, or read from the disk cache
+ * (module_cache.h); what the compiler refuses fails there, and the
+ * module's other kernels still load.  A library (library.c) is a module
+ * image loaded into each context that needs it, as a module marked with
+ * its library.
  *
  * A launch (launch.c) records dispatches into the context's open batch like
  * any command: a pipeline per (kernel, block shape, dynamic shared bytes),
@@ -33,6 +36,7 @@
 #include "util/list.h"
 
 struct cuvk_context;
+struct cuvk_library;
 struct cuvk_mem_page_table;
 
 struct cuvk_module {
@@ -48,6 +52,9 @@ struct cuvk_module {
    struct cuvk_list functions;
    bool unloaded;                   /* cuModuleUnload has begun; under lock */
    struct cuvk_deferred release;
+   struct cuvk_library *library;    /* the library that loaded it here, or NULL */
+   bool cached;                     /* the disk cache is on: ptx_hash is set */
+   uint8_t ptx_hash[32];            /* SHA-256 of the PTX (module_cache.h) */
 };
 
 /* A kernel's pipeline for one launch shape. */
@@ -66,6 +73,9 @@ struct cuvk_function {
    /* cuFuncSetAttribute / cuFuncSetCacheConfig; read at launch. */
    int max_dynamic_shared;
    CUfunc_cache cache_config;
+   /* The generation of its CUkernel's attributes last applied (library.c). */
+   uint32_t kernel_attr_gen;
+   struct cuvk_cc_param *cached_params;   /* k.params, when k came from the disk cache */
    /* Pipelines by launch shape; under the context's lock. */
    struct cuvk_kernel_pipeline *pipelines;
    uint32_t pipeline_count;
@@ -110,6 +120,27 @@ void cuvk_printf_flush(struct cuvk_context *ctx);
 bool cuvk_printf_started(struct cuvk_context *ctx);
 /* Prints what is left and frees the buffer (GPU idle, teardown). */
 void cuvk_printf_finish(struct cuvk_context *ctx);
+/* Loads image (size bytes, or SIZE_MAX when unknown) as a module of ctx.
+ * Context lock not held. */
+CUresult cuvk_module_load_in(struct cuvk_context *ctx, const void *image, size_t size, const char *entry,
+                             struct cuvk_module **out);
+
+/* cuModuleUnload's work on a live module the caller holds a reference
+ * to; false when another unload got there first. */
+bool cuvk_module_unload(struct cuvk_module *mod);
+
+/* cuLaunchKernel and its variants (launch.c); hfunc is a CUfunction or a
+ * CUkernel. */
+CUresult cuvk_launch_kernel(CUfunction hfunc, const uint32_t grid[3], const uint32_t block[3], uint32_t shared,
+                            CUstream hstream, void **params, void **extra, const char *entry);
+
+/* A CUkernel's function in ctx, its library loaded there on first use
+ * (library.c).  No lock held. */
+CUresult cuvk_kernel_function(CUkernel hkernel, struct cuvk_context *ctx, const char *entry,
+                              struct cuvk_function **out);
+
+/* Tells mod's library that mod is gone with its context (library.c). */
+void cuvk_library_module_gone(struct cuvk_module *mod);
 
 /* Frees every module of a context being destroyed (GPU idle). */
 void cuvk_module_release_context(struct cuvk_context *ctx);

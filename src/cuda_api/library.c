@@ -1,0 +1,603 @@
+/*
+ * Libraries (CUDA 12+): cuLibrary* and cuKernel*.
+ *
+ * A library is a module image that belongs to no context.  cuvk keeps its
+ * PTX and, as CUDA's lazy loading does, loads it into a context the first
+ * time something there needs it (a function, a global, a launch), as an
+ * ordinary module marked with its library.  A CUkernel names one entry
+ * point of the library in every context; it resolves to that context's
+ * CUfunction.  Attributes set on a kernel are kept with a generation
+ * number and applied to each context's function the next time it is
+ * resolved, so a later cuFuncSetAttribute on that function wins, as CUDA
+ * documents.
+ *
+ * Locks: a library's lock is taken before a context's (a context is never
+ * locked while a library's lock is wanted).
+ */
+#include "cuda_api/module.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_api/context.h"
+#include "cuda_api/driver.h"
+#include "cuda_api/fatbin.h"
+#include "util/error.h"
+#include "util/log.h"
+#include "util/macros.h"
+
+struct cuvk_kernel {
+   struct cuvk_object base;
+   struct cuvk_library *lib;
+   const char *name;                /* in lib->names */
+   /* Set by cuKernelSetAttribute / cuKernelSetCacheConfig; under lib->lock. */
+   uint32_t gen;                    /* 0: nothing set */
+   int max_dynamic_shared;          /* -1: not set */
+   int carveout;                    /* -2: not set */
+   int cache_config;                /* -1: not set */
+};
+
+/* The library's module in one context. */
+struct library_load {
+   struct cuvk_list link;
+   struct cuvk_context *ctx;
+   struct cuvk_module *mod;
+};
+
+struct cuvk_library {
+   struct cuvk_object base;
+   pthread_mutex_t lock;
+   char *ptx;                       /* nul-terminated */
+   size_t len;
+   char *names;                     /* the kernels' names, back to back */
+   struct cuvk_kernel *kernels;
+   size_t kernel_count;
+   struct cuvk_list loads;
+};
+
+static CUresult
+library_lookup(CUlibrary hlib, const char *entry, struct cuvk_library **out)
+{
+   CUresult res = cuvk_driver_check(entry);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!hlib || !cuvk_object_is(hlib, CUVK_OBJECT_LIBRARY))
+      return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "%s: %p is not a loaded library", entry, (void *)hlib);
+   *out = (struct cuvk_library *)hlib;
+   return CUDA_SUCCESS;
+}
+
+static CUresult
+kernel_lookup(CUkernel hkernel, const char *entry, struct cuvk_kernel **out)
+{
+   CUresult res = cuvk_driver_check(entry);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!hkernel || !cuvk_object_is(hkernel, CUVK_OBJECT_KERNEL))
+      return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "%s: %p is not a kernel of a loaded library", entry,
+                        (void *)hkernel);
+   *out = (struct cuvk_kernel *)hkernel;
+   return CUDA_SUCCESS;
+}
+
+static void
+library_free(struct cuvk_library *lib)
+{
+   pthread_mutex_destroy(&lib->lock);
+   free(lib->kernels);
+   free(lib->names);
+   free(lib->ptx);
+   free(lib);
+}
+
+/* Parses the PTX once, without a context, so a bad image fails at load
+ * and the kernels are known before any context needs them. */
+static CUresult
+library_index(struct cuvk_library *lib, const char *entry)
+{
+   struct cuvk_cc_module *cc;
+   struct cuvk_cc_error err;
+   if (!cuvk_cc_module_create(lib->ptx, lib->len, &cc, &err)) {
+      CUresult res = err.status == CUVK_CC_NO_MEMORY   ? CUDA_ERROR_OUT_OF_MEMORY
+                     : err.status == CUVK_CC_UNSUPPORTED ? CUDA_ERROR_NOT_SUPPORTED
+                                                         : CUDA_ERROR_INVALID_PTX;
+      return cuvk_error(res, "%s: the PTX does not load: PTX line %u: %s", entry, err.line, err.message);
+   }
+   size_t n = cuvk_cc_module_kernel_count(cc), bytes = 0;
+   for (size_t i = 0; i < n; i++)
+      bytes += strlen(cuvk_cc_module_kernel_name(cc, i)) + 1;
+   lib->kernels = calloc(n ? n : 1, sizeof(*lib->kernels));
+   lib->names = malloc(bytes ? bytes : 1);
+   if (!lib->kernels || !lib->names) {
+      cuvk_cc_module_destroy(cc);
+      return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for %zu kernels", entry, n);
+   }
+   char *p = lib->names;
+   for (size_t i = 0; i < n; i++) {
+      const char *name = cuvk_cc_module_kernel_name(cc, i);
+      size_t l = strlen(name) + 1;
+      memcpy(p, name, l);
+      lib->kernels[i] = (struct cuvk_kernel){
+         .lib = lib,
+         .name = p,
+         .max_dynamic_shared = -1,
+         .carveout = -2,
+         .cache_config = -1,
+      };
+      p += l;
+   }
+   lib->kernel_count = n;
+   cuvk_cc_module_destroy(cc);
+   return CUDA_SUCCESS;
+}
+
+/* JIT options are hints to NVIDIA's code generator (cuModuleLoadDataEx
+ * says which); library options are accepted for what they are: cuvk
+ * always keeps its own copy of the image, and the host function table
+ * serves cuLibraryGetUnifiedFunction / cuLibraryGetManaged, which cuvk
+ * does not implement. */
+static CUresult
+library_options(const char *entry, CUjit_option *jit, void **jit_values, unsigned jit_count,
+                CUlibraryOption *opts, void **values, unsigned count)
+{
+   if (jit_count && (!jit || !jit_values))
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: %u JIT options without their arrays", entry, jit_count);
+   if (count && (!opts || !values))
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: %u library options without their arrays", entry, count);
+   for (unsigned i = 0; i < jit_count; i++) {
+      if ((unsigned)jit[i] >= CU_JIT_NUM_OPTIONS)
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: JIT option %d is unknown", entry, (int)jit[i]);
+   }
+   for (unsigned i = 0; i < count; i++) {
+      if ((unsigned)opts[i] >= CU_LIBRARY_NUM_OPTIONS)
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: library option %d is unknown", entry, (int)opts[i]);
+      if (opts[i] == CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE)
+         cuvk_logd("%s: the host function and data table is not used (no unified functions in cuvk)", entry);
+   }
+   return CUDA_SUCCESS;
+}
+
+static CUresult
+library_load(CUlibrary *out, const void *image, size_t size, const char *entry)
+{
+   char *ptx;
+   size_t len;
+   uint32_t arch;
+   if (!out)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: library is NULL", entry);
+   CUresult res = cuvk_image_ptx(image, size, entry, &ptx, &len, &arch);
+   if (res != CUDA_SUCCESS)
+      return res;
+   struct cuvk_library *lib = calloc(1, sizeof(*lib));
+   if (!lib) {
+      free(ptx);
+      return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", entry);
+   }
+   pthread_mutex_init(&lib->lock, NULL);
+   cuvk_list_init(&lib->loads);
+   lib->ptx = ptx;
+   lib->len = len;
+   res = library_index(lib, entry);
+   if (res != CUDA_SUCCESS) {
+      library_free(lib);
+      return res;
+   }
+   cuvk_object_add(&lib->base, CUVK_OBJECT_LIBRARY, NULL);
+   for (size_t i = 0; i < lib->kernel_count; i++)
+      cuvk_object_add(&lib->kernels[i].base, CUVK_OBJECT_KERNEL, NULL);
+   cuvk_logd("%s: %zu kernels", entry, lib->kernel_count);
+   *out = (CUlibrary)lib;
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_option *jitOptions, void **jitOptionsValues,
+                  unsigned int numJitOptions, CUlibraryOption *libraryOptions, void **libraryOptionValues,
+                  unsigned int numLibraryOptions)
+{
+   CUresult res = cuvk_driver_check("cuLibraryLoadData");
+   if (res == CUDA_SUCCESS)
+      res = library_options("cuLibraryLoadData", jitOptions, jitOptionsValues, numJitOptions, libraryOptions,
+                            libraryOptionValues, numLibraryOptions);
+   if (res != CUDA_SUCCESS)
+      return res;
+   return library_load(library, code, SIZE_MAX, "cuLibraryLoadData");
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuLibraryLoadFromFile(CUlibrary *library, const char *fileName, CUjit_option *jitOptions, void **jitOptionsValues,
+                      unsigned int numJitOptions, CUlibraryOption *libraryOptions, void **libraryOptionValues,
+                      unsigned int numLibraryOptions)
+{
+   const char *entry = "cuLibraryLoadFromFile";
+   CUresult res = cuvk_driver_check(entry);
+   if (res == CUDA_SUCCESS)
+      res = library_options(entry, jitOptions, jitOptionsValues, numJitOptions, libraryOptions,
+                            libraryOptionValues, numLibraryOptions);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!fileName)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: fileName is NULL", entry);
+   FILE *f = fopen(fileName, "rbe");
+   if (!f)
+      return cuvk_error(CUDA_ERROR_FILE_NOT_FOUND, "%s: cannot open %s", entry, fileName);
+   uint8_t *data = NULL;
+   size_t size = 0, cap = 0;
+   bool failed = false;
+   for (;;) {
+      if (size == cap) {
+         cap = cap ? cap * 2 : 1 << 16;
+         uint8_t *grown = realloc(data, cap + 1);
+         if (!grown) {
+            failed = true;
+            break;
+         }
+         data = grown;
+      }
+      size_t got = fread(data + size, 1, cap - size, f);
+      size += got;
+      if (got == 0)
+         break;
+   }
+   failed = failed || ferror(f);
+   fclose(f);
+   if (failed) {
+      free(data);
+      return cuvk_error(CUDA_ERROR_FILE_NOT_FOUND, "%s: reading %s failed", entry, fileName);
+   }
+   data[size] = 0; /* text ends in a nul for the parser */
+   res = library_load(library, data, size + 1, entry);
+   free(data);
+   return res;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuLibraryUnload(CUlibrary library)
+{
+   struct cuvk_library *lib;
+   CUresult res = library_lookup(library, "cuLibraryUnload", &lib);
+   if (res != CUDA_SUCCESS)
+      return res;
+   cuvk_object_remove(&lib->base);
+   for (size_t i = 0; i < lib->kernel_count; i++)
+      cuvk_object_remove(&lib->kernels[i].base);
+   /* Each context's module goes the way cuModuleUnload sends it: freed
+    * once that context's queued work is done with it. */
+   pthread_mutex_lock(&lib->lock);
+   cuvk_list_for_each_entry_safe(struct library_load, l, &lib->loads, link) {
+      cuvk_list_del(&l->link);
+      l->mod->library = NULL;
+      cuvk_module_unload(l->mod);
+      free(l);
+   }
+   pthread_mutex_unlock(&lib->lock);
+   library_free(lib);
+   return CUDA_SUCCESS;
+}
+
+void
+cuvk_library_module_gone(struct cuvk_module *mod)
+{
+   struct cuvk_library *lib = mod->library;
+   pthread_mutex_lock(&lib->lock);
+   cuvk_list_for_each_entry_safe(struct library_load, l, &lib->loads, link) {
+      if (l->mod == mod) {
+         cuvk_list_del(&l->link);
+         free(l);
+         break;
+      }
+   }
+   mod->library = NULL;
+   pthread_mutex_unlock(&lib->lock);
+}
+
+/* lib's module in ctx, loaded now if it is not there yet.  lib->lock held. */
+static CUresult
+library_module_locked(struct cuvk_library *lib, struct cuvk_context *ctx, const char *entry,
+                      struct cuvk_module **out)
+{
+   cuvk_list_for_each_entry(struct library_load, l, &lib->loads, link) {
+      if (l->ctx == ctx) {
+         *out = l->mod;
+         return CUDA_SUCCESS;
+      }
+   }
+   struct library_load *l = calloc(1, sizeof(*l));
+   if (!l)
+      return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", entry);
+   CUresult res = cuvk_module_load_in(ctx, lib->ptx, lib->len + 1, entry, &l->mod);
+   if (res != CUDA_SUCCESS) {
+      free(l);
+      return res;
+   }
+   l->mod->library = lib;
+   l->ctx = ctx;
+   cuvk_list_addtail(&l->link, &lib->loads);
+   *out = l->mod;
+   return CUDA_SUCCESS;
+}
+
+static CUresult
+library_module(struct cuvk_library *lib, struct cuvk_context *ctx, const char *entry, struct cuvk_module **out)
+{
+   pthread_mutex_lock(&lib->lock);
+   CUresult res = library_module_locked(lib, ctx, entry, out);
+   pthread_mutex_unlock(&lib->lock);
+   return res;
+}
+
+CUresult
+cuvk_kernel_function(CUkernel hkernel, struct cuvk_context *ctx, const char *entry, struct cuvk_function **out)
+{
+   struct cuvk_kernel *k = (struct cuvk_kernel *)hkernel;
+   struct cuvk_library *lib = k->lib;
+   struct cuvk_module *mod;
+   CUfunction hfunc;
+   pthread_mutex_lock(&lib->lock);
+   CUresult res = library_module_locked(lib, ctx, entry, &mod);
+   if (res == CUDA_SUCCESS)
+      res = cuModuleGetFunction(&hfunc, (CUmodule)mod, k->name);
+   if (res != CUDA_SUCCESS)
+      goto out;
+   struct cuvk_function *f = (struct cuvk_function *)hfunc;
+   if (f->kernel_attr_gen != k->gen) {
+      if (k->max_dynamic_shared >= 0)
+         res = cuFuncSetAttribute(hfunc, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, k->max_dynamic_shared);
+      if (res == CUDA_SUCCESS && k->cache_config >= 0)
+         res = cuFuncSetCacheConfig(hfunc, (CUfunc_cache)k->cache_config);
+      if (res != CUDA_SUCCESS)
+         goto out;
+      f->kernel_attr_gen = k->gen;
+   }
+   *out = f;
+out:
+   pthread_mutex_unlock(&lib->lock);
+   return res;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library, const char *name)
+{
+   struct cuvk_library *lib;
+   CUresult res = library_lookup(library, "cuLibraryGetKernel", &lib);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!pKernel || !name)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuLibraryGetKernel: NULL argument");
+   for (size_t i = 0; i < lib->kernel_count; i++) {
+      if (strcmp(lib->kernels[i].name, name) == 0) {
+         *pKernel = (CUkernel)&lib->kernels[i];
+         return CUDA_SUCCESS;
+      }
+   }
+   return cuvk_error(CUDA_ERROR_NOT_FOUND, "cuLibraryGetKernel: the library has no kernel %s", name);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuLibraryGetKernelCount(unsigned int *count, CUlibrary lib)
+{
+   struct cuvk_library *l;
+   CUresult res = library_lookup(lib, "cuLibraryGetKernelCount", &l);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!count)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuLibraryGetKernelCount: count is NULL");
+   *count = (unsigned)l->kernel_count;
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuLibraryEnumerateKernels(CUkernel *kernels, unsigned int numKernels, CUlibrary lib)
+{
+   struct cuvk_library *l;
+   CUresult res = library_lookup(lib, "cuLibraryEnumerateKernels", &l);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!kernels || numKernels == 0)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuLibraryEnumerateKernels: no array to fill");
+   /* The first numKernels, in the image's order. */
+   for (size_t i = 0; i < l->kernel_count && i < numKernels; i++)
+      kernels[i] = (CUkernel)&l->kernels[i];
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuLibraryGetModule(CUmodule *pMod, CUlibrary library)
+{
+   struct cuvk_library *lib;
+   struct cuvk_context *ctx;
+   struct cuvk_module *mod;
+   CUresult res = library_lookup(library, "cuLibraryGetModule", &lib);
+   if (res == CUDA_SUCCESS)
+      res = cuvk_context_current("cuLibraryGetModule", &ctx);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!pMod)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuLibraryGetModule: pMod is NULL");
+   res = library_module(lib, ctx, "cuLibraryGetModule", &mod);
+   if (res == CUDA_SUCCESS)
+      *pMod = (CUmodule)mod;
+   return res;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name)
+{
+   struct cuvk_library *lib;
+   struct cuvk_context *ctx;
+   struct cuvk_module *mod;
+   CUresult res = library_lookup(library, "cuLibraryGetGlobal", &lib);
+   if (res == CUDA_SUCCESS)
+      res = cuvk_context_current("cuLibraryGetGlobal", &ctx);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!name)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuLibraryGetGlobal: name is NULL");
+   res = library_module(lib, ctx, "cuLibraryGetGlobal", &mod);
+   if (res != CUDA_SUCCESS)
+      return res;
+   return cuModuleGetGlobal_v2(dptr, bytes, (CUmodule)mod, name);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel)
+{
+   struct cuvk_kernel *k;
+   struct cuvk_context *ctx;
+   struct cuvk_function *f;
+   CUresult res = kernel_lookup(kernel, "cuKernelGetFunction", &k);
+   if (res == CUDA_SUCCESS)
+      res = cuvk_context_current("cuKernelGetFunction", &ctx);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!pFunc)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuKernelGetFunction: pFunc is NULL");
+   res = cuvk_kernel_function(kernel, ctx, "cuKernelGetFunction", &f);
+   if (res == CUDA_SUCCESS)
+      *pFunc = (CUfunction)f;
+   return res;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuKernelGetLibrary(CUlibrary *pLib, CUkernel kernel)
+{
+   struct cuvk_kernel *k;
+   CUresult res = kernel_lookup(kernel, "cuKernelGetLibrary", &k);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!pLib)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuKernelGetLibrary: pLib is NULL");
+   *pLib = (CUlibrary)k->lib;
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuKernelGetName(const char **name, CUkernel hfunc)
+{
+   if (!name || !hfunc)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuKernelGetName: NULL argument");
+   struct cuvk_kernel *k;
+   CUresult res = kernel_lookup(hfunc, "cuKernelGetName", &k);
+   if (res != CUDA_SUCCESS)
+      return res;
+   *name = k->name;
+   return CUDA_SUCCESS;
+}
+
+/* The current context, which must be on dev: a kernel's per-device
+ * attributes are read through its function there.  cuvk does not make a
+ * context for the query alone. */
+static CUresult
+kernel_context(const char *entry, CUdevice dev, struct cuvk_context **ctx)
+{
+   int count = 0;
+   CUresult res = cuDeviceGetCount(&count);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (dev < 0 || dev >= count)
+      return cuvk_error(CUDA_ERROR_INVALID_DEVICE, "%s: device %d does not exist", entry, dev);
+   res = cuvk_context_current(entry, ctx);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if ((*ctx)->dev->ordinal != dev)
+      return cuvk_error(CUDA_ERROR_INVALID_CONTEXT, "%s: the current context is on device %d, not %d", entry,
+                        (*ctx)->dev->ordinal, dev);
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuKernelGetAttribute(int *pi, CUfunction_attribute attrib, CUkernel kernel, CUdevice dev)
+{
+   struct cuvk_kernel *k;
+   struct cuvk_context *ctx;
+   struct cuvk_function *f;
+   CUresult res = kernel_lookup(kernel, "cuKernelGetAttribute", &k);
+   if (res == CUDA_SUCCESS)
+      res = kernel_context("cuKernelGetAttribute", dev, &ctx);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!pi)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuKernelGetAttribute: pi is NULL");
+   res = cuvk_kernel_function(kernel, ctx, "cuKernelGetAttribute", &f);
+   if (res != CUDA_SUCCESS)
+      return res;
+   /* What cuKernelSetAttribute set is what the kernel reports, even where
+    * cuFuncSetAttribute has since changed the function. */
+   pthread_mutex_lock(&k->lib->lock);
+   int dyn = k->max_dynamic_shared, carveout = k->carveout;
+   pthread_mutex_unlock(&k->lib->lock);
+   if (attrib == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES && dyn >= 0) {
+      *pi = dyn;
+      return CUDA_SUCCESS;
+   }
+   if (attrib == CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT && carveout >= -1) {
+      *pi = carveout;
+      return CUDA_SUCCESS;
+   }
+   return cuFuncGetAttribute(pi, attrib, (CUfunction)f);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuKernelSetAttribute(CUfunction_attribute attrib, int val, CUkernel kernel, CUdevice dev)
+{
+   struct cuvk_kernel *k;
+   int count = 0;
+   CUresult res = kernel_lookup(kernel, "cuKernelSetAttribute", &k);
+   if (res == CUDA_SUCCESS)
+      res = cuDeviceGetCount(&count);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (dev < 0 || dev >= count)
+      return cuvk_error(CUDA_ERROR_INVALID_DEVICE, "cuKernelSetAttribute: device %d does not exist", dev);
+   int limit = 0;
+   switch (attrib) {
+   case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
+      res = cuDeviceGetAttribute(&limit, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, dev);
+      if (res != CUDA_SUCCESS)
+         return res;
+      /* The kernel's static shared bytes count against the limit too;
+       * that is checked when a context's function takes the value. */
+      if (val < 0 || val > limit)
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuKernelSetAttribute: %d bytes of dynamic shared memory, "
+                           "the device has %d", val, limit);
+      pthread_mutex_lock(&k->lib->lock);
+      k->max_dynamic_shared = val;
+      k->gen++;
+      pthread_mutex_unlock(&k->lib->lock);
+      return CUDA_SUCCESS;
+   case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
+      /* A hint about the L1/shared split, which Vulkan does not expose. */
+      if (val < -1 || val > 100)
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuKernelSetAttribute: carveout %d is not -1..100", val);
+      pthread_mutex_lock(&k->lib->lock);
+      k->carveout = val;
+      pthread_mutex_unlock(&k->lib->lock);
+      return CUDA_SUCCESS;
+   default:
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuKernelSetAttribute: attribute %d cannot be set",
+                        (int)attrib);
+   }
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config, CUdevice dev)
+{
+   struct cuvk_kernel *k;
+   int count = 0;
+   CUresult res = kernel_lookup(kernel, "cuKernelSetCacheConfig", &k);
+   if (res == CUDA_SUCCESS)
+      res = cuDeviceGetCount(&count);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (dev < 0 || dev >= count)
+      return cuvk_error(CUDA_ERROR_INVALID_DEVICE, "cuKernelSetCacheConfig: device %d does not exist", dev);
+   if ((unsigned)config > CU_FUNC_CACHE_PREFER_EQUAL)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuKernelSetCacheConfig: %d is not a cache preference",
+                        (int)config);
+   pthread_mutex_lock(&k->lib->lock);
+   k->cache_config = (int)config;
+   k->gen++;
+   pthread_mutex_unlock(&k->lib->lock);
+   return CUDA_SUCCESS;
+}
