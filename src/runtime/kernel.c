@@ -27,10 +27,12 @@ cudaError_t
 cuvk_rt_launch(CUfunction hfunc, dim3 grid, dim3 block, void **args, size_t shared, cudaStream_t stream,
                const char *entry)
 {
-   /* The configuration is checked here, as NVIDIA's runtime does, so a
-    * bad one is cudaErrorInvalidConfiguration; the driver would call it
-    * CUDA_ERROR_INVALID_VALUE.  The limits are those cudaDeviceProp
-    * reports for the function's device. */
+   /* The configuration is checked against the limits cudaDeviceProp
+    * reports for the function's device.  CUDA 13's runtime answers a bad
+    * one with cudaErrorInvalidValue, for <<<...>>> and cudaLaunchKernel
+    * alike (measured on an H100, driver 580.159.04: block of 2048 or
+    * 4096 threads, a dimension of 0, grid.y of 70000, block.z over
+    * maxThreadsDim[2]); older runtimes said cudaErrorInvalidConfiguration. */
    /* A function the runtime cached is live unless the program unloaded
     * its module behind the runtime's back; checked, not trusted. */
    if (!cuvk_object_is(hfunc, CUVK_OBJECT_FUNCTION))
@@ -43,11 +45,11 @@ cuvk_rt_launch(CUfunction hfunc, dim3 grid, dim3 block, void **args, size_t shar
 
    if (grid.x == 0 || grid.y == 0 || grid.z == 0 || grid.x > RT_GRID_MAX_X || grid.y > RT_GRID_MAX_YZ ||
        grid.z > RT_GRID_MAX_YZ)
-      return cuvk_rt_error(cudaErrorInvalidConfiguration, "%s: grid %ux%ux%u is empty or beyond %ux%ux%u",
+      return cuvk_rt_error(cudaErrorInvalidValue, "%s: grid %ux%ux%u is empty or beyond %ux%ux%u",
                            entry, grid.x, grid.y, grid.z, RT_GRID_MAX_X, RT_GRID_MAX_YZ, RT_GRID_MAX_YZ);
    if (threads == 0 || threads > max_threads || block.x > lim->maxComputeWorkGroupSize[0] ||
        block.y > lim->maxComputeWorkGroupSize[1] || block.z > lim->maxComputeWorkGroupSize[2])
-      return cuvk_rt_error(cudaErrorInvalidConfiguration, "%s: block %ux%ux%u is empty or beyond the device's "
+      return cuvk_rt_error(cudaErrorInvalidValue, "%s: block %ux%ux%u is empty or beyond the device's "
                            "%ux%ux%u and %u threads", entry, block.x, block.y, block.z,
                            lim->maxComputeWorkGroupSize[0], lim->maxComputeWorkGroupSize[1],
                            lim->maxComputeWorkGroupSize[2], max_threads);

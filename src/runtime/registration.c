@@ -364,7 +364,7 @@ cuvk_rt_kernel_find(const void *func, const char *entry, struct cuvk_rt_kernel *
    /* Kernels live until their fatbin is unregistered at exit, so k stays
     * valid after the lock. */
    if (!k)
-      return cuvk_rt_error(cudaErrorInvalidDeviceFunction, "%s: %p is not a registered kernel", entry, func);
+      return cuvk_rt_error(cudaErrorInvalidResourceHandle, "%s: %p is not a registered kernel", entry, func);
    *out = k;
    return cudaSuccess;
 }

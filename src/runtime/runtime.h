@@ -77,7 +77,8 @@ struct cuvk_rt_var {
 };
 
 /* The kernel func names: its host stub's address or its cudaKernel_t;
- * cudaErrorInvalidDeviceFunction (logged) when it is neither. */
+ * cudaErrorInvalidResourceHandle (logged) when it is neither, as CUDA 13
+ * says (it takes the address for a cudaKernel_t). */
 cudaError_t cuvk_rt_kernel_find(const void *func, const char *entry, struct cuvk_rt_kernel **out);
 
 /* The variable at host address symbol; cudaErrorInvalidSymbol otherwise. */
@@ -96,7 +97,7 @@ cudaError_t cuvk_rt_function(const void *func, const char *entry, CUfunction *ou
 cudaError_t cuvk_rt_var_address(const void *symbol, const char *entry, CUdeviceptr *dptr, size_t *size);
 
 /* Launches f with the runtime's checks of the configuration
- * (cudaErrorInvalidConfiguration where real CUDA gives it). */
+ * (cudaErrorInvalidValue for a bad grid or block, as CUDA 13). */
 cudaError_t cuvk_rt_launch(CUfunction f, dim3 grid, dim3 block, void **args, size_t shared,
                            cudaStream_t stream, const char *entry);
 

@@ -1,6 +1,6 @@
 // nvcc_programs.bad_config: launches real CUDA refuses, and what
 // cudaPeekAtLastError / cudaGetLastError say after each: a block of too
-// many threads or a dimension of 0 is cudaErrorInvalidConfiguration, the
+// many threads or a dimension of 0 is cudaErrorInvalidValue, the
 // error is not sticky, the kernel did not run, and the next good launch
 // works.
 #include "check.h"
@@ -19,25 +19,25 @@ main()
    CHECK_CUDA(cudaMemset(d, 0, sizeof(h)));
 
    fill<<<1, 2048>>>(d, 1);
-   EXPECT_ERR(cudaPeekAtLastError(), cudaErrorInvalidConfiguration);
-   EXPECT_ERR(cudaPeekAtLastError(), cudaErrorInvalidConfiguration);
-   EXPECT_ERR(cudaGetLastError(), cudaErrorInvalidConfiguration);
+   EXPECT_ERR(cudaPeekAtLastError(), cudaErrorInvalidValue);
+   EXPECT_ERR(cudaPeekAtLastError(), cudaErrorInvalidValue);
+   EXPECT_ERR(cudaGetLastError(), cudaErrorInvalidValue);
    CHECK_CUDA(cudaGetLastError());
 
    fill<<<0, 64>>>(d, 2);
-   EXPECT_ERR(cudaGetLastError(), cudaErrorInvalidConfiguration);
+   EXPECT_ERR(cudaGetLastError(), cudaErrorInvalidValue);
    fill<<<1, dim3(64, 0, 1)>>>(d, 3);
-   EXPECT_ERR(cudaGetLastError(), cudaErrorInvalidConfiguration);
+   EXPECT_ERR(cudaGetLastError(), cudaErrorInvalidValue);
    fill<<<dim3(1, 70000), 1>>>(d, 4);
-   EXPECT_ERR(cudaGetLastError(), cudaErrorInvalidConfiguration);
+   EXPECT_ERR(cudaGetLastError(), cudaErrorInvalidValue);
    int dim_x = 0;
    CHECK_CUDA(cudaDeviceGetAttribute(&dim_x, cudaDevAttrMaxBlockDimZ, 0));
    fill<<<1, dim3(1, 1, dim_x + 1)>>>(d, 5);
-   EXPECT_ERR(cudaGetLastError(), cudaErrorInvalidConfiguration);
+   EXPECT_ERR(cudaGetLastError(), cudaErrorInvalidValue);
    void *args[] = {&d, &dim_x};
    EXPECT_ERR(cudaLaunchKernel((const void *)fill, dim3(1), dim3(4096), args, 0, 0),
-              cudaErrorInvalidConfiguration);
-   EXPECT_ERR(cudaGetLastError(), cudaErrorInvalidConfiguration);
+              cudaErrorInvalidValue);
+   EXPECT_ERR(cudaGetLastError(), cudaErrorInvalidValue);
 
    // cudaDeviceProp's limits are the ones checked: a block of
    // maxThreadsPerBlock threads runs, one more thread is refused.
@@ -48,7 +48,7 @@ main()
    int *big;
    CHECK_CUDA(cudaMalloc(&big, (prop.maxThreadsPerBlock + 1) * sizeof(int)));
    fill<<<1, prop.maxThreadsPerBlock + 1>>>(big, 6);
-   EXPECT_ERR(cudaGetLastError(), cudaErrorInvalidConfiguration);
+   EXPECT_ERR(cudaGetLastError(), cudaErrorInvalidValue);
    fill<<<1, prop.maxThreadsPerBlock>>>(big, 7);
    CHECK_CUDA(cudaGetLastError());
    int last = 0;

@@ -180,14 +180,14 @@ registration_calls(void)
    /* The first launch is where the fatbinary is read: this one has no
     * container, which fails cleanly, as the variable's lookup does. */
    cudaError_t err = cudaLaunchKernel(&kernel_stub, grid, block, NULL, 0, NULL);
-   RT_CHECK_MSG(err != cudaSuccess && err != cudaErrorInvalidDeviceFunction, "launch: %d", (int)err);
+   RT_CHECK_MSG(err != cudaSuccess && err != cudaErrorInvalidResourceHandle, "launch: %d", (int)err);
    RT_CHECK_ERR(err, cudaGetLastError());
    err = cudaGetSymbolSize(&size, &device_var);
    RT_CHECK_MSG(err != cudaSuccess && err != cudaErrorInvalidSymbol, "symbol: %d", (int)err);
    (void)cudaGetLastError();
 
    /* What nobody registered. */
-   RT_CHECK_ERR(cudaErrorInvalidDeviceFunction, cudaLaunchKernel(&unknown, grid, block, NULL, 0, NULL));
+   RT_CHECK_ERR(cudaErrorInvalidResourceHandle, cudaLaunchKernel(&unknown, grid, block, NULL, 0, NULL));
    RT_CHECK_ERR(cudaErrorInvalidSymbol, cudaGetSymbolSize(&size, &unknown));
    RT_CHECK_ERR(cudaErrorInvalidSymbol, cudaGetLastError());
 
@@ -202,7 +202,7 @@ registration_calls(void)
    ((handle_fn)entry("__cudaUnregisterFatBinary"))(handle);
    capture_expect_silence("__cudaUnregisterFatBinary");
    RT_CHECK_OK(cudaGetLastError());
-   RT_CHECK_ERR(cudaErrorInvalidDeviceFunction, cudaLaunchKernel(&kernel_stub, grid, block, NULL, 0, NULL));
+   RT_CHECK_ERR(cudaErrorInvalidResourceHandle, cudaLaunchKernel(&kernel_stub, grid, block, NULL, 0, NULL));
    RT_CHECK_ERR(cudaErrorInvalidSymbol, cudaGetSymbolSize(&size, &device_var));
    (void)cudaGetLastError();
 }
