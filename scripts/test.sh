@@ -120,6 +120,20 @@ run_mode() {
       fi
       ;;
    esac
+   # In a sanitizer's folder, building everything costs much and helps
+   # nothing when only whole suites are asked for (`--suite streams`):
+   # build what their tests need.
+   if [[ $mode != plain && ${build[0]} == cuvk_build && ${#args[@]} -gt 0 ]]; then
+      local suites=() i
+      for ((i = 0; i < ${#args[@]}; i += 2)); do
+         [[ ${args[i]} == --suite && -n ${args[i + 1]:-} ]] || { suites=(); break; }
+         suites+=("${args[i + 1]}")
+      done
+      if [[ ${#suites[@]} -gt 0 ]]; then
+         build=(cuvk_build_suites "${suites[@]}")
+         args=(--no-rebuild "${args[@]}")
+      fi
+   fi
 
    echo "==> $mode: $CUVK_BUILD"
    local logs=$CUVK_BUILD/meson-logs

@@ -84,6 +84,9 @@ struct bench_cu {
    CUresult (*StreamCreate)(CUstream *stream, unsigned int flags);
    CUresult (*StreamDestroy)(CUstream stream);
    CUresult (*StreamSynchronize)(CUstream stream);
+   CUresult (*MemcpyHtoDAsync)(CUdeviceptr dst, const void *src, size_t size, CUstream stream);
+   CUresult (*MemcpyDtoHAsync)(void *dst, CUdeviceptr src, size_t size, CUstream stream);
+   CUresult (*MemcpyDtoDAsync)(CUdeviceptr dst, CUdeviceptr src, size_t size, CUstream stream);
    CUresult (*ImportExternalSemaphore)(CUexternalSemaphore *sem,
                                        const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC *desc);
    CUresult (*SignalExternalSemaphoresAsync)(const CUexternalSemaphore *sems,

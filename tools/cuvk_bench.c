@@ -40,6 +40,7 @@ enum bench_id {
    BENCH_SEAM,
    BENCH_SEMAPHORE,
    BENCH_KERNEL,
+   BENCH_STREAMS,
    BENCH_ID_COUNT,
 };
 
@@ -62,6 +63,7 @@ static const struct {
    { "seam", BIT(BENCH_SEAM) },
    { "semaphore", BIT(BENCH_SEMAPHORE) },
    { "kernel", BIT(BENCH_KERNEL) },
+   { "streams", BIT(BENCH_STREAMS) },
    { "all", BIT(BENCH_ID_COUNT) - 1 },
 };
 
@@ -1280,6 +1282,134 @@ bench_semaphore(struct bench_state *s)
    progress_done();
 }
 
+/* ---- Two streams side by side ----
+ *
+ * Issue 12's two-stream rows: a host-to-device copy on stream A with a
+ * device-to-host copy, or eight device-to-device copies, on stream B,
+ * both queued and then one cuCtxSynchronize.  Each part is also timed
+ * alone; the overlap factor, the parts' times summed over the time
+ * together, is 1.0 when the streams run one after the other and up to 2.0
+ * when they fully overlap (a GPU's copy engines run an upload and a
+ * download at once). */
+
+#define STREAMS_SIZE (256ull << 20)
+#define STREAMS_QUICK_SIZE TOOL_MIB
+#define STREAMS_DTOD_COUNT 8
+
+enum streams_row {
+   STREAMS_HTOD,
+   STREAMS_DTOH,
+   STREAMS_HTOD_DTOH,
+   STREAMS_DTOD8,
+   STREAMS_HTOD_DTOD8,
+   STREAMS_ROW_COUNT,
+};
+
+struct streams_ctx {
+   struct bench_cu *cu;
+   CUstream a, b;
+   CUdeviceptr up, down, dsrc, ddst;
+   void *hsrc, *hdst;
+   size_t size;
+   enum streams_row row;
+};
+
+static bool
+op_cu_streams(void *p)
+{
+   struct streams_ctx *c = p;
+   struct bench_cu *cu = c->cu;
+   bool up = c->row == STREAMS_HTOD || c->row == STREAMS_HTOD_DTOH || c->row == STREAMS_HTOD_DTOD8;
+   bool down = c->row == STREAMS_DTOH || c->row == STREAMS_HTOD_DTOH;
+   bool dtod = c->row == STREAMS_DTOD8 || c->row == STREAMS_HTOD_DTOD8;
+
+   if (up && !bench_cu_ok(cu, cu->MemcpyHtoDAsync(c->up, c->hsrc, c->size, c->a), "cuMemcpyHtoDAsync"))
+      return false;
+   if (down && !bench_cu_ok(cu, cu->MemcpyDtoHAsync(c->hdst, c->down, c->size, c->b), "cuMemcpyDtoHAsync"))
+      return false;
+   for (int i = 0; dtod && i < STREAMS_DTOD_COUNT; i++)
+      if (!bench_cu_ok(cu, cu->MemcpyDtoDAsync(c->ddst, c->dsrc, c->size, c->b), "cuMemcpyDtoDAsync"))
+         return false;
+   return bench_cu_ok(cu, cu->CtxSynchronize(), "cuCtxSynchronize");
+}
+
+static void
+bench_streams(struct bench_state *s)
+{
+   static const char *const labels[STREAMS_ROW_COUNT] = {
+      [STREAMS_HTOD] = "HtoD on A alone",
+      [STREAMS_DTOH] = "DtoH on B alone",
+      [STREAMS_HTOD_DTOH] = "HtoD on A + DtoH on B",
+      [STREAMS_DTOD8] = "8 x DtoD on B alone",
+      [STREAMS_HTOD_DTOD8] = "HtoD on A + 8 x DtoD on B",
+   };
+   uint64_t size = TOOL_MIN(s->opt.quick ? STREAMS_QUICK_SIZE : STREAMS_SIZE, s->opt.max_size);
+   /* The report keeps a pointer to the title and prints it later. */
+   static char title[128];
+   char sz[32];
+
+   tool_format_size(size, sz, sizeof(sz));
+   snprintf(title, sizeof(title), "two streams: %s copies on stream A and B (pinned host memory) "
+            "+ cuCtxSynchronize", sz);
+   struct bench_table *t = table_begin(s, "streams", title, BENCH_KIND_LATENCY, 1, NULL);
+   if (!t)
+      return;
+   t->impl_what[BENCH_IMPL_CUVK] = "cuvk";
+   t->impl_what[BENCH_IMPL_CUDA] = "--cuda-lib, the same calls";
+   for (int r = 0; r < STREAMS_ROW_COUNT; r++)
+      table_add_row(t, labels[r], size);
+
+   for (int i = 0; i < 2; i++) {
+      int k = bench_cu_index(s, i);
+      struct bench_cu *cu = &s->cu[k];
+      enum bench_impl impl = k ? BENCH_IMPL_CUDA : BENCH_IMPL_CUVK;
+      struct streams_ctx c = { .cu = cu, .size = (size_t)size };
+      bool ok = true;
+
+      if (k && !s->have_cuda)
+         continue;
+      if (!cu->StreamCreate || !cu->StreamDestroy || !cu->MemcpyHtoDAsync || !cu->MemcpyDtoHAsync ||
+          !cu->MemcpyDtoDAsync) {
+         bench_table_note(t, "%s: no stream or asynchronous copy calls; skipped", cu->label);
+         continue;
+      }
+      progress(s, t->id, cu->label);
+      ok = bench_cu_ok(cu, cu->StreamCreate(&c.a, CU_STREAM_NON_BLOCKING), "cuStreamCreate") &&
+           bench_cu_ok(cu, cu->StreamCreate(&c.b, CU_STREAM_NON_BLOCKING), "cuStreamCreate") &&
+           cu_alloc_device(s, t, cu, size, &c.up) && cu_alloc_device(s, t, cu, size, &c.down) &&
+           cu_alloc_device(s, t, cu, size, &c.dsrc) && cu_alloc_device(s, t, cu, size, &c.ddst) &&
+           cu_alloc_host(s, t, cu, true, size, &c.hsrc) && cu_alloc_host(s, t, cu, true, size, &c.hdst);
+      for (int r = 0; ok && r < STREAMS_ROW_COUNT; r++) {
+         c.row = (enum streams_row)r;
+         ok = bench_measure(s, op_cu_streams, NULL, &c, &t->rows[r].r[impl]);
+      }
+      if (!ok) {
+         bench_table_note(t, "%s failed (see the messages above)", cu->label);
+         s->failures++;
+      } else {
+         const struct bench_row *rw = t->rows;
+         double dtoh = (rw[STREAMS_HTOD].r[impl].median_s + rw[STREAMS_DTOH].r[impl].median_s) /
+                       rw[STREAMS_HTOD_DTOH].r[impl].median_s;
+         double dtod = (rw[STREAMS_HTOD].r[impl].median_s + rw[STREAMS_DTOD8].r[impl].median_s) /
+                       rw[STREAMS_HTOD_DTOD8].r[impl].median_s;
+         bench_table_note(t, "%s: overlap %.2fx for HtoD || DtoH, %.2fx for HtoD || 8 x DtoD "
+                          "(times alone summed / time together; 1.00 = one after the other)",
+                          cu->label, dtoh, dtod);
+      }
+      if (c.a)
+         cu->StreamDestroy(c.a);
+      if (c.b)
+         cu->StreamDestroy(c.b);
+      CUdeviceptr dev[] = { c.up, c.down, c.dsrc, c.ddst };
+      for (size_t d = 0; d < TOOL_ARRAY_SIZE(dev); d++)
+         if (dev[d])
+            cu->MemFree(dev[d]);
+      cu_free_host(cu, true, c.hsrc);
+      cu_free_host(cu, true, c.hdst);
+   }
+   progress_done();
+}
+
 /* ---- Kernels ---- */
 
 /*
@@ -1561,7 +1691,7 @@ usage(FILE *f)
       "                    heap\n"
       "  --only LIST       comma-separated: dtod, memset, htod, dtoh, htod-pinned,\n"
       "                    htod-pageable, dtoh-pinned, dtoh-pageable, latency, import, seam,\n"
-      "                    semaphore, kernel, all (default: all)\n"
+      "                    semaphore, kernel, streams, all (default: all)\n"
       "  --quick           a few sizes (4 B, 64 KiB, 1 MiB) and 5 ms a size: a smoke test\n"
       "  --min-time MS     time each size for at least MS milliseconds (default 50;\n"
       "                    at least 3 runs in any case)\n"
@@ -1826,7 +1956,7 @@ main(int argc, char **argv)
    static const enum bench_id order[] = {
       BENCH_DTOD, BENCH_MEMSET, BENCH_HTOD_PINNED, BENCH_HTOD_PAGEABLE,
       BENCH_DTOH_PINNED, BENCH_DTOH_PAGEABLE, BENCH_LATENCY, BENCH_IMPORT, BENCH_SEAM,
-      BENCH_SEMAPHORE, BENCH_KERNEL,
+      BENCH_SEMAPHORE, BENCH_KERNEL, BENCH_STREAMS,
    };
    for (size_t i = 0; i < TOOL_ARRAY_SIZE(order); i++) {
       unsigned first = report.table_count;
@@ -1842,6 +1972,8 @@ main(int argc, char **argv)
          bench_semaphore(&s);
       else if (order[i] == BENCH_KERNEL)
          bench_kernel(&s);
+      else if (order[i] == BENCH_STREAMS)
+         bench_streams(&s);
       else
          bench_bandwidth(&s, order[i]);
       for (unsigned t = first; t < report.table_count; t++)

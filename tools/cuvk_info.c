@@ -29,6 +29,7 @@
 
 #define INFO_LAYER_NAME "VK_LAYER_CUVK_interop"
 #define INFO_MAX_REASONS 8
+#define INFO_MAX_QUEUE_FAMILIES 16
 
 /* The buffer usage cuvk creates its buffers with (src/mem/block_heap.c,
  * src/cuda_api/external_memory.c): what external memory must allow. */
@@ -77,6 +78,11 @@ struct info_device {
    unsigned reason_count;
 
    uint32_t queue_family;
+   /* Every queue family, for issue 12's lanes: which can take copies
+    * beside the compute family, and how many queues each has. */
+   uint32_t qf_count;
+   VkQueueFamilyProperties qfs[INFO_MAX_QUEUE_FAMILIES];
+   bool global_priority;     /* VK_KHR_ or VK_EXT_global_priority */
    uint32_t device_type_index;
    uint32_t host_type_index;
 
@@ -158,6 +164,8 @@ info_query_device(struct info_device *d, VkPhysicalDevice pdev)
                                                         VK_KHR_DRIVER_PROPERTIES_EXTENSION_NAME);
    d->has_external_memory_host = tool_vk_has_extension(exts, ext_count,
                                                        VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
+   d->global_priority = tool_vk_has_extension(exts, ext_count, "VK_KHR_global_priority") ||
+                        tool_vk_has_extension(exts, ext_count, "VK_EXT_global_priority");
    VkPhysicalDeviceExternalMemoryHostPropertiesEXT host_props = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT,
    };
@@ -243,6 +251,8 @@ info_query_device(struct info_device *d, VkPhysicalDevice pdev)
       }
       for (uint32_t i = 0; i < qf_count; i++)
          d->sparse_queue |= (qfs[i].queueFlags & VK_QUEUE_SPARSE_BINDING_BIT) != 0;
+      d->qf_count = TOOL_MIN(qf_count, INFO_MAX_QUEUE_FAMILIES);
+      memcpy(d->qfs, qfs, d->qf_count * sizeof(*qfs));
       free(qfs);
    }
    if (d->queue_family == UINT32_MAX)
@@ -400,6 +410,32 @@ info_why_not(const struct info *info, const struct info_device *d, char *out, si
       used += snprintf(out + used, len - used, "%s%s", i ? "; " : "", d->reasons[i]);
 }
 
+/* "compute|transfer|sparse": the queue flags cuvk's lanes care about. */
+static void
+info_queue_flags(VkQueueFlags flags, char *out, size_t len)
+{
+   static const struct {
+      VkQueueFlags bit;
+      const char *name;
+   } names[] = {
+      { VK_QUEUE_GRAPHICS_BIT, "graphics" },
+      { VK_QUEUE_COMPUTE_BIT, "compute" },
+      { VK_QUEUE_TRANSFER_BIT, "transfer" },
+      { VK_QUEUE_SPARSE_BINDING_BIT, "sparse" },
+      { VK_QUEUE_PROTECTED_BIT, "protected" },
+      { 0x20 /* VK_QUEUE_VIDEO_DECODE_BIT_KHR */, "video_decode" },
+      { 0x40 /* VK_QUEUE_VIDEO_ENCODE_BIT_KHR */, "video_encode" },
+   };
+   size_t used = 0;
+
+   out[0] = '\0';
+   for (size_t i = 0; i < TOOL_ARRAY_SIZE(names); i++)
+      if ((flags & names[i].bit) && used < len)
+         used += (size_t)snprintf(out + used, len - used, "%s%s", used ? "|" : "", names[i].name);
+   if (!out[0])
+      snprintf(out, len, "none");
+}
+
 static void
 info_print_handle_props(const VkExternalMemoryProperties *p)
 {
@@ -513,6 +549,13 @@ info_print_text(const struct info *info)
       printf("   allocations of %llu MiB and more: %s (%s)\n",
              (unsigned long long)(CUVK_POLICY_BULK_MIN_SIZE >> 20),
              d->bulk_exportable ? "exportable memory" : "device memory", d->bulk_why);
+      printf("   queue families (global priority %s):\n", d->global_priority ? "offered" : "not offered");
+      for (uint32_t q = 0; q < d->qf_count; q++) {
+         char flags[128];
+         info_queue_flags(d->qfs[q].queueFlags, flags, sizeof(flags));
+         printf("      %u: %2u x %-40s timestamps %u bits%s\n", q, d->qfs[q].queueCount, flags,
+                d->qfs[q].timestampValidBits, q == d->queue_family ? "  (cuvk's)" : "");
+      }
    }
 }
 
@@ -650,6 +693,20 @@ info_print_json(const struct info *info)
       tool_json_bool(&j, "reservations", d->sparse_reservations);
       tool_json_string(&j, "reservations_reason", d->sparse_reservations_why);
       tool_json_object_end(&j);
+      tool_json_bool(&j, "global_priority", d->global_priority);
+      tool_json_array_begin(&j, "queue_families");
+      for (uint32_t q = 0; q < d->qf_count; q++) {
+         char flags[128];
+         info_queue_flags(d->qfs[q].queueFlags, flags, sizeof(flags));
+         tool_json_object_begin(&j, NULL);
+         tool_json_uint(&j, "index", q);
+         tool_json_string(&j, "flags", flags);
+         tool_json_uint(&j, "queue_count", d->qfs[q].queueCount);
+         tool_json_uint(&j, "timestamp_valid_bits", d->qfs[q].timestampValidBits);
+         tool_json_bool(&j, "used_by_cuvk", q == d->queue_family);
+         tool_json_object_end(&j);
+      }
+      tool_json_array_end(&j);
       tool_json_object_begin(&j, "copy_engine");
       tool_json_string(&j, "engine", d->copy_engine);
       tool_json_string(&j, "reason", d->copy_engine_why);

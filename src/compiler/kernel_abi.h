@@ -85,12 +85,35 @@ struct cuvk_kernel_push {
                                * split into several dispatches) */
    uint32_t nctaid[3];        /* the whole grid: %nctaid */
    uint32_t reserved;
+   uint64_t printf_buffer;    /* device address of the context's printf
+                               * buffer (below); 0 for kernels that do
+                               * not print */
 };
 
 struct cuvk_kernel_host_range {
    uint64_t start, end, delta;
 };
 
-_Static_assert(sizeof(struct cuvk_kernel_push) == 88, "push constant layout");
+_Static_assert(sizeof(struct cuvk_kernel_push) == 96, "push constant layout");
+
+/*
+ * The printf buffer (device printf, vprintf): a header of
+ * CUVK_KERNEL_PRINTF_HEADER bytes, { uint32_t head; uint32_t capacity; },
+ * then capacity bytes of records.  A thread that prints reserves a record
+ * by adding its size to head (only while head < capacity, so head stays
+ * near capacity once it is full) and writes it only when the whole record
+ * fits; what does not fit is dropped, as on CUDA.  A record is
+ *
+ *   uint32_t size;        total bytes, a multiple of 8; stored last with
+ *                         release semantics, so 0 means "being written"
+ *   uint32_t arg_bytes;   bytes of arguments that follow
+ *   uint64_t format;      CUdeviceptr of the format string
+ *   uint8_t  args[];      nvcc's argument buffer as vprintf got it
+ *
+ * The host (src/cuda_api/printf.c) prints complete records in order at
+ * synchronisations and resets head to 0 when no printing kernel can run.
+ */
+#define CUVK_KERNEL_PRINTF_HEADER 16u
+#define CUVK_KERNEL_PRINTF_RECORD 16u
 
 #endif

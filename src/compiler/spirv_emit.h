@@ -154,8 +154,20 @@ uint32_t cuvk_spirv_shared_word(struct cuvk_spirv_emitter *e, uint32_t byte_offs
 /* Copies bytes between two places of the local array (call arguments). */
 void cuvk_spirv_local_copy(struct cuvk_spirv_emitter *e, uint32_t to, uint32_t from,
                            uint32_t bytes);
+/* Loads through a generic address (u64), and loads and stores at a byte
+ * offset (u64) of the local array; values are uints of bits (8..64). */
+uint32_t cuvk_spirv_generic_load(struct cuvk_spirv_emitter *e, uint32_t addr, unsigned bits);
+uint32_t cuvk_spirv_local_load(struct cuvk_spirv_emitter *e, uint32_t offset, unsigned bits);
+void cuvk_spirv_local_store(struct cuvk_spirv_emitter *e, uint32_t offset, uint32_t value,
+                            unsigned bits);
 /* Stores kind into the fault word. */
 void cuvk_spirv_store_fault(struct cuvk_spirv_emitter *e, enum cuvk_kernel_fault kind);
+
+/* The push constant member holding the printf buffer's address. */
+#define CUVK_SPIRV_PUSH_PRINTF_BUFFER 15
+
+/* A call of vprintf (spirv_printf.c): 1 lowered, -1 failed. */
+int cuvk_spirv_lower_printf(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in);
 
 /* Warp instructions on 32-wide subgroups (spirv_warp.c); same return
  * values.  The subgroup built-ins, as %laneid and %warpid there. */

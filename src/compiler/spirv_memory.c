@@ -1263,3 +1263,24 @@ cuvk_spirv_lower_memory(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr
       return 0;
    }
 }
+
+/* ---- for other lowerings (spirv_printf.c) ---- */
+
+uint32_t
+cuvk_spirv_generic_load(struct cuvk_spirv_emitter *e, uint32_t addr, unsigned bits)
+{
+   return load_bits(e, SPACE_GENERIC, addr, bits, false, false);
+}
+
+uint32_t
+cuvk_spirv_local_load(struct cuvk_spirv_emitter *e, uint32_t offset, unsigned bits)
+{
+   return load_bits(e, SPACE_LOCAL, offset, bits, false, false);
+}
+
+void
+cuvk_spirv_local_store(struct cuvk_spirv_emitter *e, uint32_t offset, uint32_t value,
+                       unsigned bits)
+{
+   store_bits(e, SPACE_LOCAL, offset, value, bits, false, false);
+}

@@ -272,6 +272,7 @@ cuvk_context_create(struct cuvk_device *dev, unsigned flags, bool primary,
       goto fail_ctx;
 
    context_probe_external_types(ctx);
+   cuvk_semaphore_pool_init(&ctx->semaphore_pool, ctx->vk);
 
    res = cuvk_pipelines_init(ctx);
    if (res != CUDA_SUCCESS)
@@ -305,6 +306,7 @@ fail_submit:
 fail_pipelines:
    cuvk_pipelines_finish(ctx);
 fail_device:
+   cuvk_semaphore_pool_finish(&ctx->semaphore_pool);
    vkDestroyDevice(ctx->vk, NULL);
 fail_ctx:
    pthread_mutex_destroy(&ctx->lock);
@@ -363,6 +365,8 @@ cuvk_context_destroy(struct cuvk_context *ctx)
    /* Allocations go before the submission state: freeing one may defer
     * work onto a batch. */
    /* Modules first: their globals are allocations. */
+   /* What kernels printed, while the modules' format strings exist. */
+   cuvk_printf_finish(ctx);
    cuvk_module_release_context(ctx);
    cuvk_memory_release_context(ctx);
    cuvk_array_release_context(ctx); /* images before the imports they live in */
@@ -383,6 +387,8 @@ cuvk_context_destroy(struct cuvk_context *ctx)
    cuvk_mem_heap_finish(&ctx->host_heap);
    cuvk_mem_heap_finish(&ctx->device_heap);
    cuvk_pipelines_finish(ctx);
+   /* After cuvk_submit_finish, whose deferred frees return semaphores. */
+   cuvk_semaphore_pool_finish(&ctx->semaphore_pool);
    vkDestroyDevice(ctx->vk, NULL);
    pthread_mutex_destroy(&ctx->lock);
    free(ctx);

@@ -19,6 +19,7 @@
 #include "compiler/compiler.h"
 #include "cuda_api/host_queue.h"
 #include "cuda_api/object.h"
+#include "cuda_api/semaphore_pool.h"
 #include "cuda_api/submit.h"
 #include "mem/block_heap.h"
 #include "util/list.h"
@@ -122,6 +123,7 @@ struct cuvk_context {
    struct cuvk_array_pipelines *array_pipelines; /* src/array/, made at first use */
    struct cuvk_list vmm_handles;   /* cuMemCreate / import handles */
    struct cuvk_list external_semaphores; /* cuvk_external_semaphore */
+   struct cuvk_semaphore_pool semaphore_pool; /* VkSemaphores for native imports */
    /* The newest step that waits on a native imported semaphore: until it
     * completes, teardown cannot count on the GPU going idle. */
    uint64_t native_wait_value;
@@ -143,6 +145,9 @@ struct cuvk_context {
    struct cuvk_list modules;
    struct cuvk_launch *launch;
    CUresult fault_error;
+   /* Device printf's buffer (printf.c): made under the lock at the first
+    * launch of a kernel that prints, NULL before. */
+   struct cuvk_printf *printf_fifo;
 
    /* How kernels reach memory (mem/page_table.h); made when the first
     * module is loaded, NULL before.  Set under the lock. */

@@ -256,6 +256,11 @@ device_probe(VkPhysicalDevice pdev, struct cuvk_device *dev)
       cuvk_logi("%s: read-only host registration %s: %s", name,
                 dev->read_only_host_import ? "allowed" : "refused", read_only_why);
 
+   const char *probe_why;
+   dev->import_size_probe = cuvk_policy_import_size_probe(dev->driver_id, &probe_why);
+   cuvk_logd("%s: sizes of unrecorded VMM imports %s by trial imports: %s", name,
+             dev->import_size_probe ? "found" : "not found", probe_why);
+
    pthread_mutex_init(&dev->primary_lock, NULL);
    ok = true;
 out:

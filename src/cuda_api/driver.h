@@ -57,6 +57,8 @@ struct cuvk_device {
    bool bulk_exportable;
    /* cuMemHostRegister may import read-only pages (util/device_policy.h). */
    bool read_only_host_import;
+   /* cuvk_policy_import_size_probe */
+   bool import_size_probe;
 
    /* Primary context: created by the first retain, destroyed by the last
     * release or by a reset. */

@@ -123,6 +123,31 @@ fail_buffer:
    return res;
 }
 
+/* A chunk is what module.h calls a launch buffer. */
+struct cuvk_launch_buffer {
+   struct chunk c;
+};
+
+CUresult
+cuvk_launch_buffer_create(struct cuvk_context *ctx, VkDeviceSize size, struct cuvk_launch_buffer **out,
+                          uint8_t **map, VkDeviceAddress *address)
+{
+   struct chunk *c;
+   CUresult res = chunk_create(ctx, size, &c);
+   if (res != CUDA_SUCCESS)
+      return res;
+   *map = c->map;
+   *address = c->address;
+   *out = (struct cuvk_launch_buffer *)c;
+   return CUDA_SUCCESS;
+}
+
+void
+cuvk_launch_buffer_destroy(VkDevice vk, struct cuvk_launch_buffer *b)
+{
+   chunk_destroy(vk, b ? &b->c : NULL);
+}
+
 CUresult
 cuvk_launch_init(struct cuvk_context *ctx)
 {
@@ -437,6 +462,12 @@ launch_kernel(CUfunction hfunc, const uint32_t grid[3], const uint32_t block[3],
    res = launch_params(f, params, extra, data);
    if (res != CUDA_SUCCESS)
       goto commit;
+   VkDeviceAddress printf_buffer = 0;
+   if (f->k.uses_printf) {
+      res = cuvk_printf_launch(ctx, value, &printf_buffer);
+      if (res != CUDA_SUCCESS)
+         goto commit;
+   }
 
    struct cuvk_kernel_push push = {
       .params = address,
@@ -448,6 +479,7 @@ launch_kernel(CUfunction hfunc, const uint32_t grid[3], const uint32_t block[3],
       .fault = l->fault->address,
       .host_range_count = got,
       .nctaid = {grid[0], grid[1], grid[2]},
+      .printf_buffer = printf_buffer,
    };
    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
    /* Grids beyond what one dispatch may have are cut into several, each

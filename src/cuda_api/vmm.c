@@ -25,6 +25,7 @@
 #include "cuda_api/memory.h"
 #include "cuda_api/vmm_sparse.h"
 #include "mem/block_heap.h"
+#include "mem/import_size.h"
 #include "mem/registry.h"
 #include "mem/va_space.h"
 #include "util/error.h"
@@ -918,6 +919,14 @@ cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *handle, void *os_ha
        * (lavapipe's does); allocations are whole granules, so round down. */
       off_t end = S_ISREG(st.st_mode) ? st.st_size : 0;
       size = (VkDeviceSize)CUVK_MAX(end, 0) / VMM_GRANULARITY * VMM_GRANULARITY;
+      /* NVIDIA's fds tell nothing; its driver's imports do
+       * (src/mem/import_size.h). */
+      uint32_t heap = ctx->dev->mem.memoryTypes[type_index].heapIndex;
+      if (size == 0 && ctx->dev->import_size_probe &&
+          !cuvk_mem_probe_import_size(ctx->vk, fd, type_index, VMM_GRANULARITY,
+                                      ctx->dev->mem.memoryHeaps[heap].size, &size))
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemImportFromShareableHandle: fd %d does not import "
+                           "as %s memory", fd, ctx->dev->props.deviceName);
       if (size == 0)
          return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "cuMemImportFromShareableHandle: fd %d does not tell "
                            "its size and no export of it was recorded in this process", fd);

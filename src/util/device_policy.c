@@ -198,3 +198,14 @@ cuvk_policy_read_only_host_import(VkDriverId driver, const char **why)
    *why = "tried; a refusal answers CUDA_ERROR_NOT_SUPPORTED";
    return true;
 }
+
+bool
+cuvk_policy_import_size_probe(VkDriverId driver, const char **why)
+{
+   if (driver == VK_DRIVER_ID_NVIDIA_PROPRIETARY) {
+      *why = "NVIDIA: an import larger than the allocation is refused";
+      return true;
+   }
+   *why = "not measured to refuse imports larger than the allocation";
+   return false;
+}

@@ -60,4 +60,10 @@ bool cuvk_policy_sparse_reservations(VkPhysicalDevice pdev, uint32_t queue_famil
  * still imported), so cuvk does not ask there. */
 bool cuvk_policy_read_only_host_import(VkDriverId driver, const char **why);
 
+/* Whether an opaque fd that tells no size (no record of its export, not a
+ * memfd) may have its size found by trial imports (src/mem/import_size.h),
+ * and in *why what decided it.  Only where a driver was measured to refuse
+ * every size above the allocation's: NVIDIA's (H100, driver 580.159.04). */
+bool cuvk_policy_import_size_probe(VkDriverId driver, const char **why);
+
 #endif

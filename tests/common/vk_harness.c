@@ -10,6 +10,13 @@
 #endif
 
 static unsigned vkh_messages;
+static const char *_Atomic vkh_tolerated;
+
+void
+vkh_tolerate_message(const char *id)
+{
+   vkh_tolerated = id;
+}
 
 void
 vkh_deliberate_leak_begin(void)
@@ -60,6 +67,11 @@ vkh_messenger_cb(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
       return VK_FALSE;
    }
 
+   const char *tolerated = vkh_tolerated;
+   if (tolerated && strcmp(id, tolerated) == 0) {
+      fprintf(stderr, "vkh: %s: tolerated: [%s] %s\n", (const char *)user, id, msg);
+      return VK_FALSE;
+   }
    __atomic_add_fetch(&vkh_messages, 1, __ATOMIC_RELAXED);
    fprintf(stderr, "vkh: %s: %s: [%s] %s\n", (const char *)user, tag, id, msg);
    return VK_FALSE;
