@@ -353,6 +353,84 @@ extern cudaError_t CUDARTAPI cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p
 
 /* ==== End of arrays and mipmapped arrays ===================================== */
 
+/* ==== Kernels =================================================================
+ *
+ * Kernels a program built with nvcc registered at start-up
+ * (src/runtime/registration.c): func is the kernel's host stub (the
+ * address of the __global__ function in host code) or a cudaKernel_t;
+ * symbol is the host address of a __device__ or __constant__ variable. */
+
+#if defined(__CUDART_API_PER_THREAD_DEFAULT_STREAM)
+#define cudaLaunchKernel            __CUDART_API_PTSZ(cudaLaunchKernel)
+#define cudaMemcpyToSymbol          __CUDART_API_PTDS(cudaMemcpyToSymbol)
+#define cudaMemcpyFromSymbol        __CUDART_API_PTDS(cudaMemcpyFromSymbol)
+#define cudaMemcpyToSymbolAsync     __CUDART_API_PTSZ(cudaMemcpyToSymbolAsync)
+#define cudaMemcpyFromSymbolAsync   __CUDART_API_PTSZ(cudaMemcpyFromSymbolAsync)
+#endif
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+extern cudaError_t CUDARTAPI cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+                                             size_t sharedMem, cudaStream_t stream);
+extern cudaError_t CUDARTAPI cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr);
+extern cudaError_t CUDARTAPI cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const void *symbolPtr);
+extern cudaError_t CUDARTAPI cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func);
+extern cudaError_t CUDARTAPI cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value);
+extern cudaError_t CUDARTAPI cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig);
+extern cudaError_t CUDARTAPI cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func,
+                                                                          int blockSize,
+                                                                          size_t dynamicSMemSize);
+extern cudaError_t CUDARTAPI cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+   int *numBlocks, const void *func, int blockSize, size_t dynamicSMemSize, unsigned int flags);
+extern cudaError_t CUDARTAPI cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize,
+                                                                      const void *func, int numBlocks,
+                                                                      int blockSize);
+extern cudaError_t CUDARTAPI cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count,
+                                               size_t offset CUVK_RT_DEFAULT(0),
+                                               enum cudaMemcpyKind kind
+                                                  CUVK_RT_DEFAULT(cudaMemcpyHostToDevice));
+extern cudaError_t CUDARTAPI cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count,
+                                                 size_t offset CUVK_RT_DEFAULT(0),
+                                                 enum cudaMemcpyKind kind
+                                                    CUVK_RT_DEFAULT(cudaMemcpyDeviceToHost));
+extern cudaError_t CUDARTAPI cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count,
+                                                    size_t offset, enum cudaMemcpyKind kind,
+                                                    cudaStream_t stream CUVK_RT_DEFAULT(0));
+extern cudaError_t CUDARTAPI cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count,
+                                                      size_t offset, enum cudaMemcpyKind kind,
+                                                      cudaStream_t stream CUVK_RT_DEFAULT(0));
+extern cudaError_t CUDARTAPI cudaGetSymbolAddress(void **devPtr, const void *symbol);
+extern cudaError_t CUDARTAPI cudaGetSymbolSize(size_t *size, const void *symbol);
+
+#if defined(__CUDA_API_VERSION_INTERNAL)
+#undef cudaLaunchKernel
+#undef cudaMemcpyToSymbol
+#undef cudaMemcpyFromSymbol
+#undef cudaMemcpyToSymbolAsync
+#undef cudaMemcpyFromSymbolAsync
+
+extern cudaError_t CUDARTAPI cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+                                             size_t sharedMem, cudaStream_t stream);
+extern cudaError_t CUDARTAPI cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count,
+                                               size_t offset, enum cudaMemcpyKind kind);
+extern cudaError_t CUDARTAPI cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count,
+                                                 size_t offset, enum cudaMemcpyKind kind);
+extern cudaError_t CUDARTAPI cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count,
+                                                    size_t offset, enum cudaMemcpyKind kind,
+                                                    cudaStream_t stream);
+extern cudaError_t CUDARTAPI cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count,
+                                                      size_t offset, enum cudaMemcpyKind kind,
+                                                      cudaStream_t stream);
+#endif
+
+#if defined(__cplusplus)
+}
+#endif
+
+/* ==== End of kernels ========================================================== */
+
 #undef CUVK_RT_DEFAULT
 
 #endif

@@ -726,6 +726,68 @@ struct cudaExternalSemaphoreWaitParams {
    unsigned int reserved[16];
 };
 
+/* ---- Kernels ---- */
+
+/* A launch's grid or block extent, every member given (NVIDIA's C++
+ * constructors, which default missing extents to 1, come with nvcc's own
+ * headers, which is what <<<...>>> code is compiled with). */
+struct dim3 {
+   unsigned int x, y, z;
+};
+typedef struct dim3 dim3;
+
+/* The driver's CUfunction (one kernel loaded in one context), and the
+ * context-independent kernel handle cudaGetKernel gives. */
+typedef struct CUfunc_st *cudaFunction_t;
+typedef struct CUkern_st *cudaKernel_t;
+
+/* cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags */
+#define cudaOccupancyDefault                0x00
+#define cudaOccupancyDisableCachingOverride 0x01
+
+/* cudaFuncGetAttributes: the driver's CU_FUNC_ATTRIBUTE_* figures. */
+struct cudaFuncAttributes {
+   size_t sharedSizeBytes;          /* static shared memory */
+   size_t constSizeBytes;
+   size_t localSizeBytes;           /* per thread */
+   int maxThreadsPerBlock;
+   int numRegs;
+   int ptxVersion;
+   int binaryVersion;
+   int cacheModeCA;
+   int maxDynamicSharedSizeBytes;
+   int preferredShmemCarveout;
+   int clusterDimMustBeSet;
+   int requiredClusterWidth;
+   int requiredClusterHeight;
+   int requiredClusterDepth;
+   int clusterSchedulingPolicyPreference;
+   int nonPortableClusterSizeAllowed;
+   int reserved[16];
+};
+
+/* cudaFuncSetAttribute; the values are the driver's
+ * CU_FUNC_ATTRIBUTE_* numbers for the same settings. */
+enum cudaFuncAttribute {
+   cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
+   cudaFuncAttributePreferredSharedMemoryCarveout = 9,
+   cudaFuncAttributeClusterDimMustBeSet = 10,
+   cudaFuncAttributeRequiredClusterWidth = 11,
+   cudaFuncAttributeRequiredClusterHeight = 12,
+   cudaFuncAttributeRequiredClusterDepth = 13,
+   cudaFuncAttributeNonPortableClusterSizeAllowed = 14,
+   cudaFuncAttributeClusterSchedulingPolicyPreference = 15,
+   cudaFuncAttributeMax
+};
+
+/* cudaFuncSetCacheConfig (a preference Vulkan has no knob for). */
+enum cudaFuncCache {
+   cudaFuncCachePreferNone = 0,
+   cudaFuncCachePreferShared = 1,
+   cudaFuncCachePreferL1 = 2,
+   cudaFuncCachePreferEqual = 3
+};
+
 /* ---- Handles ---- */
 
 typedef struct CUstream_st *cudaStream_t;

@@ -16,6 +16,11 @@
 
 #include <cuda.h>
 #include <cuda_runtime_api.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "util/list.h"
+#include "util/rb_tree.h"
 
 /* The runtime result for a driver result. */
 cudaError_t cuvk_rt_from_cu(CUresult res);
@@ -45,5 +50,55 @@ cudaError_t cuvk_rt_init(void);
  * has, or else the primary context of its current device, retained and
  * made current.  What nearly every runtime call does first. */
 cudaError_t cuvk_rt_context(void);
+
+/* ---- Kernels and variables nvcc registered (registration.c) ---- */
+
+struct cuvk_rt_fatbin;
+
+struct cuvk_rt_kernel {
+   struct cuvk_rb_node host_node;   /* keyed by the host stub's address */
+   struct cuvk_rb_node handle_node; /* keyed by this struct: its cudaKernel_t */
+   struct cuvk_list link;           /* in its fatbin */
+   struct cuvk_rt_fatbin *fatbin;
+   const void *host;
+   uint32_t index;                  /* in its fatbin, registration order */
+   char *name;                      /* in the PTX */
+};
+
+struct cuvk_rt_var {
+   struct cuvk_rb_node host_node;   /* keyed by the host shadow's address */
+   struct cuvk_list link;
+   struct cuvk_rt_fatbin *fatbin;
+   const void *host;
+   size_t size;
+   bool constant;
+   bool managed;
+   char *name;
+};
+
+/* The kernel func names: its host stub's address or its cudaKernel_t;
+ * cudaErrorInvalidResourceHandle (logged) when it is neither, as CUDA 13
+ * says (it takes the address for a cudaKernel_t). */
+cudaError_t cuvk_rt_kernel_find(const void *func, const char *entry, struct cuvk_rt_kernel **out);
+
+/* The variable at host address symbol; cudaErrorInvalidSymbol otherwise. */
+cudaError_t cuvk_rt_var_find(const void *symbol, const char *entry, struct cuvk_rt_var **out);
+
+/* k loaded in the calling thread's context (made current as every
+ * runtime call does): its module loaded at the fatbin's first use there,
+ * the kernel translated at its own. */
+cudaError_t cuvk_rt_kernel_function(struct cuvk_rt_kernel *k, const char *entry, CUfunction *out);
+
+/* cuvk_rt_kernel_find + cuvk_rt_kernel_function. */
+cudaError_t cuvk_rt_function(const void *func, const char *entry, CUfunction *out);
+
+/* The variable's device address and size in the calling thread's
+ * context, loading its module there at first use. */
+cudaError_t cuvk_rt_var_address(const void *symbol, const char *entry, CUdeviceptr *dptr, size_t *size);
+
+/* Launches f with the runtime's checks of the configuration
+ * (cudaErrorInvalidValue for a bad grid or block, as CUDA 13). */
+cudaError_t cuvk_rt_launch(CUfunction f, dim3 grid, dim3 block, void **args, size_t shared,
+                           cudaStream_t stream, const char *entry);
 
 #endif

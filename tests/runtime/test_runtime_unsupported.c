@@ -5,12 +5,12 @@
  *   runtime.unsupported.every_entry: each generated entry point returns
  *      cudaErrorNotSupported, leaves it as the thread's last error and
  *      logs exactly one line, which names the call.
- *   runtime.unsupported.nvcc_startup: the calls nvcc's host code makes
- *      before main() (crt/host_runtime.h), in its order, let the program
- *      start (a non-NULL handle, one log line each, no last error), and
- *      the launch that follows fails cleanly: <<<...>>> is
- *      __cudaPushCallConfiguration, which returns nonzero so the kernel
- *      stub is skipped, and cudaGetLastError() says cudaErrorNotSupported.
+ *   runtime.registration.calls: the calls nvcc's host code makes
+ *      (crt/host_runtime.h) by hand, in its order: registration is quiet
+ *      and reads nothing, <<<...>>>'s configuration goes through the
+ *      push/pop pair, a fatbinary with no container fails at its first
+ *      launch (not before) without crashing, and once unregistered its
+ *      kernel and variable are unknown.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* dlvsym, dladdr, RTLD_DEFAULT */
@@ -94,19 +94,33 @@ unsupported_every_entry(void)
    printf("%zu unsupported entry points checked\n", RT_ARRAY_SIZE(unsupported));
 }
 
+/* Ends a capture; checks that cuvk logged nothing. */
+static void
+capture_expect_silence(const char *what)
+{
+   char line[1024];
+   unsigned lines = 0;
+
+   fflush(stderr);
+   dup2(capture_saved, 2);
+   close(capture_saved);
+   rewind(capture_file);
+   while (fgets(line, sizeof(line), capture_file)) {
+      fputs(line, stderr);
+      lines += strncmp(line, "cuvk: ", 6) == 0;
+   }
+   fclose(capture_file);
+   RT_CHECK_MSG(lines == 0, "%s: %u log lines, want none", what, lines);
+}
+
 /* NVIDIA's prototypes (crt/host_runtime.h, crt/device_functions.h). */
-struct t_dim3 {
-   unsigned x, y, z;
-};
 typedef void **(*register_fatbin_fn)(void *);
 typedef void (*handle_fn)(void **);
 typedef void (*register_function_fn)(void **, const char *, char *, const char *, int, void *,
                                      void *, void *, void *, int *);
 typedef void (*register_var_fn)(void **, char *, char *, const char *, int, size_t, int, int);
-typedef unsigned (*push_fn)(struct t_dim3, struct t_dim3, size_t, void *);
-typedef cudaError_t (*pop_fn)(struct t_dim3 *, struct t_dim3 *, size_t *, void **);
-typedef cudaError_t (*launch_fn)(const void *, struct t_dim3, struct t_dim3, void **, size_t,
-                                 cudaStream_t);
+typedef unsigned (*push_fn)(dim3, dim3, size_t, void *);
+typedef cudaError_t (*pop_fn)(dim3 *, dim3 *, size_t *, void **);
 
 static void *
 entry(const char *name)
@@ -119,74 +133,83 @@ entry(const char *name)
 }
 
 static void
-unsupported_nvcc_startup(void)
+registration_calls(void)
 {
-   /* What a fatbinary wrapper and a kernel's host stub would be; cuvk
-    * reads neither. */
-   static const unsigned fatbin_wrapper[6] = { 0x466243b1, 1 };
-   static char kernel_stub, device_var;
+   /* A fatbinary wrapper (magic, version 1) whose container pointer is
+    * NULL, and a kernel's host stub and a variable's shadow: registration
+    * reads none of them. */
+   static const uint64_t fatbin_wrapper[3] = { 0x00000001466243b1ull, 0, 0 };
+   static const unsigned not_a_wrapper[6] = { 0x12345678u, 1 };
+   static char kernel_stub, device_var, unknown;
    int count = 0;
+   size_t size = 0;
 
    RT_REQUIRE_OK(cudaGetDeviceCount(&count));
 
+   /* In nvcc's order; quiet, and no error for the program's first check. */
    capture_begin();
    void **handle = ((register_fatbin_fn)entry("__cudaRegisterFatBinary"))((void *)fatbin_wrapper);
-   capture_expect_one_line("__cudaRegisterFatBinary");
-   RT_CHECK(handle != NULL);
-
-   capture_begin();
-   ((register_function_fn)entry("__cudaRegisterFunction"))(handle, &kernel_stub, &kernel_stub,
+   ((register_function_fn)entry("__cudaRegisterFunction"))(handle, &kernel_stub, "_Z6kernelPf",
                                                            "_Z6kernelPf", -1, NULL, NULL, NULL,
                                                            NULL, NULL);
-   capture_expect_one_line("__cudaRegisterFunction");
-
-   capture_begin();
    ((register_var_fn)entry("__cudaRegisterVar"))(handle, &device_var, "table", "table", 0, 4, 1, 0);
-   capture_expect_one_line("__cudaRegisterVar");
-
-   capture_begin();
    ((handle_fn)entry("__cudaRegisterFatBinaryEnd"))(handle);
-   capture_expect_one_line("__cudaRegisterFatBinaryEnd");
-
-   /* Start-up leaves no error behind for the program's first check. */
+   capture_expect_silence("registration");
+   RT_CHECK(handle != NULL);
    RT_CHECK_OK(cudaGetLastError());
 
-   /* kernel<<<4, 64>>>(...) */
-   struct t_dim3 grid = { 4, 1, 1 }, block = { 64, 1, 1 };
+   /* Something that is not nvcc's wrapper is refused, with one line. */
    capture_begin();
-   unsigned pushed = ((push_fn)entry("__cudaPushCallConfiguration"))(grid, block, 0, NULL);
-   capture_expect_one_line("__cudaPushCallConfiguration");
-   RT_CHECK_MSG(pushed != 0, "__cudaPushCallConfiguration returned 0: the stub would launch");
-   RT_CHECK_ERR(cudaErrorNotSupported, cudaGetLastError());
+   void **refused = ((register_fatbin_fn)entry("__cudaRegisterFatBinary"))((void *)not_a_wrapper);
+   capture_expect_one_line("__cudaRegisterFatBinary");
+   RT_CHECK(refused == NULL);
 
-   /* A stub reached some other way pops, then launches: both fail. */
+   /* kernel<<<dim3(4, 2), 64, 128, stream>>>: pushed, then popped by the
+    * stub as it was pushed; a second pop has nothing to give. */
+   dim3 grid = { 4, 2, 1 }, block = { 64, 1, 1 }, g2 = { 0, 0, 0 }, b2 = { 0, 0, 0 };
    size_t shmem = 0;
    void *stream = NULL;
-   capture_begin();
-   cudaError_t err = ((pop_fn)entry("__cudaPopCallConfiguration"))(&grid, &block, &shmem, &stream);
-   capture_expect_one_line("__cudaPopCallConfiguration");
-   RT_CHECK_ERR(cudaErrorNotSupported, err);
-   capture_begin();
-   err = ((launch_fn)entry("cudaLaunchKernel"))(&kernel_stub, grid, block, NULL, 0, NULL);
-   capture_expect_one_line("cudaLaunchKernel");
-   RT_CHECK_ERR(cudaErrorNotSupported, err);
-   RT_CHECK_ERR(cudaErrorNotSupported, cudaGetLastError());
+   RT_CHECK(((push_fn)entry("__cudaPushCallConfiguration"))(grid, block, 128, (void *)0x1234) == 0);
+   RT_CHECK_OK(((pop_fn)entry("__cudaPopCallConfiguration"))(&g2, &b2, &shmem, &stream));
+   RT_CHECK(g2.x == 4 && g2.y == 2 && g2.z == 1 && b2.x == 64 && b2.y == 1 && b2.z == 1);
+   RT_CHECK(shmem == 128 && stream == (void *)0x1234);
+   RT_CHECK_ERR(cudaErrorMissingConfiguration,
+                ((pop_fn)entry("__cudaPopCallConfiguration"))(&g2, &b2, &shmem, &stream));
+   RT_CHECK_ERR(cudaErrorMissingConfiguration, cudaGetLastError());
+
+   /* The first launch is where the fatbinary is read: this one has no
+    * container, which fails cleanly, as the variable's lookup does. */
+   cudaError_t err = cudaLaunchKernel(&kernel_stub, grid, block, NULL, 0, NULL);
+   RT_CHECK_MSG(err != cudaSuccess && err != cudaErrorInvalidResourceHandle, "launch: %d", (int)err);
+   RT_CHECK_ERR(err, cudaGetLastError());
+   err = cudaGetSymbolSize(&size, &device_var);
+   RT_CHECK_MSG(err != cudaSuccess && err != cudaErrorInvalidSymbol, "symbol: %d", (int)err);
+   (void)cudaGetLastError();
+
+   /* What nobody registered. */
+   RT_CHECK_ERR(cudaErrorInvalidResourceHandle, cudaLaunchKernel(&unknown, grid, block, NULL, 0, NULL));
+   RT_CHECK_ERR(cudaErrorInvalidSymbol, cudaGetSymbolSize(&size, &unknown));
+   RT_CHECK_ERR(cudaErrorInvalidSymbol, cudaGetLastError());
 
    /* And the program still runs: memory works after all this. */
    void *dev = NULL;
    RT_CHECK_OK(cudaMalloc(&dev, 4096));
    RT_CHECK_OK(cudaFree(dev));
 
-   /* atexit(__cudaUnregisterBinaryUtil) */
+   /* atexit(__cudaUnregisterBinaryUtil): the kernel and variable are
+    * forgotten. */
    capture_begin();
    ((handle_fn)entry("__cudaUnregisterFatBinary"))(handle);
-   capture_expect_one_line("__cudaUnregisterFatBinary");
+   capture_expect_silence("__cudaUnregisterFatBinary");
    RT_CHECK_OK(cudaGetLastError());
+   RT_CHECK_ERR(cudaErrorInvalidResourceHandle, cudaLaunchKernel(&kernel_stub, grid, block, NULL, 0, NULL));
+   RT_CHECK_ERR(cudaErrorInvalidSymbol, cudaGetSymbolSize(&size, &device_var));
+   (void)cudaGetLastError();
 }
 
 static const struct rt_case cases[] = {
    RT_CASE("runtime.unsupported.every_entry", unsupported_every_entry),
-   RT_CASE("runtime.unsupported.nvcc_startup", unsupported_nvcc_startup),
+   RT_CASE("runtime.registration.calls", registration_calls),
 };
 
 RT_MAIN(cases)
