@@ -48,7 +48,14 @@ struct cuvk_array_image {
    bool owns_image;                  /* false: the import's dedicated image */
    struct cuvk_external_memory *ext; /* the import it lives in (referenced) */
    bool external;                    /* shared with another device or API */
-   VkFormat vk_format;               /* the image's own format */
+   VkFormat vk_format;               /* the image's own format; for a plane, the
+                                      * plane's compatible single-plane format */
+   /* A plane of a multi-planar image (plane.c): the aspect copies name
+    * (0: VK_IMAGE_ASPECT_COLOR_BIT, a plain image), and whether the image
+    * is disjoint (then barriers name the plane too; otherwise Vulkan wants
+    * them on the whole image, COLOR). */
+   VkImageAspectFlagBits plane_aspect;
+   bool plane_disjoint;
    unsigned elem_size;               /* bytes per element of vk_format */
    unsigned block;                   /* texels per block side */
    VkImageType type;
@@ -141,6 +148,33 @@ void cuvk_array_image_release_locked(struct cuvk_array_image *img);
 void cuvk_array_init_level(struct cuvk_array *array, struct cuvk_array_image *img,
                            const struct cuvk_format *format, const CUDA_ARRAY3D_DESCRIPTOR *desc,
                            uint32_t level);
+
+/* The aspect copies of img name, and the one its barriers name. */
+static inline VkImageAspectFlags
+cuvk_array_image_aspect(const struct cuvk_array_image *img)
+{
+   return img->plane_aspect ? (VkImageAspectFlags)img->plane_aspect : VK_IMAGE_ASPECT_COLOR_BIT;
+}
+
+static inline VkImageAspectFlags
+cuvk_array_image_barrier_aspect(const struct cuvk_array_image *img)
+{
+   return img->plane_disjoint ? (VkImageAspectFlags)img->plane_aspect : VK_IMAGE_ASPECT_COLOR_BIT;
+}
+
+/* ---- plane.c ---- */
+
+struct cuvk_external_memory;
+
+/* cuExternalMemoryGetMappedMipmappedArray over one plane of a
+ * multi-planar image the layer recorded.  *handled is false when the
+ * record puts no multi-planar image at or below desc->offset (the caller
+ * goes on with single-plane images); otherwise the result is final, and
+ * on success *out is an image set up for the plane (not yet published). */
+CUresult cuvk_array_map_plane(struct cuvk_external_memory *ext,
+                              const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC *desc,
+                              const struct cuvk_format *format, const struct cuvk_array_geometry *geo,
+                              bool *handled, struct cuvk_array_image **out);
 
 /* ---- mipmap.c ---- */
 

@@ -277,7 +277,7 @@ image_region(const struct cuvk_array *a, const struct box *b, VkImageSubresource
    unsigned block = img->block;
 
    *sub = (VkImageSubresourceLayers){
-      .aspectMask = VK_IMAGE_ASPECT_COLOR_BIT,
+      .aspectMask = cuvk_array_image_aspect(img),
       .mipLevel = a->level,
    };
    offset->x = (int32_t)(b->x * block);
@@ -541,6 +541,10 @@ copy_array_array(struct copy *c)
    bool same_subresource = sa->img == da->img && ss->mipLevel == ds->mipLevel &&
                            ss->baseArrayLayer < ds->baseArrayLayer + ds->layerCount &&
                            ds->baseArrayLayer < ss->baseArrayLayer + ss->layerCount;
+   /* Two planes of one non-disjoint image: Vulkan's barriers cover the
+    * whole image, so the two transfer layouts cannot coexist. */
+   if (sa->img != da->img && sa->img->image == da->img->image)
+      same_subresource = true;
    bool direct = sa->img->elem_size == da->img->elem_size && sa->img->block == da->img->block && types_ok &&
                  region.extent.width == dext.width && region.extent.height == dext.height &&
                  !same_subresource;

@@ -9,7 +9,8 @@
  * is then only checked against that image (element size, extent, type,
  * levels), which catches the descriptor mistakes real CUDA maps silently.
  * Without a record the image is built from the descriptor, as CUDA does,
- * and the log says what enabling the layer would check.
+ * and the log says what enabling the layer would check.  A mapping of one
+ * plane of a recorded multi-planar image goes to plane.c first.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -187,6 +188,43 @@ check_args(CUmipmappedArray *out, CUexternalMemory hext,
    return CUDA_SUCCESS;
 }
 
+/* Hands out a mipmapped array around img, which references the import
+ * from now on; img is freed (with its image where it owns one) on
+ * failure. */
+static CUresult
+publish(struct cuvk_external_memory *ext, struct cuvk_array_image *img, const struct cuvk_format *format,
+        const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC *desc, CUmipmappedArray *out)
+{
+   struct cuvk_context *ctx = ext->ctx;
+   CUresult res;
+
+   const VkImageUsageFlags copy_usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+   if ((img->usage & copy_usage) != copy_usage)
+      cuvk_logw("%s: the exported image lacks usage%s%s; copies %s it will fail", ENTRY,
+                img->usage & VK_IMAGE_USAGE_TRANSFER_SRC_BIT ? "" : " TRANSFER_SRC",
+                img->usage & VK_IMAGE_USAGE_TRANSFER_DST_BIT ? "" : " TRANSFER_DST",
+                img->usage & VK_IMAGE_USAGE_TRANSFER_SRC_BIT ? "into" : "from");
+
+   /* The import stays alive while the array does, as for mapped buffers. */
+   pthread_mutex_lock(&ctx->lock);
+   ext->refs++;
+   pthread_mutex_unlock(&ctx->lock);
+
+   struct cuvk_mipmapped_array *mip;
+   res = cuvk_mipmapped_array_wrap(ctx, img, format, &desc->arrayDesc, desc->numLevels, &mip);
+   if (res != CUDA_SUCCESS) {
+      pthread_mutex_lock(&ctx->lock);
+      cuvk_external_memory_unref_locked(ext);
+      pthread_mutex_unlock(&ctx->lock);
+      if (img->owns_image)
+         vkDestroyImage(ctx->vk, img->image, NULL);
+      free(img);
+      return res;
+   }
+   *out = (CUmipmappedArray)mip;
+   return CUDA_SUCCESS;
+}
+
 CUVK_EXPORT CUresult CUDAAPI
 cuExternalMemoryGetMappedMipmappedArray(CUmipmappedArray *out, CUexternalMemory hext,
                                         const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC *desc)
@@ -213,6 +251,16 @@ cuExternalMemoryGetMappedMipmappedArray(CUmipmappedArray *out, CUexternalMemory 
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: %u levels; a %ux%ux%u array has at most %u", ENTRY,
                         desc->numLevels, geo.extent.width, geo.extent.height, geo.extent.depth,
                         geo.max_levels);
+
+   /* One plane of a multi-planar image (plane.c). */
+   struct cuvk_array_image *img;
+   bool planar;
+   res = cuvk_array_map_plane(ext, desc, format, &geo, &planar, &img);
+   if (planar) {
+      if (res != CUDA_SUCCESS)
+         return res;
+      return publish(ext, img, format, desc, out);
+   }
 
    /* What the image is: the exporter's, from the record, or the
     * descriptor's. */
@@ -249,8 +297,9 @@ cuExternalMemoryGetMappedMipmappedArray(CUmipmappedArray *out, CUexternalMemory 
        * image cannot be re-created from a CUDA descriptor exactly. */
       return cuvk_error(CUDA_ERROR_NOT_SUPPORTED,
                         "%s: the memory is a dedicated allocation with no record of its export; cuvk can "
-                        "only map it with VK_LAYER_CUVK_interop enabled in the exporting process "
-                        "(VK_INSTANCE_LAYERS)", ENTRY);
+                        "only map it (or a plane of a multi-planar image in it) with "
+                        "VK_LAYER_CUVK_interop enabled in the exporting process (VK_INSTANCE_LAYERS)",
+                        ENTRY);
    } else {
       cuvk_log_once(CUVK_LOG_WARN,
                     "%s: the import has no record of its export, so the image is built from the CUDA "
@@ -259,7 +308,7 @@ cuExternalMemoryGetMappedMipmappedArray(CUmipmappedArray *out, CUexternalMemory 
                     "mapping exact", ENTRY);
    }
 
-   struct cuvk_array_image *img = calloc(1, sizeof(*img));
+   img = calloc(1, sizeof(*img));
    if (!img)
       return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", ENTRY);
    img->ctx = ctx;
@@ -329,29 +378,5 @@ cuExternalMemoryGetMappedMipmappedArray(CUmipmappedArray *out, CUexternalMemory 
    cuvk_vk_format_size(img->vk_format, &img->elem_size, &img->block);
    img->storage_format = cuvk_array_storage_format(ctx->dev, img->vk_format, img->create_flags, img->usage);
 
-   const VkImageUsageFlags copy_usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
-   if ((img->usage & copy_usage) != copy_usage)
-      cuvk_logw("%s: the exported image lacks usage%s%s; copies %s it will fail", ENTRY,
-                img->usage & VK_IMAGE_USAGE_TRANSFER_SRC_BIT ? "" : " TRANSFER_SRC",
-                img->usage & VK_IMAGE_USAGE_TRANSFER_DST_BIT ? "" : " TRANSFER_DST",
-                img->usage & VK_IMAGE_USAGE_TRANSFER_SRC_BIT ? "into" : "from");
-
-   /* The import stays alive while the array does, as for mapped buffers. */
-   pthread_mutex_lock(&ctx->lock);
-   ext->refs++;
-   pthread_mutex_unlock(&ctx->lock);
-
-   struct cuvk_mipmapped_array *mip;
-   res = cuvk_mipmapped_array_wrap(ctx, img, format, &desc->arrayDesc, desc->numLevels, &mip);
-   if (res != CUDA_SUCCESS) {
-      pthread_mutex_lock(&ctx->lock);
-      cuvk_external_memory_unref_locked(ext);
-      pthread_mutex_unlock(&ctx->lock);
-      if (img->owns_image)
-         vkDestroyImage(ctx->vk, img->image, NULL);
-      free(img);
-      return res;
-   }
-   *out = (CUmipmappedArray)mip;
-   return CUDA_SUCCESS;
+   return publish(ext, img, format, desc, out);
 }

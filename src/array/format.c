@@ -187,3 +187,87 @@ cuvk_vk_format_size(VkFormat format, unsigned *elem_size, unsigned *block)
       }
    }
 }
+
+/* The Vulkan spec's "Plane Format Compatibility" table: for each
+ * multi-planar YCbCr format, the single-plane format each plane is
+ * compatible with and how much smaller than the image each plane is.
+ * Planes after the first of a 4:2:0 image are half as wide and half as
+ * high, of a 4:2:2 image half as wide, of a 4:4:4 image as large. */
+#define P1(f) VK_FORMAT_##f
+#define YCBCR3(vk, fmt, wd, hd) \
+   { VK_FORMAT_##vk, 3, { P1(fmt), P1(fmt), P1(fmt) }, { 1, wd, wd }, { 1, hd, hd } }
+#define YCBCR2(vk, fmt1, fmt2, wd, hd) \
+   { VK_FORMAT_##vk, 2, { P1(fmt1), P1(fmt2), VK_FORMAT_UNDEFINED }, { 1, wd, 1 }, { 1, hd, 1 } }
+
+static const struct cuvk_vk_planes plane_table[] = {
+   YCBCR3(G8_B8_R8_3PLANE_420_UNORM, R8_UNORM, 2, 2),
+   YCBCR2(G8_B8R8_2PLANE_420_UNORM, R8_UNORM, R8G8_UNORM, 2, 2),
+   YCBCR3(G8_B8_R8_3PLANE_422_UNORM, R8_UNORM, 2, 1),
+   YCBCR2(G8_B8R8_2PLANE_422_UNORM, R8_UNORM, R8G8_UNORM, 2, 1),
+   YCBCR3(G8_B8_R8_3PLANE_444_UNORM, R8_UNORM, 1, 1),
+   YCBCR3(G10X6_B10X6_R10X6_3PLANE_420_UNORM_3PACK16, R10X6_UNORM_PACK16, 2, 2),
+   YCBCR2(G10X6_B10X6R10X6_2PLANE_420_UNORM_3PACK16, R10X6_UNORM_PACK16, R10X6G10X6_UNORM_2PACK16, 2, 2),
+   YCBCR3(G10X6_B10X6_R10X6_3PLANE_422_UNORM_3PACK16, R10X6_UNORM_PACK16, 2, 1),
+   YCBCR2(G10X6_B10X6R10X6_2PLANE_422_UNORM_3PACK16, R10X6_UNORM_PACK16, R10X6G10X6_UNORM_2PACK16, 2, 1),
+   YCBCR3(G10X6_B10X6_R10X6_3PLANE_444_UNORM_3PACK16, R10X6_UNORM_PACK16, 1, 1),
+   YCBCR3(G12X4_B12X4_R12X4_3PLANE_420_UNORM_3PACK16, R12X4_UNORM_PACK16, 2, 2),
+   YCBCR2(G12X4_B12X4R12X4_2PLANE_420_UNORM_3PACK16, R12X4_UNORM_PACK16, R12X4G12X4_UNORM_2PACK16, 2, 2),
+   YCBCR3(G12X4_B12X4_R12X4_3PLANE_422_UNORM_3PACK16, R12X4_UNORM_PACK16, 2, 1),
+   YCBCR2(G12X4_B12X4R12X4_2PLANE_422_UNORM_3PACK16, R12X4_UNORM_PACK16, R12X4G12X4_UNORM_2PACK16, 2, 1),
+   YCBCR3(G12X4_B12X4_R12X4_3PLANE_444_UNORM_3PACK16, R12X4_UNORM_PACK16, 1, 1),
+   YCBCR3(G16_B16_R16_3PLANE_420_UNORM, R16_UNORM, 2, 2),
+   YCBCR2(G16_B16R16_2PLANE_420_UNORM, R16_UNORM, R16G16_UNORM, 2, 2),
+   YCBCR3(G16_B16_R16_3PLANE_422_UNORM, R16_UNORM, 2, 1),
+   YCBCR2(G16_B16R16_2PLANE_422_UNORM, R16_UNORM, R16G16_UNORM, 2, 1),
+   YCBCR3(G16_B16_R16_3PLANE_444_UNORM, R16_UNORM, 1, 1),
+   /* Vulkan 1.3 (VK_EXT_ycbcr_2plane_444_formats). */
+   YCBCR2(G8_B8R8_2PLANE_444_UNORM, R8_UNORM, R8G8_UNORM, 1, 1),
+   YCBCR2(G10X6_B10X6R10X6_2PLANE_444_UNORM_3PACK16, R10X6_UNORM_PACK16, R10X6G10X6_UNORM_2PACK16, 1, 1),
+   YCBCR2(G12X4_B12X4R12X4_2PLANE_444_UNORM_3PACK16, R12X4_UNORM_PACK16, R12X4G12X4_UNORM_2PACK16, 1, 1),
+   YCBCR2(G16_B16R16_2PLANE_444_UNORM, R16_UNORM, R16G16_UNORM, 1, 1),
+};
+
+#undef YCBCR2
+#undef YCBCR3
+#undef P1
+
+const struct cuvk_vk_planes *
+cuvk_vk_format_planes(VkFormat format)
+{
+   for (unsigned i = 0; i < CUVK_ARRAY_SIZE(plane_table); i++) {
+      if (plane_table[i].format == format)
+         return &plane_table[i];
+   }
+   return NULL;
+}
+
+unsigned
+cuvk_vk_plane_format_count(void)
+{
+   return CUVK_ARRAY_SIZE(plane_table);
+}
+
+const struct cuvk_vk_planes *
+cuvk_vk_plane_format_get(unsigned index)
+{
+   return index < CUVK_ARRAY_SIZE(plane_table) ? &plane_table[index] : NULL;
+}
+
+void
+cuvk_vk_plane_format_size(VkFormat format, unsigned *elem_size)
+{
+   unsigned block;
+   switch (format) {
+   case VK_FORMAT_R10X6_UNORM_PACK16:
+   case VK_FORMAT_R12X4_UNORM_PACK16:
+      *elem_size = 2;
+      return;
+   case VK_FORMAT_R10X6G10X6_UNORM_2PACK16:
+   case VK_FORMAT_R12X4G12X4_UNORM_2PACK16:
+      *elem_size = 4;
+      return;
+   default:
+      cuvk_vk_format_size(format, elem_size, &block);
+      return;
+   }
+}

@@ -44,6 +44,29 @@ CUresult cuvk_format_check_device(const struct cuvk_device *dev, const struct cu
  * multi-planar, or unknown). */
 void cuvk_vk_format_size(VkFormat format, unsigned *elem_size, unsigned *block);
 
+/* The planes of a multi-planar (YCbCr) VkFormat, from the Vulkan spec's
+ * "Plane Format Compatibility" table: the single-plane format each plane
+ * is compatible with (what copies of that plane use) and the divisors of
+ * the image's width and height that give the plane's extent. */
+struct cuvk_vk_planes {
+   VkFormat format;
+   unsigned count;                 /* 2 or 3 */
+   VkFormat plane[3];
+   uint8_t width_div[3];
+   uint8_t height_div[3];
+};
+
+/* The entry of a multi-planar format; NULL for any other format. */
+const struct cuvk_vk_planes *cuvk_vk_format_planes(VkFormat format);
+
+/* Bytes per texel of a plane's compatible format (the _PACK16 ones
+ * included, which cuvk_vk_format_size leaves out). */
+void cuvk_vk_plane_format_size(VkFormat format, unsigned *elem_size);
+
+/* Entries of the plane table, for tests. */
+unsigned cuvk_vk_plane_format_count(void);
+const struct cuvk_vk_planes *cuvk_vk_plane_format_get(unsigned index);
+
 /* Entries of the table, for tests and documentation. */
 unsigned cuvk_format_count(void);
 const struct cuvk_format *cuvk_format_get(unsigned index);

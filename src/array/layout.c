@@ -41,7 +41,7 @@ whole_image_barrier(const struct cuvk_array_image *img)
       .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
       .image = img->image,
       .subresourceRange = {
-         .aspectMask = VK_IMAGE_ASPECT_COLOR_BIT,
+         .aspectMask = cuvk_array_image_barrier_aspect(img),
          .baseMipLevel = 0,
          .levelCount = VK_REMAINING_MIP_LEVELS,
          .baseArrayLayer = 0,
@@ -83,7 +83,7 @@ static bool
 seen_before(const struct cuvk_array_use *uses, unsigned i)
 {
    for (unsigned j = 0; j < i; j++)
-      if (uses[j].img == uses[i].img)
+      if (uses[j].img->image == uses[i].img->image)
          return true;
    return false;
 }

@@ -38,6 +38,11 @@ struct cuvk_cc_target {
     * (NVIDIA's driver flushes them otherwise; where the device cannot
     * preserve them, results near zero may differ from CUDA's). */
    bool denorm_preserve_f16, denorm_preserve_f32, denorm_preserve_f64;
+   /* The device's GLSL Fma rounds once for f32 and f64, as NVIDIA's
+    * FFMA and DFMA do: fma.rn and mad.rn are then one Fma.  Vulkan lets
+    * Fma round twice (lavapipe's f64 Fma does), so where false they are
+    * computed exactly in a wider format, some 80 instructions for f32. */
+   bool fma_fused;
 };
 
 /* One parameter of a kernel: where its bytes go in the parameter block. */

@@ -14,4 +14,15 @@
  * function without guards is left as it is). */
 bool cuvk_ir_lower_guards(struct cuvk_ir_function *f, struct cuvk_cc_error *err);
 
+/* ir_param_ptr.c: for each register of the kernel f (reg_count + 1
+ * entries), the 8-byte word of the parameter block whose pointer value
+ * the register was most likely computed from (ld.param, then cvta, add,
+ * sub, mad), or CUVK_IR_NO_WORD.  param_offset[i] is the byte offset of
+ * f->params[i] in the block.  A guess, ignoring control flow: the emitter
+ * uses it only to pick which span to test an address against at run
+ * time.  NULL when the arena is out of memory. */
+#define CUVK_IR_NO_WORD UINT32_MAX
+uint32_t *cuvk_ir_param_pointers(const struct cuvk_ir_function *f, const uint32_t *param_offset,
+                                 struct cuvk_arena *arena);
+
 #endif

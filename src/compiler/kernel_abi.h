@@ -26,6 +26,21 @@
  *     never touches memory it does not own), and the launch code reports
  *     CUDA_ERROR_ILLEGAL_ADDRESS once the work has run.
  *
+ * Spans: a fast path for the common case, an address computed from a
+ * pointer the kernel received as a parameter.  After the parameter block,
+ * at params + CUVK_KERNEL_SPANS_OFFSET(param_bytes), the launch code
+ * writes one struct cuvk_kernel_span per 8-byte word of the block (the
+ * first CUVK_KERNEL_SPAN_WORDS words, CUVK_KERNEL_SPAN_COUNT of them):
+ * for a word whose value lies in memory the page table or a host range
+ * reaches, the span around it that one delta translates (a run of pages
+ * with the same entry, or the host range less its last 31 bytes); for
+ * any other word, size 0.  Every address a with a - base < size (64-bit,
+ * unsigned) is reachable at a + delta by an access of up to 32 bytes, as
+ * the page table would have said when the launch was recorded.  A kernel
+ * may test an address against any span and take the page table when it
+ * is outside: spans are never needed, only faster (an address outside
+ * every allocation is outside every span).
+ *
  * Generic addresses of .shared and .local memory (cvta.shared,
  * cvta.local, generic ld/st) live in windows no device or host pointer can
  * fall in (x86-64 and AArch64 user addresses stay below 2^48), so a
@@ -85,12 +100,48 @@ struct cuvk_kernel_push {
                                * split into several dispatches) */
    uint32_t nctaid[3];        /* the whole grid: %nctaid */
    uint32_t reserved;
+   uint64_t printf_buffer;    /* device address of the context's printf
+                               * buffer (below); 0 for kernels that do
+                               * not print */
 };
 
 struct cuvk_kernel_host_range {
    uint64_t start, end, delta;
 };
 
-_Static_assert(sizeof(struct cuvk_kernel_push) == 88, "push constant layout");
+_Static_assert(sizeof(struct cuvk_kernel_push) == 96, "push constant layout");
+
+/*
+ * The printf buffer (device printf, vprintf): a header of
+ * CUVK_KERNEL_PRINTF_HEADER bytes, { uint32_t head; uint32_t capacity; },
+ * then capacity bytes of records.  A thread that prints reserves a record
+ * by adding its size to head (only while head < capacity, so head stays
+ * near capacity once it is full) and writes it only when the whole record
+ * fits; what does not fit is dropped, as on CUDA.  A record is
+ *
+ *   uint32_t size;        total bytes, a multiple of 8; stored last with
+ *                         release semantics, so 0 means "being written"
+ *   uint32_t arg_bytes;   bytes of arguments that follow
+ *   uint64_t format;      CUdeviceptr of the format string
+ *   uint8_t  args[];      nvcc's argument buffer as vprintf got it
+ *
+ * The host (src/cuda_api/printf.c) prints complete records in order at
+ * synchronisations and resets head to 0 when no printing kernel can run.
+ */
+#define CUVK_KERNEL_PRINTF_HEADER 16u
+#define CUVK_KERNEL_PRINTF_RECORD 16u
+
+struct cuvk_kernel_span {
+   uint64_t base, size, delta;
+};
+
+#define CUVK_KERNEL_SPAN_WORDS 32u
+#define CUVK_KERNEL_SPANS_OFFSET(param_bytes) (((uint64_t)(param_bytes) + 15) / 16 * 16)
+#define CUVK_KERNEL_SPAN_COUNT(param_bytes)                                        \
+   ((param_bytes) / 8 < CUVK_KERNEL_SPAN_WORDS ? (uint32_t)(param_bytes) / 8        \
+                                               : CUVK_KERNEL_SPAN_WORDS)
+/* The bytes a span must leave at its end for the widest access (v4.b64,
+ * v8.b32) to stay inside a host range. */
+#define CUVK_KERNEL_SPAN_ACCESS 32u
 
 #endif

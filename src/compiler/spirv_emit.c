@@ -93,9 +93,17 @@ static const uint32_t push_offsets[] = {
    offsetof(struct cuvk_kernel_push, nctaid[1]),
    offsetof(struct cuvk_kernel_push, nctaid[2]),
    offsetof(struct cuvk_kernel_push, reserved),
+   offsetof(struct cuvk_kernel_push, printf_buffer),
 };
 #define PUSH_MEMBERS (sizeof(push_offsets) / sizeof(push_offsets[0]))
 #define PUSH_U64_MEMBERS 7
+
+/* The first PUSH_U64_MEMBERS members and printf_buffer are 64-bit. */
+static unsigned
+push_bits(unsigned member)
+{
+   return member < PUSH_U64_MEMBERS || member == CUVK_SPIRV_PUSH_PRINTF_BUFFER ? 64 : 32;
+}
 
 /* The push constant block, declared on first use: members in
  * kernel_abi.h's order, each at its offsetof. */
@@ -106,7 +114,7 @@ push_var(struct cuvk_spirv_emitter *e)
       return e->push_var;
    uint32_t members[PUSH_MEMBERS];
    for (unsigned i = 0; i < PUSH_MEMBERS; i++)
-      members[i] = cuvk_spirv_type_uint(e, i < PUSH_U64_MEMBERS ? 64 : 32);
+      members[i] = cuvk_spirv_type_uint(e, push_bits(i));
    uint32_t block = cuvk_spirv_id(&e->b);
    uint32_t head[1] = { block };
    cuvk_spirv_emit_str(&e->b, CUVK_SPIRV_GLOBALS, SpvOpTypeStruct, head, 1, NULL, members,
@@ -124,7 +132,7 @@ push_var(struct cuvk_spirv_emitter *e)
 uint32_t
 cuvk_spirv_push_load(struct cuvk_spirv_emitter *e, unsigned member)
 {
-   uint32_t type = cuvk_spirv_type_uint(e, member < PUSH_U64_MEMBERS ? 64 : 32);
+   uint32_t type = cuvk_spirv_type_uint(e, push_bits(member));
    uint32_t ptr = cuvk_spirv_val(e, SpvOpAccessChain,
                                  cuvk_spirv_type_pointer(e, SpvStorageClassPushConstant, type),
                                  push_var(e), cuvk_spirv_const_u32(e, member));
@@ -461,11 +469,8 @@ lower_call(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
 
    if (!callee || in->src[0].kind != CUVK_IR_VAL_FUNC)
       return cuvk_spirv_fail(e, CUVK_CC_INVALID, in, "call without a function") ? 1 : -1;
-   if (strcmp(callee->name, "vprintf") == 0) {
-      e->uses_printf = true;
-      return cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, in, "vprintf (printf in a kernel) is not "
-                             "translated yet") ? 1 : -1;
-   }
+   if (strcmp(callee->name, "vprintf") == 0 && !callee->has_body)
+      return cuvk_spirv_lower_printf(e, in);
    if (!callee->has_body)
       return cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, in, "%s has no body in this module (calls "
                              "across modules are not linked)", callee->name) ? 1 : -1;
@@ -711,6 +716,8 @@ emit_function(struct cuvk_spirv_emitter *e, const struct cuvk_ir_function *cf)
    for (unsigned i = 0; i < s->block_count; i++)
       e->labels[i] = cuvk_spirv_id(&e->b);
 
+   if (f == e->kernel && !cuvk_spirv_spans_begin(e, f))
+      return false;
    for (unsigned i = 0; i < s->order_count && !e->failed; i++) {
       const struct cuvk_ir_block *b = f->blocks[s->order[i]];
       if (i > 0)
@@ -852,6 +859,8 @@ cuvk_spirv_emit_kernel(struct cuvk_ir_module *module, const char *kernel,
    }
    cuvk_spirv_param_layout(f, params, &param_bytes);
    e->params = params;
+   e->param_bytes = param_bytes;
+   e->access_word = CUVK_IR_NO_WORD;
    frame_begin(e);
    cuvk_spirv_layout_module(e);
    if (!check_calls(e, f))

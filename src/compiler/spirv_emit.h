@@ -75,6 +75,16 @@ struct cuvk_spirv_emitter {
    uint32_t local_bytes;
    uint32_t bar_red_offset;          /* a shared word for bar.red, plus one; 0: none */
    const struct cuvk_cc_param *params;   /* the kernel's parameter block */
+   uint32_t param_bytes;
+   /* Spans (kernel_abi.h): per register of the kernel, the parameter word
+    * its pointer came from (ir_param_ptr.c); per word, the id of its span
+    * (base, size, delta) as a u64vec3 loaded at the kernel's start, in
+    * [0] (0: none);
+    * and the word the global access being lowered tests, or
+    * CUVK_IR_NO_WORD. */
+   const uint32_t *param_word;
+   uint32_t (*span_ids)[3];
+   uint32_t access_word;
    bool uses_printf;
 
    /* Functions called from the kernel, emitted after it. */
@@ -154,8 +164,25 @@ uint32_t cuvk_spirv_shared_word(struct cuvk_spirv_emitter *e, uint32_t byte_offs
 /* Copies bytes between two places of the local array (call arguments). */
 void cuvk_spirv_local_copy(struct cuvk_spirv_emitter *e, uint32_t to, uint32_t from,
                            uint32_t bytes);
+/* Loads through a generic address (u64), and loads and stores at a byte
+ * offset (u64) of the local array; values are uints of bits (8..64). */
+uint32_t cuvk_spirv_generic_load(struct cuvk_spirv_emitter *e, uint32_t addr, unsigned bits);
+uint32_t cuvk_spirv_local_load(struct cuvk_spirv_emitter *e, uint32_t offset, unsigned bits);
+void cuvk_spirv_local_store(struct cuvk_spirv_emitter *e, uint32_t offset, uint32_t value,
+                            unsigned bits);
+
+/* The kernel f's spans (kernel_abi.h): finds which parameter word each
+ * global access's address came from and loads those words' spans into
+ * the current stream, which must be f's entry block. */
+bool cuvk_spirv_spans_begin(struct cuvk_spirv_emitter *e, const struct cuvk_ir_function *f);
 /* Stores kind into the fault word. */
 void cuvk_spirv_store_fault(struct cuvk_spirv_emitter *e, enum cuvk_kernel_fault kind);
+
+/* The push constant member holding the printf buffer's address. */
+#define CUVK_SPIRV_PUSH_PRINTF_BUFFER 15
+
+/* A call of vprintf (spirv_printf.c): 1 lowered, -1 failed. */
+int cuvk_spirv_lower_printf(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in);
 
 /* Warp instructions on 32-wide subgroups (spirv_warp.c); same return
  * values.  The subgroup built-ins, as %laneid and %warpid there. */

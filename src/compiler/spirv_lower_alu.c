@@ -936,7 +936,11 @@ cuvk_spirv_lower_alu(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *i
    case PTX_OP_FMA: case PTX_OP_RCP: case PTX_OP_SQRT: case PTX_OP_RSQRT:
    case PTX_OP_EX2: case PTX_OP_LG2: case PTX_OP_SIN: case PTX_OP_COS: case PTX_OP_TANH:
    case PTX_OP_COPYSIGN: case PTX_OP_TESTP:
-      if (!need_type(e, in, &t))
+      if (!alu_type(in, 0, &t))
+         return alu_refuse(e, CUVK_CC_INVALID, in, "%s: no type", alu_name(in));
+      if (t.mod == PTX_MOD_F16X2 || t.mod == PTX_MOD_BF16 || t.mod == PTX_MOD_BF16X2)
+         return alu_lower_packed(e, in, &t);
+      if (!alu_check_type(e, in, &t))
          return -1;
       break;
    case PTX_OP_SETP: case PTX_OP_SET:

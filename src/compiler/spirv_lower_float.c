@@ -137,10 +137,187 @@ next_after(struct cuvk_spirv_emitter *e, uint32_t x, unsigned bits, bool up)
    return as_f(e, alu_sel(e, u, is_zero(e, x, bits), tiny, r), bits);
 }
 
+/*
+ * f16 conversions by the bits.  A device without
+ * shaderDenormPreserveFloat16 may flush f16 subnormals in any instruction
+ * that takes or gives an f16 value, OpFConvert included (NVIDIA's Vulkan
+ * driver does: compiler.alu.run on an H100 got zeros for every f32 -> f16
+ * conversion below 2^-14).  So every conversion between f16 and a
+ * wider float is integer work on the bits, which no float mode touches;
+ * the f32 side of it is always a normal number, since the smallest f16
+ * subnormal is 2^-24.
+ */
+static bool
+f16_by_bits(struct cuvk_spirv_emitter *e)
+{
+   /* Nor is a device that reports shaderDenormPreserveFloat16 to be
+    * trusted with OpFConvert to f16: NVIDIA's driver (580, H100) does,
+    * and compiler.alu.run still found 43,058 mismatches there, directed
+    * roundings near and below 2^-14 coming back rounded to nearest
+    * (cvt.rm.f16.f32 of -4.16 * 2^-24 gave -4 * 2^-24), where the bits
+    * gave none.  So always on the bits. */
+   (void)e;
+   return true;
+}
+
+/* f16 value h to f32 or f64, exactly.  Normals and infinities rebias the
+ * exponent; a subnormal m * 2^-24 is ConvertUToF(m) * 2^-24, a normal f32
+ * product with no rounding; a NaN keeps its payload, quieted. */
+static uint32_t
+f16_bits_to_f32(struct cuvk_spirv_emitter *e, uint32_t hb)
+{
+   uint32_t u = alu_u(e, 32), bo = alu_b(e);
+   uint32_t sign = cuvk_spirv_val(e, SpvOpShiftLeftLogical, u,
+                                  cuvk_spirv_val(e, SpvOpBitwiseAnd, u, hb, alu_cu(e, 32, 0x8000)),
+                                  alu_cu(e, 32, 16));
+   uint32_t m = cuvk_spirv_val(e, SpvOpBitwiseAnd, u, hb, alu_cu(e, 32, 0x7fff));
+   uint32_t m13 = cuvk_spirv_val(e, SpvOpShiftLeftLogical, u, m, alu_cu(e, 32, 13));
+   /* (e16 + 112) << 23 is the f32 exponent of a normal f16. */
+   uint32_t normal = cuvk_spirv_val(e, SpvOpIAdd, u, m13, alu_cu(e, 32, 112u << 23));
+   uint32_t special = cuvk_spirv_val(e, SpvOpBitwiseOr, u, m13, alu_cu(e, 32, 0x7f800000u));
+   uint32_t nan = cuvk_spirv_val(e, SpvOpUGreaterThan, bo, m, alu_cu(e, 32, 0x7c00));
+   special = alu_sel(e, u, nan, cuvk_spirv_val(e, SpvOpBitwiseOr, u, special,
+                                                alu_cu(e, 32, 0x00400000u)), special);
+   uint32_t sub = alu_bitcast(e, u, cuvk_spirv_val(e, SpvOpFMul, alu_f(e, 32),
+                                                   cuvk_spirv_val(e, SpvOpConvertUToF,
+                                                                  alu_f(e, 32), m),
+                                                   alu_cf(e, 32, 0x33800000u)));  /* 2^-24 */
+   uint32_t r = alu_sel(e, u, cuvk_spirv_val(e, SpvOpULessThan, bo, m, alu_cu(e, 32, 0x400)),
+                        sub, normal);
+   r = alu_sel(e, u, cuvk_spirv_val(e, SpvOpUGreaterThanEqual, bo, m, alu_cu(e, 32, 0x7c00)),
+               special, r);
+   return alu_bitcast(e, alu_f(e, 32), cuvk_spirv_val(e, SpvOpBitwiseOr, u, r, sign));
+}
+
+static uint32_t
+f16_widen_bits(struct cuvk_spirv_emitter *e, uint32_t h, unsigned to)
+{
+   uint32_t hb = cuvk_spirv_val(e, SpvOpUConvert, alu_u(e, 32), alu_bitcast(e, alu_u(e, 16), h));
+   uint32_t r = f16_bits_to_f32(e, hb);
+   /* f32 to f64 is exact, and r is a normal number or zero. */
+   return to == 64 ? cuvk_spirv_val(e, SpvOpFConvert, alu_f(e, 64), r) : r;
+}
+
+/* f32 or f64 value x rounded to f16 in mode, on the bits.  The source's
+ * significand (with its implicit bit) is shifted right so that its last
+ * kept bit is the f16 quantum at this magnitude (2^-24 for subnormals);
+ * the bits shifted out decide the rounding, which may carry into the
+ * exponent, up to infinity, as IEEE wants.  An f64 is read as two words:
+ * its top 21 mantissa bits and one sticky bit for the 31 below, which
+ * decide every rounding the same way (they lie below the half-quantum
+ * bit), so no 64-bit integer is needed.  NaN gives 0x7fff, as on sm_90. */
+static uint32_t
+f16_narrow_u32(struct cuvk_spirv_emitter *e, uint32_t x, unsigned from, enum alu_round mode)
+{
+   uint32_t u = alu_u(e, 32), bo = alu_b(e);
+   uint32_t hi, mant, sticky = 0;
+   unsigned E, B;   /* mantissa bits kept in mant, exponent bias */
+
+   if (from == 64) {
+      uint32_t w = alu_bitcast(e, cuvk_spirv_type_vector(e, u, 2), x);
+      uint32_t lo = cuvk_spirv_val(e, SpvOpCompositeExtract, u, w, 0);
+      hi = cuvk_spirv_val(e, SpvOpCompositeExtract, u, w, 1);
+      sticky = alu_sel(e, u, cuvk_spirv_val(e, SpvOpINotEqual, bo, lo, alu_cu(e, 32, 0)),
+                       alu_cu(e, 32, 1), alu_cu(e, 32, 0));
+      E = 21, B = 1023;
+   } else {
+      hi = as_u(e, x, 32);
+      E = 23, B = 127;
+   }
+   unsigned ebits = from == 64 ? 20 : 23;   /* where hi's exponent starts */
+   uint32_t neg = cuvk_spirv_val(e, SpvOpINotEqual, bo,
+                                 cuvk_spirv_val(e, SpvOpBitwiseAnd, u, hi,
+                                                alu_cu(e, 32, 0x80000000u)),
+                                 alu_cu(e, 32, 0));
+   uint32_t mag = cuvk_spirv_val(e, SpvOpBitwiseAnd, u, hi, alu_cu(e, 32, 0x7fffffffu));
+   uint32_t ex = cuvk_spirv_val(e, SpvOpShiftRightLogical, u, mag, alu_cu(e, 32, ebits));
+   mant = cuvk_spirv_val(e, SpvOpBitwiseAnd, u, mag, alu_cu(e, 32, (1u << ebits) - 1));
+   if (from == 64)
+      mant = cuvk_spirv_val(e, SpvOpBitwiseOr, u,
+                            cuvk_spirv_val(e, SpvOpShiftLeftLogical, u, mant, alu_cu(e, 32, 1)),
+                            sticky);
+   uint32_t sig = alu_sel(e, u, cuvk_spirv_val(e, SpvOpINotEqual, bo, ex, alu_cu(e, 32, 0)),
+                          cuvk_spirv_val(e, SpvOpBitwiseOr, u, mant, alu_cu(e, 32, 1u << E)),
+                          mant);
+   /* A zero exponent field is exponent 1 - B without the implicit bit. */
+   uint32_t lowexp = cuvk_spirv_glsl(e, GLSLstd450UMax, u, ex, alu_cu(e, 32, 1));
+   uint32_t normal = cuvk_spirv_val(e, SpvOpUGreaterThanEqual, bo, lowexp, alu_cu(e, 32, B - 14));
+   /* Below 2^-14 every binade shifts one more bit out; past 12 more the
+    * significand is below half a quantum anyway (sig < 2^(E+1)). */
+   uint32_t under = alu_sel(e, u, normal, alu_cu(e, 32, 0),
+                            cuvk_spirv_val(e, SpvOpISub, u, alu_cu(e, 32, B - 14), lowexp));
+   under = cuvk_spirv_glsl(e, GLSLstd450UMin, u, under, alu_cu(e, 32, 12));
+   uint32_t shift = cuvk_spirv_val(e, SpvOpIAdd, u, under, alu_cu(e, 32, E - 10));
+   uint32_t q = cuvk_spirv_val(e, SpvOpShiftRightLogical, u, sig, shift);
+   uint32_t one_at = cuvk_spirv_val(e, SpvOpShiftLeftLogical, u, alu_cu(e, 32, 1), shift);
+   uint32_t rem = cuvk_spirv_val(e, SpvOpBitwiseAnd, u, sig,
+                                 cuvk_spirv_val(e, SpvOpISub, u, one_at, alu_cu(e, 32, 1)));
+   uint32_t half = cuvk_spirv_val(e, SpvOpShiftRightLogical, u, one_at, alu_cu(e, 32, 1));
+   uint32_t inexact = cuvk_spirv_val(e, SpvOpINotEqual, bo, rem, alu_cu(e, 32, 0));
+   uint32_t pos = cuvk_spirv_val(e, SpvOpLogicalNot, bo, neg);
+   uint32_t up;
+   switch (mode) {
+   case ALU_RN: {
+      uint32_t odd = cuvk_spirv_val(e, SpvOpINotEqual, bo,
+                                    cuvk_spirv_val(e, SpvOpBitwiseAnd, u, q, alu_cu(e, 32, 1)),
+                                    alu_cu(e, 32, 0));
+      up = cuvk_spirv_val(e, SpvOpLogicalOr, bo,
+                          cuvk_spirv_val(e, SpvOpUGreaterThan, bo, rem, half),
+                          cuvk_spirv_val(e, SpvOpLogicalAnd, bo,
+                                         cuvk_spirv_val(e, SpvOpIEqual, bo, rem, half), odd));
+      break;
+   }
+   case ALU_RZ: up = cuvk_spirv_const_bool(e, false); break;
+   case ALU_RM: up = cuvk_spirv_val(e, SpvOpLogicalAnd, bo, inexact, neg); break;
+   default: up = cuvk_spirv_val(e, SpvOpLogicalAnd, bo, inexact, pos); break;
+   }
+   /* A normal's implicit bit in q adds one to the exponent field. */
+   uint32_t base = alu_sel(e, u, normal,
+                           cuvk_spirv_val(e, SpvOpShiftLeftLogical, u,
+                                          cuvk_spirv_val(e, SpvOpISub, u, lowexp,
+                                                         alu_cu(e, 32, B - 14)),
+                                          alu_cu(e, 32, 10)),
+                           alu_cu(e, 32, 0));
+   uint32_t r = cuvk_spirv_val(e, SpvOpIAdd, u, cuvk_spirv_val(e, SpvOpIAdd, u, base, q),
+                               alu_sel(e, u, up, alu_cu(e, 32, 1), alu_cu(e, 32, 0)));
+   /* |x| >= 2^16 (infinity included): the largest finite number or
+    * infinity, as the mode rounds past it. */
+   uint32_t big = cuvk_spirv_val(e, SpvOpUGreaterThanEqual, bo, ex, alu_cu(e, 32, B + 16));
+   uint32_t inf = alu_cu(e, 32, 0x7c00), maxf = alu_cu(e, 32, 0x7bff), ovf;
+   switch (mode) {
+   case ALU_RN: ovf = inf; break;
+   case ALU_RZ: ovf = maxf; break;
+   case ALU_RM: ovf = alu_sel(e, u, neg, inf, maxf); break;
+   default: ovf = alu_sel(e, u, neg, maxf, inf); break;
+   }
+   r = alu_sel(e, u, big, ovf, r);
+   uint32_t exmax = alu_cu(e, 32, from == 64 ? 0x7ff : 0xff);
+   uint32_t special = cuvk_spirv_val(e, SpvOpIEqual, bo, ex, exmax);
+   uint32_t isnan = cuvk_spirv_val(e, SpvOpLogicalAnd, bo, special,
+                                   cuvk_spirv_val(e, SpvOpINotEqual, bo, mant, alu_cu(e, 32, 0)));
+   r = alu_sel(e, u, special, inf, r);
+   r = cuvk_spirv_val(e, SpvOpBitwiseOr, u, r,
+                      alu_sel(e, u, neg, alu_cu(e, 32, 0x8000), alu_cu(e, 32, 0)));
+   return alu_sel(e, u, isnan, alu_cu(e, 32, alu_fnan(16)), r);
+}
+
+static uint32_t
+f16_narrow_bits(struct cuvk_spirv_emitter *e, uint32_t x, unsigned from, enum alu_round mode)
+{
+   uint32_t r = f16_narrow_u32(e, x, from, mode);
+   return alu_bitcast(e, alu_f(e, 16), cuvk_spirv_val(e, SpvOpUConvert, alu_u(e, 16), r));
+}
+
+/* Float to float of another width; to f16 rounds to nearest even.  On the
+ * bits where f16 subnormals may be flushed (above). */
 static uint32_t
 fconvert(struct cuvk_spirv_emitter *e, uint32_t x, unsigned to, unsigned from)
 {
-   return to == from ? x : cuvk_spirv_val(e, SpvOpFConvert, alu_f(e, to), x);
+   if (to == from)
+      return x;
+   if ((to == 16 || from == 16) && f16_by_bits(e))
+      return from == 16 ? f16_widen_bits(e, x, to) : f16_narrow_bits(e, x, from, ALU_RN);
+   return cuvk_spirv_val(e, SpvOpFConvert, alu_f(e, to), x);
 }
 
 static uint32_t
@@ -386,15 +563,20 @@ wide_of(struct cuvk_spirv_emitter *e, unsigned nbits)
    return 0;
 }
 
-/* [0, 1], NaN to +0 (.sat). */
+/* [0, 1], NaN to +0 (.sat).  On the bits, so that a subnormal stays
+ * itself on a device that flushes it in comparisons. */
 static uint32_t
 saturate(struct cuvk_spirv_emitter *e, uint32_t x, unsigned bits)
 {
-   uint32_t ft = alu_f(e, bits), bo = alu_b(e);
+   uint32_t u = alu_u(e, bits), bo = alu_b(e);
    uint64_t one = bits == 16 ? 0x3c00u : bits == 32 ? 0x3f800000u : 0x3ff0000000000000ull;
-   uint32_t pos = cuvk_spirv_val(e, SpvOpFOrdGreaterThan, bo, x, alu_cf(e, bits, 0));
-   uint32_t below = cuvk_spirv_val(e, SpvOpFOrdLessThan, bo, x, alu_cf(e, bits, one));
-   return alu_sel(e, ft, pos, alu_sel(e, ft, below, x, alu_cf(e, bits, one)), alu_cf(e, bits, 0));
+   uint32_t m = mag_bits(e, x, bits);
+   uint32_t zero = cuvk_spirv_val(e, SpvOpLogicalOr, bo, sign_set(e, x, bits),
+                                  cuvk_spirv_val(e, SpvOpUGreaterThan, bo, m,
+                                                 alu_cu(e, bits, alu_finf(bits))));
+   uint32_t r = alu_sel(e, u, cuvk_spirv_val(e, SpvOpUGreaterThanEqual, bo, m, alu_cu(e, bits, one)),
+                        alu_cu(e, bits, one), as_u(e, x, bits));
+   return as_f(e, alu_sel(e, u, zero, alu_cu(e, bits, 0), r), bits);
 }
 
 /* The result's common tail: .sat, then .ftz on the result. */
@@ -433,13 +615,15 @@ lower_arith(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, unsign
       v[i] = read_f(e, in, i, bits);
 
    SpvOp op = in->op == PTX_OP_ADD ? SpvOpFAdd : in->op == PTX_OP_SUB ? SpvOpFSub : SpvOpFMul;
-   if (mode == ALU_RN && !fma) {
+   if (mode == ALU_RN && !fma && !(bits == 16 && f16_by_bits(e))) {
       /* Correctly rounded in Vulkan.  Without a rounding modifier PTX lets
        * the compiler contract mul and add into fma, so only an explicit
        * .rn forbids it. */
       r = cuvk_spirv_val(e, op, ft, v[0], v[1]);
       if (given)
          nocontract(e, r);
+   } else if (fma && mode == ALU_RN && bits != 16 && cuvk_spirv_target(e)->fma_fused) {
+      r = cuvk_spirv_glsl(e, GLSLstd450Fma, ft, v[0], v[1], v[2]);
    } else if (bits == 64) {
       if (mode != ALU_RN)
          return alu_refuse(e, CUVK_CC_UNSUPPORTED, in, "%s: directed rounding of f64 is not "
@@ -649,6 +833,33 @@ lower_approx(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, unsig
       uint32_t nf = cuvk_spirv_glsl(e, GLSLstd450Floor, ft, xc);
       uint32_t fr = nocontract(e, cuvk_spirv_val(e, SpvOpFSub, ft, xc, nf));
       uint32_t ni = cuvk_spirv_val(e, SpvOpConvertFToS, alu_u(e, 32), nf);
+      if (bits == 32 && cuvk_spirv_target(e)->float64) {
+         /* 2^f = e^(f ln 2) by its Taylor series to t^10 in f64 (error
+          * below 2^-31 on [0, ln 2)), scaled by 2^n in f64 and rounded to
+          * f32 once: within about half an ulp.  CUDA's full-precision
+          * expf and powf are built on ex2.approx and keep their
+          * documented 2 and 4 ulp only with an ex2 as good as NVIDIA's;
+          * the device's Exp2 at Vulkan's precision left expf at 3 ulp
+          * (compiler.run.alu_libm). */
+         uint32_t dt = alu_f(e, 64);
+         uint32_t t = wop(e, SpvOpFMul, 64, fconvert(e, fr, 64, 32),
+                          alu_cf(e, 64, 0x3fe62e42fefa39efull));   /* ln 2 */
+         double c = 1;
+         for (int k = 2; k <= 10; k++)
+            c /= k;
+         /* c = 1/10!; Horner from the top term down. */
+         union { double d; uint64_t u; } cv = { .d = c };
+         uint32_t p = alu_cf(e, 64, cv.u);
+         for (int k = 9; k >= 0; k--) {
+            double ck = 1;
+            for (int j = 2; j <= k; j++)
+               ck /= j;
+            cv.d = ck;
+            p = wop(e, SpvOpFAdd, 64, wop(e, SpvOpFMul, 64, p, t), alu_cf(e, 64, cv.u));
+         }
+         r = fconvert(e, cuvk_spirv_glsl(e, GLSLstd450Ldexp, dt, p, ni), 32, 64);
+         break;
+      }
       r = cuvk_spirv_glsl(e, GLSLstd450Ldexp, ft, cuvk_spirv_glsl(e, GLSLstd450Exp2, ft, fr), ni);
       break;
    }
@@ -683,9 +894,12 @@ lower_minmax(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, unsig
                         alu_name(in));
    uint32_t a = read_f(e, in, 0, bits), b = read_f(e, in, 1, bits);
    uint32_t an = alu_isnan(e, a, bits), bn = alu_isnan(e, b, bits);
-   uint32_t lt = cuvk_spirv_val(e, max ? SpvOpFOrdGreaterThan : SpvOpFOrdLessThan, bo, a, b);
+   /* f16 subnormals compared in f32 where the device may flush them. */
+   unsigned cb = bits == 16 && f16_by_bits(e) ? 32 : bits;
+   uint32_t ca = fconvert(e, a, cb, bits), cbv = fconvert(e, b, cb, bits);
+   uint32_t lt = cuvk_spirv_val(e, max ? SpvOpFOrdGreaterThan : SpvOpFOrdLessThan, bo, ca, cbv);
    /* Equal zeros: min takes the negative one, max the positive one. */
-   uint32_t eq = cuvk_spirv_val(e, SpvOpFOrdEqual, bo, a, b);
+   uint32_t eq = cuvk_spirv_val(e, SpvOpFOrdEqual, bo, ca, cbv);
    uint32_t as = sign_set(e, a, bits);
    uint32_t pick_a = cuvk_spirv_val(e, SpvOpLogicalOr, bo, lt,
                                     cuvk_spirv_val(e, SpvOpLogicalAnd, bo, eq,
@@ -701,7 +915,8 @@ lower_minmax(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, unsig
       r = alu_sel(e, ft, cuvk_spirv_val(e, SpvOpLogicalAnd, bo, an, bn), nan, r);
    }
    if (alu_has(in, PTX_MOD_RELU))
-      r = alu_sel(e, ft, cuvk_spirv_val(e, SpvOpFOrdLessThan, bo, r, alu_cf(e, bits, 0)),
+      r = alu_sel(e, ft, cuvk_spirv_val(e, SpvOpFOrdLessThan, bo, fconvert(e, r, cb, bits),
+                                        alu_cf(e, cb, 0)),
                   alu_cf(e, bits, 0), r);
    cuvk_spirv_write(e, &in->dst[0], finish(e, in, r, bits), CUVK_SPIRV_FLOAT, bits);
    return 1;
@@ -768,6 +983,277 @@ lower_testp(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, unsign
    return 1;
 }
 
+/*
+ * f16x2, bf16 and bf16x2 arithmetic.  Each 16-bit lane is widened exactly,
+ * f16 to f32 and bf16 to f64 (whose exponent range holds any product of
+ * two bf16 numbers); there the exact result is x + err (a product of two
+ * lanes is exact: 11 + 11 and 8 + 8 bits; a sum or an fma's sum by
+ * TwoSum), x is rounded to odd (stepped towards err when x is even and
+ * err is not zero), and that is rounded to the lane's format to nearest
+ * even on the bits.  Rounding to odd first in a format at least two bits
+ * wider keeps the final rounding correct (Boldo and Melquiond).  No f16
+ * value is ever formed, so neither a device that flushes f16 subnormals
+ * nor one without shaderFloat16 changes PTX's result.
+ */
+
+/* The wide value of lane bits (in the low 16 bits of a uint32). */
+static uint32_t
+lane_to_wide(struct cuvk_spirv_emitter *e, uint32_t lane, bool bf)
+{
+   uint32_t u = alu_u(e, 32), bo = alu_b(e);
+   if (!bf)
+      return f16_bits_to_f32(e, lane);
+   /* bf16 is the top half of an f32.  Its subnormals are built as
+    * m * 2^-133 in f64, so that no f32 subnormal is ever converted. */
+   uint32_t f = as_f(e, cuvk_spirv_val(e, SpvOpShiftLeftLogical, u, lane, alu_cu(e, 32, 16)), 32);
+   uint32_t d = cuvk_spirv_val(e, SpvOpFConvert, alu_f(e, 64), f);
+   uint32_t m = cuvk_spirv_val(e, SpvOpBitwiseAnd, u, lane, alu_cu(e, 32, 0x7f));
+   uint32_t sub = cuvk_spirv_val(e, SpvOpFMul, alu_f(e, 64),
+                                 cuvk_spirv_val(e, SpvOpConvertUToF, alu_f(e, 64), m),
+                                 alu_cf(e, 64, 0x37a0000000000000ull));   /* 2^-133 */
+   uint32_t neg = cuvk_spirv_val(e, SpvOpINotEqual, bo,
+                                 cuvk_spirv_val(e, SpvOpBitwiseAnd, u, lane, alu_cu(e, 32, 0x8000)),
+                                 alu_cu(e, 32, 0));
+   sub = alu_sel(e, alu_f(e, 64), neg, cuvk_spirv_val(e, SpvOpFNegate, alu_f(e, 64), sub), sub);
+   uint32_t is_sub = cuvk_spirv_val(e, SpvOpIEqual, bo,
+                                    cuvk_spirv_val(e, SpvOpBitwiseAnd, u, lane,
+                                                   alu_cu(e, 32, 0x7f80)),
+                                    alu_cu(e, 32, 0));
+   return alu_sel(e, alu_f(e, 64), is_sub, sub, d);
+}
+
+/* x + err (wide, err 0 or below half an ulp of x) rounded to odd. */
+static uint32_t
+round_odd(struct cuvk_spirv_emitter *e, uint32_t x, uint32_t err, unsigned w)
+{
+   uint32_t u = alu_u(e, w), bo = alu_b(e);
+   uint32_t xb = as_u(e, x, w);
+   uint32_t inexact = cuvk_spirv_val(e, SpvOpFOrdNotEqual, bo, err, alu_cf(e, w, 0));
+   uint32_t even = cuvk_spirv_val(e, SpvOpIEqual, bo,
+                                  cuvk_spirv_val(e, SpvOpBitwiseAnd, u, xb, alu_cu(e, w, 1)),
+                                  alu_cu(e, w, 0));
+   uint32_t away = cuvk_spirv_val(e, SpvOpLogicalEqual, bo, sign_set(e, x, w), sign_set(e, err, w));
+   uint32_t step = alu_sel(e, u, away, cuvk_spirv_val(e, SpvOpIAdd, u, xb, alu_cu(e, w, 1)),
+                           cuvk_spirv_val(e, SpvOpISub, u, xb, alu_cu(e, w, 1)));
+   return as_f(e, alu_sel(e, u, cuvk_spirv_val(e, SpvOpLogicalAnd, bo, inexact, even), step, xb),
+               w);
+}
+
+/* A wide value rounded to odd, to the lane's format to nearest even. */
+static uint32_t
+wide_to_lane(struct cuvk_spirv_emitter *e, uint32_t x, bool bf)
+{
+   uint32_t u = alu_u(e, 32), bo = alu_b(e);
+   if (!bf)
+      return f16_narrow_u32(e, x, 32, ALU_RN);
+   /* f64 to f32 rounded to odd: the device's conversion is within an ulp,
+    * and an even inexact result steps towards x. */
+   uint32_t f = cuvk_spirv_val(e, SpvOpFConvert, alu_f(e, 32), x);
+   uint32_t fd = cuvk_spirv_val(e, SpvOpFConvert, alu_f(e, 64), f);
+   uint32_t fb = as_u(e, f, 32);
+   uint32_t inexact = cuvk_spirv_val(e, SpvOpFOrdNotEqual, bo, fd, x);
+   uint32_t even = cuvk_spirv_val(e, SpvOpIEqual, bo,
+                                  cuvk_spirv_val(e, SpvOpBitwiseAnd, u, fb, alu_cu(e, 32, 1)),
+                                  alu_cu(e, 32, 0));
+   uint32_t away = cuvk_spirv_val(e, SpvOpFOrdGreaterThan, bo, as_f(e, mag_bits(e, x, 64), 64),
+                                  as_f(e, mag_bits(e, fd, 64), 64));
+   uint32_t step = alu_sel(e, u, away, cuvk_spirv_val(e, SpvOpIAdd, u, fb, alu_cu(e, 32, 1)),
+                           cuvk_spirv_val(e, SpvOpISub, u, fb, alu_cu(e, 32, 1)));
+   fb = alu_sel(e, u, cuvk_spirv_val(e, SpvOpLogicalAnd, bo, inexact, even), step, fb);
+   uint32_t odd = cuvk_spirv_val(e, SpvOpBitwiseAnd, u,
+                                 cuvk_spirv_val(e, SpvOpShiftRightLogical, u, fb, alu_cu(e, 32, 16)),
+                                 alu_cu(e, 32, 1));
+   uint32_t r = cuvk_spirv_val(e, SpvOpShiftRightLogical, u,
+                               cuvk_spirv_val(e, SpvOpIAdd, u, fb,
+                                              cuvk_spirv_val(e, SpvOpIAdd, u, odd,
+                                                             alu_cu(e, 32, 0x7fff))),
+                               alu_cu(e, 32, 16));
+   return alu_sel(e, u, alu_isnan(e, x, 64), alu_cu(e, 32, 0x7fff), r);
+}
+
+/* Lane bits (uint32): .ftz's flush, .sat's clamp, NaN test. */
+static uint32_t
+lane_flush(struct cuvk_spirv_emitter *e, uint32_t lane)
+{
+   uint32_t u = alu_u(e, 32);
+   uint32_t m = cuvk_spirv_val(e, SpvOpBitwiseAnd, u, lane, alu_cu(e, 32, 0x7fff));
+   return alu_sel(e, u, cuvk_spirv_val(e, SpvOpULessThan, alu_b(e), m, alu_cu(e, 32, 0x400)),
+                  cuvk_spirv_val(e, SpvOpBitwiseAnd, u, lane, alu_cu(e, 32, 0x8000)), lane);
+}
+
+static uint32_t
+lane_isnan(struct cuvk_spirv_emitter *e, uint32_t lane, bool bf)
+{
+   uint32_t m = cuvk_spirv_val(e, SpvOpBitwiseAnd, alu_u(e, 32), lane, alu_cu(e, 32, 0x7fff));
+   return cuvk_spirv_val(e, SpvOpUGreaterThan, alu_b(e), m, alu_cu(e, 32, bf ? 0x7f80 : 0x7c00));
+}
+
+static uint32_t
+lane_negative(struct cuvk_spirv_emitter *e, uint32_t lane)
+{
+   return cuvk_spirv_val(e, SpvOpINotEqual, alu_b(e),
+                         cuvk_spirv_val(e, SpvOpBitwiseAnd, alu_u(e, 32), lane,
+                                        alu_cu(e, 32, 0x8000)),
+                         alu_cu(e, 32, 0));
+}
+
+/* One lane of in: sources' lane bits in v, the result's lane bits. */
+static uint32_t
+packed_lane(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, const uint32_t *v,
+            bool bf)
+{
+   uint32_t u = alu_u(e, 32), bo = alu_b(e);
+   unsigned w = bf ? 64 : 32;
+   bool ftz = alu_has(in, PTX_MOD_FTZ);
+   uint32_t l[3], x[3], r;
+
+   for (unsigned i = 0; i < 3 && v[i]; i++)
+      l[i] = ftz ? lane_flush(e, v[i]) : v[i];
+   switch (in->op) {
+   case PTX_OP_NEG:
+      r = cuvk_spirv_val(e, SpvOpBitwiseXor, u, l[0], alu_cu(e, 32, 0x8000));
+      break;
+   case PTX_OP_ABS:
+      r = cuvk_spirv_val(e, SpvOpBitwiseAnd, u, l[0], alu_cu(e, 32, 0x7fff));
+      break;
+   case PTX_OP_MIN:
+   case PTX_OP_MAX: {
+      bool max = in->op == PTX_OP_MAX;
+      x[0] = lane_to_wide(e, l[0], bf);
+      x[1] = lane_to_wide(e, l[1], bf);
+      uint32_t an = lane_isnan(e, l[0], bf), bn = lane_isnan(e, l[1], bf);
+      uint32_t lt = cuvk_spirv_val(e, max ? SpvOpFOrdGreaterThan : SpvOpFOrdLessThan, bo, x[0],
+                                   x[1]);
+      uint32_t eq = cuvk_spirv_val(e, SpvOpFOrdEqual, bo, x[0], x[1]);
+      uint32_t as = lane_negative(e, l[0]);
+      uint32_t pick_a = cuvk_spirv_val(e, SpvOpLogicalOr, bo, lt,
+                                       cuvk_spirv_val(e, SpvOpLogicalAnd, bo, eq,
+                                                      max ? cuvk_spirv_val(e, SpvOpLogicalNot,
+                                                                           bo, as)
+                                                          : as));
+      r = alu_sel(e, u, pick_a, l[0], l[1]);
+      uint32_t nan = alu_cu(e, 32, 0x7fff);
+      if (alu_has(in, PTX_MOD_NAN_MINMAX)) {
+         r = alu_sel(e, u, cuvk_spirv_val(e, SpvOpLogicalOr, bo, an, bn), nan, r);
+      } else {
+         r = alu_sel(e, u, bn, l[0], r);
+         r = alu_sel(e, u, an, l[1], r);
+         r = alu_sel(e, u, cuvk_spirv_val(e, SpvOpLogicalAnd, bo, an, bn), nan, r);
+      }
+      break;
+   }
+   default: {
+      uint32_t xs, err = alu_cf(e, w, 0);
+      for (unsigned i = 0; i < 3 && v[i]; i++)
+         x[i] = lane_to_wide(e, l[i], bf);
+      if (in->op == PTX_OP_MUL) {
+         xs = wop(e, SpvOpFMul, w, x[0], x[1]);   /* exact */
+      } else if (in->op == PTX_OP_FMA) {
+         two_sum(e, w, wop(e, SpvOpFMul, w, x[0], x[1]), x[2], &xs, &err);
+      } else {
+         uint32_t b = in->op == PTX_OP_SUB ? cuvk_spirv_val(e, SpvOpFNegate, alu_f(e, w), x[1])
+                                           : x[1];
+         two_sum(e, w, x[0], b, &xs, &err);
+      }
+      r = wide_to_lane(e, round_odd(e, xs, err, w), bf);
+      break;
+   }
+   }
+   if (ftz)
+      r = lane_flush(e, r);
+   if (alu_has(in, PTX_MOD_SAT)) {
+      uint32_t m = cuvk_spirv_val(e, SpvOpBitwiseAnd, u, r, alu_cu(e, 32, 0x7fff));
+      uint32_t zero = cuvk_spirv_val(e, SpvOpLogicalOr, bo, lane_negative(e, r),
+                                     lane_isnan(e, r, bf));
+      r = alu_sel(e, u, cuvk_spirv_val(e, SpvOpUGreaterThanEqual, bo, m, alu_cu(e, 32, 0x3c00)),
+                  alu_cu(e, 32, 0x3c00), r);
+      r = alu_sel(e, u, zero, alu_cu(e, 32, 0), r);
+   }
+   if (alu_has(in, PTX_MOD_RELU)) {
+      /* Negative results become +0; NaN stays (the canonical one). */
+      uint32_t nan = lane_isnan(e, r, bf);
+      uint32_t neg = cuvk_spirv_val(e, SpvOpLogicalAnd, bo, lane_negative(e, r),
+                                    cuvk_spirv_val(e, SpvOpLogicalNot, bo, nan));
+      neg = cuvk_spirv_val(e, SpvOpLogicalAnd, bo, neg,
+                           cuvk_spirv_val(e, SpvOpINotEqual, bo, r, alu_cu(e, 32, 0x8000)));
+      r = alu_sel(e, u, neg, alu_cu(e, 32, 0), r);
+      r = alu_sel(e, u, nan, alu_cu(e, 32, 0x7fff), r);
+   }
+   return r;
+}
+
+int
+alu_lower_packed(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in,
+                 const struct alu_type *t)
+{
+   const struct cuvk_cc_target *tg = cuvk_spirv_target(e);
+   bool bf = t->mod != PTX_MOD_F16X2, x2 = t->bits == 32;
+   unsigned n;
+   enum alu_round mode;
+   bool given;
+
+   switch (in->op) {
+   case PTX_OP_ADD: case PTX_OP_SUB: case PTX_OP_MUL: case PTX_OP_MIN: case PTX_OP_MAX:
+      n = 2;
+      break;
+   case PTX_OP_FMA:
+      n = 3;
+      break;
+   case PTX_OP_NEG: case PTX_OP_ABS:
+      n = 1;
+      break;
+   default:
+      return alu_refuse(e, CUVK_CC_UNSUPPORTED, in, "%s: not translated for %s", alu_name(in),
+                        ptx_modifier_table[t->mod].name);
+   }
+   if (in->dst_count != 1 || in->src_count != n)
+      return alu_refuse(e, CUVK_CC_INVALID, in, "%s: expected %u sources", alu_name(in), n);
+   if (!parse_round(e, in, &mode, &given))
+      return -1;
+   if (mode != ALU_RN)
+      return alu_refuse(e, CUVK_CC_INVALID, in, "%s: only .rn rounds packed or bf16 values",
+                        alu_name(in));
+   if (alu_has(in, PTX_MOD_XORSIGN))
+      return alu_refuse(e, CUVK_CC_UNSUPPORTED, in, "%s: .xorsign.abs is not translated",
+                        alu_name(in));
+   if (bf && (alu_has(in, PTX_MOD_FTZ) || alu_has(in, PTX_MOD_SAT)))
+      return alu_refuse(e, CUVK_CC_INVALID, in, "%s: bf16 takes no .ftz or .sat", alu_name(in));
+   if (bf && n > 1 && in->op != PTX_OP_MIN && in->op != PTX_OP_MAX &&
+       (!tg->float64 || !tg->int64))
+      return alu_refuse(e, CUVK_CC_UNSUPPORTED, in, "%s: needs shaderFloat64 and shaderInt64 to "
+                        "round", alu_name(in));
+   if (bf && (in->op == PTX_OP_MIN || in->op == PTX_OP_MAX) && !tg->float64)
+      return alu_refuse(e, CUVK_CC_UNSUPPORTED, in, "%s: needs shaderFloat64", alu_name(in));
+   if (!x2 && !tg->int16)
+      return alu_refuse(e, CUVK_CC_UNSUPPORTED, in, "%s: the device lacks shaderInt16",
+                        alu_name(in));
+
+   uint32_t u = alu_u(e, 32), src[3] = { 0 }, r = 0;
+   for (unsigned i = 0; i < n; i++) {
+      src[i] = alu_read(e, in, i, CUVK_SPIRV_UINT, x2 ? 32 : 16);
+      if (!x2)
+         src[i] = cuvk_spirv_val(e, SpvOpUConvert, u, src[i]);
+   }
+   for (unsigned lane = 0; lane < (x2 ? 2u : 1u); lane++) {
+      uint32_t v[3] = { 0 };
+      for (unsigned i = 0; i < n; i++) {
+         v[i] = lane ? cuvk_spirv_val(e, SpvOpShiftRightLogical, u, src[i], alu_cu(e, 32, 16))
+                     : src[i];
+         v[i] = cuvk_spirv_val(e, SpvOpBitwiseAnd, u, v[i], alu_cu(e, 32, 0xffff));
+      }
+      uint32_t l = packed_lane(e, in, v, bf);
+      r = lane ? cuvk_spirv_val(e, SpvOpBitwiseOr, u, r,
+                                cuvk_spirv_val(e, SpvOpShiftLeftLogical, u, l, alu_cu(e, 32, 16)))
+               : l;
+   }
+   if (x2)
+      cuvk_spirv_write(e, &in->dst[0], r, CUVK_SPIRV_UINT, 32);
+   else
+      cuvk_spirv_write(e, &in->dst[0], cuvk_spirv_val(e, SpvOpUConvert, alu_u(e, 16), r),
+                       CUVK_SPIRV_UINT, 16);
+   return 1;
+}
+
 uint32_t
 alu_fcompare(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, enum ptx_modifier cmp,
              uint32_t a, uint32_t b, unsigned bits)
@@ -775,6 +1261,12 @@ alu_fcompare(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, enum 
    uint32_t bo = alu_b(e);
    SpvOp op;
 
+   if (bits == 16 && f16_by_bits(e)) {
+      /* Subnormals compared in f32, where the device keeps them. */
+      a = fconvert(e, a, 32, 16);
+      b = fconvert(e, b, 32, 16);
+      bits = 32;
+   }
    switch (cmp) {
    case PTX_MOD_EQ: op = SpvOpFOrdEqual; break;
    case PTX_MOD_NE: op = SpvOpFOrdNotEqual; break;
@@ -1021,6 +1513,45 @@ cvt_bf16(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, const str
                      alu_name(in));
 }
 
+/* cvt.rn/.rz.f16x2/.bf16x2.f32 d, a, b: a rounded into the upper half, b
+ * into the lower, on the bits (no f16 value is formed). */
+static int
+cvt_pack(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, const struct alu_type *d,
+         enum alu_round mode, bool rgiven)
+{
+   uint32_t u = alu_u(e, 32), r = 0;
+   bool bf = d->mod == PTX_MOD_BF16X2;
+
+   if (!rgiven || (mode != ALU_RN && mode != ALU_RZ) || alu_has(in, PTX_MOD_FTZ) ||
+       alu_has(in, PTX_MOD_SAT))
+      return alu_refuse(e, CUVK_CC_INVALID, in, "%s: packs with .rn or .rz only", alu_name(in));
+   if (alu_has(in, PTX_MOD_RELU) || alu_has(in, PTX_MOD_SATFINITE))
+      return alu_refuse(e, CUVK_CC_UNSUPPORTED, in, "%s: .relu and .satfinite are not translated",
+                        alu_name(in));
+   for (unsigned i = 0; i < 2; i++) {
+      uint32_t x = alu_read(e, in, i, CUVK_SPIRV_FLOAT, 32), l;
+      if (bf) {
+         uint32_t b = as_u(e, x, 32);
+         if (mode == ALU_RN) {
+            uint32_t odd = cuvk_spirv_val(e, SpvOpBitwiseAnd, u,
+                                          cuvk_spirv_val(e, SpvOpShiftRightLogical, u, b,
+                                                         alu_cu(e, 32, 16)),
+                                          alu_cu(e, 32, 1));
+            b = cuvk_spirv_val(e, SpvOpIAdd, u, b,
+                               cuvk_spirv_val(e, SpvOpIAdd, u, odd, alu_cu(e, 32, 0x7fff)));
+         }
+         l = cuvk_spirv_val(e, SpvOpShiftRightLogical, u, b, alu_cu(e, 32, 16));
+         l = alu_sel(e, u, alu_isnan(e, x, 32), alu_cu(e, 32, 0x7fff), l);
+      } else {
+         l = f16_narrow_u32(e, x, 32, mode);
+      }
+      r = i ? cuvk_spirv_val(e, SpvOpBitwiseOr, u, r, l)
+            : cuvk_spirv_val(e, SpvOpShiftLeftLogical, u, l, alu_cu(e, 32, 16));
+   }
+   cuvk_spirv_write(e, &in->dst[0], r, CUVK_SPIRV_UINT, 32);
+   return 1;
+}
+
 int
 alu_lower_cvt(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
 {
@@ -1032,6 +1563,12 @@ alu_lower_cvt(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
 
    if (!alu_type(in, 0, &d) || !alu_type(in, 1, &s))
       return alu_refuse(e, CUVK_CC_INVALID, in, "%s: cvt needs two types", alu_name(in));
+   if ((d.mod == PTX_MOD_F16X2 || d.mod == PTX_MOD_BF16X2) && s.mod == PTX_MOD_F32 &&
+       in->dst_count == 1 && in->src_count == 2) {
+      if (!parse_round(e, in, &mode, &rgiven))
+         return -1;
+      return cvt_pack(e, in, &d, mode, rgiven);
+   }
    if (in->dst_count != 1 || in->src_count != 1)
       return alu_refuse(e, CUVK_CC_INVALID, in, "%s: expected one source", alu_name(in));
    for (unsigned i = 0; i < in->mod_count; i++)
@@ -1073,6 +1610,8 @@ alu_lower_cvt(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
          x = alu_flush(e, x, 32);
       if (d.bits >= s.bits) {
          r = fconvert(e, x, d.bits, s.bits);   /* exact */
+      } else if (d.bits == 16 && f16_by_bits(e)) {
+         r = f16_narrow_bits(e, x, s.bits, mode);
       } else {
          struct exact ex = { .kind = EXACT_SUM, .wbits = s.bits, .x = x };
          r = round_fix(e, &ex, fconvert(e, x, d.bits, s.bits), d.bits, mode);
@@ -1083,7 +1622,11 @@ alu_lower_cvt(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
          enum GLSLstd450 op = irnd == PTX_MOD_RNI ? GLSLstd450RoundEven
                               : irnd == PTX_MOD_RZI ? GLSLstd450Trunc
                               : irnd == PTX_MOD_RMI ? GLSLstd450Floor : GLSLstd450Ceil;
-         r = cuvk_spirv_glsl(e, op, alu_f(e, d.bits), r);
+         /* An f16 subnormal rounds up to 1 under .rpi: in f32 where the
+          * device may flush it (the integer comes back exactly). */
+         unsigned rb = d.bits == 16 && f16_by_bits(e) ? 32 : d.bits;
+         r = fconvert(e, cuvk_spirv_glsl(e, op, alu_f(e, rb), fconvert(e, r, rb, d.bits)),
+                      d.bits, rb);
       }
       if (ftz && d.bits == 32)
          r = alu_flush(e, r, 32);

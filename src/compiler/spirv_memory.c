@@ -25,6 +25,8 @@
  */
 #include "compiler/spirv_emit.h"
 
+#include "compiler/ir_passes.h"
+
 #include <string.h>
 
 enum space {
@@ -392,18 +394,26 @@ struct helper {
 };
 
 static uint32_t
-helper_begin(struct cuvk_spirv_emitter *e, struct helper *h, uint32_t ret,
-             const uint32_t *params, unsigned count, uint32_t *param_ids)
+helper_begin_control(struct cuvk_spirv_emitter *e, struct helper *h, uint32_t ret,
+                     const uint32_t *params, unsigned count, uint32_t *param_ids,
+                     uint32_t control)
 {
    memset(h, 0, sizeof(*h));
    h->saved = e->cur;
    e->cur = &h->words;
    h->id = cuvk_spirv_id(&e->b);
-   cuvk_spirv_do(e, SpvOpFunction, ret, h->id, SpvFunctionControlMaskNone,
+   cuvk_spirv_do(e, SpvOpFunction, ret, h->id, control,
                  cuvk_spirv_type_function(e, ret, params, count));
    for (unsigned i = 0; i < count; i++)
       param_ids[i] = cuvk_spirv_val(e, SpvOpFunctionParameter, params[i]);
    return h->id;
+}
+
+static uint32_t
+helper_begin(struct cuvk_spirv_emitter *e, struct helper *h, uint32_t ret,
+             const uint32_t *params, unsigned count, uint32_t *param_ids)
+{
+   return helper_begin_control(e, h, ret, params, count, param_ids, SpvFunctionControlMaskNone);
 }
 
 static void
@@ -546,12 +556,123 @@ translate_fn(struct cuvk_spirv_emitter *e)
    return id;
 }
 
+/*
+ * u64 cuvk_translate_span(u64 addr, u64 bytes, u64vec3 span): with span
+ * = (base, size, delta), addr + delta where addr is inside the span (kernel_abi.h),
+ * else cuvk_translate.  Two integer operations and a branch on values the
+ * kernel loaded once, in place of the page table's dependent load; marked
+ * Inline, since the fast path is smaller than a call.
+ */
+static uint32_t
+translate_span_fn(struct cuvk_spirv_emitter *e)
+{
+   uint32_t id = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_HELPER, 4, 0, 0);
+   if (id)
+      return id;
+   uint32_t tr = translate_fn(e);
+   uint32_t u64 = cuvk_spirv_type_uint(e, 64), t_bool = cuvk_spirv_type_bool(e);
+   uint32_t params[3] = { u64, u64, cuvk_spirv_type_vector(e, u64, 3) }, p[3];
+   struct helper h;
+   id = helper_begin_control(e, &h, u64, params, 3, p, SpvFunctionControlInlineMask);
+   cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_HELPER, 4, 0, 0, id);
+
+   uint32_t l_fast = cuvk_spirv_id(&e->b), l_slow = cuvk_spirv_id(&e->b);
+   uint32_t l_merge = cuvk_spirv_id(&e->b);
+   label(e, cuvk_spirv_id(&e->b));
+   uint32_t base = cuvk_spirv_val(e, SpvOpCompositeExtract, u64, p[2], 0);
+   uint32_t size = cuvk_spirv_val(e, SpvOpCompositeExtract, u64, p[2], 1);
+   uint32_t off = cuvk_spirv_val(e, SpvOpISub, u64, p[0], base);
+   uint32_t inside = cuvk_spirv_val(e, SpvOpULessThan, t_bool, off, size);
+   cuvk_spirv_do(e, SpvOpSelectionMerge, l_merge, SpvSelectionControlMaskNone);
+   cuvk_spirv_do(e, SpvOpBranchConditional, inside, l_fast, l_slow);
+   label(e, l_fast);
+   cuvk_spirv_do(e, SpvOpReturnValue,
+                 cuvk_spirv_val(e, SpvOpIAdd, u64, p[0],
+                                cuvk_spirv_val(e, SpvOpCompositeExtract, u64, p[2], 2)));
+   label(e, l_slow);
+   cuvk_spirv_do(e, SpvOpReturnValue, cuvk_spirv_val(e, SpvOpFunctionCall, u64, tr, p[0], p[1]));
+   label(e, l_merge);
+   cuvk_spirv_do(e, SpvOpUnreachable);
+   helper_end(e, &h, "cuvk_translate_span");
+   return id;
+}
+
 static uint32_t
 translate(struct cuvk_spirv_emitter *e, uint32_t addr, unsigned bytes)
 {
-   uint32_t fn = translate_fn(e);
-   return cuvk_spirv_val(e, SpvOpFunctionCall, cuvk_spirv_type_uint(e, 64), fn, addr,
+   uint32_t u64 = cuvk_spirv_type_uint(e, 64);
+   uint32_t w = e->access_word;
+   if (w != CUVK_IR_NO_WORD && e->span_ids && e->span_ids[w][0]) {
+      return cuvk_spirv_val(e, SpvOpFunctionCall, u64, translate_span_fn(e), addr,
+                            cuvk_spirv_const_u64(e, bytes), e->span_ids[w][0]);
+   }
+   return cuvk_spirv_val(e, SpvOpFunctionCall, u64, translate_fn(e), addr,
                          cuvk_spirv_const_u64(e, bytes));
+}
+
+/* ---- spans ---- */
+
+static bool
+is_global_access(const struct cuvk_ir_instr *in)
+{
+   if (in->op != PTX_OP_LD && in->op != PTX_OP_LDU && in->op != PTX_OP_ST &&
+       in->op != PTX_OP_ATOM && in->op != PTX_OP_RED)
+      return false;
+   enum ptx_modifier m = cuvk_spirv_mod_of_class(in, PTX_MODC_SPACE);
+   return m == PTX_MOD_GLOBAL || m == PTX_MOD_CONST;
+}
+
+/* The span word in's address register came from, or CUVK_IR_NO_WORD. */
+static uint32_t
+access_word(const struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
+{
+   if (!e->param_word || e->func != e->kernel || !in->src_count || !is_global_access(in))
+      return CUVK_IR_NO_WORD;
+   const struct cuvk_ir_value *a = &in->src[0];
+   if (a->kind != CUVK_IR_VAL_ADDR || !a->has_reg || a->reg > e->kernel->reg_count)
+      return CUVK_IR_NO_WORD;
+   uint32_t w = e->param_word[a->reg];
+   return w < CUVK_KERNEL_SPAN_COUNT(e->param_bytes) ? w : CUVK_IR_NO_WORD;
+}
+
+bool
+cuvk_spirv_spans_begin(struct cuvk_spirv_emitter *e, const struct cuvk_ir_function *f)
+{
+   uint32_t count = CUVK_KERNEL_SPAN_COUNT(e->param_bytes);
+   uint32_t *offsets;
+
+   e->access_word = CUVK_IR_NO_WORD;
+   if (!count)
+      return true;
+   offsets = cuvk_arena_array(&e->arena, f->param_count + 1, sizeof(*offsets));
+   e->span_ids = cuvk_arena_array(&e->arena, count, sizeof(*e->span_ids));
+   if (!offsets || !e->span_ids)
+      return cuvk_cc_fail(e->err, CUVK_CC_NO_MEMORY, 0, 0, "out of memory emitting SPIR-V");
+   for (size_t i = 0; i < f->param_count; i++)
+      offsets[i] = e->params[i].offset;
+   e->param_word = cuvk_ir_param_pointers(f, offsets, &e->arena);
+   if (!e->param_word)
+      return cuvk_cc_fail(e->err, CUVK_CC_NO_MEMORY, 0, 0, "out of memory emitting SPIR-V");
+
+   uint32_t u64 = cuvk_spirv_type_uint(e, 64);
+   uint32_t spans = 0;
+   for (unsigned b = 0; b < f->block_count; b++) {
+      cuvk_list_for_each_entry(struct cuvk_ir_instr, in, &f->blocks[b]->instrs, link) {
+         uint32_t w = access_word(e, in);
+         if (w == CUVK_IR_NO_WORD || e->span_ids[w][0])
+            continue;
+         /* Loaded here, in the entry block, so they dominate every use. */
+         if (!spans)
+            spans = add64(e, cuvk_spirv_push_load(e, 0), CUVK_KERNEL_SPANS_OFFSET(e->param_bytes));
+         uint32_t at = add64(e, spans, (uint64_t)w * sizeof(struct cuvk_kernel_span));
+         uint32_t base = device_load(e, at, u64, 8, false);
+         uint32_t size = device_load(e, add64(e, at, 8), u64, 8, false);
+         uint32_t delta = device_load(e, add64(e, at, 16), u64, 8, false);
+         e->span_ids[w][0] = cuvk_spirv_val(e, SpvOpCompositeConstruct,
+                                            cuvk_spirv_type_vector(e, u64, 3), base, size, delta);
+      }
+   }
+   return true;
 }
 
 /* ---- variables and addresses ---- */
@@ -828,7 +949,9 @@ lower_ld_st(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, bool s
    unsigned bytes = bits / 8;
    bool translated = false;
    if (sp == SPACE_GLOBAL) {
+      e->access_word = access_word(e, in);
       addr = translate(e, addr, bytes * lanes);
+      e->access_word = CUVK_IR_NO_WORD;
       translated = true;
    }
    for (unsigned i = 0; i < lanes && !e->failed; i++) {
@@ -1229,8 +1352,12 @@ lower_atomic(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, bool 
    uint32_t old;
    if (sp == SPACE_GENERIC)
       old = cuvk_spirv_val(e, SpvOpFunctionCall, tn, atomic_generic_fn(e, &a), addr, b, c);
-   else
+   else {
+      if (sp == SPACE_GLOBAL)
+         e->access_word = access_word(e, in);
       old = atomic_apply(e, &a, sp, addr, b, c);
+      e->access_word = CUVK_IR_NO_WORD;
+   }
    if (!red) {
       if (a.kind == CUVK_SPIRV_FLOAT)
          cuvk_spirv_write(e, &in->dst[0],
@@ -1262,4 +1389,25 @@ cuvk_spirv_lower_memory(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr
    default:
       return 0;
    }
+}
+
+/* ---- for other lowerings (spirv_printf.c) ---- */
+
+uint32_t
+cuvk_spirv_generic_load(struct cuvk_spirv_emitter *e, uint32_t addr, unsigned bits)
+{
+   return load_bits(e, SPACE_GENERIC, addr, bits, false, false);
+}
+
+uint32_t
+cuvk_spirv_local_load(struct cuvk_spirv_emitter *e, uint32_t offset, unsigned bits)
+{
+   return load_bits(e, SPACE_LOCAL, offset, bits, false, false);
+}
+
+void
+cuvk_spirv_local_store(struct cuvk_spirv_emitter *e, uint32_t offset, uint32_t value,
+                       unsigned bits)
+{
+   store_bits(e, SPACE_LOCAL, offset, value, bits, false, false);
 }

@@ -1,9 +1,10 @@
 /*
  * Warp instructions where the device runs 32-wide subgroups (NVIDIA's
- * warps are its subgroups): shfl.sync, vote.sync, activemask, redux.sync,
- * elect.sync and bar.warp.sync as Vulkan 1.1 subgroup operations, with
- * %laneid the subgroup invocation id.  Elsewhere (lavapipe runs 8-wide
- * subgroups) the emitter refuses them before coming here.
+ * warps are its subgroups): shfl.sync, vote.sync, match.sync, activemask,
+ * redux.sync, elect.sync and bar.warp.sync as Vulkan 1.1 subgroup
+ * operations, with %laneid the subgroup invocation id.  Elsewhere
+ * (lavapipe runs 8-wide subgroups) the emitter refuses them before coming
+ * here.
  *
  * The member masks are not checked: PTX requires every thread the mask
  * names to execute the same instruction, which on a warp that is one
@@ -168,6 +169,69 @@ lower_redux(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
    return e->failed ? -1 : 1;
 }
 
+/* match.any.sync.b32/.b64 d, a, membermask and match.all.sync d[|p], a,
+ * membermask: each lane reads every lane's a by a shuffle from a constant
+ * lane (32 of them, a 64-bit a as two words, since 64-bit subgroup
+ * operations need shaderSubgroupExtendedTypes) and sets bit i where lane
+ * i's value equals its own.  Only lanes of membermask count; a lane
+ * outside it may be inactive, and its shuffled value, which SPIR-V leaves
+ * undefined, is masked off.  .all gives the mask when every lane of it
+ * matched, else 0, and p says which. */
+static int
+lower_match(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
+{
+   uint32_t u32 = cuvk_spirv_type_uint(e, 32), t_bool = cuvk_spirv_type_bool(e);
+   enum cuvk_spirv_kind kind;
+   unsigned bits;
+   bool all = cuvk_spirv_has_mod(in, PTX_MOD_ALL);
+
+   if (!all && !cuvk_spirv_has_mod(in, PTX_MOD_ANY))
+      return cuvk_spirv_fail(e, CUVK_CC_INVALID, in, "match without .any or .all") ? 1 : -1;
+   if (in->src_count != 2 || in->dst_count < 1 || in->dst_count > (all ? 2u : 1u) ||
+       !cuvk_spirv_ptx_kind(cuvk_spirv_type_mod(in, 0), &kind, &bits) ||
+       (bits != 32 && bits != 64))
+      return cuvk_spirv_fail(e, CUVK_CC_INVALID, in, "match needs .b32 or .b64 and two "
+                             "sources") ? 1 : -1;
+   cuvk_spirv_capability(e, SpvCapabilityGroupNonUniformShuffle);
+   uint32_t mask = cuvk_spirv_read(e, &in->src[1], CUVK_SPIRV_UINT, 32);
+   uint32_t w[2] = { 0, 0 };
+   if (bits == 64) {
+      uint32_t u64 = cuvk_spirv_type_uint(e, 64);
+      uint32_t a = cuvk_spirv_read(e, &in->src[0], CUVK_SPIRV_UINT, 64);
+      w[0] = cuvk_spirv_val(e, SpvOpUConvert, u32, a);
+      w[1] = cuvk_spirv_val(e, SpvOpUConvert, u32,
+                            cuvk_spirv_val(e, SpvOpShiftRightLogical, u64, a,
+                                           cuvk_spirv_const_u32(e, 32)));
+   } else {
+      w[0] = cuvk_spirv_read(e, &in->src[0], CUVK_SPIRV_UINT, 32);
+   }
+   uint32_t eq = cuvk_spirv_const_u32(e, 0);
+   for (unsigned i = 0; i < 32; i++) {
+      uint32_t same = 0;
+      for (unsigned k = 0; k < (bits == 64 ? 2u : 1u); k++) {
+         uint32_t v = cuvk_spirv_val(e, SpvOpGroupNonUniformShuffle, u32, scope_subgroup(e), w[k],
+                                     cuvk_spirv_const_u32(e, i));
+         uint32_t s = cuvk_spirv_val(e, SpvOpIEqual, t_bool, v, w[k]);
+         same = same ? cuvk_spirv_val(e, SpvOpLogicalAnd, t_bool, same, s) : s;
+      }
+      eq = cuvk_spirv_val(e, SpvOpBitwiseOr, u32, eq,
+                          cuvk_spirv_val(e, SpvOpSelect, u32, same, cuvk_spirv_const_u32(e, 1u << i),
+                                         cuvk_spirv_const_u32(e, 0)));
+   }
+   eq = cuvk_spirv_val(e, SpvOpBitwiseAnd, u32, eq, mask);
+   if (!all) {
+      cuvk_spirv_write(e, &in->dst[0], eq, CUVK_SPIRV_UINT, 32);
+      return e->failed ? -1 : 1;
+   }
+   uint32_t every = cuvk_spirv_val(e, SpvOpIEqual, t_bool, eq, mask);
+   cuvk_spirv_write(e, &in->dst[0],
+                    cuvk_spirv_val(e, SpvOpSelect, u32, every, mask, cuvk_spirv_const_u32(e, 0)),
+                    CUVK_SPIRV_UINT, 32);
+   if (in->dst_count == 2)
+      cuvk_spirv_write(e, &in->dst[1], every, CUVK_SPIRV_BOOL, 1);
+   return e->failed ? -1 : 1;
+}
+
 int
 cuvk_spirv_lower_warp(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
 {
@@ -188,6 +252,10 @@ cuvk_spirv_lower_warp(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *
       return e->failed ? -1 : 1;
    case PTX_OP_REDUX:
       return lower_redux(e, in);
+   case PTX_OP_MATCH:
+      if (!cuvk_spirv_has_mod(in, PTX_MOD_SYNC))
+         break;
+      return lower_match(e, in);
    case PTX_OP_ELECT:
       if (in->dst_count < 1)
          return cuvk_spirv_fail(e, CUVK_CC_INVALID, in, "wrong operands") ? 1 : -1;
@@ -207,8 +275,8 @@ cuvk_spirv_lower_warp(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *
    default:
       break;
    }
-   /* match.sync and the pre-sync forms (shfl, vote without .sync, which
-    * sm_70+ no longer runs). */
+   /* The pre-sync forms (shfl, vote, match without .sync, which sm_70+
+    * no longer runs). */
    return cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, in, "warp instruction %s is not translated",
                           ptx_opcode_table[in->op].name) ? 1 : -1;
 }

@@ -132,6 +132,9 @@ context_create_device(struct cuvk_context *ctx)
       .denorm_preserve_f16 = float_controls.shaderDenormPreserveFloat16,
       .denorm_preserve_f32 = float_controls.shaderDenormPreserveFloat32,
       .denorm_preserve_f64 = float_controls.shaderDenormPreserveFloat64,
+      /* NVIDIA's GPUs have one fused multiply-add per width (FFMA, DFMA),
+       * which their compiler gives GLSL's Fma; no Vulkan feature says so. */
+      .fma_fused = dev->props.vendorID == 0x10de,
    };
    float priority = 1.0f;
    VkDeviceQueueCreateInfo queue_info = {
@@ -365,6 +368,8 @@ cuvk_context_destroy(struct cuvk_context *ctx)
    /* Allocations go before the submission state: freeing one may defer
     * work onto a batch. */
    /* Modules first: their globals are allocations. */
+   /* What kernels printed, while the modules' format strings exist. */
+   cuvk_printf_finish(ctx);
    cuvk_module_release_context(ctx);
    cuvk_memory_release_context(ctx);
    cuvk_array_release_context(ctx); /* images before the imports they live in */

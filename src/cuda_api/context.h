@@ -146,6 +146,9 @@ struct cuvk_context {
    struct cuvk_list modules;
    struct cuvk_launch *launch;
    CUresult fault_error;
+   /* Device printf's buffer (printf.c): made under the lock at the first
+    * launch of a kernel that prints, NULL before. */
+   struct cuvk_printf *printf_fifo;
 
    /* How kernels reach memory (mem/page_table.h); made when the first
     * module is loaded, NULL before.  Set under the lock. */

@@ -14,6 +14,7 @@
 #include <cuda.h>
 
 #include "cuda_api/context.h"
+#include "cuda_api/module.h"
 #include "cuda_api/driver.h"
 #include "util/error.h"
 #include "util/macros.h"
@@ -89,6 +90,12 @@ cuCtxSetLimit(CUlimit limit, size_t value)
     * and heap sizes to a minimum of its own; cuvk keeps what was set. */
    if (limit == CU_LIMIT_STACK_SIZE)
       value = CUVK_ALIGN_UP(value, 16);
+   /* CUDA's rule: the FIFO's size is fixed by the first launch of a
+    * kernel that prints; setting it again then fails even with the same
+    * value (measured on an H100). */
+   if (limit == CU_LIMIT_PRINTF_FIFO_SIZE && cuvk_printf_started(ctx))
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuCtxSetLimit: the printf FIFO's size cannot change "
+                        "after a kernel that prints was launched");
    __atomic_store_n(&ctx->limits[limit], value, __ATOMIC_RELAXED);
    return CUDA_SUCCESS;
 }

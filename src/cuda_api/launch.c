@@ -49,6 +49,7 @@ struct cuvk_launch {
    struct chunk *current;
    struct cuvk_list retired; /* oldest first */
    bool fault_logged;
+   bool no_spans;           /* CUVK_KERNEL_SPANS=0: every span empty */
 };
 
 static void
@@ -126,6 +127,31 @@ fail_buffer:
    return res;
 }
 
+/* A chunk is what module.h calls a launch buffer. */
+struct cuvk_launch_buffer {
+   struct chunk c;
+};
+
+CUresult
+cuvk_launch_buffer_create(struct cuvk_context *ctx, VkDeviceSize size, struct cuvk_launch_buffer **out,
+                          uint8_t **map, VkDeviceAddress *address)
+{
+   struct chunk *c;
+   CUresult res = chunk_create(ctx, size, &c);
+   if (res != CUDA_SUCCESS)
+      return res;
+   *map = c->map;
+   *address = c->address;
+   *out = (struct cuvk_launch_buffer *)c;
+   return CUDA_SUCCESS;
+}
+
+void
+cuvk_launch_buffer_destroy(VkDevice vk, struct cuvk_launch_buffer *b)
+{
+   chunk_destroy(vk, b ? &b->c : NULL);
+}
+
 CUresult
 cuvk_launch_init(struct cuvk_context *ctx)
 {
@@ -144,6 +170,10 @@ cuvk_launch_init(struct cuvk_context *ctx)
    }
    l->page_table = pt;
    cuvk_list_init(&l->retired);
+   /* For measuring what spans save: kernels then reach every pointer
+    * through the page table. */
+   const char *spans = getenv("CUVK_KERNEL_SPANS");
+   l->no_spans = spans && strcmp(spans, "0") == 0;
    VkPushConstantRange range = {
       .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
       .size = sizeof(struct cuvk_kernel_push),
@@ -364,6 +394,29 @@ launch_params(const struct cuvk_function *f, void **params, void **extra, uint8_
    return CUDA_SUCCESS;
 }
 
+/* The parameter block and its spans at data: built in host memory first,
+ * since data may be write-combined memory, slow to read back. */
+static CUresult
+launch_spans(const struct cuvk_function *f, struct cuvk_launch *l, void **params, void **extra, uint8_t *data,
+             VkDeviceSize spans_at, uint32_t span_count)
+{
+   uint64_t small[64];
+   uint64_t *block = f->k.param_bytes <= sizeof(small) ? small : malloc(f->k.param_bytes);
+   if (!block)
+      return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory for %u bytes of parameters", f->k.param_bytes);
+   CUresult res = launch_params(f, params, extra, (uint8_t *)block);
+   if (res == CUDA_SUCCESS) {
+      struct cuvk_kernel_span spans[CUVK_KERNEL_SPAN_WORDS] = {{0}};
+      if (!l->no_spans)
+         cuvk_mem_page_table_spans(l->page_table, block, span_count, spans);
+      memcpy(data, block, f->k.param_bytes);
+      memcpy(data + spans_at, spans, span_count * sizeof(spans[0]));
+   }
+   if (block != small)
+      free(block);
+   return res;
+}
+
 static CUresult
 launch_kernel(CUfunction hfunc, const uint32_t grid[3], const uint32_t block[3], uint32_t shared,
               CUstream hstream, void **params, void **extra, const char *entry)
@@ -427,7 +480,10 @@ launch_kernel(CUfunction hfunc, const uint32_t grid[3], const uint32_t block[3],
    uint32_t count = cuvk_mem_page_table_host_ranges(pt, NULL, 0), got;
    uint8_t *data;
    VkDeviceAddress address;
-   VkDeviceSize params_size = CUVK_ALIGN_UP((VkDeviceSize)f->k.param_bytes, DATA_ALIGN);
+   /* The parameter block, its spans (kernel_abi.h), the host ranges. */
+   uint32_t span_count = CUVK_KERNEL_SPAN_COUNT(f->k.param_bytes);
+   VkDeviceSize spans_at = CUVK_KERNEL_SPANS_OFFSET(f->k.param_bytes);
+   VkDeviceSize params_size = CUVK_ALIGN_UP(spans_at + span_count * sizeof(struct cuvk_kernel_span), DATA_ALIGN);
    for (;;) {
       VkDeviceSize bytes = params_size + (VkDeviceSize)(count + 4) * sizeof(struct cuvk_kernel_host_range);
       res = launch_data(ctx, bytes, value, &data, &address);
@@ -439,9 +495,15 @@ launch_kernel(CUfunction hfunc, const uint32_t grid[3], const uint32_t block[3],
          break;
       count = got;
    }
-   res = launch_params(f, params, extra, data);
+   res = launch_spans(f, l, params, extra, data, spans_at, span_count);
    if (res != CUDA_SUCCESS)
       goto commit;
+   VkDeviceAddress printf_buffer = 0;
+   if (f->k.uses_printf) {
+      res = cuvk_printf_launch(ctx, value, &printf_buffer);
+      if (res != CUDA_SUCCESS)
+         goto commit;
+   }
 
    struct cuvk_kernel_push push = {
       .params = address,
@@ -453,6 +515,7 @@ launch_kernel(CUfunction hfunc, const uint32_t grid[3], const uint32_t block[3],
       .fault = l->fault->address,
       .host_range_count = got,
       .nctaid = {grid[0], grid[1], grid[2]},
+      .printf_buffer = printf_buffer,
    };
    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
    /* Grids beyond what one dispatch may have are cut into several, each

@@ -314,6 +314,10 @@ cuModuleUnload(CUmodule hmod)
    if (res != CUDA_SUCCESS)
       return res;
    struct cuvk_context *ctx = mod->ctx;
+   /* CUDA prints kernels' output at unload too; this module's format
+    * strings must still be there, so its kernels must have run. */
+   if (cuvk_printf_started(ctx))
+      (void)cuvk_submit_wait_idle(ctx);
    cuvk_object_remove(&mod->base);
    pthread_mutex_lock(&mod->lock);
    cuvk_list_for_each_entry(struct cuvk_function, f, &mod->functions, link)

@@ -89,6 +89,27 @@ VkPipelineLayout cuvk_launch_layout(struct cuvk_context *ctx);
  * any thread, lock held or not. */
 CUresult cuvk_launch_fault(struct cuvk_context *ctx);
 
+/* Host-visible, coherent memory with a device address, mapped (launch.c):
+ * the launch data's kind of buffer, for the printf buffer. */
+struct cuvk_launch_buffer;
+CUresult cuvk_launch_buffer_create(struct cuvk_context *ctx, VkDeviceSize size, struct cuvk_launch_buffer **out,
+                                   uint8_t **map, VkDeviceAddress *address);
+void cuvk_launch_buffer_destroy(VkDevice vk, struct cuvk_launch_buffer *b);
+
+/* Device printf (printf.c).  The printf buffer's device address for a
+ * launch of a kernel that prints, recorded into the batch that completes
+ * with value; made at the first such launch, CU_LIMIT_PRINTF_FIFO_SIZE
+ * bytes.  Context lock held. */
+CUresult cuvk_printf_launch(struct cuvk_context *ctx, uint64_t value, VkDeviceAddress *out);
+/* Prints, in order, every complete record of work that has completed
+ * (the synchronisations CUDA prints at); once no kernel that prints can
+ * still run, empties the buffer.  Context lock not held. */
+void cuvk_printf_flush(struct cuvk_context *ctx);
+/* True once the buffer exists: its size can no longer change. */
+bool cuvk_printf_started(struct cuvk_context *ctx);
+/* Prints what is left and frees the buffer (GPU idle, teardown). */
+void cuvk_printf_finish(struct cuvk_context *ctx);
+
 /* Frees every module of a context being destroyed (GPU idle). */
 void cuvk_module_release_context(struct cuvk_context *ctx);
 

@@ -1003,6 +1003,8 @@ cuvk_submit_wait(struct cuvk_context *ctx, uint64_t point)
     * that synchronised must see them done (a signal visible to the
     * exporter, a callback returned). */
    cuvk_host_queue_wait_through(ctx, point);
+   /* Every synchronisation prints what kernels printf'ed, as CUDA does. */
+   cuvk_printf_flush(ctx);
    /* A kernel that faulted in the work waited for makes the wait, and
     * every later one, fail as on CUDA. */
    return cuvk_launch_fault(ctx);

@@ -27,7 +27,10 @@ table_alloc(uint64_t va_base, uint64_t va_size, struct cuvk_mem_page_table **out
    pt->va_size = CUVK_ALIGN_UP(va_base + va_size, CUVK_KERNEL_PAGE_SIZE) - pt->va_base;
    pt->page_count = pt->va_size >> CUVK_KERNEL_PAGE_SHIFT;
    pt->refs = calloc(pt->page_count, sizeof(*pt->refs));
-   if (!pt->refs) {
+   pt->copy = calloc(pt->page_count, sizeof(*pt->copy));
+   if (!pt->refs || !pt->copy) {
+      free(pt->refs);
+      free(pt->copy);
       uint64_t pages = pt->page_count;
       free(pt);
       return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory for %llu page counts",
@@ -43,6 +46,7 @@ table_free(struct cuvk_mem_page_table *pt)
 {
    pthread_mutex_destroy(&pt->lock);
    free(pt->host);
+   free(pt->copy);
    free(pt->refs);
    free(pt);
 }
@@ -199,6 +203,7 @@ cuvk_mem_page_table_map(struct cuvk_mem_page_table *pt, uint64_t start, uint64_t
                    (unsigned long long)pt->entries[p], (unsigned long long)delta);
       }
       pt->refs[p]++;
+      pt->copy[p] = delta;
       __atomic_store_n(&pt->entries[p], delta, __ATOMIC_RELAXED);
    }
    pthread_mutex_unlock(&pt->lock);
@@ -220,6 +225,7 @@ cuvk_mem_page_table_unmap(struct cuvk_mem_page_table *pt, uint64_t start, uint64
          continue;
       }
       if (--pt->refs[p] == 0) {
+         pt->copy[p] = 0;
          __atomic_store_n(&pt->entries[p], 0, __ATOMIC_RELAXED);
          pt->mapped_pages--;
       }
@@ -232,7 +238,10 @@ cuvk_mem_page_table_entry(struct cuvk_mem_page_table *pt, uint64_t addr)
 {
    if (addr < pt->va_base || addr - pt->va_base >= pt->va_size)
       return 0;
-   return __atomic_load_n(&pt->entries[(addr - pt->va_base) >> CUVK_KERNEL_PAGE_SHIFT], __ATOMIC_RELAXED);
+   pthread_mutex_lock(&pt->lock);
+   uint64_t entry = pt->copy[(addr - pt->va_base) >> CUVK_KERNEL_PAGE_SHIFT];
+   pthread_mutex_unlock(&pt->lock);
+   return entry;
 }
 
 /* Index of the first host range whose end is above addr. */
@@ -248,6 +257,56 @@ host_search(const struct cuvk_mem_page_table *pt, uint64_t addr)
          hi = mid;
    }
    return lo;
+}
+
+/* word's span; lock held. */
+static struct cuvk_kernel_span
+span_of(const struct cuvk_mem_page_table *pt, uint64_t word)
+{
+   if (word >= pt->va_base && word - pt->va_base < pt->va_size) {
+      uint64_t page = (word - pt->va_base) >> CUVK_KERNEL_PAGE_SHIFT;
+      uint64_t entry = pt->copy[page];
+      if (!entry)
+         return (struct cuvk_kernel_span){ 0 };
+      /* Pages with one entry are one run of device memory: entry = device
+       * address - cuvk address is the same for both only if the second
+       * page's memory follows the first's, so any address in the run is
+       * reachable at addr + entry, as the table itself would say. */
+      uint64_t first = page, last = page;
+      while (first > 0 && page - first < CUVK_PAGE_TABLE_SPAN_PAGES && pt->copy[first - 1] == entry)
+         first--;
+      while (last + 1 < pt->page_count && last - page < CUVK_PAGE_TABLE_SPAN_PAGES &&
+             pt->copy[last + 1] == entry)
+         last++;
+      return (struct cuvk_kernel_span){
+         .base = pt->va_base + (first << CUVK_KERNEL_PAGE_SHIFT),
+         .size = (last - first + 1) << CUVK_KERNEL_PAGE_SHIFT,
+         .delta = entry,
+      };
+   }
+   uint32_t i = host_search(pt, word);
+   if (i < pt->host_count && pt->host[i].start <= word) {
+      const struct cuvk_kernel_host_range *h = &pt->host[i];
+      /* An access must fit whole, and the kernel tests only its start. */
+      if (h->end - h->start < CUVK_KERNEL_SPAN_ACCESS)
+         return (struct cuvk_kernel_span){ 0 };
+      return (struct cuvk_kernel_span){
+         .base = h->start,
+         .size = h->end - h->start - (CUVK_KERNEL_SPAN_ACCESS - 1),
+         .delta = h->delta,
+      };
+   }
+   return (struct cuvk_kernel_span){ 0 };
+}
+
+void
+cuvk_mem_page_table_spans(struct cuvk_mem_page_table *pt, const uint64_t *words, uint32_t count,
+                          struct cuvk_kernel_span *out)
+{
+   pthread_mutex_lock(&pt->lock);
+   for (uint32_t i = 0; i < count; i++)
+      out[i] = span_of(pt, words[i]);
+   pthread_mutex_unlock(&pt->lock);
 }
 
 CUresult

@@ -43,6 +43,9 @@ struct cuvk_mem_page_table {
    VkBuffer buffer;
    VkDeviceAddress address;      /* of entries[0] */
    uint64_t *entries;            /* host view, one per page */
+   uint64_t *copy;               /* the same in plain host memory, which the
+                                  * host reads (entries may be write-combined
+                                  * device memory, slow to read back) */
    uint32_t *refs;               /* live ranges per page */
    uint64_t va_base;             /* cuvk address of page 0 */
    uint64_t va_size;             /* bytes covered, a multiple of the page */
@@ -85,6 +88,15 @@ void cuvk_mem_page_table_unmap(struct cuvk_mem_page_table *pt, uint64_t start, u
 
 /* The entry of addr's page (0: unmapped, or addr outside the table). */
 uint64_t cuvk_mem_page_table_entry(struct cuvk_mem_page_table *pt, uint64_t addr);
+
+/* The spans of count words of a parameter block (kernel_abi.h): for a
+ * word inside a mapped page, the run of pages around it with the same
+ * entry (at most CUVK_PAGE_TABLE_SPAN_PAGES on each side); for one inside
+ * a host range, the range less its last CUVK_KERNEL_SPAN_ACCESS - 1
+ * bytes; size 0 for any other. */
+#define CUVK_PAGE_TABLE_SPAN_PAGES 1024u
+void cuvk_mem_page_table_spans(struct cuvk_mem_page_table *pt, const uint64_t *words, uint32_t count,
+                               struct cuvk_kernel_span *out);
 
 /* Enters host memory [start, start + size) as reachable at start + delta.
  * CUDA_ERROR_INVALID_VALUE for an empty or wrapping range or one that

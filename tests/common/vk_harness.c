@@ -10,6 +10,29 @@
 #endif
 
 static unsigned vkh_messages;
+static const char *_Atomic vkh_tolerated;
+
+void
+vkh_tolerate_message(const char *id)
+{
+   vkh_tolerated = id;
+}
+
+/* Whether id is one of the '|'-separated ids being tolerated. */
+static bool
+vkh_is_tolerated(const char *id)
+{
+   const char *list = vkh_tolerated;
+   size_t n = strlen(id);
+   while (list && *list) {
+      const char *end = strchr(list, '|');
+      size_t len = end ? (size_t)(end - list) : strlen(list);
+      if (len == n && strncmp(list, id, n) == 0)
+         return true;
+      list = end ? end + 1 : NULL;
+   }
+   return false;
+}
 
 void
 vkh_deliberate_leak_begin(void)
@@ -60,6 +83,10 @@ vkh_messenger_cb(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
       return VK_FALSE;
    }
 
+   if (vkh_is_tolerated(id)) {
+      fprintf(stderr, "vkh: %s: tolerated: [%s] %s\n", (const char *)user, id, msg);
+      return VK_FALSE;
+   }
    __atomic_add_fetch(&vkh_messages, 1, __ATOMIC_RELAXED);
    fprintf(stderr, "vkh: %s: %s: [%s] %s\n", (const char *)user, tag, id, msg);
    return VK_FALSE;

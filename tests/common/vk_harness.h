@@ -75,6 +75,13 @@ unsigned vkh_finish(struct vkh *h);
 /* Warnings and errors seen so far (all harnesses of the process). */
 unsigned vkh_message_count(void);
 
+/* Stops counting messages whose id is exactly id, or one of the ids of a
+ * '|'-separated list (the same rule has had different ids in different
+ * validation layer versions); one call at a time, NULL stops tolerating:
+ * for a test that replays an application's known invalid call.  Each
+ * tolerated message is still printed, marked so. */
+void vkh_tolerate_message(const char *id);
+
 /* Counts a failed check and prints it, in the one count the case
  * harness keeps (case_harness.h), so a Vulkan-side check fails a CUDA
  * suite's case too.  VKH_CHECK is the usual way in. */

@@ -317,4 +317,113 @@ ref_f32_op(char op, float a, float b, float c, int mode)
    return r;
 }
 
+/* f16 and bf16 (test_alu_run.c, test_alu_kernels.c). */
+static inline double
+ref_f16_value(uint16_t h)
+{
+   unsigned ex = (h >> 10) & 31, m = h & 0x3ff;
+   double v = ex == 0 ? ldexp(m, -24) : ex == 31 ? (m ? NAN : INFINITY) : ldexp(1024 + m, (int)ex - 25);
+   return (h & 0x8000) ? -v : v;
+}
+
+/* f64 -> f16 in mode: to f32 rounded to odd (towards zero, then the last
+ * bit set when inexact), which keeps enough bits for one correct rounding
+ * to f16 by ref_f32_to_f16. */
+static inline uint16_t
+ref_f64_to_f16(double d, int mode)
+{
+   if (isnan(d))
+      return 0x7fff;
+   int old = fegetround();
+   fesetround(FE_TOWARDZERO);
+   volatile double vd = d;
+   volatile float f = (float)vd;
+   fesetround(old);
+   uint32_t b = ref_fbits(f);
+   if ((double)f != d && !isinf(f))
+      b |= 1;
+   return ref_f32_to_f16(b, mode);
+}
+
+/* a * b + c rounded to odd in f64: towards zero, then the last bit set
+ * when inexact (the host's fma honours the rounding mode). */
+static inline double
+ref_fma_odd(double a, double b, double c)
+{
+   int old = fegetround();
+   feclearexcept(FE_INEXACT);
+   fesetround(FE_TOWARDZERO);
+   volatile double r = fma(a, b, c);
+   bool inexact = fetestexcept(FE_INEXACT) != 0;
+   fesetround(old);
+   if (inexact && !isinf(r) && !isnan(r))
+      return ref_bitsd(ref_dbits(r) | 1);
+   return r;
+}
+
+/* f64 rounded to odd, to bf16 to nearest even (through f32 rounded to odd). */
+static inline uint16_t
+ref_f64_to_bf16(double d)
+{
+   if (isnan(d))
+      return 0x7fff;
+   int old = fegetround();
+   fesetround(FE_TOWARDZERO);
+   volatile double vd = d;
+   volatile float f = (float)vd;
+   fesetround(old);
+   uint32_t b = ref_fbits(f);
+   if ((double)f != d && !isinf(f))
+      b |= 1;
+   return ref_f32_to_bf16(b, false);
+}
+
+static inline double
+ref_bf16_value(uint16_t h)
+{
+   return ref_bitsf((uint32_t)h << 16);
+}
+
+enum ref_pop { P_ADD, P_SUB, P_MUL, P_FMA, P_MIN, P_MAX, P_MAXNAN, P_NEG, P_ABS, P_ADDSAT, P_FMARELU };
+
+/* One lane of a packed (or bf16) instruction, as PTX defines it. */
+static inline uint16_t
+ref_lane(enum ref_pop op, uint16_t a, uint16_t b, uint16_t c, bool bf)
+{
+   uint16_t nan_mag = bf ? 0x7f80 : 0x7c00;
+   bool an = (a & 0x7fff) > nan_mag, bn = (b & 0x7fff) > nan_mag;
+   double x = bf ? ref_bf16_value(a) : ref_f16_value(a), y = bf ? ref_bf16_value(b) : ref_f16_value(b);
+   double z = bf ? ref_bf16_value(c) : ref_f16_value(c);
+   uint16_t r;
+   switch (op) {
+   case P_NEG: return a ^ 0x8000;
+   case P_ABS: return a & 0x7fff;
+   case P_MIN: case P_MAX: case P_MAXNAN:
+      if (op == P_MAXNAN && (an || bn))
+         return 0x7fff;
+      if (an && bn)
+         return 0x7fff;
+      if (an)
+         return b;
+      if (bn)
+         return a;
+      if (op == P_MIN)
+         return x < y || (x == y && (a & 0x8000)) ? a : b;
+      return x > y || (x == y && !(a & 0x8000)) ? a : b;
+   default:
+      break;
+   }
+   /* A product of two lanes is exact in f64 (11 + 11 or 8 + 8 bits, and
+    * bf16's exponents fit), sums are rounded to odd there. */
+   double d = op == P_MUL ? x * y
+            : op == P_FMA || op == P_FMARELU ? ref_fma_odd(x, y, z)
+            : ref_fma_odd(1.0, x, op == P_SUB ? -y : y);
+   r = bf ? ref_f64_to_bf16(d) : ref_f64_to_f16(d, 0);
+   if (op == P_ADDSAT)
+      r = (r & 0x7fff) > 0x7c00 || (r & 0x8000) ? 0 : r >= 0x3c00 ? 0x3c00 : r;
+   if (op == P_FMARELU && (r & 0x8000) && r != 0x8000 && (r & 0x7fff) <= nan_mag)
+      r = 0;
+   return r;
+}
+
 #endif

@@ -305,7 +305,10 @@ kr_run(struct kr *r, const char *kernel, const uint32_t grid[3], const uint32_t 
                                                    r->buffers[i].addr + r->buffers[i].size, 0 };
    qsort(ranges, test_buffers, sizeof(ranges[0]), range_cmp);
    size_t global_count = cuvk_cc_module_global_count(r->module);
-   struct kr_buffer *params = kr_alloc(r, k.param_bytes);
+   /* The parameter block, then its spans (kernel_abi.h). */
+   uint32_t span_count = CUVK_KERNEL_SPAN_COUNT(k.param_bytes);
+   uint64_t spans_at = CUVK_KERNEL_SPANS_OFFSET(k.param_bytes);
+   struct kr_buffer *params = kr_alloc(r, spans_at + span_count * sizeof(struct cuvk_kernel_span));
    struct kr_buffer *globals = params ? kr_alloc(r, (global_count + 1) * 8) : NULL;
    struct kr_buffer *range_buf = globals ? kr_alloc(r, sizeof(ranges)) : NULL;
    struct kr_buffer *fault_buf = range_buf ? kr_alloc(r, 4 + CUVK_KERNEL_SCRATCH_SIZE) : NULL;
@@ -322,6 +325,22 @@ kr_run(struct kr *r, const char *kernel, const uint32_t grid[3], const uint32_t 
          return false;
       }
       memcpy((uint8_t *)params->map + k.params[i].offset, args[i].data, args[i].size);
+   }
+   /* A word inside one of the test's buffers gets the buffer as its span,
+    * less the widest access at its end, as the launch code does for host
+    * ranges; any other word none.  (The buffers' delta is 0, so the runs
+    * here show the fast path's SPIR-V runs; tests/module, with real
+    * deltas, shows it lands on the right bytes.) */
+   for (uint32_t w = 0; w < span_count; w++) {
+      struct cuvk_kernel_span span = { 0 };
+      uint64_t v;
+      memcpy(&v, (uint8_t *)params->map + w * 8, 8);
+      for (unsigned i = 0; i < test_buffers; i++) {
+         const struct kr_buffer *buf = &r->buffers[i];
+         if (v - buf->addr < buf->size && buf->size > CUVK_KERNEL_SPAN_ACCESS)
+            span = (struct cuvk_kernel_span){ buf->addr, buf->size - CUVK_KERNEL_SPAN_ACCESS + 1, 0 };
+      }
+      memcpy((uint8_t *)params->map + spans_at + w * sizeof(span), &span, sizeof(span));
    }
    memcpy(globals->map, r->global_addrs, global_count * 8);
    memcpy(range_buf->map, ranges, test_buffers * sizeof(ranges[0]));

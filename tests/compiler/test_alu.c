@@ -24,6 +24,7 @@
 #include "alu_emitter.h"
 #include "alu_ref.h"
 #include "compiler/ptx.h"
+#include "compiler/spirv.h"
 #include "compiler_test.h"
 #include "unit_test.h"
 
@@ -126,6 +127,45 @@ lower_ok(const char *name, const char *body, const struct cuvk_cc_target *t)
    UNIT_CHECK(validate(name, words, count));
    snippets++;
    snippet_instrs += lowered;
+   free(words);
+}
+
+/* On a device whose Fma rounds once (target->fma_fused), fma.rn and
+ * mad.rn of f32 and f64 are one Fma each, with no f64 detour: want Fmas
+ * and no OpFConvert in the module; without it, none is a bare Fma of
+ * f32. */
+static void
+lower_fma(const char *name, const char *body, const struct cuvk_cc_target *t, unsigned want_fma,
+          bool want_convert)
+{
+   char *text = kernel_of(body);
+   struct cuvk_ir_module *ir = to_ir(name, text, strlen(text));
+   struct cuvk_cc_error err;
+   size_t count;
+   unsigned lowered = 0, fmas = 0, converts = 0;
+
+   free(text);
+   if (!ir)
+      return;
+   uint32_t *words = alu_emit(ir, t, ALU_EMIT_IO, &count, &lowered, &err);
+   cuvk_ir_module_destroy(ir);
+   if (!words) {
+      compiler_test_print_error(name, &err);
+      UNIT_CHECK(!"lowering failed");
+      return;
+   }
+   UNIT_CHECK(validate(name, words, count));
+   for (size_t i = 5; i < count && words[i] >> 16; i += words[i] >> 16) {
+      SpvOp op = words[i] & 0xffff;
+      if (op == SpvOpExtInst && (words[i] >> 16) >= 5 && words[i + 4] == GLSLstd450Fma)
+         fmas++;
+      else if (op == SpvOpFConvert)
+         converts++;
+   }
+   if (fmas != want_fma || (converts != 0) != want_convert)
+      fprintf(stderr, "%s: %u Fma, %u OpFConvert\n", name, fmas, converts);
+   UNIT_CHECK(fmas == want_fma);
+   UNIT_CHECK((converts != 0) == want_convert);
    free(words);
 }
 
@@ -393,6 +433,11 @@ check_snippets(void)
             "\tfma.rz.f32 %f1, %f2, %f3, %f4;\n\tfma.rm.ftz.sat.f32 %f1, %f2, %f3, %f4;\n"
             "\tfma.rp.f32 %f1, %f2, %f3, %f4;\n\tmad.rn.f32 %f1, %f2, %f3, %f4;\n"
             "\tadd.sat.f32 %f1, %f2, %f3;\n", &full);
+   struct cuvk_cc_target fused = full;
+   fused.fma_fused = true;
+   lower_fma("fma.rn fused", "\tfma.rn.f32 %f1, %f2, %f3, %f4;\n\tmad.rn.f32 %f1, %f2, %f3, %f4;\n"
+             "\tfma.rn.f64 %fd1, %fd2, %fd3, %fd4;\n", &fused, 3, false);
+   lower_fma("fma.rn.f32 exact", "\tfma.rn.f32 %f1, %f2, %f3, %f4;\n", &full, 0, true);
    lower_ok("f64 and f16 arithmetic",
             "\tadd.f64 %fd1, %fd2, %fd3;\n\tadd.rn.f64 %fd1, %fd2, %fd3;\n"
             "\tmul.rn.f64 %fd1, %fd2, %fd3;\n\tfma.rn.f64 %fd1, %fd2, %fd3, %fd4;\n"
@@ -461,6 +506,25 @@ check_snippets(void)
             "\tcvt.rn.bf16.f32 %h1, %f2;\n\tcvt.rz.bf16.f32 %h1, %f2;\n"
             "\tcvt.f32.bf16 %f1, %h2;\n", &full);
 
+   /* The same f16 conversions and arithmetic where the device keeps f16
+    * subnormals: OpFConvert and native f16 operations instead of the bits
+    * (compiler.alu.run runs the bit path; lavapipe does not preserve
+    * them). */
+   struct cuvk_cc_target native16 = full;
+   native16.denorm_preserve_f16 = true;
+   lower_ok("f16x2, bf16x2 and bf16 arithmetic",
+            "\tadd.rn.f16x2 %r1, %r2, %r3;\n\tsub.ftz.sat.f16x2 %r1, %r2, %r3;\n"
+            "\tfma.rn.relu.f16x2 %r1, %r2, %r3, %r4;\n\tmax.NaN.f16x2 %r1, %r2, %r3;\n"
+            "\tneg.f16x2 %r1, %r2;\n\tmul.rn.bf16x2 %r1, %r2, %r3;\n\tfma.rn.bf16 %h1, %h2, %h3, %h4;\n"
+            "\tmin.bf16 %h1, %h2, %h3;\n\tabs.bf16x2 %r1, %r2;\n"
+            "\tcvt.rn.f16x2.f32 %r1, %f2, %f3;\n\tcvt.rz.bf16x2.f32 %r1, %f2, %f3;\n", &full);
+   lower_ok("f16 where subnormals are kept",
+            "\tcvt.rn.f16.f32 %hf1, %f2;\n\tcvt.rz.f16.f32 %hf1, %f2;\n\tcvt.rm.f16.f64 %hf1, %fd2;\n"
+            "\tcvt.f32.f16 %f1, %hf2;\n\tcvt.f64.f16 %fd1, %hf2;\n\tcvt.rpi.f16.f16 %hf1, %hf2;\n"
+            "\tcvt.rzi.s32.f16 %r1, %hf2;\n\tcvt.rp.f16.s64 %hf1, %rd2;\n"
+            "\tadd.rn.f16 %hf1, %hf2, %hf3;\n\tfma.rn.sat.f16 %hf1, %hf2, %hf3, %hf4;\n"
+            "\tmin.f16 %hf1, %hf2, %hf3;\n\tsetp.geu.f16 %p1, %hf2, %hf3;\n", &native16);
+
    /* What a target without f64 or f16 cannot run, and what is not
     * translated at all, refused with the instruction and its line. */
    struct cuvk_cc_target no64 = full;
@@ -480,8 +544,12 @@ check_snippets(void)
    no_int64.int64 = false;
    lower_refused("s64 without shaderInt64", "\tadd.s64 %rd1, %rd2, %rd3;\n", &no_int64,
                  CUVK_CC_UNSUPPORTED, 13, "add.s64: the device lacks shaderInt64");
-   lower_refused("f16x2", "\tadd.f16x2 %r1, %r2, %r3;\n", &full, CUVK_CC_UNSUPPORTED, 13,
-                 "add.f16x2: .f16x2 is not translated");
+   lower_refused("ex2.approx.f16x2", "\tex2.approx.f16x2 %r1, %r2;\n", &full, CUVK_CC_UNSUPPORTED,
+                 13, "ex2.approx.f16x2: not translated for .f16x2");
+   lower_refused("add.rz.bf16", "\tadd.rz.bf16 %h1, %h2, %h3;\n", &full, CUVK_CC_INVALID, 13,
+                 "only .rn rounds packed or bf16 values");
+   lower_refused("add.bf16 without shaderFloat64", "\tadd.rn.bf16 %h1, %h2, %h3;\n", &no64,
+                 CUVK_CC_UNSUPPORTED, 13, "needs shaderFloat64 and shaderInt64");
    lower_refused("cvt.rna", "\tcvt.rna.f16.f32 %hf1, %f2;\n", &full, CUVK_CC_UNSUPPORTED, 13,
                  "rounding .rna");
    lower_refused("cvt float to int without rounding", "\tcvt.s32.f32 %r1, %f2;\n", &full,

@@ -6,7 +6,7 @@
  * integer, bit and correctly rounded float results, within PTX's bound
  * (written next to each) for the approximate ones.
  *
- * test_alu_kernels int|float KERNEL.ptx [fast]
+ * test_alu_kernels int|float|half|half_sm90|libm KERNEL.ptx [fast]
  */
 #include <math.h>
 #include <stdio.h>
@@ -352,6 +352,234 @@ case_f64(struct kr *r)
    }
 }
 
+/* Lanes that exercise half and bf16: specials, subnormals of both, random. */
+static uint32_t
+lanes(void)
+{
+   static const uint16_t special[] = { 0, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0x7fc0, 0x3c00, 0xbc00,
+                                       0x0001, 0x8001, 0x03ff, 0x0400, 0x7bff, 0x007f, 0x0080 };
+   uint32_t r = 0;
+   for (int l = 0; l < 2; l++) {
+      uint16_t h;
+      switch (rnd() % 5) {
+      case 0: h = special[rnd() % (sizeof(special) / sizeof(special[0]))]; break;
+      case 1: h = (uint16_t)((rnd() % 0x0800) | ((rnd() & 1) << 15)); break;
+      default: h = (uint16_t)rnd(); break;
+      }
+      r |= (uint32_t)h << (16 * l);
+   }
+   return r;
+}
+
+static bool
+lane_nan(uint16_t h, bool bf)
+{
+   return (h & 0x7fff) > (bf ? 0x7f80 : 0x7c00);
+}
+
+/* bf16 arithmetic as cuda_bf16.h emulates it below sm_80: in f32 rounded
+ * to nearest, then to bf16 (two roundings). */
+static uint16_t
+bf16_emulated(enum ref_pop op, uint16_t a, uint16_t b)
+{
+   float x = (float)ref_bf16_value(a), y = (float)ref_bf16_value(b);
+   volatile float r = op == P_ADD ? x + y : x * y;
+   return ref_f32_to_bf16(ref_fbits(r), false);
+}
+
+/* tests/kernels/alu_half.cu: half2 and bf16 arithmetic, comparisons and
+ * packing conversions, as nvcc writes them for sm_75 (bf16 emulated in
+ * f32) or sm_90 (native bf16 instructions, one rounding). */
+static void
+case_half(struct kr *r, bool sm90)
+{
+   enum { N = 2048, OUTS = 16 };
+   struct kr_buffer *a = kr_alloc(r, N * 4), *b = kr_alloc(r, N * 4), *c = kr_alloc(r, N * 4);
+   struct kr_buffer *f = kr_alloc(r, N * 8), *o = kr_alloc(r, (uint64_t)N * OUTS * 4);
+   if (!a || !b || !c || !f || !o) {
+      failures++;
+      return;
+   }
+   uint32_t *x = a->map, *y = b->map, *z = c->map, *fs = f->map, *out = o->map;
+   for (int i = 0; i < N; i++) {
+      x[i] = lanes(), y[i] = lanes(), z[i] = lanes();
+      for (int k = 0; k < 2; k++)
+         fs[2 * i + k] = (rnd() & 1) ? (uint32_t)rnd()
+                                     : (uint32_t)(0x33000000u + rnd() % 0x14800000u) ^
+                                          (uint32_t)(rnd() & 0x80000000u);
+   }
+   int n = N;
+   if (!run(r, "alu_half", N, (struct kr_arg[]){ KR_ARG(a->addr), KR_ARG(b->addr), KR_ARG(c->addr),
+                                                 KR_ARG(f->addr), KR_ARG(o->addr), KR_ARG(n) },
+            6))
+      return;
+   static const enum ref_pop pops[7] = { P_ADD, P_SUB, P_MUL, P_FMA, P_MAX, P_NEG, P_ADDSAT };
+   for (int i = 0; i < N; i++) {
+      uint64_t in[3] = { x[i], y[i], z[i] };
+      uint32_t want[OUTS] = { 0 };
+      bool bf_slot[OUTS] = { false };
+      for (int l = 0; l < 2; l++) {
+         unsigned sh = 16u * (unsigned)l;
+         uint16_t p = (uint16_t)(x[i] >> sh), q = (uint16_t)(y[i] >> sh), s = (uint16_t)(z[i] >> sh);
+         for (int k = 0; k < 7; k++)
+            want[k] |= (uint32_t)ref_lane(pops[k], p, q, s, false) << sh;
+         want[7] |= (uint32_t)ref_f32_to_f16(fs[2 * i + l], 0) << sh;
+         want[13] |= (uint32_t)ref_f32_to_bf16(fs[2 * i + l], false) << sh;
+         want[10] |= (uint32_t)(sm90 ? ref_lane(P_ADD, p, q, 0, true) : bf16_emulated(P_ADD, p, q))
+                     << sh;
+         want[11] |= (uint32_t)(sm90 ? ref_lane(P_MUL, p, q, 0, true) : bf16_emulated(P_MUL, p, q))
+                     << sh;
+      }
+      uint16_t xl = (uint16_t)x[i], yh = (uint16_t)(y[i] >> 16);
+      want[8] = ref_f16_value(xl) < ref_f16_value(yh);
+      uint16_t m = ref_lane(P_MUL, xl, yh, 0, false);
+      want[9] = ref_fbits((float)ref_f16_value(m));
+      uint16_t bm = sm90 ? ref_lane(P_MUL, xl, yh, 0, true) : bf16_emulated(P_MUL, xl, yh);
+      want[12] = (uint32_t)bm << 16;
+      bf_slot[10] = bf_slot[11] = bf_slot[13] = true;
+      for (int k = 0; k < 14; k++) {
+         uint32_t got = out[i * OUTS + k];
+         if (k == 9 || k == 12) {
+            /* f32 results: any NaN for a NaN. */
+            if (isnan(ref_bitsf(got)) && isnan(ref_bitsf(want[k])))
+               continue;
+         } else if (k != 8) {
+            /* Lane by lane, any NaN for a NaN (the emulation keeps payloads). */
+            for (int l = 0; l < 2; l++) {
+               unsigned sh = 16u * (unsigned)l;
+               uint16_t g = (uint16_t)(got >> sh), w = (uint16_t)(want[k] >> sh);
+               if (lane_nan(g, bf_slot[k]) && lane_nan(w, bf_slot[k]))
+                  got = (got & ~(0xffffu << sh)) | ((uint32_t)w << sh);
+            }
+         }
+         expect("alu_half", i, k, got, want[k], in, 3);
+      }
+   }
+}
+
+/* The f32 unit in the last place at |x| (normal results). */
+static double
+ulp_f32(double x)
+{
+   int e;
+   frexp(fabs(x), &e);
+   return ldexp(1.0, (e - 1 < -126 ? -126 : e - 1) - 23);
+}
+
+/* tests/kernels/alu_libm.cu: sinf, cosf, expf, logf, powf, x / y, tanf
+ * and sqrtf against the host's double-precision functions, within the
+ * bounds CUDA's Programming Guide documents (its mathematical functions
+ * appendix): in ulps of the f32 result for the full-precision library,
+ * plus half an ulp for the correctly rounded value those are measured
+ * from; for --use_fast_math, the intrinsics' bounds (__sinf/__cosf
+ * absolute in [-pi, pi], __expf 2 + floor(|1.173 x|) ulp, __logf absolute
+ * in [0.5, 2] and 3 ulp elsewhere, __fdividef 2 ulp, sqrt.approx 2^-22
+ * relative; __powf is exp2(y * log2(x)) on those, its bound derived from
+ * them).  Inputs keep results normal: fast-math flushes subnormals. */
+static void
+case_libm(struct kr *r, bool fast)
+{
+   enum { N = 4096, OUTS = 8 };
+   struct kr_buffer *a = kr_alloc(r, N * 4), *b = kr_alloc(r, N * 4);
+   struct kr_buffer *o = kr_alloc(r, (uint64_t)N * OUTS * 4);
+   static const char *const names[OUTS] = { "sinf", "cosf", "expf", "logf", "powf", "x / y",
+                                            "tanf", "sqrtf" };
+   double worst[OUTS] = { 0 };
+   if (!a || !b || !o) {
+      failures++;
+      return;
+   }
+   float *x = a->map, *y = b->map;
+   uint32_t *out = o->map;
+   for (int i = 0; i < N; i++) {
+      double t = (double)(rnd() >> 11) / 9007199254740992.0;
+      double u = (double)(rnd() >> 11) / 9007199254740992.0;
+      /* Half in [-pi, pi], half over [-2^20, 2^20] log-uniformly; y in
+       * [-80, 80] half the time, else [-8, 8]. */
+      double m = (i & 1) ? ldexp(1.0, (int)(rnd() % 40) - 19) * (1 + t) : 3.14159 * t;
+      x[i] = (float)((rnd() & 1) ? -m : m);
+      if (x[i] == 0)
+         x[i] = 1.5f;
+      y[i] = (float)((i & 2) ? 160 * u - 80 : 16 * u - 8);
+   }
+   int n = N;
+   if (!run(r, "alu_libm", N, (struct kr_arg[]){ KR_ARG(a->addr), KR_ARG(b->addr),
+                                                 KR_ARG(o->addr), KR_ARG(n) },
+            4))
+      return;
+   for (int i = 0; i < N; i++) {
+      double X = x[i], Y = y[i], ax = fabs(X);
+      double want[OUTS] = { sin(X), cos(X), exp(Y), log(ax), pow(ax, Y), X / Y, tan(X), sqrt(ax) };
+      uint64_t in[2] = { ref_fbits(x[i]), ref_fbits(y[i]) };
+      for (int k = 0; k < OUTS; k++) {
+         double got = ref_bitsf(out[i * OUTS + k]), w = want[k];
+         double err = fabs(got - w), ulps = err / ulp_f32(w), bound;
+         bool small_trig = ax <= 3.14159;
+         bool ok;
+         /* Results outside f32's normal range are not compared. */
+         if (fabs(w) >= 0x1p127 || (fabs(w) < 0x1p-125 && k != 0 && k != 1 && k != 6))
+            continue;
+         if (!fast) {
+            /* sinf 2, cosf 2, expf 2, logf 1, powf 4, tanf 4 ulp; x / y and
+             * sqrtf correctly rounded (0). */
+            static const double full[OUTS] = { 2, 2, 2, 1, 4, 0, 4, 0 };
+            /* sin/cos/tan near their zeros: the ulp of a tiny result; the
+             * bound is the library's, measured the same way. */
+            bound = full[k] + 0.5;
+            ok = ulps <= bound;
+            worst[k] = fmax(worst[k], ulps / bound);
+         } else {
+            double rel;
+            switch (k) {
+            case 0: case 1:
+               if (!small_trig)
+                  continue;   /* documented in [-pi, pi] only */
+               bound = k == 0 ? 0x1.8p-22 /* 2^-21.41 */ : 0x1.bp-22 /* 2^-21.19 */;
+               ok = err <= bound, rel = err / bound;
+               break;
+            case 2:
+               bound = (2 + floor(fabs(1.173 * Y)) + 0.5) * ulp_f32(w);
+               ok = err <= bound, rel = err / bound;
+               break;
+            case 3:
+               bound = ax >= 0.5 && ax <= 2 ? 0x1.8p-22 /* 2^-21.41 */ : 3.5 * ulp_f32(w);
+               ok = err <= bound, rel = err / bound;
+               break;
+            case 4: {
+               /* exp2(y * log2(x)): log2's error (2^-21.41 absolute or 3
+                * ulp) times |y|, the product's rounding, then exp2's 2 ulp,
+                * as a relative error of the result (ln 2 per unit of the
+                * exponent). */
+               double l2 = log2(ax), el = ax >= 0.5 && ax <= 2 ? 0x1.8p-22 : 3 * ulp_f32(l2);
+               double e_exp = fabs(Y) * el + ulp_f32(Y * l2);
+               bound = fabs(w) * (0.6931471805599453 * e_exp * 1.01 + 3 * 0x1p-23);
+               ok = err <= bound, rel = err / bound;
+               break;
+            }
+            case 5:
+               bound = 2.5 * ulp_f32(w);
+               ok = err <= bound, rel = err / bound;
+               break;
+            case 6:
+               continue;   /* __tanf: no documented bound */
+            default:
+               bound = 0x1p-22 * fabs(w);
+               ok = err <= bound, rel = err / bound;
+               break;
+            }
+            worst[k] = fmax(worst[k], rel);
+         }
+         if (isnan(got) != isnan(w))
+            ok = false;
+         if (!ok)
+            expect(names[k], i, k, out[i * OUTS + k], ref_fbits((float)w), in, 2);
+      }
+   }
+   for (int k = 0; k < OUTS; k++)
+      printf("%-6s worst error %.3f of the bound%s\n", names[k], worst[k],
+             fast && k == 6 ? " (not checked: no documented bound)" : "");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -359,19 +587,27 @@ main(int argc, char **argv)
    size_t len;
    char *text = argc > 2 ? compiler_test_read(argv[2], &len) : NULL;
    bool is_float = argc > 2 && strcmp(argv[1], "float") == 0;
+   bool is_half = argc > 2 && strncmp(argv[1], "half", 4) == 0;
+   bool is_libm = argc > 2 && strcmp(argv[1], "libm") == 0;
    bool fast = argc > 3 && strcmp(argv[3], "fast") == 0;
 
    if (!text) {
-      fprintf(stderr, "usage: test_alu_kernels int|float KERNEL.ptx [fast]\n");
+      fprintf(stderr, "usage: test_alu_kernels int|float|half|half_sm90|libm KERNEL.ptx [fast]\n");
       return 1;
    }
-   if (!kr_init(&r, is_float ? "compiler.run.alu_float" : "compiler.run.alu_int")) {
+   if (!kr_init(&r, is_libm ? "compiler.run.alu_libm"
+                   : is_half ? "compiler.run.alu_half"
+                            : is_float ? "compiler.run.alu_float" : "compiler.run.alu_int")) {
       free(text);
       kr_finish(&r);
       return 1;
    }
    if (kr_load(&r, text, len)) {
-      if (is_float) {
+      if (is_libm) {
+         case_libm(&r, fast);
+      } else if (is_half) {
+         case_half(&r, strcmp(argv[1], "half_sm90") == 0);
+      } else if (is_float) {
          case_f32(&r, fast);
          case_f64(&r);
       } else {

@@ -30,7 +30,7 @@
    "\t.reg .b64 %rd<16>;\n\t.reg .f32 %f<16>;\n\t.reg .f64 %fd<16>;\n"          \
    "\t.reg .f16 %hf<8>;\n\t.reg .b32 %or<80>;\n\t.reg .b64 %od<40>;\n"          \
    "\t.reg .b16 %oh<8>;\n\t.reg .f32 %of<64>;\n"
-#define MAX_INV 2048
+#define MAX_INV 8192
 
 /* The device's float controls are filled in once it exists. */
 static struct cuvk_cc_target full = {
@@ -209,6 +209,7 @@ run(const char *name, const char *body, unsigned n)
    struct cuvk_cc_error err;
    size_t count;
    VkDevice d = R.h.device;
+   double t0 = unit_now_s();
 
    if (!ir) {
       VKH_CHECK(!"the snippet did not parse");
@@ -262,7 +263,7 @@ run(const char *name, const char *body, unsigned n)
       vkDestroyPipeline(d, pipe, NULL);
    VKH_CHECK(ok);
    if (getenv("CUVK_ALU_RUN_VERBOSE"))
-      printf("ran %s", strchr(name, '\n') ? name : "");
+      printf("ran %s (%.1f s)\n", strchr(name, '\n') ? "" : name, unit_now_s() - t0);
    R.cases++;
    R.invocations += n;
    return ok;
@@ -1029,6 +1030,367 @@ check_cvt(void)
    }
 }
 
+/*
+ * f16 conversions and arithmetic near and below the f16 subnormal range,
+ * for the target as the device describes it and again with
+ * denorm_preserve_f16 false, which makes the lowering do every f16
+ * conversion on the bits (what a device that flushes f16 subnormals,
+ * NVIDIA's, gets); lavapipe then runs that path too.
+ */
+/* .sat on an f16 result: NaN and negatives to +0, above 1 to 1. */
+static uint16_t
+sat16(uint16_t h)
+{
+   return (h & 0x7fff) > 0x7c00 || (h & 0x8000) ? 0 : h >= 0x3c00 ? 0x3c00 : h;
+}
+
+static bool
+same_f64(uint64_t got, uint64_t want)
+{
+   return got == want || (isnan(ref_bitsd(got)) && isnan(ref_bitsd(want)));
+}
+
+/* f32 inputs for f32 -> f16: around every f16 number of the subnormal and
+ * first normal binades (each value and the midpoint to the next, 0 and 1
+ * f32 ulp either side), then below the subnormals, around overflow, and
+ * specials. */
+static uint32_t
+f16_edge_input(unsigned i)
+{
+   static const uint32_t special[] = { 0, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u,
+                                       0xffc00001u, 0x00000001u, 0x007fffffu, 0x00800000u,
+                                       0x477fe000u, 0x477fefffu, 0x477ff000u, 0x477ff001u,
+                                       0x477fffffu, 0x47800000u, 0x7f7fffffu, 0x33000000u,
+                                       0x33000001u, 0x32ffffffu, 0x337fffffu, 0x33800000u };
+   const unsigned ns = sizeof(special) / sizeof(special[0]);
+   uint32_t sign = (i & 1) ? 0x80000000u : 0;
+   unsigned j = i >> 1;
+   if (j < 0x800 * 6) {
+      unsigned k = j / 6, w = j % 6;
+      /* k * 2^-24 (k < 0x800 covers both binades in quanta of 2^-24) */
+      double v = ldexp(k, -24) + (w >= 3 ? ldexp(1, -25) : 0);
+      uint32_t b = ref_fbits((float)v);
+      b = w % 3 == 0 ? b : w % 3 == 1 ? b + 1 : (b ? b - 1 : 0);
+      return b | sign;
+   }
+   j -= 0x800 * 6;
+   if (j < ns)
+      return special[j] ^ sign;
+   /* Random: below the subnormals, in the f16 range, near overflow. */
+   switch (rnd() % 3) {
+   case 0: return (uint32_t)(0x2a000000u + rnd() % 0x09800000u) | sign;
+   case 1: return (uint32_t)(0x33000000u + rnd() % 0x14800000u) | sign;
+   default: return (uint32_t)(0x477f0000u + rnd() % 0x00200000u) | sign;
+   }
+}
+
+static void
+check_f16_target(const char *what)
+{
+   static const char *const modes[] = { "rn", "rz", "rm", "rp" };
+   static char body[8192];
+   static uint64_t in[MAX_INV][8];
+   const unsigned n = MAX_INV;
+   unsigned before = R.failures;
+   size_t len;
+
+   /* f16 -> f32, f64 and integers: all 65,536 patterns, 8 an invocation. */
+   len = 0;
+   for (unsigned k = 0; k < 8; k++)
+      len += (size_t)snprintf(body + len, sizeof(body) - len,
+                              "\tcvt.f32.f16 %%of%u, %%hf%u;\n\tcvt.f64.f16 %%od%u, %%hf%u;\n"
+                              "\tcvt.rpi.s32.f16 %%or%u, %%hf%u;\n\tcvt.rmi.s32.f16 %%or%u, %%hf%u;\n",
+                              k, k, k, k, k, k, k + 8, k);
+   memset(R.data, 0, (size_t)n * R.reg_count * 8);
+   for (unsigned i = 0; i < n; i++)
+      for (unsigned k = 0; k < 8; k++) {
+         char r[8];
+         snprintf(r, sizeof(r), "%%hf%u", k);
+         *slot(i, r) = in[i][k] = i * 8 + k;
+      }
+   if (run("f16 widen batch", body, n)) {
+      case_failures = 0;
+      for (unsigned i = 0; i < n; i++)
+         for (unsigned k = 0; k < 8; k++) {
+            double v = ref_f16_value((uint16_t)in[i][k]);
+            char r[8];
+            snprintf(r, sizeof(r), "%%of%u", k);
+            if (!same_f32((uint32_t)*slot(i, r), ref_fbits((float)v)))
+               mismatch("cvt.f32.f16", i, &in[i][k], 1, *slot(i, r), ref_fbits((float)v));
+            snprintf(r, sizeof(r), "%%od%u", k);
+            if (!same_f64(*slot(i, r), ref_dbits(v)))
+               mismatch("cvt.f64.f16", i, &in[i][k], 1, *slot(i, r), ref_dbits(v));
+            for (unsigned m = 0; m < 2; m++) {
+               uint32_t want = (uint32_t)ref_f2i(v, 32, true, m ? 2 : 3, false);
+               snprintf(r, sizeof(r), "%%or%u", k + 8 * m);
+               if ((uint32_t)*slot(i, r) != want)
+                  mismatch(m ? "cvt.rmi.s32.f16" : "cvt.rpi.s32.f16", i, &in[i][k], 1,
+                           *slot(i, r), want);
+            }
+         }
+   }
+
+   /* f32 -> f16 and f64 -> f16 in every mode: 4 inputs an invocation,
+    * their 16 results in %h0-7 and %oh0-7. */
+   for (int f64 = 0; f64 < 2; f64++) {
+      len = 0;
+      for (unsigned k = 0; k < 4; k++)
+         for (int m = 0; m < 4; m++) {
+            unsigned o = k * 4 + (unsigned)m;
+            len += (size_t)snprintf(body + len, sizeof(body) - len, "\tcvt.%s.f16.%s %%%s%u, %%%s%u;\n",
+                                    modes[m], f64 ? "f64" : "f32", o < 8 ? "h" : "oh", o % 8,
+                                    f64 ? "fd" : "f", k);
+         }
+      {
+         memset(R.data, 0, (size_t)n * R.reg_count * 8);
+         for (unsigned i = 0; i < n; i++)
+            for (unsigned k = 0; k < 4; k++) {
+               uint32_t x = f16_edge_input(i * 4 + k);
+               char r[8];
+               snprintf(r, sizeof(r), "%%%s%u", f64 ? "fd" : "f", k);
+               if (f64) {
+                  /* The f32 value, or it nudged by a bit far below f32's
+                   * precision (the sticky part of the f64 path). */
+                  uint64_t d = ref_dbits((double)ref_bitsf(x));
+                  if ((rnd() & 1) && (d & 0x7ff0000000000000ull) != 0x7ff0000000000000ull &&
+                      (d & 0x7fffffffffffffffull) != 0)
+                     d += (rnd() & 1) ? 1 : (uint64_t)-1;
+                  in[i][k] = d;
+               } else {
+                  in[i][k] = x;
+               }
+               *slot(i, r) = in[i][k];
+            }
+         if (!run(f64 ? "f64 to f16 batch" : "f32 to f16 batch", body, n))
+            break;
+         case_failures = 0;
+         for (unsigned i = 0; i < n; i++)
+            for (unsigned k = 0; k < 4; k++)
+               for (int m = 0; m < 4; m++) {
+                  unsigned o = k * 4 + (unsigned)m;
+                  char r[8], name[24];
+                  snprintf(r, sizeof(r), "%%%s%u", o < 8 ? "h" : "oh", o % 8);
+                  uint16_t want = f64 ? ref_f64_to_f16(ref_bitsd(in[i][k]), m)
+                                      : ref_f32_to_f16((uint32_t)in[i][k], m);
+                  uint16_t got = (uint16_t)*slot(i, r);
+                  snprintf(name, sizeof(name), "cvt.%s.f16.%s", modes[m], f64 ? "f64" : "f32");
+                  if (got != want)
+                     mismatch(name, i, &in[i][k], 1, got, want);
+               }
+      }
+   }
+
+   /* f16 arithmetic and comparisons on small numbers (computed through f32,
+    * whose conversions are the ones above). */
+   const char *arith = "\tadd.rn.f16 %h0, %hf0, %hf1;\n\tsub.f16 %h1, %hf0, %hf1;\n"
+                       "\tmul.rn.f16 %h2, %hf0, %hf1;\n\tfma.rn.f16 %h3, %hf0, %hf1, %hf2;\n"
+                       "\tmin.f16 %h4, %hf0, %hf1;\n\tmax.f16 %h5, %hf0, %hf1;\n"
+                       "\tadd.rn.sat.f16 %h6, %hf0, %hf1;\n\tsetp.lt.f16 %p1, %hf0, %hf1;\n"
+                       "\tcvt.rpi.f16.f16 %h7, %hf0;\n\tcvt.rn.f16.s32 %oh0, %r1;\n"
+                       "\tcvt.rz.f16.s32 %oh1, %r1;\n\tcvt.rm.f16.s32 %oh2, %r1;\n"
+                       "\tcvt.rp.f16.s32 %oh3, %r1;\n\tcvt.rn.sat.f16.u16 %oh4, %hf1;\n"
+                       "\tcvt.rn.sat.f16.f32 %oh5, %f1;\n\tcvt.rm.sat.f16.f64 %oh6, %fd1;\n";
+   memset(R.data, 0, (size_t)n * R.reg_count * 8);
+   for (unsigned i = 0; i < n; i++)
+      for (unsigned k = 0; k < 3; k++) {
+         /* Mostly subnormal or just above; some larger for fma's product. */
+         uint16_t h = (uint16_t)(rnd() % (k == 2 ? 0x0c00 : (i & 4) ? 0x3c00 : 0x0800));
+         h |= (uint16_t)((rnd() & 1) << 15);
+         char r[8];
+         snprintf(r, sizeof(r), "%%hf%u", k);
+         *slot(i, r) = in[i][k] = h;
+      }
+   for (unsigned i = 0; i < n; i++) {
+      /* Integers to f16: around every power of two up to past 65,520. */
+      int32_t v = (int32_t)(rnd() % 0x20000u) >> (rnd() % 17);
+      *slot(i, "%r1") = in[i][3] = (uint32_t)((rnd() & 1) ? -v : v);
+      *slot(i, "%f1") = in[i][4] = (i & 1) ? f16_edge_input(i) ^ 0x80000000u * (rnd() & 1)
+                                           : (uint32_t)(0x3f000000u + rnd() % 0x01800000u);
+      *slot(i, "%fd1") = in[i][5] = ref_dbits((double)ref_bitsf((uint32_t)in[i][4]) *
+                                               (1 + 0x1p-40 * (double)(rnd() % 64)));
+   }
+   if (run("f16 arithmetic batch", arith, n)) {
+      case_failures = 0;
+      for (unsigned i = 0; i < n; i++) {
+         double a = ref_f16_value((uint16_t)in[i][0]), b = ref_f16_value((uint16_t)in[i][1]);
+         double c = ref_f16_value((uint16_t)in[i][2]);
+         uint16_t ab = (uint16_t)in[i][0], bb = (uint16_t)in[i][1];
+         uint16_t sum = ref_f64_to_f16(a + b, 0);
+         /* An exact zero sum: +0 unless both are -0 (round to nearest). */
+         if (a + b == 0)
+            sum = (ab & bb & 0x8000) ? 0x8000 : 0;
+         uint16_t diff = ref_f64_to_f16(a - b, 0);
+         if (a - b == 0)
+            diff = (ab & ~bb & 0x8000) ? 0x8000 : 0;
+         uint16_t prod = ref_f64_to_f16(a * b, 0);
+         if (a * b == 0)
+            prod = (uint16_t)((ab ^ bb) & 0x8000);
+         double fm = a * b + c;   /* exact in f64: 22-bit product, span < 53 bits */
+         uint16_t fma = ref_f64_to_f16(fm, 0);
+         if (fm == 0)
+            fma = (a * b == 0 && c == 0 && signbit(a * b) && signbit(c)) ? 0x8000 : 0;
+         bool lt = a < b;
+         uint16_t mn = a < b || (a == b && (ab & 0x8000)) ? ab : bb;
+         uint16_t mx = a > b || (a == b && !(ab & 0x8000)) ? ab : bb;
+         uint16_t sat = (sum & 0x8000) ? 0 : sum >= 0x3c00 ? 0x3c00 : sum;
+         double up = ceil(a);
+         uint16_t ceilv = ref_f64_to_f16(up, 0);
+         if (up == 0)
+            ceilv = (uint16_t)(ab & 0x8000);
+         int32_t iv = (int32_t)in[i][3];
+         /* .sat on an integer source: [0, 1], so 0 or 1 (%hf1 read as u16). */
+         uint16_t usat = bb == 0 ? 0 : 0x3c00;
+         const struct { const char *r; uint64_t want; } want[] = {
+            { "%h0", sum }, { "%h1", diff }, { "%h2", prod }, { "%h3", fma }, { "%h4", mn },
+            { "%h5", mx }, { "%h6", sat }, { "%p1", lt }, { "%h7", ceilv },
+            { "%oh0", ref_f64_to_f16(iv, 0) }, { "%oh1", ref_f64_to_f16(iv, 1) },
+            { "%oh2", ref_f64_to_f16(iv, 2) }, { "%oh3", ref_f64_to_f16(iv, 3) },
+            { "%oh4", usat },
+            { "%oh5", sat16(ref_f32_to_f16((uint32_t)in[i][4], 0)) },
+            { "%oh6", sat16(ref_f64_to_f16(ref_bitsd(in[i][5]), 2)) },
+         };
+         for (unsigned k = 0; k < sizeof(want) / sizeof(want[0]); k++)
+            if ((*slot(i, want[k].r) & 0xffff) != want[k].want)
+               mismatch(want[k].r, i, in[i], 3, *slot(i, want[k].r), want[k].want);
+      }
+   }
+   printf("f16 (%s): %u mismatches\n", what, R.failures - before);
+}
+
+/* A 16-bit lane: specials, subnormals of both formats, random. */
+static uint16_t
+lane_input(void)
+{
+   static const uint16_t special[] = { 0, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0x7f80, 0xff80, 0x7fc0,
+                                       0x3c00, 0xbc00, 0x3f80, 0x0001, 0x8001, 0x03ff, 0x0400,
+                                       0x7bff, 0x007f, 0x0080, 0x7f7f };
+   switch (rnd() % 6) {
+   case 0: return special[rnd() % (sizeof(special) / sizeof(special[0]))];
+   case 1: return (uint16_t)((rnd() % 0x0800) | ((rnd() & 1) << 15));   /* f16 subnormal, small */
+   case 2: return (uint16_t)((rnd() % 0x0100) | ((rnd() & 1) << 15));   /* bf16 subnormal, small */
+   default: return (uint16_t)rnd();
+   }
+}
+
+/* f16x2, bf16x2 and bf16 arithmetic and the packing conversions. */
+static void
+check_packed(void)
+{
+   static const struct { const char *text; enum ref_pop op; bool bf, x2; } ins[] = {
+      { "add.rn.f16x2", P_ADD, false, true }, { "sub.f16x2", P_SUB, false, true },
+      { "mul.rn.f16x2", P_MUL, false, true }, { "fma.rn.f16x2", P_FMA, false, true },
+      { "min.f16x2", P_MIN, false, true }, { "max.f16x2", P_MAX, false, true },
+      { "max.NaN.f16x2", P_MAXNAN, false, true }, { "neg.f16x2", P_NEG, false, true },
+      { "abs.f16x2", P_ABS, false, true }, { "add.rn.sat.f16x2", P_ADDSAT, false, true },
+      { "fma.rn.relu.f16x2", P_FMARELU, false, true },
+      { "add.rn.bf16x2", P_ADD, true, true }, { "sub.rn.bf16x2", P_SUB, true, true },
+      { "mul.rn.bf16x2", P_MUL, true, true }, { "fma.rn.bf16x2", P_FMA, true, true },
+      { "min.bf16x2", P_MIN, true, true }, { "max.NaN.bf16x2", P_MAXNAN, true, true },
+      { "neg.bf16x2", P_NEG, true, true }, { "abs.bf16x2", P_ABS, true, true },
+      { "fma.rn.relu.bf16x2", P_FMARELU, true, true },
+      { "add.rn.bf16", P_ADD, true, false }, { "mul.rn.bf16", P_MUL, true, false },
+      { "fma.rn.bf16", P_FMA, true, false }, { "max.bf16", P_MAX, true, false },
+   };
+   const unsigned ni = sizeof(ins) / sizeof(ins[0]);
+   const unsigned n = MAX_INV;
+   static char body[8192];
+   static uint32_t in[MAX_INV][5];
+   size_t len = 0;
+   unsigned nr = 0, nh = 0;
+   char out[32][8];
+
+   for (unsigned k = 0; k < ni; k++) {
+      unsigned nsrc = ins[k].op == P_FMA || ins[k].op == P_FMARELU ? 3
+                      : ins[k].op == P_NEG || ins[k].op == P_ABS ? 1 : 2;
+      const char *s = ins[k].x2 ? "%r" : "%h";
+      if (ins[k].x2)
+         snprintf(out[k], sizeof(out[k]), "%%or%u", nr++);
+      else
+         snprintf(out[k], sizeof(out[k]), "%%oh%u", nh++);
+      len += (size_t)snprintf(body + len, sizeof(body) - len, "\t%s %s, %s1", ins[k].text, out[k], s);
+      for (unsigned i = 1; i < nsrc; i++)
+         len += (size_t)snprintf(body + len, sizeof(body) - len, ", %s%u", s, i + 1);
+      len += (size_t)snprintf(body + len, sizeof(body) - len, ";\n");
+   }
+   len += (size_t)snprintf(body + len, sizeof(body) - len,
+                           "\tcvt.rn.f16x2.f32 %%or40, %%f1, %%f2;\n\tcvt.rz.f16x2.f32 %%or41, %%f1, %%f2;\n"
+                           "\tcvt.rn.bf16x2.f32 %%or42, %%f1, %%f2;\n\tcvt.rz.bf16x2.f32 %%or43, %%f1, %%f2;\n");
+   memset(R.data, 0, (size_t)n * R.reg_count * 8);
+   for (unsigned i = 0; i < n; i++) {
+      for (unsigned j = 0; j < 3; j++) {
+         in[i][j] = (uint32_t)lane_input() | (uint32_t)lane_input() << 16;
+         char r[8];
+         snprintf(r, sizeof(r), "%%r%u", j + 1);
+         *slot(i, r) = in[i][j];
+         snprintf(r, sizeof(r), "%%h%u", j + 1);
+         *slot(i, r) = in[i][j] & 0xffff;
+      }
+      for (unsigned j = 3; j < 5; j++) {
+         in[i][j] = f16_edge_input(i * 2 + j - 3);
+         if (i % 3 == 0)
+            in[i][j] = (uint32_t)rnd();
+         *slot(i, j == 3 ? "%f1" : "%f2") = in[i][j];
+      }
+   }
+   if (!run("packed batch", body, n))
+      return;
+   unsigned before = R.failures;
+   for (unsigned k = 0; k < ni; k++) {
+      case_failures = 0;
+      for (unsigned i = 0; i < n; i++) {
+         uint32_t want = 0;
+         for (unsigned lane = 0; lane < (ins[k].x2 ? 2u : 1u); lane++) {
+            unsigned sh = lane * 16;
+            want |= (uint32_t)ref_lane(ins[k].op, (uint16_t)(in[i][0] >> sh),
+                                       (uint16_t)(in[i][1] >> sh), (uint16_t)(in[i][2] >> sh),
+                                       ins[k].bf) << sh;
+         }
+         uint32_t got = (uint32_t)*slot(i, out[k]) & (ins[k].x2 ? 0xffffffffu : 0xffffu);
+         if (got != want) {
+            uint64_t x[3] = { in[i][0], in[i][1], in[i][2] };
+            mismatch(ins[k].text, i, x, 3, got, want);
+         }
+      }
+   }
+   case_failures = 0;
+   for (unsigned i = 0; i < n; i++) {
+      uint32_t a = in[i][3], b = in[i][4];
+      uint32_t want[4] = {
+         (uint32_t)ref_f32_to_f16(a, 0) << 16 | ref_f32_to_f16(b, 0),
+         (uint32_t)ref_f32_to_f16(a, 1) << 16 | ref_f32_to_f16(b, 1),
+         (uint32_t)ref_f32_to_bf16(a, false) << 16 | ref_f32_to_bf16(b, false),
+         (uint32_t)ref_f32_to_bf16(a, true) << 16 | ref_f32_to_bf16(b, true),
+      };
+      for (unsigned k = 0; k < 4; k++) {
+         char r[8];
+         snprintf(r, sizeof(r), "%%or%u", 40 + k);
+         if ((uint32_t)*slot(i, r) != want[k]) {
+            uint64_t x[2] = { a, b };
+            mismatch(r, i, x, 2, *slot(i, r), want[k]);
+         }
+      }
+   }
+   printf("f16x2, bf16x2, bf16: %u instructions, %u mismatches\n", ni + 4, R.failures - before);
+}
+
+static void
+check_f16(void)
+{
+   /* The compiler converts f16 on the bits whatever the device reports
+    * (spirv_lower_float.c says why); where it reports f16 subnormals
+    * preserved, the module also declares DenormPreserve 16, so that
+    * target is checked, and the other one as well. */
+   bool preserve = full.denorm_preserve_f16;
+   check_f16_target(preserve ? "device preserves f16 subnormals (DenormPreserve 16): on the bits"
+                             : "device may flush f16 subnormals: on the bits");
+   if (preserve) {
+      full.denorm_preserve_f16 = false;
+      check_f16_target("without DenormPreserve 16: on the bits");
+      full.denorm_preserve_f16 = true;
+   }
+   check_packed();
+}
+
 /* The .approx instructions, within PTX's documented bounds. */
 static void
 check_approx(void)
@@ -1160,7 +1522,7 @@ check_approx(void)
    }
 }
 
-/* CUVK_ALU_RUN=int,rounded,misc,cvt,approx picks families (all by
+/* CUVK_ALU_RUN=int,rounded,misc,cvt,approx,f16 picks families (all by
  * default), for a quicker run while working on one. */
 static bool
 family(const char *name)
@@ -1188,6 +1550,8 @@ main(void)
       check_cvt();
    if (family("approx"))
       check_approx();
+   if (family("f16"))
+      check_f16();
    printf("%.1f s\n", unit_now_s() - t0);
    printf("%u cases, %u invocations, %u mismatches\n", R.cases, R.invocations, R.failures);
    VKH_CHECK(R.failures == 0);

@@ -340,6 +340,8 @@ snippets(void)
                        "\tactivemask.b32 %r4;\n\tredux.sync.add.s32 %r5, %r1, -1;\n"
                        "\tredux.sync.max.u32 %r5, %r1, -1;\n\tmov.u32 %r6, %laneid;\n"
                        "\tmov.u32 %r7, %warpid;\n\tbar.warp.sync -1;\n"
+                       "\tmatch.any.sync.b32 %r8, %r1, -1;\n"
+                       "\tmatch.all.sync.b64 %r8|%p3, %rd1, %r4;\n\tmatch.all.sync.b32 %r8, %r1, %r4;\n"
                        "\tst.global.u32 [%rd1], %r2;\n\tret;\n}\n",
                 "w");
    target = &lavapipe;
@@ -447,11 +449,20 @@ snippets(void)
                   HEADER ".func f()\n{\n\tret;\n}\n.entry k()\n{\n\t.reg .b64 %rd<2>;\n"
                          "\tmov.u64 %rd1, f;\n\tret;\n}\n",
                   "k", CUVK_CC_UNSUPPORTED, 11, "indirect calls");
-   expect_refused("printf",
+   /* The argument bytes follow from the format: one the slot never got
+    * from a string of the module is refused. */
+   expect_refused("printf, format unknown",
                   HEADER ".extern .func (.param .b32 r) vprintf(.param .b64 a, .param .b64 b);\n"
                          ".entry k()\n{\n\t.param .b64 a;\n\t.param .b64 b;\n\t.param .b32 r;\n"
                          "\tcall.uni (r), vprintf, (a, b);\n\tret;\n}\n",
-                  "k", CUVK_CC_UNSUPPORTED, 10, "vprintf");
+                  "k", CUVK_CC_UNSUPPORTED, 10, "vprintf: the format is not a string");
+   expect_refused("printf, format from a parameter",
+                  HEADER ".extern .func (.param .b32 r) vprintf(.param .b64 a, .param .b64 b);\n"
+                         ".entry k(.param .u64 f)\n{\n\t.reg .b64 %rd<2>;\n\t.param .b64 a;\n"
+                         "\t.param .b64 b;\n\t.param .b32 r;\n\tld.param.u64 %rd1, [f];\n"
+                         "\tst.param.b64 [a], %rd1;\n\tst.param.b64 [b], 0;\n"
+                         "\tcall.uni (r), vprintf, (a, b);\n\tret;\n}\n",
+                  "k", CUVK_CC_UNSUPPORTED, 14, "vprintf: the format is not a string");
    expect_refused("no such kernel", HEADER ".visible .entry empty()\n{\n\tret;\n}\n", "full",
                   CUVK_CC_INVALID, 0, "no kernel named full");
    expect_refused("a .func is no kernel", HEADER ".func f()\n{\n\tret;\n}\n", "f",

@@ -1201,7 +1201,20 @@ static const struct scase cases[] = {
    { "external_semaphore.ffmpeg.nv12.from_cuda", stest_ffmpeg_nv12_from_cuda, true, false },
    { "external_semaphore.ffmpeg.p010.to_cuda", stest_ffmpeg_p010_to_cuda, true, false },
    { "external_semaphore.ffmpeg.p010.from_cuda", stest_ffmpeg_p010_from_cuda, true, false },
+   { "external_semaphore.ffmpeg.nv12_multiplanar.to_cuda", stest_ffmpeg_nv12_multiplanar_to_cuda, true,
+     false },
+   { "external_semaphore.ffmpeg.nv12_multiplanar.from_cuda", stest_ffmpeg_nv12_multiplanar_from_cuda,
+     true, false },
+   { "external_semaphore.ffmpeg.p010_multiplanar.to_cuda", stest_ffmpeg_p010_multiplanar_to_cuda, true,
+     false },
+   { "external_semaphore.ffmpeg.p010_multiplanar.from_cuda", stest_ffmpeg_p010_multiplanar_from_cuda,
+     true, false },
+   { "external_semaphore.ffmpeg.nv12_multiplanar.bad_mappings", stest_ffmpeg_nv12_multiplanar_bad_mappings,
+     true, false },
    { "external_semaphore.timeline_fd.child_process_signals", child_signals, true, true },
+   { "external_semaphore.opaque_fd.binary.vulkan_kernel_vulkan", stest_kernel_between, false,
+     false },
+   { "external_semaphore.timeline_fd.vulkan_kernel_vulkan", stest_kernel_between, true, false },
 };
 
 static int

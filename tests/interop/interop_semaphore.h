@@ -95,5 +95,12 @@ int stest_ffmpeg_nv12_to_cuda(struct stest *s, bool timeline);
 int stest_ffmpeg_nv12_from_cuda(struct stest *s, bool timeline);
 int stest_ffmpeg_p010_to_cuda(struct stest *s, bool timeline);
 int stest_ffmpeg_p010_from_cuda(struct stest *s, bool timeline);
+/* interop_semaphore_kernel.c: Vulkan, a CUDA kernel, Vulkan. */
+int stest_kernel_between(struct stest *s, bool timeline);
+int stest_ffmpeg_nv12_multiplanar_to_cuda(struct stest *s, bool timeline);
+int stest_ffmpeg_nv12_multiplanar_from_cuda(struct stest *s, bool timeline);
+int stest_ffmpeg_p010_multiplanar_to_cuda(struct stest *s, bool timeline);
+int stest_ffmpeg_p010_multiplanar_from_cuda(struct stest *s, bool timeline);
+int stest_ffmpeg_nv12_multiplanar_bad_mappings(struct stest *s, bool timeline);
 
 #endif

@@ -35,6 +35,12 @@
 
 #include "interop_semaphore.h"
 
+/* The rule that vkGetImageSubresourceLayout takes LINEAR images only:
+ * validation layer 1.3.239 (Debian 12's, on CI and the GPU machine)
+ * reports it as 07789, later specs number it 07790. */
+#define OPTIMAL_SUBRESOURCE_LAYOUT_VUIDS \
+   "VUID-vkGetImageSubresourceLayout-image-07789|VUID-vkGetImageSubresourceLayout-image-07790"
+
 /* An exported image and CUDA's mipmapped array over it. */
 struct simage {
    VkImage image;
@@ -43,6 +49,10 @@ struct simage {
    uint32_t width, height, levels;
    CUexternalMemory ext;
    CUmipmappedArray mip;
+   /* A plane of a multi-planar image: the aspect copies name (0: COLOR),
+    * and image, memory and import belong to the frame's image. */
+   VkImageAspectFlags aspect;
+   bool borrowed;
 };
 
 static uint32_t
@@ -77,7 +87,7 @@ level_region(const struct simage *img, uint32_t level, VkDeviceSize buffer_offse
 {
    return (VkBufferImageCopy){
       .bufferOffset = buffer_offset,
-      .imageSubresource = { VK_IMAGE_ASPECT_COLOR_BIT, level, 0, 1 },
+      .imageSubresource = { img->aspect ? img->aspect : VK_IMAGE_ASPECT_COLOR_BIT, level, 0, 1 },
       .imageExtent = { level_dim(img->width, level), level_dim(img->height, level), 1 },
    };
 }
@@ -129,8 +139,8 @@ record_from_image(VkCommandBuffer cmd, const struct simage *img, uint32_t level,
  * GENERAL (Vulkan's queue family owns it then), and imports and maps it
  * into CUDA as FFmpeg's vulkan_export_to_cuda does. */
 static bool
-simage_create(struct stest *s, VkFormat format, uint32_t width, uint32_t height, uint32_t levels,
-              CUarray_format cu_format, unsigned channels, struct simage *img)
+simage_export(struct stest *s, VkFormat format, uint32_t width, uint32_t height, uint32_t levels,
+              struct simage *img)
 {
    memset(img, 0, sizeof(*img));
    img->width = width;
@@ -183,20 +193,36 @@ simage_create(struct stest *s, VkFormat format, uint32_t width, uint32_t height,
       img->ext = NULL;
       return false;
    }
+   return true;
+}
+
+/* cuExternalMemoryGetMappedMipmappedArray of ext at offset. */
+static bool
+simage_map(CUexternalMemory ext, uint64_t offset, uint32_t width, uint32_t height, uint32_t levels,
+           CUarray_format cu_format, unsigned channels, CUmipmappedArray *mip)
+{
    CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC mdesc;
    memset(&mdesc, 0, sizeof(mdesc));
-   mdesc.offset = 0;
+   mdesc.offset = offset;
    mdesc.arrayDesc.Width = width;
    mdesc.arrayDesc.Height = height;
    mdesc.arrayDesc.Depth = 0;
    mdesc.arrayDesc.Format = cu_format;
    mdesc.arrayDesc.NumChannels = channels;
    mdesc.numLevels = levels;
-   if (!ITEST_CU(cuExternalMemoryGetMappedMipmappedArray(&img->mip, img->ext, &mdesc))) {
-      img->mip = NULL;
+   if (!ITEST_CU(cuExternalMemoryGetMappedMipmappedArray(mip, ext, &mdesc))) {
+      *mip = NULL;
       return false;
    }
    return true;
+}
+
+static bool
+simage_create(struct stest *s, VkFormat format, uint32_t width, uint32_t height, uint32_t levels,
+              CUarray_format cu_format, unsigned channels, struct simage *img)
+{
+   return simage_export(s, format, width, height, levels, img) &&
+          simage_map(img->ext, 0, width, height, levels, cu_format, channels, &img->mip);
 }
 
 static CUarray
@@ -213,6 +239,10 @@ simage_destroy(struct stest *s, struct simage *img)
 {
    if (img->mip)
       ITEST_CU(cuMipmappedArrayDestroy(img->mip));
+   if (img->borrowed) {
+      memset(img, 0, sizeof(*img));
+      return;
+   }
    if (img->ext)
       ITEST_CU(cuDestroyExternalMemory(img->ext));
    if (img->image)
@@ -359,13 +389,18 @@ struct ff_format {
    unsigned texel[FF_PLANES];
    /* p010 keeps its 10 bits in the high bits of each 16-bit sample. */
    bool high_10_bits;
+   /* The one multi-planar format FFmpeg uses where the device has it. */
+   VkFormat multi;
+   const char *multi_name;
 };
 
 static const struct ff_format ff_nv12 = {
    "nv12", { VK_FORMAT_R8_UNORM, VK_FORMAT_R8G8_UNORM }, CU_AD_FORMAT_UNSIGNED_INT8, { 1, 2 }, false,
+   VK_FORMAT_G8_B8R8_2PLANE_420_UNORM, "VK_FORMAT_G8_B8R8_2PLANE_420_UNORM",
 };
 static const struct ff_format ff_p010 = {
    "p010", { VK_FORMAT_R16_UNORM, VK_FORMAT_R16G16_UNORM }, CU_AD_FORMAT_UNSIGNED_INT16, { 2, 4 }, true,
+   VK_FORMAT_G10X6_B10X6R10X6_2PLANE_420_UNORM_3PACK16, "VK_FORMAT_G10X6_B10X6R10X6_2PLANE_420_UNORM_3PACK16",
 };
 
 struct ff_plane {
@@ -385,6 +420,9 @@ struct ff_plane {
 
 struct ff_frame {
    struct ff_plane planes[FF_PLANES];
+   /* Multi-planar frames: the one image the planes map (each plane's img
+    * borrows it), and its one semaphore in planes[0]. */
+   struct simage img;
    /* The semaphores' value, FFmpeg's sem_value: the last one signalled
     * (or enqueued to be). */
    uint64_t value;
@@ -397,6 +435,9 @@ struct ff_frame {
 
 struct ff_test {
    const struct ff_format *fmt;
+   bool multiplanar;
+   /* Semaphores per frame: one per image. */
+   unsigned sems;
    struct ff_frame frames[FF_FRAMES];
    size_t total_bytes;
    /* CUDA's side of the bytes: the source of from_cuda, the destination
@@ -418,14 +459,114 @@ ff_pattern(const struct ff_format *fmt, uint8_t *dst, size_t size, uint32_t seed
    }
 }
 
+/* Whether the exporter can make FFmpeg's multi-planar frame: an
+ * exportable (OPAQUE_FD) optimal-tiled 2D image of fmt->multi with the
+ * usage simage_export gives.  Says why not on stderr. */
 static bool
-ff_setup(struct stest *s, struct ff_test *t, const struct ff_format *fmt)
+ff_multi_supported(struct stest *s, const struct ff_format *fmt)
+{
+   VkPhysicalDeviceExternalImageFormatInfo ext_info = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_IMAGE_FORMAT_INFO,
+      .handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT,
+   };
+   VkPhysicalDeviceImageFormatInfo2 info = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_FORMAT_INFO_2,
+      .pNext = &ext_info,
+      .format = fmt->multi,
+      .type = VK_IMAGE_TYPE_2D,
+      .tiling = VK_IMAGE_TILING_OPTIMAL,
+      .usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
+   };
+   VkExternalImageFormatProperties ext_props = {
+      .sType = VK_STRUCTURE_TYPE_EXTERNAL_IMAGE_FORMAT_PROPERTIES,
+   };
+   VkImageFormatProperties2 props = {
+      .sType = VK_STRUCTURE_TYPE_IMAGE_FORMAT_PROPERTIES_2,
+      .pNext = &ext_props,
+   };
+   VkPhysicalDeviceProperties dev;
+   vkGetPhysicalDeviceProperties(s->it.vk.physical_device, &dev);
+   VkResult res = vkGetPhysicalDeviceImageFormatProperties2(s->it.vk.physical_device, &info, &props);
+   if (res != VK_SUCCESS) {
+      fprintf(stderr, "SKIP: %s has no %s (%d) optimal-tiled transfer image with OPAQUE_FD export "
+              "(vkGetPhysicalDeviceImageFormatProperties2: %d)\n", dev.deviceName, fmt->multi_name,
+              (int)fmt->multi, res);
+      return false;
+   }
+   VkExternalMemoryFeatureFlags need = VK_EXTERNAL_MEMORY_FEATURE_EXPORTABLE_BIT;
+   VkExternalMemoryFeatureFlags have = ext_props.externalMemoryProperties.externalMemoryFeatures;
+   if ((have & need) != need) {
+      fprintf(stderr, "SKIP: %s cannot export %s (%d) images as OPAQUE_FD (external memory features 0x%x)\n",
+              dev.deviceName, fmt->multi_name, (int)fmt->multi, have);
+      return false;
+   }
+   if (props.imageFormatProperties.maxExtent.width < FF_WIDTH ||
+       props.imageFormatProperties.maxExtent.height < FF_HEIGHT) {
+      fprintf(stderr, "SKIP: %s makes %s images of at most %ux%u\n", dev.deviceName, fmt->multi_name,
+              props.imageFormatProperties.maxExtent.width, props.imageFormatProperties.maxExtent.height);
+      return false;
+   }
+   return true;
+}
+
+/* A multi-planar frame as vulkan_export_to_cuda maps it: the image's
+ * dedicated memory imported once, then per plane
+ * cuExternalMemoryGetMappedMipmappedArray at the offset
+ * vkGetImageSubresourceLayout gives for the plane's aspect, with the
+ * plane's extent and a 1- or 2-channel format. */
+static bool
+ff_frame_multi(struct stest *s, struct ff_test *t, struct ff_frame *frame)
+{
+   static const VkImageAspectFlagBits aspects[FF_PLANES] = {
+      VK_IMAGE_ASPECT_PLANE_0_BIT,
+      VK_IMAGE_ASPECT_PLANE_1_BIT,
+   };
+   if (!simage_export(s, t->fmt->multi, FF_WIDTH, FF_HEIGHT, 1, &frame->img))
+      return false;
+   for (unsigned p = 0; p < FF_PLANES; p++) {
+      struct ff_plane *plane = &frame->planes[p];
+      /* FFmpeg's query; Vulkan allows it on LINEAR images only, and the
+       * driver answers it anyway: tolerated here, for this call alone. */
+      VkImageSubresource sub = { .aspectMask = aspects[p] };
+      VkSubresourceLayout layout;
+      vkh_tolerate_message(OPTIMAL_SUBRESOURCE_LAYOUT_VUIDS);
+      vkGetImageSubresourceLayout(s->it.vk.device, frame->img.image, &sub, &layout);
+      vkh_tolerate_message(NULL);
+      plane->img = (struct simage){
+         .image = frame->img.image,
+         .width = plane->width,
+         .height = plane->height,
+         .levels = 1,
+         .aspect = aspects[p],
+         .borrowed = true,
+      };
+      if (!simage_map(frame->img.ext, layout.offset, plane->width, plane->height, 1, t->fmt->cu, p ? 2 : 1,
+                      &plane->img.mip)) {
+         ITEST_FAILF("%s frame: mapping plane %u at offset %llu (%ux%u, %u channel(s))", t->fmt->multi_name,
+                     p, (unsigned long long)layout.offset, plane->width, plane->height, p ? 2 : 1);
+         return false;
+      }
+   }
+   return true;
+}
+
+static bool
+ff_setup(struct stest *s, struct ff_test *t, const struct ff_format *fmt, bool multiplanar)
 {
    memset(t, 0, sizeof(*t));
    t->fmt = fmt;
+   t->multiplanar = multiplanar;
+   t->sems = multiplanar ? 1 : FF_PLANES;
    size_t offset = 0;
    for (unsigned f = 0; f < FF_FRAMES; f++) {
       struct ff_frame *frame = &t->frames[f];
+      for (unsigned p = 0; p < FF_PLANES; p++) {
+         struct ff_plane *plane = &frame->planes[p];
+         plane->width = p ? FF_WIDTH / 2 : FF_WIDTH;
+         plane->height = p ? FF_HEIGHT / 2 : FF_HEIGHT;
+      }
+      if (multiplanar && !ff_frame_multi(s, t, frame))
+         return false;
       for (unsigned p = 0; p < FF_PLANES; p++) {
          struct ff_plane *plane = &frame->planes[p];
          /* 4:2:0: the chroma plane is half as wide and half as high. */
@@ -435,10 +576,10 @@ ff_setup(struct stest *s, struct ff_test *t, const struct ff_format *fmt)
          plane->pitch = ITEST_ALIGN(plane->row_bytes, FF_PITCH_ALIGN);
          plane->offset = offset;
          offset += ITEST_ALIGN(plane->row_bytes * plane->height, 256);
-         if (!simage_create(s, fmt->vk[p], plane->width, plane->height, 1, fmt->cu, p ? 2 : 1,
-                            &plane->img) ||
+         if ((!multiplanar && !simage_create(s, fmt->vk[p], plane->width, plane->height, 1, fmt->cu,
+                                             p ? 2 : 1, &plane->img)) ||
              !(plane->array = simage_level(&plane->img, 0)) ||
-             !stest_semaphore_share(s, true, &plane->vk_sem, &plane->cu_sem) ||
+             (p < t->sems && !stest_semaphore_share(s, true, &plane->vk_sem, &plane->cu_sem)) ||
              !ITEST_CU(cuMemAlloc(&plane->dev, plane->pitch * plane->height)))
             return false;
       }
@@ -480,6 +621,7 @@ ff_teardown(struct stest *s, struct ff_test *t)
             vkDestroySemaphore(s->it.vk.device, plane->vk_sem, NULL);
          simage_destroy(s, &plane->img);
       }
+      simage_destroy(s, &frame->img);
       if (frame->fence)
          vkDestroyFence(s->it.vk.device, frame->fence, NULL);
    }
@@ -491,10 +633,18 @@ ff_teardown(struct stest *s, struct ff_test *t)
 
 /* The frame's semaphores at value, for a Vulkan batch. */
 static void
-ff_sem_ops(const struct ff_frame *frame, uint64_t value, struct stest_sem_op *ops)
+ff_sem_ops(const struct ff_test *t, const struct ff_frame *frame, uint64_t value, struct stest_sem_op *ops)
 {
-   for (unsigned p = 0; p < FF_PLANES; p++)
+   for (unsigned p = 0; p < t->sems; p++)
       ops[p] = (struct stest_sem_op){ frame->planes[p].vk_sem, value };
+}
+
+/* Whether plane p's image is one whose ownership the batches move: each
+ * plane's own image, or the multi-planar image once (through plane 0). */
+static bool
+ff_owner(const struct ff_test *t, unsigned p)
+{
+   return !t->multiplanar || p == 0;
 }
 
 /* FFmpeg's CUDA side of a transfer: wait for every image's semaphore at
@@ -508,14 +658,14 @@ ff_cuda_transfer(struct stest *s, struct ff_test *t, struct ff_frame *frame, boo
    CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS signal[FF_PLANES];
    memset(wait, 0, sizeof(wait));
    memset(signal, 0, sizeof(signal));
-   for (unsigned p = 0; p < FF_PLANES; p++) {
+   for (unsigned p = 0; p < t->sems; p++) {
       sems[p] = frame->planes[p].cu_sem;
       wait[p].params.fence.value = frame->value;
       signal[p].params.fence.value = frame->value + 1;
    }
    /* to_cuda: CUDA consumes, so ITEST_OMIT_WAIT leaves its wait out. */
    if (!(to_cuda && s->omit_wait) &&
-       !ITEST_CU(cuWaitExternalSemaphoresAsync(sems, wait, FF_PLANES, t->stream)))
+       !ITEST_CU(cuWaitExternalSemaphoresAsync(sems, wait, t->sems, t->stream)))
       return false;
    for (unsigned p = 0; p < FF_PLANES; p++) {
       struct ff_plane *plane = &frame->planes[p];
@@ -539,7 +689,7 @@ ff_cuda_transfer(struct stest *s, struct ff_test *t, struct ff_frame *frame, boo
       if (!ITEST_CU(cuMemcpy2DAsync(&copy, t->stream)))
          return false;
    }
-   if (!ITEST_CU(cuSignalExternalSemaphoresAsync(sems, signal, FF_PLANES, t->stream)))
+   if (!ITEST_CU(cuSignalExternalSemaphoresAsync(sems, signal, t->sems, t->stream)))
       return false;
    frame->value++;
    return true;
@@ -603,10 +753,12 @@ ff_check(struct ff_test *t, const uint8_t *got, uint32_t round, const char *who)
  * frames to the host, and the bytes are checked.
  */
 static int
-ff_to_cuda(struct stest *s, const struct ff_format *fmt)
+ff_to_cuda(struct stest *s, const struct ff_format *fmt, bool multiplanar)
 {
    struct ff_test t;
-   if (!ff_setup(s, &t, fmt))
+   if (multiplanar && !ff_multi_supported(s, fmt))
+      return ITEST_SKIP;
+   if (!ff_setup(s, &t, fmt, multiplanar))
       goto out;
 
    for (uint32_t round = 1; round <= FF_ROUNDS; round++) {
@@ -622,18 +774,23 @@ ff_to_cuda(struct stest *s, const struct ff_format *fmt)
          record_fills_then_staging(s, cmd, FF_PRODUCER_FILLS, frame->planes[0].offset,
                                    ff_frame_bytes(frame));
          for (unsigned p = 0; p < FF_PLANES; p++) {
+            if (frame->handed_to_cuda && ff_owner(&t, p))
+               image_ownership(s, cmd, &frame->planes[p].img, false);
+         }
+         for (unsigned p = 0; p < FF_PLANES; p++) {
             struct ff_plane *plane = &frame->planes[p];
-            if (frame->handed_to_cuda)
-               image_ownership(s, cmd, &plane->img, false);
             record_to_image(cmd, s->mem.target, plane->offset, &plane->img, 0);
-            image_ownership(s, cmd, &plane->img, true);
+         }
+         for (unsigned p = 0; p < FF_PLANES; p++) {
+            if (ff_owner(&t, p))
+               image_ownership(s, cmd, &frame->planes[p].img, true);
          }
          VKH_CHECK_VK(vkEndCommandBuffer(cmd));
          frame->handed_to_cuda = true;
          struct stest_sem_op waits[FF_PLANES], signals[FF_PLANES];
-         ff_sem_ops(frame, frame->value, waits);
-         ff_sem_ops(frame, frame->value + 1, signals);
-         ok = stest_submit_batch(s, cmd, waits, frame->value ? FF_PLANES : 0, signals, FF_PLANES,
+         ff_sem_ops(&t, frame, frame->value, waits);
+         ff_sem_ops(&t, frame, frame->value + 1, signals);
+         ok = stest_submit_batch(s, cmd, waits, frame->value ? t.sems : 0, signals, t.sems,
                                  frame->fence);
          frame->value++;
       }
@@ -669,10 +826,12 @@ out:
  * and signals value + 3.
  */
 static int
-ff_from_cuda(struct stest *s, const struct ff_format *fmt)
+ff_from_cuda(struct stest *s, const struct ff_format *fmt, bool multiplanar)
 {
    struct ff_test t;
-   if (!ff_setup(s, &t, fmt))
+   if (multiplanar && !ff_multi_supported(s, fmt))
+      return ITEST_SKIP;
+   if (!ff_setup(s, &t, fmt, multiplanar))
       goto out;
 
    for (uint32_t round = 1; round <= FF_ROUNDS; round++) {
@@ -684,12 +843,14 @@ ff_from_cuda(struct stest *s, const struct ff_format *fmt)
       for (unsigned f = 0; f < FF_FRAMES && ok; f++) {
          struct ff_frame *frame = &t.frames[f];
          VkCommandBuffer cmd = stest_cmd_start(frame->cmd[0]);
-         for (unsigned p = 0; p < FF_PLANES; p++)
-            image_ownership(s, cmd, &frame->planes[p].img, true);
+         for (unsigned p = 0; p < FF_PLANES; p++) {
+            if (ff_owner(&t, p))
+               image_ownership(s, cmd, &frame->planes[p].img, true);
+         }
          VKH_CHECK_VK(vkEndCommandBuffer(cmd));
-         ff_sem_ops(frame, frame->value, waits);
-         ff_sem_ops(frame, frame->value + 1, signals);
-         ok = stest_submit_batch(s, cmd, waits, frame->value ? FF_PLANES : 0, signals, FF_PLANES,
+         ff_sem_ops(&t, frame, frame->value, waits);
+         ff_sem_ops(&t, frame, frame->value + 1, signals);
+         ok = stest_submit_batch(s, cmd, waits, frame->value ? t.sems : 0, signals, t.sems,
                                  VK_NULL_HANDLE);
          frame->value++;
       }
@@ -705,15 +866,18 @@ ff_from_cuda(struct stest *s, const struct ff_format *fmt)
          struct ff_frame *frame = &t.frames[f];
          VkCommandBuffer cmd = stest_cmd_start(frame->cmd[1]);
          for (unsigned p = 0; p < FF_PLANES; p++) {
+            if (ff_owner(&t, p))
+               image_ownership(s, cmd, &frame->planes[p].img, false);
+         }
+         for (unsigned p = 0; p < FF_PLANES; p++) {
             struct ff_plane *plane = &frame->planes[p];
-            image_ownership(s, cmd, &plane->img, false);
             record_from_image(cmd, &plane->img, 0, s->readback, plane->offset);
          }
          record_to_host(cmd);
          VKH_CHECK_VK(vkEndCommandBuffer(cmd));
-         ff_sem_ops(frame, frame->value, waits);
-         ff_sem_ops(frame, frame->value + 1, signals);
-         ok = stest_submit_batch(s, cmd, waits, s->omit_wait ? 0 : FF_PLANES, signals, FF_PLANES,
+         ff_sem_ops(&t, frame, frame->value, waits);
+         ff_sem_ops(&t, frame, frame->value + 1, signals);
+         ok = stest_submit_batch(s, cmd, waits, s->omit_wait ? 0 : t.sems, signals, t.sems,
                                  frame->fence);
          frame->value++;
       }
@@ -736,30 +900,88 @@ out:
    return ITEST_PASS;
 }
 
-int
-stest_ffmpeg_nv12_to_cuda(struct stest *s, bool timeline)
-{
-   (void)timeline;
-   return ff_to_cuda(s, &ff_nv12);
-}
+#define FF_CASE(name, fn, fmt, multi)                   \
+   int                                                 \
+   stest_ffmpeg_##name(struct stest *s, bool timeline) \
+   {                                                   \
+      (void)timeline;                                  \
+      return fn(s, fmt, multi);                        \
+   }
 
-int
-stest_ffmpeg_nv12_from_cuda(struct stest *s, bool timeline)
-{
-   (void)timeline;
-   return ff_from_cuda(s, &ff_nv12);
-}
+FF_CASE(nv12_to_cuda, ff_to_cuda, &ff_nv12, false)
+FF_CASE(nv12_from_cuda, ff_from_cuda, &ff_nv12, false)
+FF_CASE(p010_to_cuda, ff_to_cuda, &ff_p010, false)
+FF_CASE(p010_from_cuda, ff_from_cuda, &ff_p010, false)
+FF_CASE(nv12_multiplanar_to_cuda, ff_to_cuda, &ff_nv12, true)
+FF_CASE(nv12_multiplanar_from_cuda, ff_from_cuda, &ff_nv12, true)
+FF_CASE(p010_multiplanar_to_cuda, ff_to_cuda, &ff_p010, true)
+FF_CASE(p010_multiplanar_from_cuda, ff_from_cuda, &ff_p010, true)
 
+/* Mappings of a multi-planar frame that name no plane: each fails with
+ * CUDA_ERROR_INVALID_VALUE (and a log line listing the planes), and the
+ * good ones after them still map. */
 int
-stest_ffmpeg_p010_to_cuda(struct stest *s, bool timeline)
+stest_ffmpeg_nv12_multiplanar_bad_mappings(struct stest *s, bool timeline)
 {
    (void)timeline;
-   return ff_to_cuda(s, &ff_p010);
-}
+   const struct ff_format *fmt = &ff_nv12;
+   if (!ff_multi_supported(s, fmt))
+      return ITEST_SKIP;
 
-int
-stest_ffmpeg_p010_from_cuda(struct stest *s, bool timeline)
-{
-   (void)timeline;
-   return ff_from_cuda(s, &ff_p010);
+   struct simage img;
+   uint64_t plane1 = 0;
+   if (!simage_export(s, fmt->multi, FF_WIDTH, FF_HEIGHT, 1, &img))
+      goto out;
+   VkImageSubresource sub = { .aspectMask = VK_IMAGE_ASPECT_PLANE_1_BIT };
+   VkSubresourceLayout layout;
+   vkh_tolerate_message(OPTIMAL_SUBRESOURCE_LAYOUT_VUIDS);
+   vkGetImageSubresourceLayout(s->it.vk.device, img.image, &sub, &layout);
+   vkh_tolerate_message(NULL);
+   plane1 = layout.offset;
+
+   const struct {
+      const char *what;
+      uint64_t offset;
+      uint32_t w, h, levels;
+      unsigned channels;
+   } bad[] = {
+      { "luma at the chroma plane's offset", plane1, FF_WIDTH, FF_HEIGHT, 1, 1 },
+      { "chroma at the image's start", 0, FF_WIDTH / 2, FF_HEIGHT / 2, 1, 2 },
+      { "the whole frame as one 2-channel array", 0, FF_WIDTH, FF_HEIGHT, 1, 2 },
+      { "chroma with 4-channel texels", plane1, FF_WIDTH / 2, FF_HEIGHT / 2, 1, 4 },
+      { "chroma of the wrong extent", plane1, FF_WIDTH / 2, FF_HEIGHT, 1, 2 },
+      { "luma with 2 levels", 0, FF_WIDTH, FF_HEIGHT, 2, 1 },
+   };
+   for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+      CUmipmappedArray mip = NULL;
+      CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC d;
+      memset(&d, 0, sizeof(d));
+      d.offset = bad[i].offset;
+      d.arrayDesc.Width = bad[i].w;
+      d.arrayDesc.Height = bad[i].h;
+      d.arrayDesc.Format = fmt->cu;
+      d.arrayDesc.NumChannels = bad[i].channels;
+      d.numLevels = bad[i].levels;
+      fprintf(stderr, "bad mapping: %s (offset %llu)\n", bad[i].what, (unsigned long long)d.offset);
+      if (!ITEST_CU_EXPECT(cuExternalMemoryGetMappedMipmappedArray(&mip, img.ext, &d),
+                           CUDA_ERROR_INVALID_VALUE) && mip)
+         ITEST_CU(cuMipmappedArrayDestroy(mip));
+   }
+   /* Both planes still map, at once, and share the frame's memory. */
+   CUmipmappedArray luma = NULL, chroma = NULL;
+   if (simage_map(img.ext, 0, FF_WIDTH, FF_HEIGHT, 1, fmt->cu, 1, &luma) &&
+       simage_map(img.ext, plane1, FF_WIDTH / 2, FF_HEIGHT / 2, 1, fmt->cu, 2, &chroma)) {
+      CUDA_ARRAY3D_DESCRIPTOR got;
+      CUarray level;
+      if (ITEST_CU(cuMipmappedArrayGetLevel(&level, chroma, 0)) && ITEST_CU(cuArray3DGetDescriptor(&got, level)))
+         S_CHECK(got.Width == FF_WIDTH / 2 && got.Height == FF_HEIGHT / 2 && got.NumChannels == 2);
+   }
+   if (chroma)
+      ITEST_CU(cuMipmappedArrayDestroy(chroma));
+   if (luma)
+      ITEST_CU(cuMipmappedArrayDestroy(luma));
+
+out:
+   simage_destroy(s, &img);
+   return ITEST_PASS;
 }

@@ -589,10 +589,235 @@ case_vmm_seam(void)
    teardown();
 }
 
+/* Kernels whose accesses reach past the allocation their pointer
+ * parameter names, and through pointers read from memory: the span of a
+ * parameter (kernel_abi.h) covers only its own allocation, so these take
+ * the page table and must still land on the right bytes. */
+static const char span_ptx[] =
+   ".version 8.0\n.target sm_75\n.address_size 64\n"
+   /* dst[i] = src[i + off] for i < n */
+   ".visible .entry gather(.param .u64 src, .param .u64 dst, .param .s64 off, .param .u32 n)\n"
+   "{\n"
+   "   .reg .pred %p<2>;\n"
+   "   .reg .b32 %r<6>;\n"
+   "   .reg .b64 %rd<12>;\n"
+   "   ld.param.u64 %rd1, [src];\n"
+   "   ld.param.u64 %rd2, [dst];\n"
+   "   ld.param.s64 %rd3, [off];\n"
+   "   ld.param.u32 %r1, [n];\n"
+   "   mov.u32 %r2, %ctaid.x;  mov.u32 %r3, %ntid.x;  mov.u32 %r4, %tid.x;\n"
+   "   mad.lo.s32 %r5, %r2, %r3, %r4;\n"
+   "   setp.ge.u32 %p1, %r5, %r1;\n"
+   "   @%p1 bra $done;\n"
+   "   cvta.to.global.u64 %rd4, %rd1;\n"
+   "   cvta.to.global.u64 %rd5, %rd2;\n"
+   "   cvt.u64.u32 %rd6, %r5;\n"
+   "   add.s64 %rd7, %rd6, %rd3;\n"
+   "   shl.b64 %rd8, %rd7, 2;\n"
+   "   add.s64 %rd9, %rd4, %rd8;\n"
+   "   ld.global.u32 %r0, [%rd9];\n"
+   "   mul.wide.u32 %rd10, %r5, 4;\n"
+   "   add.s64 %rd11, %rd5, %rd10;\n"
+   "   st.global.u32 [%rd11], %r0;\n"
+   "$done:\n"
+   "   ret;\n"
+   "}\n"
+   /* out[i] = *table[i] for i < n */
+   ".visible .entry chase(.param .u64 table, .param .u64 out, .param .u32 n)\n"
+   "{\n"
+   "   .reg .pred %p<2>;\n"
+   "   .reg .b32 %r<6>;\n"
+   "   .reg .b64 %rd<8>;\n"
+   "   ld.param.u64 %rd1, [table];\n"
+   "   ld.param.u64 %rd2, [out];\n"
+   "   ld.param.u32 %r1, [n];\n"
+   "   mov.u32 %r5, %tid.x;\n"
+   "   setp.ge.u32 %p1, %r5, %r1;\n"
+   "   @%p1 bra $done;\n"
+   "   mul.wide.u32 %rd3, %r5, 8;\n"
+   "   add.s64 %rd4, %rd1, %rd3;\n"
+   "   ld.global.u64 %rd5, [%rd4];\n"
+   "   ld.global.u32 %r0, [%rd5];\n"
+   "   mul.wide.u32 %rd6, %r5, 4;\n"
+   "   add.s64 %rd7, %rd2, %rd6;\n"
+   "   st.global.u32 [%rd7], %r0;\n"
+   "$done:\n"
+   "   ret;\n"
+   "}\n";
+
+/* gather over n words from src + off, checked against want(i + off). */
+static void
+check_gather(CUfunction f, CUdeviceptr src, long long off, unsigned n, CUdeviceptr dst,
+             unsigned (*want)(long long), const char *what)
+{
+   OK(cuMemsetD32(dst, 0xdeadbeefu, n));
+   void *params[] = {&src, &dst, &off, &n};
+   OK(cuLaunchKernel(f, (n + 127) / 128, 1, 1, 128, 1, 1, 0, NULL, params, NULL));
+   unsigned *host = malloc(n * sizeof(unsigned));
+   OK(cuMemcpyDtoH(host, dst, n * sizeof(unsigned)));
+   unsigned bad = 0, first = 0;
+   for (unsigned i = 0; i < n; i++) {
+      if (host[i] != want(i + off) && !bad++)
+         first = i;
+   }
+   if (bad)
+      fprintf(stderr, "%s: %u of %u words wrong, first [%u] = 0x%x, want 0x%x\n", what, bad, n, first,
+              host[first], want(first + off));
+   CHECK(bad == 0);
+   free(host);
+}
+
+/* Word i of the reservation in case_span_edges holds i ^ 0x5a5a0000. */
+static unsigned
+want_reservation(long long i)
+{
+   return (unsigned)i ^ 0x5a5a0000u;
+}
+
+static long long gran_words;
+
+/* gather from the middle mapping, whose span ends at its seams. */
+static unsigned
+want_middle(long long i)
+{
+   return want_reservation(i + gran_words);
+}
+
+static unsigned
+want_host(long long i)
+{
+   return (unsigned)i * 3u + 1u;
+}
+
+/* Registered memory in case_span_edges: HOST_WORDS words, read from a
+ * pointer to its middle too. */
+#define HOST_WORDS (3 * 4096 / 4)
+
+static unsigned
+want_host_middle(long long i)
+{
+   return want_host(i + HOST_WORDS / 2);
+}
+
+/* Pointer arithmetic past both ends of a parameter's allocation (VMM
+ * seams on either side, so the neighbours are other memory), pointers
+ * loaded from memory into device, VMM and registered host memory, and a
+ * registered host range read to its last word. */
+static void
+case_span_edges(void)
+{
+   setup();
+   CUmodule mod;
+   CUfunction gather, chase;
+   OK(cuModuleLoadData(&mod, span_ptx));
+   OK(cuModuleGetFunction(&gather, mod, "gather"));
+   OK(cuModuleGetFunction(&chase, mod, "chase"));
+
+   size_t gran;
+   CUmemGenericAllocationHandle h[3];
+   CUdeviceptr base = map_side_by_side(h, 3, &gran);
+   gran_words = (long long)(gran / 4);
+   size_t words = 3 * gran / 4;
+   unsigned *fill = malloc(words * 4);
+   for (size_t i = 0; i < words; i++)
+      fill[i] = want_reservation((long long)i);
+   OK(cuMemcpyHtoD(base, fill, words * 4));
+   free(fill);
+   CUdeviceptr dst;
+   unsigned n = (unsigned)gran_words + 4096;
+   OK(cuMemAlloc(&dst, n * 4));
+   /* From 2048 words before the middle mapping to 2048 after it. */
+   check_gather(gather, base + gran, -2048, n, dst, want_middle, "gather across both seams");
+   /* Only below it, then only above it. */
+   check_gather(gather, base + gran, -(long long)gran_words, 4096, dst, want_middle, "gather below");
+   check_gather(gather, base + gran, gran_words, 4096, dst, want_middle, "gather above");
+
+   /* Registered host memory, to its last word, and from a pointer into
+    * its middle back to its start. */
+   size_t host_words = HOST_WORDS;
+   unsigned *host = aligned_alloc(4096, host_words * 4);
+   for (size_t i = 0; i < host_words; i++)
+      host[i] = want_host((long long)i);
+   CUresult r = cuMemHostRegister(host, host_words * 4, 0);
+   if (r == CUDA_SUCCESS) {
+      CUdeviceptr hp;
+      OK(cuMemHostGetDevicePointer(&hp, host, 0));
+      check_gather(gather, hp, 0, (unsigned)host_words, dst, want_host, "gather from registered memory");
+      check_gather(gather, hp + host_words * 2, -(long long)host_words / 2, (unsigned)host_words, dst,
+                   want_host_middle, "gather from the middle of registered memory");
+   } else {
+      CHECK_CU(r, CUDA_ERROR_NOT_SUPPORTED);
+      printf("cuMemHostRegister not supported: registered memory not tested\n");
+   }
+
+   /* Pointers from memory: into the reservation's three mappings, a
+    * device allocation and the registered memory. */
+   CUdeviceptr table, plain, out;
+   OK(cuMemAlloc(&plain, 4096));
+   OK(cuMemsetD32(plain, 0x12345678u, 1024));
+   unsigned long long ptrs[6] = {base + 4, base + gran + 8, base + 3 * gran - 4, plain + 4092, plain, 0};
+   unsigned want[6] = {want_reservation(1), want_reservation(gran_words + 2), want_reservation(3 * gran_words - 1),
+                       0x12345678u, 0x12345678u, 0};
+   unsigned count = 5;
+   if (r == CUDA_SUCCESS) {
+      OK(cuMemHostGetDevicePointer((CUdeviceptr *)&ptrs[5], host + host_words - 1, 0));
+      want[5] = want_host((long long)host_words - 1);
+      count = 6;
+   }
+   OK(cuMemAlloc(&table, sizeof(ptrs)));
+   OK(cuMemAlloc(&out, sizeof(want)));
+   OK(cuMemcpyHtoD(table, ptrs, sizeof(ptrs)));
+   void *params[] = {&table, &out, &count};
+   OK(cuLaunchKernel(chase, 1, 1, 1, 32, 1, 1, 0, NULL, params, NULL));
+   unsigned got[6] = {0};
+   OK(cuMemcpyDtoH(got, out, count * 4));
+   for (unsigned i = 0; i < count; i++) {
+      if (got[i] != want[i])
+         fprintf(stderr, "chase: pointer %u read 0x%x, want 0x%x\n", i, got[i], want[i]);
+      CHECK(got[i] == want[i]);
+   }
+
+   OK(cuMemFree(table));
+   OK(cuMemFree(out));
+   OK(cuMemFree(plain));
+   OK(cuMemFree(dst));
+   if (r == CUDA_SUCCESS)
+      OK(cuMemHostUnregister(host));
+   free(host);
+   unmap_side_by_side(base, h, 3, gran);
+   OK(cuModuleUnload(mod));
+   teardown();
+}
+
+/* A pointer computed from a good parameter but far outside its
+ * allocation faults as a wild one does. */
+static void
+case_span_wild(void)
+{
+   setup();
+   CUmodule mod;
+   CUfunction gather;
+   OK(cuModuleLoadData(&mod, span_ptx));
+   OK(cuModuleGetFunction(&gather, mod, "gather"));
+   CUdeviceptr src, dst;
+   OK(cuMemAlloc(&src, 4096));
+   OK(cuMemAlloc(&dst, 4096));
+   long long off = 1ll << 40;
+   unsigned n = 64;
+   void *params[] = {&src, &dst, &off, &n};
+   OK(cuLaunchKernel(gather, 1, 1, 1, 64, 1, 1, 0, NULL, params, NULL));
+   CHECK_CU(cuCtxSynchronize(), CUDA_ERROR_ILLEGAL_ADDRESS);
+   CUdevice dev;
+   OK(cuDeviceGet(&dev, 0));
+   OK(cuDevicePrimaryCtxReset(dev));
+}
+
 static const struct {
    const char *name;
    void (*fn)(void);
 } cases[] = {
+   {"kernel.span_edges", case_span_edges},
+   {"kernel.span_wild", case_span_wild},
    {"kernel.grids", case_grids},
    {"kernel.vmm_seam", case_vmm_seam},
    {"module.globals", case_globals},

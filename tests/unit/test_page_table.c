@@ -200,10 +200,80 @@ test_device(void)
    UNIT_CHECK(vkh_finish(&h) == 0);
 }
 
+/* Spans of parameter words (kernel_abi.h): runs of pages with one entry,
+ * host ranges less their last access, nothing for anything else. */
+static bool
+span_is(const struct cuvk_kernel_span *s, uint64_t base, uint64_t size, uint64_t delta)
+{
+   return s->base == base && s->size == size && s->delta == delta;
+}
+
+static void
+test_spans(void)
+{
+   struct cuvk_mem_page_table *pt;
+   UNIT_CHECK(cuvk_mem_page_table_create_host(BASE, SPAN, &pt) == CUDA_SUCCESS);
+   uint64_t p0 = pt->va_base;
+   /* Pages 2-4 one buffer, 5 another right after it, 6-7 a third whose
+    * memory follows the first's (the same delta), 9 alone. */
+   UNIT_CHECK(cuvk_mem_page_table_map(pt, p0 + 2 * PAGE, 3 * PAGE, 0x10000) == CUDA_SUCCESS);
+   UNIT_CHECK(cuvk_mem_page_table_map(pt, p0 + 5 * PAGE, PAGE, 0x20000) == CUDA_SUCCESS);
+   UNIT_CHECK(cuvk_mem_page_table_map(pt, p0 + 6 * PAGE, 2 * PAGE, 0x10000) == CUDA_SUCCESS);
+   UNIT_CHECK(cuvk_mem_page_table_map(pt, p0 + 9 * PAGE, 100, 0x30000) == CUDA_SUCCESS);
+   UNIT_CHECK(cuvk_mem_page_table_add_host(pt, 0x1000, 0x2000, 0x500) == CUDA_SUCCESS);
+   UNIT_CHECK(cuvk_mem_page_table_add_host(pt, 0x8000, 16, 0x600) == CUDA_SUCCESS);
+
+   uint64_t words[] = {
+      p0 + 3 * PAGE + 40,   /* the middle of the first buffer */
+      p0 + 5 * PAGE,        /* the second */
+      p0 + 7 * PAGE - 8,    /* the third */
+      p0 + 9 * PAGE + 4096, /* page 9, past its range but in its page */
+      p0 + 8 * PAGE,        /* unmapped */
+      0x1800,               /* a host range */
+      0x8004,               /* a host range smaller than an access */
+      0x3000,               /* just past a host range */
+      42,                   /* no pointer at all */
+      p0 - 1,               /* below the table */
+   };
+   struct cuvk_kernel_span s[10];
+   memset(s, 0xab, sizeof(s));
+   cuvk_mem_page_table_spans(pt, words, 10, s);
+   UNIT_CHECK(span_is(&s[0], p0 + 2 * PAGE, 3 * PAGE, 0x10000));
+   UNIT_CHECK(span_is(&s[1], p0 + 5 * PAGE, PAGE, 0x20000));
+   UNIT_CHECK(span_is(&s[2], p0 + 6 * PAGE, 2 * PAGE, 0x10000));
+   UNIT_CHECK(span_is(&s[3], p0 + 9 * PAGE, PAGE, 0x30000));
+   UNIT_CHECK(s[4].size == 0);
+   UNIT_CHECK(span_is(&s[5], 0x1000, 0x2000 - (CUVK_KERNEL_SPAN_ACCESS - 1), 0x500));
+   UNIT_CHECK(s[6].size == 0 && s[7].size == 0 && s[8].size == 0 && s[9].size == 0);
+
+   /* Once page 5 goes, the two runs around it stay apart; once it comes
+    * back with their delta, they are one. */
+   cuvk_mem_page_table_unmap(pt, p0 + 5 * PAGE, PAGE);
+   cuvk_mem_page_table_spans(pt, words, 1, s);
+   UNIT_CHECK(span_is(&s[0], p0 + 2 * PAGE, 3 * PAGE, 0x10000));
+   UNIT_CHECK(cuvk_mem_page_table_map(pt, p0 + 5 * PAGE, PAGE, 0x10000) == CUDA_SUCCESS);
+   cuvk_mem_page_table_spans(pt, words, 1, s);
+   UNIT_CHECK(span_is(&s[0], p0 + 2 * PAGE, 6 * PAGE, 0x10000));
+
+   /* A long run is cut at CUVK_PAGE_TABLE_SPAN_PAGES on each side of the
+    * word (the rest takes the page table), so a launch never walks far. */
+   struct cuvk_mem_page_table *big;
+   uint64_t pages = 3 * CUVK_PAGE_TABLE_SPAN_PAGES;
+   UNIT_CHECK(cuvk_mem_page_table_create_host(BASE, pages * PAGE, &big) == CUDA_SUCCESS);
+   UNIT_CHECK(cuvk_mem_page_table_map(big, big->va_base, pages * PAGE, 0x40000) == CUDA_SUCCESS);
+   uint64_t mid = big->va_base + (pages / 2) * PAGE;
+   cuvk_mem_page_table_spans(big, &mid, 1, s);
+   UNIT_CHECK(span_is(&s[0], mid - CUVK_PAGE_TABLE_SPAN_PAGES * PAGE,
+                      (2 * CUVK_PAGE_TABLE_SPAN_PAGES + 1) * PAGE, 0x40000));
+   cuvk_mem_page_table_destroy(big);
+   cuvk_mem_page_table_destroy(pt);
+}
+
 int
 main(void)
 {
    unit_seed();
+   test_spans();
    test_pages();
    test_host_ranges();
    test_random();
