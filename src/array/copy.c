@@ -243,7 +243,13 @@ static CUresult
 cmd_begin(struct copy *c, const struct cuvk_array_use *uses, unsigned count, VkCommandBuffer *cmd,
           uint64_t *value)
 {
-   CUresult res = cuvk_submit_record(c->ctx, cmd, value);
+   /* Array layouts are tracked per image, not per lane: an array
+    * command follows the last one of any lane (submit.h, array_point). */
+   CUresult res = cuvk_submit_stream_wait(c->ctx, c->stream, c->ctx->submit.array_point);
+   if (res == CUDA_SUCCESS)
+      res = cuvk_submit_record(c->ctx, c->stream, cmd, value);
+   if (res == CUDA_SUCCESS)
+      c->ctx->submit.array_point = *value;
    if (res == CUDA_SUCCESS)
       cuvk_array_use_begin(c->ctx, *cmd, uses, count);
    return res;

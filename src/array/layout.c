@@ -5,8 +5,10 @@
  * once, at creation, and the images shared with an exporter are handed
  * over in it.  A copy moves just the subresources it touches to the
  * transfer layout it needs and back, inside the one command; the
- * context's global barrier before every command (submit.c) orders it
- * after everything before.
+ * lane's barrier before every command (submit.c) orders it after
+ * everything before on its lane, and a wait for the last array command
+ * of any other lane (submit.h, array_point) after the rest: two lanes
+ * moving one image's layout at once would race.
  *
  * Images in imported memory are shared with the exporting device.  The
  * Vulkan specification makes the external queue family the way to hand
@@ -61,7 +63,13 @@ cuvk_array_image_init_layout(struct cuvk_context *ctx, struct cuvk_array_image *
                            VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
 
    pthread_mutex_lock(&ctx->lock);
-   res = cuvk_submit_record(ctx, &cmd, &value);
+   /* On the legacy stream, after the last array command of any lane
+    * (submit.h, array_point). */
+   res = cuvk_submit_stream_wait(ctx, &ctx->null_stream, ctx->submit.array_point);
+   if (res == CUDA_SUCCESS)
+      res = cuvk_submit_record(ctx, &ctx->null_stream, &cmd, &value);
+   if (res == CUDA_SUCCESS)
+      ctx->submit.array_point = value;
    if (res == CUDA_SUCCESS) {
       vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, array_stages, 0, 0, NULL, 0, NULL,
                            1, &barrier);

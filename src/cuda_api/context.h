@@ -32,7 +32,8 @@ struct cuvk_stream {
    struct cuvk_list link;    /* in ctx->streams */
    unsigned flags;
    int priority;
-   uint64_t last_value;      /* completes when all its work has */
+   uint64_t last_value;      /* point: completes when all its work has */
+   uint32_t lane;            /* the lane it records on (submit.h) */
    unsigned long long id;    /* cuStreamGetId: unique in the process */
 };
 

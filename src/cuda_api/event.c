@@ -177,7 +177,7 @@ cuEventRecord(CUevent hevent, CUstream hstream)
    if (event->qpool) {
       VkCommandBuffer cmd;
       uint64_t value;
-      res = cuvk_submit_record(ctx, &cmd, &value);
+      res = cuvk_submit_record(ctx, stream, &cmd, &value);
       if (res == CUDA_SUCCESS) {
          vkCmdResetQueryPool(cmd, event->qpool->pool, event->query, 1);
          vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, event->qpool->pool, event->query);
@@ -186,9 +186,11 @@ cuEventRecord(CUevent hevent, CUstream hstream)
          res = cuvk_submit_commit(ctx);
       }
    } else {
-      /* Everything recorded so far is what the event waits for; a value
-       * of 0 (nothing ever recorded) is complete from the start. */
-      event->value = cuvk_submit_last_value(ctx);
+      /* The stream's work so far, with what it is ordered after, is
+       * what the event waits for; a point of 0 (nothing ever recorded)
+       * is complete from the start. */
+      res = cuvk_submit_mark(ctx, stream, false);
+      event->value = stream->last_value;
    }
    if (res == CUDA_SUCCESS)
       event->flags |= EVENT_RECORDED;

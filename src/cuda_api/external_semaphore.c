@@ -80,8 +80,10 @@ bool
 cuvk_external_semaphore_settle(struct cuvk_context *ctx)
 {
    pthread_mutex_lock(&ctx->lock);
+   /* A point: the lane its wait is on is the one it can hold up. */
    uint64_t native = ctx->native_wait_value;
-   uint64_t last = ctx->submit.last_submitted;
+   struct cuvk_lane *lane = &ctx->submit.lanes[cuvk_point_lane(native)];
+   uint64_t last = lane->last_submitted;
    pthread_mutex_unlock(&ctx->lock);
    if (!native)
       return true;
@@ -89,15 +91,15 @@ cuvk_external_semaphore_settle(struct cuvk_context *ctx)
    VkSemaphoreWaitInfo wait = {
       .sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO,
       .semaphoreCount = 1,
-      .pSemaphores = &ctx->submit.timeline,
+      .pSemaphores = &lane->timeline,
       .pValues = &last,
    };
    if (vkWaitSemaphores(ctx->vk, &wait, SETTLE_TIMEOUT_NS) == VK_SUCCESS)
       return true;
    /* Is it the native wait that holds things up, or only long work? */
    uint64_t value = 0;
-   vkGetSemaphoreCounterValue(ctx->vk, ctx->submit.timeline, &value);
-   if (value >= native) {
+   vkGetSemaphoreCounterValue(ctx->vk, lane->timeline, &value);
+   if (value >= cuvk_point_value(native)) {
       vkWaitSemaphores(ctx->vk, &wait, UINT64_MAX);
       return true;
    }
@@ -445,15 +447,15 @@ signal_locked(struct cuvk_context *ctx, struct cuvk_stream *stream, struct cuvk_
       }
    }
    if (native_count)
-      res = cuvk_submit_semaphores(ctx, NULL, 0, native, native_count);
+      res = cuvk_submit_semaphores(ctx, stream, NULL, 0, native, native_count);
    else
-      res = cuvk_submit_flush(ctx);
+      res = cuvk_submit_mark(ctx, stream, true);
    if (res != CUDA_SUCCESS)
       goto fail;
 
    /* The emulated signals happen on the host once the GPU is past
     * everything recorded so far. */
-   uint64_t after = cuvk_submit_last_value(ctx);
+   uint64_t after = stream->last_value;
    for (unsigned i = 0, k = 0; i < n; i++) {
       struct cuvk_external_semaphore *sem = sems[i];
       if (!sem->xsem)
@@ -476,7 +478,6 @@ signal_locked(struct cuvk_context *ctx, struct cuvk_stream *stream, struct cuvk_
       }
       ops[k++] = NULL;
    }
-   stream->last_value = cuvk_submit_last_value(ctx);
    return res;
 
 fail:
@@ -557,10 +558,9 @@ wait_locked(struct cuvk_context *ctx, struct cuvk_stream *stream, struct cuvk_ex
       waits[wait_count].value = gate;
       wait_count++;
    }
-   CUresult submitted = cuvk_submit_semaphores(ctx, waits, wait_count, NULL, 0);
+   CUresult submitted = cuvk_submit_semaphores(ctx, stream, waits, wait_count, NULL, 0);
    if (submitted == CUDA_SUCCESS && has_native)
-      ctx->native_wait_value = ctx->submit.last_submitted;
-   stream->last_value = cuvk_submit_last_value(ctx);
+      ctx->native_wait_value = stream->last_value;
    return res != CUDA_SUCCESS ? res : submitted;
 
 fail:

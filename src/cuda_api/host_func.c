@@ -58,12 +58,12 @@ host_call_enqueue(CUstream hstream, struct host_call *call, const char *entry)
    op->data = data;
 
    pthread_mutex_lock(&ctx->lock);
-   /* Everything recorded so far must reach the GPU for the function to
+   /* The stream's work so far must reach the GPU for the function to
     * run after it. */
-   res = cuvk_submit_flush(ctx);
+   res = cuvk_submit_mark(ctx, stream, true);
    if (res != CUDA_SUCCESS)
       goto fail;
-   op->after = cuvk_submit_last_value(ctx);
+   op->after = stream->last_value;
    /* Once queued, the op belongs to the host queue's thread, which may
     * run and free it before the push returns: keep its gate value here. */
    uint64_t gate_value = op->gate = cuvk_host_queue_next_gate(ctx);
@@ -79,8 +79,7 @@ host_call_enqueue(CUstream hstream, struct host_call *call, const char *entry)
       goto fail;
    }
    struct cuvk_submit_sem gate = { ctx->host_queue.gate, gate_value };
-   res = cuvk_submit_semaphores(ctx, &gate, 1, NULL, 0);
-   stream->last_value = cuvk_submit_last_value(ctx);
+   res = cuvk_submit_semaphores(ctx, stream, &gate, 1, NULL, 0);
    pthread_mutex_unlock(&ctx->lock);
    return res;
 

@@ -54,11 +54,13 @@ static bool
 host_queue_wait_timeline(struct cuvk_context *ctx, uint64_t value)
 {
    struct cuvk_host_queue *q = &ctx->host_queue;
+   /* value is a point (submit.h): a value of its lane's timeline. */
+   uint64_t lane_value = cuvk_point_value(value);
    VkSemaphoreWaitInfo wait = {
       .sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO,
       .semaphoreCount = 1,
-      .pSemaphores = &ctx->submit.timeline,
-      .pValues = &value,
+      .pSemaphores = &ctx->submit.lanes[cuvk_point_lane(value)].timeline,
+      .pValues = &lane_value,
    };
    for (;;) {
       VkResult vr = vkWaitSemaphores(ctx->vk, &wait, HOST_QUEUE_POLL_NS);
@@ -160,7 +162,9 @@ cuvk_host_queue_wait_through(struct cuvk_context *ctx, uint64_t value)
    for (;;) {
       bool busy = false;
       cuvk_list_for_each_entry(struct cuvk_host_op, op, &q->ops, link) {
-         if (op->after && op->after <= value) {
+         /* Points of one lane only compare with each other. */
+         if (op->after && cuvk_point_lane(op->after) == cuvk_point_lane(value) &&
+             op->after <= value) {
             busy = true;
             break;
          }

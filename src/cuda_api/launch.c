@@ -37,6 +37,9 @@ struct chunk {
    VkDeviceSize size;
    VkDeviceSize used;
    uint64_t last_value;     /* newest batch that reads it */
+   /* Every lane's newest work when it filled: launches of several
+    * lanes read it (submit.h). */
+   struct cuvk_frontier frontier;
 };
 
 struct cuvk_launch {
@@ -266,13 +269,15 @@ launch_data(struct cuvk_context *ctx, VkDeviceSize bytes, uint64_t value, uint8_
    bytes = CUVK_ALIGN_UP(bytes ? bytes : DATA_ALIGN, DATA_ALIGN);
    struct chunk *c = l->current;
    if (!c || c->size - c->used < bytes) {
-      if (c)
+      if (c) {
+         cuvk_submit_frontier(ctx, &c->frontier);
          cuvk_list_addtail(&c->link, &l->retired);
+      }
       l->current = NULL;
       cuvk_submit_retire(ctx);
       struct chunk *oldest = cuvk_list_is_empty(&l->retired) ? NULL :
          cuvk_list_first_entry(&l->retired, struct chunk, link);
-      if (oldest && oldest->last_value <= ctx->submit.completed && oldest->size >= bytes) {
+      if (oldest && cuvk_submit_frontier_passed(ctx, &oldest->frontier) && oldest->size >= bytes) {
          cuvk_list_del(&oldest->link);
          c = oldest;
       } else {
@@ -461,7 +466,7 @@ launch_function(struct cuvk_function *f, const uint32_t grid[3], const uint32_t 
    res = launch_pipeline(ctx, f, block, shared, &pipeline);
    if (res != CUDA_SUCCESS)
       goto out;
-   res = cuvk_submit_record(ctx, &cmd, &value);
+   res = cuvk_submit_record(ctx, stream, &cmd, &value);
    if (res != CUDA_SUCCESS)
       goto out;
 

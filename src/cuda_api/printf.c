@@ -358,7 +358,13 @@ print_records(struct cuvk_context *ctx, struct cuvk_printf *p, struct out *o)
    /* Empty again once nothing that prints can still run (a record left
     * unprinted then is one that did not fit): every launch records under
     * the lock held here, so none starts meanwhile. */
-   if (p->last_value <= ctx->submit.completed) {
+   /* Launches of every lane print here: with several lanes, "nothing
+    * can still run" is the frontier, not the newest launch's point. */
+   struct cuvk_frontier now;
+   cuvk_submit_frontier(ctx, &now);
+   bool quiet = ctx->submit.lane_count == 1 ? cuvk_submit_point_passed(ctx, p->last_value) :
+                cuvk_submit_frontier_passed(ctx, &now);
+   if (quiet) {
       memset(data, 0, end);
       __atomic_store_n((uint32_t *)p->map, 0, __ATOMIC_RELEASE);
       p->read = 0;

@@ -1,7 +1,7 @@
 /*
- * Streams.  Work of every stream of a context is recorded in host call
- * order into one submission sequence (see submit.h), so a stream only has
- * to remember when its own last command completes.
+ * Streams.  Each stream records on a lane of its context (see submit.h),
+ * which carries CUDA's ordering between streams as waits, so a stream
+ * only has to remember its lane and the point its last work completes.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -126,6 +126,7 @@ stream_create(CUstream *phstream, unsigned int flags, int priority, const char *
    /* CUDA clamps priorities into the supported range. */
    stream->priority = CUVK_MAX(CUVK_MIN(priority, STREAM_PRIORITY_LEAST), STREAM_PRIORITY_GREATEST);
    stream->last_value = 0;
+   stream->lane = cuvk_submit_pick_lane(ctx);
    cuvk_list_addtail(&stream->link, &ctx->streams);
    pthread_mutex_unlock(&ctx->lock);
    stream->id = cuvk_stream_next_id();
@@ -173,12 +174,12 @@ cuStreamSynchronize(CUstream hstream)
    CUresult res = cuvk_stream_lookup(hstream, "cuStreamSynchronize", &ctx, &stream);
    if (res != CUDA_SUCCESS)
       return res;
+   /* The legacy stream waits for every blocking stream too: the
+    * frontier, every lane's newest work, covers it. */
+   if (stream == &ctx->null_stream)
+      return cuvk_submit_wait_idle(ctx);
    pthread_mutex_lock(&ctx->lock);
    uint64_t value = stream->last_value;
-   /* The legacy stream waits for every blocking stream too; with one
-    * submission order that is everything recorded so far. */
-   if (stream == &ctx->null_stream)
-      value = cuvk_submit_last_value(ctx);
    pthread_mutex_unlock(&ctx->lock);
    return cuvk_submit_wait(ctx, value);
 }
@@ -192,10 +193,14 @@ cuStreamQuery(CUstream hstream)
    CUresult res = cuvk_stream_lookup(hstream, "cuStreamQuery", &ctx, &stream);
    if (res != CUDA_SUCCESS)
       return res;
-   pthread_mutex_lock(&ctx->lock);
-   uint64_t value = stream == &ctx->null_stream ? cuvk_submit_last_value(ctx) : stream->last_value;
-   pthread_mutex_unlock(&ctx->lock);
-   res = cuvk_submit_is_done(ctx, value, &done);
+   if (stream == &ctx->null_stream) {
+      res = cuvk_submit_is_idle_done(ctx, &done);
+   } else {
+      pthread_mutex_lock(&ctx->lock);
+      uint64_t value = stream->last_value;
+      pthread_mutex_unlock(&ctx->lock);
+      res = cuvk_submit_is_done(ctx, value, &done);
+   }
    if (res != CUDA_SUCCESS)
       return res;
    return done ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
@@ -215,12 +220,20 @@ cuStreamWaitEvent(CUstream hstream, CUevent hevent, unsigned int flags)
    res = cuvk_event_get(hevent, "cuStreamWaitEvent", &event);
    if (res != CUDA_SUCCESS)
       return res;
-   /* Within a context, later work already runs after the event's work.
-    * Across contexts (two VkDevices) there is nothing to chain on the GPU
-    * side, so the host waits. */
+   /* Within a context, the stream's lane waits for the event's point on
+    * the GPU (nothing when the point is on the same lane, already before
+    * the stream's next work).  Across contexts (two VkDevices) there is
+    * nothing to chain on the GPU side, so the host waits. */
    uint64_t value;
-   if (event->ctx != ctx && cuvk_event_recorded(event, &value) && value)
-      res = cuvk_submit_wait(event->ctx, value);
+   if (cuvk_event_recorded(event, &value) && value) {
+      if (event->ctx != ctx) {
+         res = cuvk_submit_wait(event->ctx, value);
+      } else {
+         pthread_mutex_lock(&ctx->lock);
+         res = cuvk_submit_stream_wait(ctx, stream, value);
+         pthread_mutex_unlock(&ctx->lock);
+      }
+   }
    cuvk_event_put(event);
    return res;
 }

@@ -3,6 +3,7 @@
 #include <assert.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "cuda_api/context.h"
@@ -42,31 +43,53 @@ static const VkAccessFlags work_access =
    VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
    VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
 
-CUresult
-cuvk_submit_init(struct cuvk_context *ctx)
+static struct cuvk_lane *
+stream_lane(struct cuvk_context *ctx, const struct cuvk_stream *stream)
 {
-   struct cuvk_submit *s = &ctx->submit;
+   return &ctx->submit.lanes[stream->lane];
+}
+
+static bool
+stream_is_blocking(struct cuvk_context *ctx, const struct cuvk_stream *stream)
+{
+   return stream == &ctx->null_stream || !(stream->flags & CU_STREAM_NON_BLOCKING);
+}
+
+/* The newest value recorded on lane: the open batch, else the last
+ * submitted one. */
+static uint64_t
+lane_last(const struct cuvk_lane *lane)
+{
+   return lane->open ? lane->open->value : lane->last_submitted;
+}
+
+/* Polls lane's counter into completed; touches no list. */
+static void
+lane_poll(struct cuvk_context *ctx, struct cuvk_lane *lane)
+{
+   uint64_t value;
+   if (vkGetSemaphoreCounterValue(ctx->vk, lane->timeline, &value) == VK_SUCCESS)
+      __atomic_store_n(&lane->completed, CUVK_MAX(lane->completed, value), __ATOMIC_RELAXED);
+}
+
+static CUresult
+lane_init(struct cuvk_context *ctx, struct cuvk_lane *lane, uint32_t index)
+{
    VkResult vr;
 
-   cuvk_list_init(&s->pending);
-   cuvk_list_init(&s->free);
-   s->open = NULL;
-   s->next_value = 1;
-   s->last_submitted = 0;
-   s->completed = 0;
-   s->hold = 0;
-   s->bind_wait = 0;
-   s->pending_count = 0;
-   s->deferred_bytes = 0;
-   s->deferred_limit = CUVK_MIN(CUVK_MAX(ctx->dev->device_heap_size / 8, DEFERRED_LIMIT_MIN),
-                                DEFERRED_LIMIT_MAX);
+   memset(lane, 0, sizeof(*lane));
+   lane->index = index;
+   lane->queue = ctx->queue;
+   lane->next_value = 1;
+   cuvk_list_init(&lane->pending);
+   cuvk_list_init(&lane->free);
 
    VkCommandPoolCreateInfo pool_info = {
       .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
       .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
       .queueFamilyIndex = ctx->dev->queue_family,
    };
-   vr = vkCreateCommandPool(ctx->vk, &pool_info, NULL, &s->pool);
+   vr = vkCreateCommandPool(ctx->vk, &pool_info, NULL, &lane->pool);
    if (vr != VK_SUCCESS)
       return cuvk_vk_error(vr, "vkCreateCommandPool");
 
@@ -79,22 +102,110 @@ cuvk_submit_init(struct cuvk_context *ctx)
       .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO,
       .pNext = &type_info,
    };
-   vr = vkCreateSemaphore(ctx->vk, &sem_info, NULL, &s->timeline);
+   vr = vkCreateSemaphore(ctx->vk, &sem_info, NULL, &lane->timeline);
    if (vr != VK_SUCCESS) {
-      vkDestroyCommandPool(ctx->vk, s->pool, NULL);
+      vkDestroyCommandPool(ctx->vk, lane->pool, NULL);
       return cuvk_vk_error(vr, "vkCreateSemaphore");
    }
    return CUDA_SUCCESS;
 }
 
 static void
-batch_run_deferred(struct cuvk_context *ctx, struct cuvk_batch *batch)
+lane_finish(struct cuvk_context *ctx, struct cuvk_lane *lane)
 {
-   ctx->submit.deferred_bytes -= batch->deferred_bytes;
-   batch->deferred_bytes = 0;
-   cuvk_list_for_each_entry_safe(struct cuvk_deferred, d, &batch->deferred, link) {
-      cuvk_list_del(&d->link);
-      d->fn(ctx, d->data);
+   cuvk_list_for_each_entry_safe(struct cuvk_batch, b, &lane->pending, link) {
+      cuvk_list_del(&b->link);
+      free(b);
+   }
+   lane->pending_count = 0;
+   cuvk_list_for_each_entry_safe(struct cuvk_batch, b, &lane->free, link) {
+      cuvk_list_del(&b->link);
+      free(b);
+   }
+   vkDestroySemaphore(ctx->vk, lane->timeline, NULL);
+   vkDestroyCommandPool(ctx->vk, lane->pool, NULL);
+}
+
+/* CUVK_LANES: how many lanes a context has, 1 .. CUVK_MAX_LANES. */
+static uint32_t
+lanes_wanted(void)
+{
+   const char *env = getenv("CUVK_LANES");
+   if (!env || !*env)
+      return 1;
+   char *end;
+   unsigned long n = strtoul(env, &end, 10);
+   if (*end || n < 1 || n > CUVK_MAX_LANES) {
+      cuvk_logw("CUVK_LANES=%s is not a number of lanes from 1 to %u; using 1", env, CUVK_MAX_LANES);
+      return 1;
+   }
+   return (uint32_t)n;
+}
+
+CUresult
+cuvk_submit_init(struct cuvk_context *ctx)
+{
+   struct cuvk_submit *s = &ctx->submit;
+   CUresult res;
+
+   memset(s, 0, sizeof(*s));
+   cuvk_list_init(&s->deferred);
+   s->deferred_limit = CUVK_MIN(CUVK_MAX(ctx->dev->device_heap_size / 8, DEFERRED_LIMIT_MIN),
+                                DEFERRED_LIMIT_MAX);
+   s->lane_count = lanes_wanted();
+   /* Every lane shares the context's one queue for now. */
+   s->virtual_lanes = s->lane_count > 1;
+   /* The legacy stream has lane 0; new streams start after it. */
+   s->next_lane = s->lane_count > 1 ? 1 : 0;
+   for (uint32_t i = 0; i < s->lane_count; i++) {
+      res = lane_init(ctx, &s->lanes[i], i);
+      if (res != CUDA_SUCCESS) {
+         while (i--)
+            lane_finish(ctx, &s->lanes[i]);
+         return res;
+      }
+   }
+   if (s->lane_count > 1)
+      cuvk_logd("%u lanes on one queue (CUVK_LANES)", s->lane_count);
+   return CUDA_SUCCESS;
+}
+
+uint32_t
+cuvk_submit_pick_lane(struct cuvk_context *ctx)
+{
+   struct cuvk_submit *s = &ctx->submit;
+   uint32_t lane = s->next_lane;
+   s->next_lane = (s->next_lane + 1) % s->lane_count;
+   return lane;
+}
+
+static bool
+deferred_due(struct cuvk_context *ctx, const struct cuvk_deferred *d)
+{
+   return cuvk_submit_frontier_passed(ctx, &d->frontier);
+}
+
+static void
+deferred_run(struct cuvk_context *ctx, struct cuvk_deferred *d)
+{
+   ctx->submit.deferred_bytes -= d->bytes;
+   d->bytes = 0;
+   d->fn(ctx, d->data);
+}
+
+static void
+lane_retire(struct cuvk_context *ctx, struct cuvk_lane *lane)
+{
+   if (cuvk_list_is_empty(&lane->pending))
+      return;
+   lane_poll(ctx, lane);
+   cuvk_list_for_each_entry_safe(struct cuvk_batch, b, &lane->pending, link) {
+      if (b->value > lane->completed)
+         break;
+      vkResetCommandBuffer(b->cmd, 0);
+      cuvk_list_del(&b->link);
+      cuvk_list_add(&b->link, &lane->free);
+      lane->pending_count--;
    }
 }
 
@@ -102,21 +213,17 @@ void
 cuvk_submit_retire(struct cuvk_context *ctx)
 {
    struct cuvk_submit *s = &ctx->submit;
-   uint64_t value;
 
-   if (cuvk_list_is_empty(&s->pending))
-      return;
-   if (vkGetSemaphoreCounterValue(ctx->vk, s->timeline, &value) == VK_SUCCESS)
-      __atomic_store_n(&s->completed, CUVK_MAX(s->completed, value), __ATOMIC_RELAXED);
-
-   cuvk_list_for_each_entry_safe(struct cuvk_batch, b, &s->pending, link) {
-      if (b->value > s->completed)
+   for (uint32_t i = 0; i < s->lane_count; i++)
+      lane_retire(ctx, &s->lanes[i]);
+   /* Taken off the list before it runs: fn may defer more, which goes
+    * to the tail. */
+   while (!cuvk_list_is_empty(&s->deferred)) {
+      struct cuvk_deferred *d = cuvk_list_first_entry(&s->deferred, struct cuvk_deferred, link);
+      if (!deferred_due(ctx, d))
          break;
-      batch_run_deferred(ctx, b);
-      vkResetCommandBuffer(b->cmd, 0);
-      cuvk_list_del(&b->link);
-      cuvk_list_add(&b->link, &s->free);
-      s->pending_count--;
+      cuvk_list_del(&d->link);
+      deferred_run(ctx, d);
    }
 }
 
@@ -126,43 +233,41 @@ cuvk_submit_finish(struct cuvk_context *ctx)
    struct cuvk_submit *s = &ctx->submit;
 
    cuvk_submit_flush(ctx);
-   if (s->last_submitted > s->completed) {
-      VkSemaphoreWaitInfo wait = {
-         .sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO,
-         .semaphoreCount = 1,
-         .pSemaphores = &s->timeline,
-         .pValues = &s->last_submitted,
-      };
-      vkWaitSemaphores(ctx->vk, &wait, UINT64_MAX);
+   for (uint32_t i = 0; i < s->lane_count; i++) {
+      struct cuvk_lane *lane = &s->lanes[i];
+      if (lane->last_submitted > lane->completed) {
+         VkSemaphoreWaitInfo wait = {
+            .sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO,
+            .semaphoreCount = 1,
+            .pSemaphores = &lane->timeline,
+            .pValues = &lane->last_submitted,
+         };
+         vkWaitSemaphores(ctx->vk, &wait, UINT64_MAX);
+      }
    }
    cuvk_submit_retire(ctx);
 
-   /* Whatever is still listed never ran (a failed submit); its deferred
-    * work still has to release what it holds. */
-   cuvk_list_for_each_entry_safe(struct cuvk_batch, b, &s->pending, link) {
-      batch_run_deferred(ctx, b);
-      cuvk_list_del(&b->link);
-      free(b);
+   /* Whatever is still listed waits for work that never ran (a failed
+    * submit); it still has to release what it holds. */
+   while (!cuvk_list_is_empty(&s->deferred)) {
+      struct cuvk_deferred *d = cuvk_list_first_entry(&s->deferred, struct cuvk_deferred, link);
+      cuvk_list_del(&d->link);
+      deferred_run(ctx, d);
    }
-   s->pending_count = 0;
-   cuvk_list_for_each_entry_safe(struct cuvk_batch, b, &s->free, link) {
-      cuvk_list_del(&b->link);
-      free(b);
-   }
-   vkDestroySemaphore(ctx->vk, s->timeline, NULL);
-   vkDestroyCommandPool(ctx->vk, s->pool, NULL);
+   for (uint32_t i = 0; i < s->lane_count; i++)
+      lane_finish(ctx, &s->lanes[i]);
 }
 
-/* A batch from the free list, or a new one with its command buffer. */
+/* A batch from the lane's free list, or a new one with its command
+ * buffer. */
 static CUresult
-batch_get(struct cuvk_context *ctx, struct cuvk_batch **out)
+batch_get(struct cuvk_context *ctx, struct cuvk_lane *lane, struct cuvk_batch **out)
 {
-   struct cuvk_submit *s = &ctx->submit;
    struct cuvk_batch *batch;
    VkResult vr;
 
-   if (!cuvk_list_is_empty(&s->free)) {
-      batch = cuvk_list_first_entry(&s->free, struct cuvk_batch, link);
+   if (!cuvk_list_is_empty(&lane->free)) {
+      batch = cuvk_list_first_entry(&lane->free, struct cuvk_batch, link);
       cuvk_list_del(&batch->link);
    } else {
       batch = calloc(1, sizeof(*batch));
@@ -170,7 +275,7 @@ batch_get(struct cuvk_context *ctx, struct cuvk_batch **out)
          return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory for a batch");
       VkCommandBufferAllocateInfo info = {
          .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-         .commandPool = s->pool,
+         .commandPool = lane->pool,
          .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
          .commandBufferCount = 1,
       };
@@ -180,22 +285,19 @@ batch_get(struct cuvk_context *ctx, struct cuvk_batch **out)
          return cuvk_vk_error(vr, "vkAllocateCommandBuffers");
       }
    }
-   cuvk_list_init(&batch->deferred);
    cuvk_list_init(&batch->link);
    batch->command_count = 0;
-   batch->deferred_bytes = 0;
    *out = batch;
    return CUDA_SUCCESS;
 }
 
 static CUresult
-batch_open(struct cuvk_context *ctx)
+batch_open(struct cuvk_context *ctx, struct cuvk_lane *lane)
 {
-   struct cuvk_submit *s = &ctx->submit;
    struct cuvk_batch *batch;
    VkResult vr;
 
-   CUresult res = batch_get(ctx, &batch);
+   CUresult res = batch_get(ctx, lane, &batch);
    if (res != CUDA_SUCCESS)
       return res;
 
@@ -205,57 +307,30 @@ batch_open(struct cuvk_context *ctx)
    };
    vr = vkBeginCommandBuffer(batch->cmd, &begin);
    if (vr != VK_SUCCESS) {
-      cuvk_list_add(&batch->link, &s->free);
+      cuvk_list_add(&batch->link, &lane->free);
       return cuvk_vk_error(vr, "vkBeginCommandBuffer");
    }
-   batch->value = s->next_value++;
-   s->open = batch;
+   batch->value = lane->next_value++;
+   lane->open = batch;
    return CUDA_SUCCESS;
 }
 
-CUresult
-cuvk_submit_record(struct cuvk_context *ctx, VkCommandBuffer *cmd, uint64_t *value)
-{
-   struct cuvk_submit *s = &ctx->submit;
-   CUresult res;
-
-   if (!s->open) {
-      res = batch_open(ctx);
-      if (res != CUDA_SUCCESS)
-         return res;
-   }
-
-   /* The barrier's first scope is everything earlier in submission order
-    * on this queue, earlier batches included: this one barrier is what
-    * orders every command after every previous one. */
-   VkMemoryBarrier barrier = {
-      .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-      .srcAccessMask = work_writes,
-      .dstAccessMask = work_access,
-   };
-   vkCmdPipelineBarrier(s->open->cmd, work_stages, work_stages, 0, 1, &barrier, 0, NULL, 0, NULL);
-
-   *cmd = s->open->cmd;
-   *value = s->open->value;
-   return CUDA_SUCCESS;
-}
-
-/* Enters a submitted batch (or sparse binding step) in the pending list.
- * When the submit failed, the GPU will never signal its value: the host
- * signals it so waiters do not hang, and the failure is reported. */
+/* Enters a submitted batch (or semaphore or sparse binding step) in the
+ * lane's pending list.  When the submit failed, the GPU will never signal
+ * its value: the host signals it so waiters do not hang, and the failure
+ * is reported. */
 static CUresult
-batch_submitted(struct cuvk_context *ctx, struct cuvk_batch *batch, VkResult vr, const char *what)
+batch_submitted(struct cuvk_context *ctx, struct cuvk_lane *lane, struct cuvk_batch *batch, VkResult vr,
+                const char *what)
 {
-   struct cuvk_submit *s = &ctx->submit;
-
-   cuvk_list_addtail(&batch->link, &s->pending);
-   s->pending_count++;
-   s->last_submitted = batch->value;
+   cuvk_list_addtail(&batch->link, &lane->pending);
+   lane->pending_count++;
+   lane->last_submitted = batch->value;
    if (vr == VK_SUCCESS)
       return CUDA_SUCCESS;
    VkSemaphoreSignalInfo sig = {
       .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO,
-      .semaphore = s->timeline,
+      .semaphore = lane->timeline,
       .value = batch->value,
    };
    vkSignalSemaphore(ctx->vk, &sig);
@@ -266,26 +341,57 @@ batch_submitted(struct cuvk_context *ctx, struct cuvk_batch *batch, VkResult vr,
  * own timeline included.  CUDA calls carry one or a few. */
 #define SUBMIT_MAX_SEMAPHORES 64u
 
-/* Submits the open batch with extra semaphores to signal after its
- * commands (besides the timeline). */
-static CUresult
-batch_flush(struct cuvk_context *ctx, const struct cuvk_submit_sem *signals, uint32_t signal_count)
+/* Appends lane's pending waits (other lanes' timelines and its own step)
+ * to a wait list; returns the new count. */
+static uint32_t
+lane_take_waits(struct cuvk_context *ctx, struct cuvk_lane *lane, VkSemaphore *sems, uint64_t *values,
+                VkPipelineStageFlags *stages, uint32_t count)
 {
    struct cuvk_submit *s = &ctx->submit;
-   struct cuvk_batch *batch = s->open;
+   for (uint32_t m = 0; m < s->lane_count; m++) {
+      if (!lane->wait[m])
+         continue;
+      sems[count] = s->lanes[m].timeline;
+      values[count] = lane->wait[m];
+      stages[count] = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+      count++;
+   }
+   return count;
+}
+
+/* After a successful submit that carried the pending waits. */
+static void
+lane_waits_done(struct cuvk_context *ctx, struct cuvk_lane *lane)
+{
+   for (uint32_t m = 0; m < ctx->submit.lane_count; m++) {
+      lane->waited[m] = CUVK_MAX(lane->waited[m], lane->wait[m]);
+      lane->wait[m] = 0;
+   }
+}
+
+/* Submits lane's open batch with extra semaphores to signal after its
+ * commands (besides the timeline). */
+static CUresult
+batch_flush(struct cuvk_context *ctx, struct cuvk_lane *lane, const struct cuvk_submit_sem *signals,
+            uint32_t signal_count)
+{
+   struct cuvk_batch *batch = lane->open;
    VkSemaphore signal_sems[SUBMIT_MAX_SEMAPHORES];
    uint64_t signal_values[SUBMIT_MAX_SEMAPHORES];
+   VkSemaphore wait_sems[CUVK_MAX_LANES];
+   uint64_t wait_values[CUVK_MAX_LANES];
+   VkPipelineStageFlags wait_stages[CUVK_MAX_LANES];
    VkResult vr;
 
    if (!batch)
       return CUDA_SUCCESS;
-   s->open = NULL;
+   lane->open = NULL;
    assert(signal_count < SUBMIT_MAX_SEMAPHORES);
    for (uint32_t i = 0; i < signal_count; i++) {
       signal_sems[i] = signals[i].semaphore;
       signal_values[i] = signals[i].value;
    }
-   signal_sems[signal_count] = s->timeline;
+   signal_sems[signal_count] = lane->timeline;
    signal_values[signal_count] = batch->value;
 
    /* Make the batch's writes visible to the host once it signals, for
@@ -300,88 +406,209 @@ batch_flush(struct cuvk_context *ctx, const struct cuvk_submit_sem *signals, uin
 
    vr = vkEndCommandBuffer(batch->cmd);
    if (vr == VK_SUCCESS) {
-      /* After a sparse binding this batch waits for it; later batches
-       * are ordered after this one's commands by their barriers. */
-      VkPipelineStageFlags wait_stage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
-      bool wait = s->bind_wait != 0;
+      /* Waits for other lanes and for a step of this one (a sparse
+       * binding, a semaphore wait); later batches of the lane are
+       * ordered after this one's commands by their barriers. */
+      uint32_t wait_count = lane_take_waits(ctx, lane, wait_sems, wait_values, wait_stages, 0);
       VkTimelineSemaphoreSubmitInfo timeline = {
          .sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
-         .waitSemaphoreValueCount = wait ? 1 : 0,
-         .pWaitSemaphoreValues = &s->bind_wait,
+         .waitSemaphoreValueCount = wait_count,
+         .pWaitSemaphoreValues = wait_values,
          .signalSemaphoreValueCount = signal_count + 1,
          .pSignalSemaphoreValues = signal_values,
       };
       VkSubmitInfo submit = {
          .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
          .pNext = &timeline,
-         .waitSemaphoreCount = wait ? 1 : 0,
-         .pWaitSemaphores = &s->timeline,
-         .pWaitDstStageMask = &wait_stage,
+         .waitSemaphoreCount = wait_count,
+         .pWaitSemaphores = wait_sems,
+         .pWaitDstStageMask = wait_stages,
          .commandBufferCount = 1,
          .pCommandBuffers = &batch->cmd,
          .signalSemaphoreCount = signal_count + 1,
          .pSignalSemaphores = signal_sems,
       };
-      vr = vkQueueSubmit(ctx->queue, 1, &submit, VK_NULL_HANDLE);
+      vr = vkQueueSubmit(lane->queue, 1, &submit, VK_NULL_HANDLE);
       if (vr == VK_SUCCESS)
-         s->bind_wait = 0;
+         lane_waits_done(ctx, lane);
    }
-   return batch_submitted(ctx, batch, vr, "vkQueueSubmit");
+   return batch_submitted(ctx, lane, batch, vr, "vkQueueSubmit");
 }
 
 CUresult
 cuvk_submit_flush(struct cuvk_context *ctx)
 {
-   return batch_flush(ctx, NULL, 0);
+   CUresult res = CUDA_SUCCESS;
+   for (uint32_t i = 0; i < ctx->submit.lane_count; i++) {
+      CUresult r = batch_flush(ctx, &ctx->submit.lanes[i], NULL, 0);
+      if (res == CUDA_SUCCESS)
+         res = r;
+   }
+   return res;
+}
+
+static bool
+lane_has_waits(const struct cuvk_context *ctx, const struct cuvk_lane *lane)
+{
+   for (uint32_t m = 0; m < ctx->submit.lane_count; m++)
+      if (lane->wait[m])
+         return true;
+   return false;
+}
+
+/* Makes lane's next submission wait for point of another lane.  The
+ * batch holding point is submitted first: lanes that share a queue would
+ * deadlock on a wait queued before its signal.  Lane's open batch goes
+ * too when it holds commands, so that the wait delays only what comes
+ * after it. */
+static CUresult
+lane_add_wait(struct cuvk_context *ctx, struct cuvk_lane *lane, uint64_t point)
+{
+   uint32_t m = cuvk_point_lane(point);
+   uint64_t value = cuvk_point_value(point);
+   CUresult res;
+
+   if (!value || m == lane->index || m >= ctx->submit.lane_count)
+      return CUDA_SUCCESS;
+   struct cuvk_lane *src = &ctx->submit.lanes[m];
+   if (value <= lane->waited[m] || value <= lane->wait[m])
+      return CUDA_SUCCESS;
+   lane_poll(ctx, src);
+   if (value <= src->completed)
+      return CUDA_SUCCESS;
+   if (src->open && value >= src->open->value) {
+      res = batch_flush(ctx, src, NULL, 0);
+      if (res != CUDA_SUCCESS)
+         return res;
+   }
+   if (lane->open && lane->open->command_count) {
+      res = batch_flush(ctx, lane, NULL, 0);
+      if (res != CUDA_SUCCESS)
+         return res;
+   }
+   lane->wait[m] = value;
+   return CUDA_SUCCESS;
+}
+
+/* CUDA's implicit ordering of stream against other streams, as waits of
+ * its lane: legacy stream work waits for the blocking work of every
+ * other lane; a blocking stream's work waits for the legacy stream's. */
+static CUresult
+stream_order(struct cuvk_context *ctx, struct cuvk_stream *stream)
+{
+   struct cuvk_submit *s = &ctx->submit;
+   struct cuvk_lane *lane = stream_lane(ctx, stream);
+   CUresult res = CUDA_SUCCESS;
+
+   if (s->lane_count == 1)
+      return CUDA_SUCCESS;
+   if (stream == &ctx->null_stream) {
+      for (uint32_t m = 0; m < s->lane_count && res == CUDA_SUCCESS; m++)
+         res = lane_add_wait(ctx, lane, cuvk_point(m, s->lanes[m].blocking));
+   } else if (stream_is_blocking(ctx, stream)) {
+      res = lane_add_wait(ctx, lane, ctx->null_stream.last_value);
+   }
+   return res;
 }
 
 CUresult
-cuvk_submit_semaphores(struct cuvk_context *ctx,
+cuvk_submit_stream_wait(struct cuvk_context *ctx, struct cuvk_stream *stream, uint64_t point)
+{
+   return lane_add_wait(ctx, stream_lane(ctx, stream), point);
+}
+
+CUresult
+cuvk_submit_record(struct cuvk_context *ctx, struct cuvk_stream *stream, VkCommandBuffer *cmd,
+                   uint64_t *point)
+{
+   struct cuvk_lane *lane = stream_lane(ctx, stream);
+   CUresult res;
+
+   res = stream_order(ctx, stream);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!lane->open) {
+      res = batch_open(ctx, lane);
+      if (res != CUDA_SUCCESS)
+         return res;
+   }
+
+   /* The barrier's first scope is everything earlier in submission order
+    * on this queue, earlier batches included: this one barrier is what
+    * orders every command after every previous one of the lane. */
+   VkMemoryBarrier barrier = {
+      .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+      .srcAccessMask = work_writes,
+      .dstAccessMask = work_access,
+   };
+   vkCmdPipelineBarrier(lane->open->cmd, work_stages, work_stages, 0, 1, &barrier, 0, NULL, 0, NULL);
+
+   if (stream_is_blocking(ctx, stream))
+      lane->blocking = lane->open->value;
+   ctx->submit.current = lane->index;
+   *cmd = lane->open->cmd;
+   *point = cuvk_point(lane->index, lane->open->value);
+   return CUDA_SUCCESS;
+}
+
+CUresult
+cuvk_submit_semaphores(struct cuvk_context *ctx, struct cuvk_stream *stream,
                        const struct cuvk_submit_sem *waits, uint32_t wait_count,
                        const struct cuvk_submit_sem *signals, uint32_t signal_count)
 {
-   struct cuvk_submit *s = &ctx->submit;
-   VkSemaphore wait_sems[SUBMIT_MAX_SEMAPHORES], signal_sems[SUBMIT_MAX_SEMAPHORES];
-   uint64_t wait_values[SUBMIT_MAX_SEMAPHORES], signal_values[SUBMIT_MAX_SEMAPHORES];
-   VkPipelineStageFlags wait_stages[SUBMIT_MAX_SEMAPHORES];
+   struct cuvk_lane *lane = stream_lane(ctx, stream);
+   VkSemaphore wait_sems[SUBMIT_MAX_SEMAPHORES + CUVK_MAX_LANES], signal_sems[SUBMIT_MAX_SEMAPHORES];
+   uint64_t wait_values[SUBMIT_MAX_SEMAPHORES + CUVK_MAX_LANES], signal_values[SUBMIT_MAX_SEMAPHORES];
+   VkPipelineStageFlags wait_stages[SUBMIT_MAX_SEMAPHORES + CUVK_MAX_LANES];
    struct cuvk_batch *step;
    CUresult res;
 
    if (wait_count >= SUBMIT_MAX_SEMAPHORES || signal_count >= SUBMIT_MAX_SEMAPHORES)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%u waits and %u signals at once; cuvk takes up to %u of each",
                         wait_count, signal_count, SUBMIT_MAX_SEMAPHORES - 1);
+   res = stream_order(ctx, stream);
+   if (res != CUDA_SUCCESS)
+      return res;
    /* Signals alone go with the open batch's commands: no extra submit. */
-   if (wait_count == 0 && s->open)
-      return batch_flush(ctx, signals, signal_count);
+   if (wait_count == 0 && lane->open) {
+      res = batch_flush(ctx, lane, signals, signal_count);
+      if (stream_is_blocking(ctx, stream))
+         lane->blocking = lane->last_submitted;
+      stream->last_value = cuvk_point(lane->index, lane->last_submitted);
+      return res;
+   }
 
-   res = cuvk_submit_flush(ctx);
+   res = batch_flush(ctx, lane, NULL, 0);
    if (res != CUDA_SUCCESS)
       return res;
-   res = batch_get(ctx, &step);
+   res = batch_get(ctx, lane, &step);
    if (res != CUDA_SUCCESS)
       return res;
-   step->value = s->next_value++;
+   step->value = lane->next_value++;
 
    for (uint32_t i = 0; i < wait_count; i++) {
       wait_sems[i] = waits[i].semaphore;
       wait_values[i] = waits[i].value;
       wait_stages[i] = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
    }
+   /* Waits of the lane not yet carried (other lanes' points, a step of
+    * its own): the step's signal must follow them too. */
+   uint32_t all_waits = lane_take_waits(ctx, lane, wait_sems, wait_values, wait_stages, wait_count);
    for (uint32_t i = 0; i < signal_count; i++) {
       signal_sems[i] = signals[i].semaphore;
       signal_values[i] = signals[i].value;
    }
-   signal_sems[signal_count] = s->timeline;
+   signal_sems[signal_count] = lane->timeline;
    signal_values[signal_count] = step->value;
 
    /* No command buffer and no wait for earlier batches: a signal's first
     * synchronisation scope holds every signal earlier in the queue's
     * signal order, so these signals follow all earlier batches' work and
     * the timeline still rises in order.  A wait, though, blocks only this
-    * batch: later batches wait for the step's value (bind_wait). */
+    * batch: later batches of the lane wait for the step's value. */
    VkTimelineSemaphoreSubmitInfo timeline = {
       .sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
-      .waitSemaphoreValueCount = wait_count,
+      .waitSemaphoreValueCount = all_waits,
       .pWaitSemaphoreValues = wait_values,
       .signalSemaphoreValueCount = signal_count + 1,
       .pSignalSemaphoreValues = signal_values,
@@ -389,16 +616,39 @@ cuvk_submit_semaphores(struct cuvk_context *ctx,
    VkSubmitInfo submit = {
       .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
       .pNext = &timeline,
-      .waitSemaphoreCount = wait_count,
+      .waitSemaphoreCount = all_waits,
       .pWaitSemaphores = wait_sems,
       .pWaitDstStageMask = wait_stages,
       .signalSemaphoreCount = signal_count + 1,
       .pSignalSemaphores = signal_sems,
    };
-   VkResult vr = vkQueueSubmit(ctx->queue, 1, &submit, VK_NULL_HANDLE);
-   if (vr == VK_SUCCESS && wait_count)
-      s->bind_wait = step->value;
-   return batch_submitted(ctx, step, vr, "vkQueueSubmit");
+   VkResult vr = vkQueueSubmit(lane->queue, 1, &submit, VK_NULL_HANDLE);
+   if (vr == VK_SUCCESS) {
+      lane_waits_done(ctx, lane);
+      if (all_waits)
+         lane->wait[lane->index] = step->value;
+   }
+   if (stream_is_blocking(ctx, stream))
+      lane->blocking = step->value;
+   stream->last_value = cuvk_point(lane->index, step->value);
+   return batch_submitted(ctx, lane, step, vr, "vkQueueSubmit");
+}
+
+CUresult
+cuvk_submit_mark(struct cuvk_context *ctx, struct cuvk_stream *stream, bool submit)
+{
+   struct cuvk_lane *lane = stream_lane(ctx, stream);
+   CUresult res = stream_order(ctx, stream);
+   if (res != CUDA_SUCCESS)
+      return res;
+   /* Waits still pending would not be behind the lane's last value: a
+    * step carries them and gives a value that is. */
+   if (lane_has_waits(ctx, lane))
+      return cuvk_submit_semaphores(ctx, stream, NULL, 0, NULL, 0);
+   if (submit)
+      res = batch_flush(ctx, lane, NULL, 0);
+   stream->last_value = cuvk_point(lane->index, lane_last(lane));
+   return res;
 }
 
 CUresult
@@ -406,73 +656,89 @@ cuvk_submit_bind_sparse(struct cuvk_context *ctx, const VkSparseBufferMemoryBind
                         uint32_t bind_count)
 {
    struct cuvk_submit *s = &ctx->submit;
+   struct cuvk_lane *lane = &s->lanes[0];
+   VkSemaphore wait_sems[CUVK_MAX_LANES];
+   uint64_t wait_values[CUVK_MAX_LANES];
+   uint32_t wait_count = 0;
    struct cuvk_batch *step;
 
    /* What was recorded before goes first, so the binding can wait for it. */
    CUresult res = cuvk_submit_flush(ctx);
    if (res != CUDA_SUCCESS)
       return res;
-   /* The binding takes a timeline value like a batch and sits in the
-    * pending list like one, its command buffer unused, so deferred work
-    * (freeing unbound memory) attaches to it and retiring passes it. */
-   res = batch_get(ctx, &step);
+   /* The binding takes a value of lane 0 like a batch and sits in its
+    * pending list like one, its command buffer unused, so retiring passes
+    * it and work deferred after it waits for it. */
+   res = batch_get(ctx, lane, &step);
    if (res != CUDA_SUCCESS)
       return res;
-   step->value = s->next_value++;
+   step->value = lane->next_value++;
 
    /* Signal values must rise in execution order, and an unbinding must
-    * not pull memory from under earlier work: wait for all of it. */
-   bool wait = s->last_submitted != 0;
+    * not pull memory from under earlier work: wait for all of it, on
+    * every lane (the frontier). */
+   for (uint32_t m = 0; m < s->lane_count; m++) {
+      if (!s->lanes[m].last_submitted)
+         continue;
+      wait_sems[wait_count] = s->lanes[m].timeline;
+      wait_values[wait_count] = s->lanes[m].last_submitted;
+      wait_count++;
+   }
    VkTimelineSemaphoreSubmitInfo timeline = {
       .sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
-      .waitSemaphoreValueCount = wait ? 1 : 0,
-      .pWaitSemaphoreValues = &s->last_submitted,
+      .waitSemaphoreValueCount = wait_count,
+      .pWaitSemaphoreValues = wait_values,
       .signalSemaphoreValueCount = 1,
       .pSignalSemaphoreValues = &step->value,
    };
    VkBindSparseInfo info = {
       .sType = VK_STRUCTURE_TYPE_BIND_SPARSE_INFO,
       .pNext = &timeline,
-      .waitSemaphoreCount = wait ? 1 : 0,
-      .pWaitSemaphores = &s->timeline,
+      .waitSemaphoreCount = wait_count,
+      .pWaitSemaphores = wait_sems,
       .bufferBindCount = bind_count,
       .pBufferBinds = binds,
       .signalSemaphoreCount = 1,
-      .pSignalSemaphores = &s->timeline,
+      .pSignalSemaphores = &lane->timeline,
    };
-   VkResult vr = vkQueueBindSparse(ctx->queue, 1, &info, VK_NULL_HANDLE);
-   if (vr == VK_SUCCESS)
-      s->bind_wait = step->value;
-   return batch_submitted(ctx, step, vr, "vkQueueBindSparse");
+   VkResult vr = vkQueueBindSparse(lane->queue, 1, &info, VK_NULL_HANDLE);
+   if (vr == VK_SUCCESS) {
+      /* Every lane's next submission waits for the binding; the lanes'
+       * pending waits were carried by the flush above. */
+      for (uint32_t m = 0; m < s->lane_count; m++)
+         s->lanes[m].wait[0] = step->value;
+   }
+   return batch_submitted(ctx, lane, step, vr, "vkQueueBindSparse");
 }
 
-/* Submits the open batch when nothing else is in flight, so it starts at
- * once; otherwise it waits for company. */
+/* Submits lane's open batch when nothing else of the lane is in flight,
+ * so it starts at once; otherwise it waits for company.  Virtual lanes
+ * wait for a flush instead (struct cuvk_submit). */
 static CUresult
-flush_if_idle(struct cuvk_context *ctx)
+flush_if_idle(struct cuvk_context *ctx, struct cuvk_lane *lane)
 {
-   cuvk_submit_retire(ctx);
-   if (cuvk_list_is_empty(&ctx->submit.pending))
-      return cuvk_submit_flush(ctx);
+   if (ctx->submit.virtual_lanes)
+      return CUDA_SUCCESS;
+   lane_retire(ctx, lane);
+   if (cuvk_list_is_empty(&lane->pending))
+      return batch_flush(ctx, lane, NULL, 0);
    return CUDA_SUCCESS;
 }
 
-/* Waits, lock held, until at most SUBMIT_MAX_PENDING batches are in
- * flight.  Holding the lock keeps other threads of the context from
+/* Waits, lock held, until at most SUBMIT_MAX_PENDING batches of lane are
+ * in flight.  Holding the lock keeps other threads of the context from
  * queueing meanwhile, as they would have to wait too; nothing the GPU
  * waits for needs this lock (cross-context waits are host waits). */
 static CUresult
-throttle_pending(struct cuvk_context *ctx)
+throttle_pending(struct cuvk_context *ctx, struct cuvk_lane *lane)
 {
-   struct cuvk_submit *s = &ctx->submit;
-
    cuvk_submit_retire(ctx);
-   while (s->pending_count > SUBMIT_MAX_PENDING) {
-      struct cuvk_batch *oldest = cuvk_list_first_entry(&s->pending, struct cuvk_batch, link);
+   while (lane->pending_count > SUBMIT_MAX_PENDING) {
+      struct cuvk_batch *oldest = cuvk_list_first_entry(&lane->pending, struct cuvk_batch, link);
       VkSemaphoreWaitInfo wait = {
          .sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO,
          .semaphoreCount = 1,
-         .pSemaphores = &s->timeline,
+         .pSemaphores = &lane->timeline,
          .pValues = &oldest->value,
       };
       VkResult vr = vkWaitSemaphores(ctx->vk, &wait, UINT64_MAX);
@@ -487,15 +753,16 @@ CUresult
 cuvk_submit_commit(struct cuvk_context *ctx)
 {
    struct cuvk_submit *s = &ctx->submit;
+   struct cuvk_lane *lane = &s->lanes[s->current];
    CUresult res;
 
-   s->open->command_count++;
-   if (s->open->command_count >= BATCH_MAX_COMMANDS)
-      res = cuvk_submit_flush(ctx);
+   lane->open->command_count++;
+   if (lane->open->command_count >= BATCH_MAX_COMMANDS)
+      res = batch_flush(ctx, lane, NULL, 0);
    else
-      res = s->hold ? CUDA_SUCCESS : flush_if_idle(ctx);
-   if (res == CUDA_SUCCESS && s->pending_count > SUBMIT_MAX_PENDING)
-      res = throttle_pending(ctx);
+      res = s->hold ? CUDA_SUCCESS : flush_if_idle(ctx, lane);
+   if (res == CUDA_SUCCESS && lane->pending_count > SUBMIT_MAX_PENDING)
+      res = throttle_pending(ctx, lane);
    return res;
 }
 
@@ -515,17 +782,49 @@ cuvk_submit_release(struct cuvk_context *ctx, CUresult res)
 
    pthread_mutex_lock(&ctx->lock);
    assert(s->hold > 0);
-   if (--s->hold == 0 && s->open)
-      flushed = flush_if_idle(ctx);
+   if (--s->hold == 0) {
+      for (uint32_t i = 0; i < s->lane_count && flushed == CUDA_SUCCESS; i++)
+         if (s->lanes[i].open)
+            flushed = flush_if_idle(ctx, &s->lanes[i]);
+   }
    pthread_mutex_unlock(&ctx->lock);
    return res != CUDA_SUCCESS ? res : flushed;
 }
 
-uint64_t
-cuvk_submit_last_value(struct cuvk_context *ctx)
+void
+cuvk_submit_frontier(struct cuvk_context *ctx, struct cuvk_frontier *out)
 {
    struct cuvk_submit *s = &ctx->submit;
-   return s->open ? s->open->value : s->last_submitted;
+   memset(out, 0, sizeof(*out));
+   for (uint32_t i = 0; i < s->lane_count; i++)
+      out->value[i] = lane_last(&s->lanes[i]);
+}
+
+bool
+cuvk_submit_frontier_passed(struct cuvk_context *ctx, const struct cuvk_frontier *frontier)
+{
+   struct cuvk_submit *s = &ctx->submit;
+   for (uint32_t i = 0; i < s->lane_count; i++)
+      if (frontier->value[i] > s->lanes[i].completed)
+         return false;
+   return true;
+}
+
+bool
+cuvk_submit_point_passed(struct cuvk_context *ctx, uint64_t point)
+{
+   uint32_t lane = cuvk_point_lane(point);
+   assert(lane < ctx->submit.lane_count);
+   return cuvk_point_value(point) <= ctx->submit.lanes[lane].completed;
+}
+
+bool
+cuvk_submit_is_idle(struct cuvk_context *ctx)
+{
+   struct cuvk_frontier now;
+   cuvk_submit_retire(ctx);
+   cuvk_submit_frontier(ctx, &now);
+   return cuvk_submit_frontier_passed(ctx, &now);
 }
 
 void
@@ -538,25 +837,19 @@ void
 cuvk_submit_defer_bytes(struct cuvk_context *ctx, struct cuvk_deferred *node, VkDeviceSize bytes)
 {
    struct cuvk_submit *s = &ctx->submit;
-   uint64_t value;
 
-   /* No retiring here: deferred work runs inside cuvk_submit_retire's
-    * walk of the pending list and may defer more.  Polling the counter
-    * leaves the lists alone. */
-   if (vkGetSemaphoreCounterValue(ctx->vk, s->timeline, &value) == VK_SUCCESS)
-      __atomic_store_n(&s->completed, CUVK_MAX(s->completed, value), __ATOMIC_RELAXED);
-
-   if (cuvk_submit_last_value(ctx) <= s->completed) {
+   /* No retiring here: deferred work runs inside cuvk_submit_retire and
+    * may defer more.  Polling the counters leaves the lists alone. */
+   for (uint32_t i = 0; i < s->lane_count; i++)
+      lane_poll(ctx, &s->lanes[i]);
+   cuvk_submit_frontier(ctx, &node->frontier);
+   if (cuvk_submit_frontier_passed(ctx, &node->frontier)) {
+      node->bytes = 0;
       node->fn(ctx, node->data);
       return;
    }
-   /* The newest batch: open, else the last submitted, which is not the
-    * one a running retire is walking (that one is complete). */
-   struct cuvk_batch *batch = s->open ? s->open :
-      cuvk_container_of(s->pending.prev, struct cuvk_batch, link);
-   cuvk_list_addtail(&node->link, &batch->deferred);
    node->bytes = bytes;
-   batch->deferred_bytes += bytes;
+   cuvk_list_addtail(&node->link, &s->deferred);
    s->deferred_bytes += bytes;
 }
 
@@ -574,36 +867,39 @@ cuvk_submit_throttle_frees(struct cuvk_context *ctx)
    for (;;) {
       pthread_mutex_lock(&ctx->lock);
       cuvk_submit_retire(ctx);
-      uint64_t value = 0;
-      if (s->deferred_bytes > s->deferred_limit) {
-         /* The oldest work first: each wait retires at least a batch. */
-         if (!cuvk_list_is_empty(&s->pending))
-            value = cuvk_list_first_entry(&s->pending, struct cuvk_batch, link)->value;
-         else if (s->open)
-            value = s->open->value;
+      uint64_t point = 0;
+      if (s->deferred_bytes > s->deferred_limit && !cuvk_list_is_empty(&s->deferred)) {
+         /* The oldest deferred work first: a lane it still waits for.
+          * Each wait passes at least one lane of its frontier. */
+         struct cuvk_deferred *d = cuvk_list_first_entry(&s->deferred, struct cuvk_deferred, link);
+         for (uint32_t i = 0; i < s->lane_count && !point; i++)
+            if (d->frontier.value[i] > s->lanes[i].completed)
+               point = cuvk_point(i, d->frontier.value[i]);
       }
       pthread_mutex_unlock(&ctx->lock);
-      if (value == 0)
+      if (point == 0)
          return CUDA_SUCCESS;
-      CUresult res = cuvk_submit_wait(ctx, value);
+      CUresult res = cuvk_submit_wait(ctx, point);
       if (res != CUDA_SUCCESS)
          return res;
    }
 }
 
 CUresult
-cuvk_submit_is_done(struct cuvk_context *ctx, uint64_t value, bool *done)
+cuvk_submit_is_done(struct cuvk_context *ctx, uint64_t point, bool *done)
 {
-   struct cuvk_submit *s = &ctx->submit;
+   struct cuvk_lane *lane = &ctx->submit.lanes[cuvk_point_lane(point)];
+   uint64_t value = cuvk_point_value(point);
    CUresult res = CUDA_SUCCESS;
 
+   assert(cuvk_point_lane(point) < ctx->submit.lane_count);
    pthread_mutex_lock(&ctx->lock);
-   if (value > s->completed) {
-      if (s->open && value >= s->open->value)
-         res = cuvk_submit_flush(ctx);
+   if (value > lane->completed) {
+      if (lane->open && value >= lane->open->value)
+         res = batch_flush(ctx, lane, NULL, 0);
       cuvk_submit_retire(ctx);
    }
-   *done = value <= s->completed;
+   *done = value <= lane->completed;
    pthread_mutex_unlock(&ctx->lock);
    /* Work that is done may have faulted: a query reports it as a
     * synchronisation does (cuStreamQuery, cuEventQuery). */
@@ -612,23 +908,40 @@ cuvk_submit_is_done(struct cuvk_context *ctx, uint64_t value, bool *done)
    return res;
 }
 
-/* Blocks until the GPU has reached value. */
-static CUresult
-submit_wait_gpu(struct cuvk_context *ctx, uint64_t value)
+CUresult
+cuvk_submit_is_idle_done(struct cuvk_context *ctx, bool *done)
 {
-   struct cuvk_submit *s = &ctx->submit;
+   struct cuvk_frontier now;
+   CUresult res = CUDA_SUCCESS;
+
+   *done = true;
+   pthread_mutex_lock(&ctx->lock);
+   cuvk_submit_frontier(ctx, &now);
+   pthread_mutex_unlock(&ctx->lock);
+   for (uint32_t i = 0; i < ctx->submit.lane_count && *done && res == CUDA_SUCCESS; i++)
+      res = cuvk_submit_is_done(ctx, cuvk_point(i, now.value[i]), done);
+   return res;
+}
+
+/* Blocks until the GPU has reached point. */
+static CUresult
+submit_wait_gpu(struct cuvk_context *ctx, uint64_t point)
+{
+   struct cuvk_lane *lane = &ctx->submit.lanes[cuvk_point_lane(point)];
+   uint64_t value = cuvk_point_value(point);
    CUresult res = CUDA_SUCCESS;
    VkResult vr;
 
+   assert(cuvk_point_lane(point) < ctx->submit.lane_count);
    /* Reached already (another call polled the counter): still retire, so
     * that what was deferred behind it (a destroyed semaphore's fd, freed
     * memory) is gone when a synchronising call returns. */
-   if (value <= __atomic_load_n(&s->completed, __ATOMIC_RELAXED))
+   if (value <= __atomic_load_n(&lane->completed, __ATOMIC_RELAXED))
       goto done;
 
    pthread_mutex_lock(&ctx->lock);
-   if (s->open && value >= s->open->value)
-      res = cuvk_submit_flush(ctx);
+   if (lane->open && value >= lane->open->value)
+      res = batch_flush(ctx, lane, NULL, 0);
    pthread_mutex_unlock(&ctx->lock);
    if (res != CUDA_SUCCESS)
       return res;
@@ -649,7 +962,7 @@ submit_wait_gpu(struct cuvk_context *ctx, uint64_t value)
       clock_gettime(CLOCK_MONOTONIC, &t0);
       for (;;) {
          uint64_t now_value;
-         if (vkGetSemaphoreCounterValue(ctx->vk, s->timeline, &now_value) == VK_SUCCESS &&
+         if (vkGetSemaphoreCounterValue(ctx->vk, lane->timeline, &now_value) == VK_SUCCESS &&
              now_value >= value)
             goto done;
          if (sched == CU_CTX_SCHED_YIELD)
@@ -664,7 +977,7 @@ submit_wait_gpu(struct cuvk_context *ctx, uint64_t value)
    VkSemaphoreWaitInfo wait = {
       .sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO,
       .semaphoreCount = 1,
-      .pSemaphores = &s->timeline,
+      .pSemaphores = &lane->timeline,
       .pValues = &value,
    };
    vr = vkWaitSemaphores(ctx->vk, &wait, UINT64_MAX);
@@ -680,16 +993,16 @@ done:
 }
 
 CUresult
-cuvk_submit_wait(struct cuvk_context *ctx, uint64_t value)
+cuvk_submit_wait(struct cuvk_context *ctx, uint64_t point)
 {
-   CUresult res = submit_wait_gpu(ctx, value);
+   CUresult res = submit_wait_gpu(ctx, point);
    if (res != CUDA_SUCCESS)
       return res;
-   /* Work up to value includes what the host does after the GPU reached
+   /* Work up to point includes what the host does after the GPU reached
     * it: host functions and the signals of emulated semaphores.  A caller
     * that synchronised must see them done (a signal visible to the
     * exporter, a callback returned). */
-   cuvk_host_queue_wait_through(ctx, value);
+   cuvk_host_queue_wait_through(ctx, point);
    /* Every synchronisation prints what kernels printf'ed, as CUDA does. */
    cuvk_printf_flush(ctx);
    /* A kernel that faulted in the work waited for makes the wait, and
@@ -700,8 +1013,13 @@ cuvk_submit_wait(struct cuvk_context *ctx, uint64_t value)
 CUresult
 cuvk_submit_wait_idle(struct cuvk_context *ctx)
 {
+   struct cuvk_frontier now;
+   CUresult res = CUDA_SUCCESS;
+
    pthread_mutex_lock(&ctx->lock);
-   uint64_t value = cuvk_submit_last_value(ctx);
+   cuvk_submit_frontier(ctx, &now);
    pthread_mutex_unlock(&ctx->lock);
-   return cuvk_submit_wait(ctx, value);
+   for (uint32_t i = 0; i < ctx->submit.lane_count && res == CUDA_SUCCESS; i++)
+      res = cuvk_submit_wait(ctx, cuvk_point(i, now.value[i]));
+   return res;
 }

@@ -1,15 +1,19 @@
 /*
  * Work submission for one context.
  *
- * All streams of a context record into one open batch (a pooled command
- * buffer) in the order the host calls arrive, with a full compute barrier
- * between commands.  Batches are submitted to the context's single queue
- * and signal increasing values on one timeline semaphore.  Since every
- * command is ordered after every earlier one, CUDA's stream rules (the
- * legacy default stream's implicit synchronisation included) hold by
- * construction; the price is that streams never overlap, which a CPU
- * driver gains nothing from anyway and which only matters on a GPU when a
- * single copy does not fill it.
+ * A context submits to lanes (struct cuvk_lane): each has a queue, a
+ * timeline semaphore, an open batch (a pooled command buffer) and a list
+ * of submitted batches.  Every stream is given a lane when it is created,
+ * round robin, the legacy stream lane 0.  Within a lane, commands are
+ * recorded in the order the host calls arrive with a full compute
+ * barrier between them, so streams of one lane never overlap.  Between
+ * lanes, CUDA's ordering rules (cuStreamWaitEvent, the legacy stream's
+ * implicit synchronisation, sparse binding) are timeline waits in the
+ * submissions (docs/design.md, "Streams side by side").  "Done when"
+ * is a point: the lane in the top bits of a uint64_t, its timeline value
+ * below.  There is one lane by default; CUVK_LANES=N makes N lanes that
+ * share the context's one queue, which exercises the cross-lane waits
+ * even on a device with one queue.
  *
  * A batch is submitted at once when the queue is idle, so a lone command
  * starts without delay; while earlier work is running, commands accumulate
@@ -40,6 +44,39 @@
 #include "util/list.h"
 
 struct cuvk_context;
+struct cuvk_stream;
+
+/* Most lanes a context has (CUVK_LANES). */
+#define CUVK_MAX_LANES 8u
+
+/* A point: the lane in the top 8 bits, a value of its timeline below.
+ * Lane 0's points are its plain values, and 0 is "nothing", complete
+ * from the start. */
+#define CUVK_POINT_LANE_SHIFT 56
+#define CUVK_POINT_VALUE_MASK ((UINT64_C(1) << CUVK_POINT_LANE_SHIFT) - 1)
+
+static inline uint32_t
+cuvk_point_lane(uint64_t point)
+{
+   return (uint32_t)(point >> CUVK_POINT_LANE_SHIFT);
+}
+
+static inline uint64_t
+cuvk_point_value(uint64_t point)
+{
+   return point & CUVK_POINT_VALUE_MASK;
+}
+
+static inline uint64_t
+cuvk_point(uint32_t lane, uint64_t value)
+{
+   return value ? ((uint64_t)lane << CUVK_POINT_LANE_SHIFT) | value : 0;
+}
+
+/* One value per lane: everything recorded up to a moment. */
+struct cuvk_frontier {
+   uint64_t value[CUVK_MAX_LANES];
+};
 
 typedef void (*cuvk_deferred_fn)(struct cuvk_context *ctx, void *data);
 
@@ -48,6 +85,9 @@ struct cuvk_deferred {
    cuvk_deferred_fn fn;
    void *data;
    VkDeviceSize bytes;     /* of device memory fn gives back (back-pressure) */
+   /* Runs once every lane has passed this: whatever stream used what fn
+    * frees is done, without tracking which. */
+   struct cuvk_frontier frontier;
 };
 
 struct cuvk_batch {
@@ -55,11 +95,15 @@ struct cuvk_batch {
    VkCommandBuffer cmd;
    uint64_t value;         /* timeline value signalled when it completes */
    uint32_t command_count;
-   struct cuvk_list deferred; /* cuvk_deferred run once it completes */
-   VkDeviceSize deferred_bytes; /* sum of their bytes */
 };
 
-struct cuvk_submit {
+/* What a context submits to: a queue (shared by every lane while there
+ * is one VkQueue), its own timeline, open batch and pending list.
+ * Commands of one lane are ordered by their barriers; between lanes,
+ * only by the waits below. */
+struct cuvk_lane {
+   uint32_t index;
+   VkQueue queue;
    VkCommandPool pool;
    VkSemaphore timeline;
    struct cuvk_batch *open;   /* recording, or NULL */
@@ -68,29 +112,63 @@ struct cuvk_submit {
    uint64_t next_value;       /* value of the next batch to open */
    uint64_t last_submitted;   /* value of the newest submitted batch */
    uint64_t completed;        /* newest value known complete */
-   uint32_t hold;             /* cuvk_submit_hold depth: no idle flushes */
    uint32_t pending_count;    /* batches in pending */
-   /* Memory freed by the host that waits for batches to complete, and
-    * how much of it an allocation tolerates before it waits
+   /* Values of each lane's timeline the next submission on this lane
+    * waits for (0: none).  The lane's own entry is a step of its own a
+    * batch is not ordered after by barriers: a sparse binding or a
+    * semaphore wait (a wait blocks only its own batch). */
+   uint64_t wait[CUVK_MAX_LANES];
+   /* What submitted batches of this lane already waited for: a wait for
+    * no more than this is implied by lane order. */
+   uint64_t waited[CUVK_MAX_LANES];
+   /* The newest value of blocking work on this lane (the legacy stream,
+    * streams without CU_STREAM_NON_BLOCKING), which legacy stream work
+    * on other lanes waits for. */
+   uint64_t blocking;
+};
+
+struct cuvk_submit {
+   struct cuvk_lane lanes[CUVK_MAX_LANES];
+   uint32_t lane_count;
+   /* Fewer VkQueues than lanes (CUVK_LANES on one queue): lanes submit
+    * only when full or waited for, so work of two lanes reaches the
+    * queue in another order than recorded, and a missing cross-lane wait
+    * shows as wrong results instead of hiding behind the queue order. */
+   bool virtual_lanes;
+   uint32_t next_lane;        /* round robin for new streams */
+   uint32_t current;          /* lane of the last cuvk_submit_record */
+   uint32_t hold;             /* cuvk_submit_hold depth: no idle flushes */
+   /* The newest command that used an array: array layouts are tracked
+    * per image, not per lane, so array commands of different lanes
+    * follow one another (docs/design.md, streams side by side). */
+   uint64_t array_point;
+   /* Work run once the frontier it was deferred at has passed, oldest
+    * first (frontiers only grow, so the head is always the first due). */
+   struct cuvk_list deferred;
+   /* Memory freed by the host that waits for the GPU, and how much of
+    * it an allocation tolerates before it waits
     * (cuvk_submit_throttle_frees). */
    VkDeviceSize deferred_bytes;
    VkDeviceSize deferred_limit;
-   /* A step the next submitted batch must wait for: a sparse binding
-    * (command buffers are not ordered after vkQueueBindSparse by the queue
-    * alone) or a semaphore wait (a wait blocks only its own batch). */
-   uint64_t bind_wait;
 };
 
 CUresult cuvk_submit_init(struct cuvk_context *ctx);
 void cuvk_submit_finish(struct cuvk_context *ctx);
 
-/* Opens a batch if needed and returns its command buffer, with a barrier
- * recorded after the previous command.  *value receives the timeline value
- * the batch will signal, which the caller records as "done when". */
-CUresult cuvk_submit_record(struct cuvk_context *ctx, VkCommandBuffer *cmd, uint64_t *value);
+/* The lane for a new stream: round robin over the lanes (the legacy
+ * stream is on lane 0).  Lock held. */
+uint32_t cuvk_submit_pick_lane(struct cuvk_context *ctx);
 
-/* Called after the command is recorded: submits now when the queue is idle
- * or the batch is full. */
+/* Opens a batch on stream's lane if needed and returns its command
+ * buffer, with a barrier recorded after the previous command and CUDA's
+ * ordering of the stream against other lanes (legacy and blocking
+ * streams, cuvk_submit_stream_wait) in place.  *point receives the point
+ * the batch will signal, which the caller records as "done when". */
+CUresult cuvk_submit_record(struct cuvk_context *ctx, struct cuvk_stream *stream, VkCommandBuffer *cmd,
+                            uint64_t *point);
+
+/* Called after the command is recorded: submits now when the lane is
+ * idle or the batch is full. */
 CUresult cuvk_submit_commit(struct cuvk_context *ctx);
 
 /* Between hold and release, commit submits only full batches; release
@@ -101,10 +179,11 @@ CUresult cuvk_submit_commit(struct cuvk_context *ctx);
 void cuvk_submit_hold(struct cuvk_context *ctx);
 CUresult cuvk_submit_release(struct cuvk_context *ctx, CUresult res);
 
-/* Queues sparse buffer bindings (memory VK_NULL_HANDLE unbinds) after
- * everything recorded so far and before everything recorded later, as a
- * step of the timeline of its own: work deferred after it runs once the
- * binding has happened.  The host does not wait.  Lock held. */
+/* Queues sparse buffer bindings (memory VK_NULL_HANDLE unbinds) on lane 0
+ * after everything recorded so far on every lane and before everything
+ * recorded later on any, as a step of lane 0's timeline: work deferred
+ * after it runs once the binding has happened.  The host does not wait.
+ * Lock held. */
 CUresult cuvk_submit_bind_sparse(struct cuvk_context *ctx, const VkSparseBufferMemoryBindInfo *binds,
                                  uint32_t bind_count);
 
@@ -115,23 +194,35 @@ struct cuvk_submit_sem {
    uint64_t value;
 };
 
-/* Semaphore operations in submission order, without blocking the host.
- * The signals happen after everything recorded so far (they ride on the
- * open batch's submit when there is one); everything recorded later runs
- * after the waits.  The step takes a timeline value like a batch, so
- * waiting for cuvk_submit_last_value() afterwards includes it: a wait
- * nobody signals leaves the stream not ready.  Lock held. */
-CUresult cuvk_submit_semaphores(struct cuvk_context *ctx,
+/* Semaphore operations in stream's submission order, without blocking
+ * the host.  The signals happen after everything recorded so far on the
+ * stream's lane (they ride on the open batch's submit when there is one);
+ * everything recorded later there runs after the waits.  The step takes
+ * a value of the lane's timeline like a batch, which becomes the
+ * stream's last point: a wait nobody signals leaves the stream not
+ * ready.  Lock held. */
+CUresult cuvk_submit_semaphores(struct cuvk_context *ctx, struct cuvk_stream *stream,
                                 const struct cuvk_submit_sem *waits, uint32_t wait_count,
                                 const struct cuvk_submit_sem *signals, uint32_t signal_count);
 
-/* Submits the open batch, if any. */
+/* Sets stream->last_value to a point that covers everything recorded on
+ * stream so far with what CUDA orders it after (events without timing),
+ * and with submit, makes it reach the queue (for what the host waits
+ * for without flushing: host functions, host signals).  Lock held. */
+CUresult cuvk_submit_mark(struct cuvk_context *ctx, struct cuvk_stream *stream, bool submit);
+
+/* Orders stream's later work after point (cuStreamWaitEvent): nothing
+ * when point is on the stream's lane, else a wait in the next
+ * submission of the lane.  Lock held. */
+CUresult cuvk_submit_stream_wait(struct cuvk_context *ctx, struct cuvk_stream *stream, uint64_t point);
+
+/* Submits the open batch of every lane, if any. */
 CUresult cuvk_submit_flush(struct cuvk_context *ctx);
 
-/* Runs node->fn(ctx, node->data) once everything recorded so far has
- * completed (at once when nothing is outstanding).  The node is embedded
- * in the caller's object, so deferring never fails; fn runs with the
- * context lock held and must not take it. */
+/* Runs node->fn(ctx, node->data) once everything recorded so far on
+ * every lane has completed (at once when nothing is outstanding).  The
+ * node is embedded in the caller's object, so deferring never fails; fn
+ * runs with the context lock held and must not take it. */
 void cuvk_submit_defer(struct cuvk_context *ctx, struct cuvk_deferred *node);
 
 /* As cuvk_submit_defer, for work that frees bytes of device memory:
@@ -148,23 +239,35 @@ CUresult cuvk_submit_throttle_frees(struct cuvk_context *ctx);
 /* True when freed memory still waits for the GPU; lock held. */
 bool cuvk_submit_has_deferred_frees(struct cuvk_context *ctx);
 
-/* The value of the newest recorded work: the open batch, else the last
- * submitted one.  Waiting for it waits for everything recorded so far. */
-uint64_t cuvk_submit_last_value(struct cuvk_context *ctx);
+/* The frontier now: every lane's newest recorded value.  Lock held. */
+void cuvk_submit_frontier(struct cuvk_context *ctx, struct cuvk_frontier *out);
 
-/* Blocks until value has completed, flushing first if value is in the open
+/* Whether every lane is known past frontier / point, from what the last
+ * retire saw (no polling).  Lock held. */
+bool cuvk_submit_frontier_passed(struct cuvk_context *ctx, const struct cuvk_frontier *frontier);
+bool cuvk_submit_point_passed(struct cuvk_context *ctx, uint64_t point);
+
+/* True when nothing recorded is outstanding on any lane; retires first.
+ * Lock held. */
+bool cuvk_submit_is_idle(struct cuvk_context *ctx);
+
+/* Blocks until point has completed, flushing first if it is in an open
  * batch.  Takes the context lock itself; must be called without it. */
-CUresult cuvk_submit_wait(struct cuvk_context *ctx, uint64_t value);
+CUresult cuvk_submit_wait(struct cuvk_context *ctx, uint64_t point);
 
-/* Waits for everything recorded on ctx so far.  Takes the context lock
- * itself; must be called without it. */
+/* Waits for everything recorded on ctx so far, on every lane.  Takes the
+ * context lock itself; must be called without it. */
 CUresult cuvk_submit_wait_idle(struct cuvk_context *ctx);
 
-/* Non-blocking: flushes value's batch if still open, then polls. Takes
+/* Non-blocking: flushes point's batch if still open, then polls. Takes
  * the context lock itself. */
-CUresult cuvk_submit_is_done(struct cuvk_context *ctx, uint64_t value, bool *done);
+CUresult cuvk_submit_is_done(struct cuvk_context *ctx, uint64_t point, bool *done);
 
-/* Retires completed batches (runs their deferred work); lock held. */
+/* As cuvk_submit_is_done for everything recorded on every lane. */
+CUresult cuvk_submit_is_idle_done(struct cuvk_context *ctx, bool *done);
+
+/* Retires completed batches of every lane and runs deferred work whose
+ * frontier passed; lock held. */
 void cuvk_submit_retire(struct cuvk_context *ctx);
 
 #endif

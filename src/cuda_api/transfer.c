@@ -117,7 +117,7 @@ record_dispatch(struct cuvk_context *ctx, struct cuvk_stream *stream, VkPipeline
    VkCommandBuffer cmd;
    uint64_t value;
    uint32_t gx, gy;
-   CUresult res = cuvk_submit_record(ctx, &cmd, &value);
+   CUresult res = cuvk_submit_record(ctx, stream, &cmd, &value);
    if (res != CUDA_SUCCESS)
       return res;
    dispatch_groups(ctx, width, height, &gx, &gy);
@@ -184,7 +184,7 @@ record_copy_transfer(struct cuvk_context *ctx, struct cuvk_stream *stream, struc
    for (uint64_t row = 0; row < rows;) {
       VkCommandBuffer cmd;
       uint64_t value;
-      res = cuvk_submit_record(ctx, &cmd, &value);
+      res = cuvk_submit_record(ctx, stream, &cmd, &value);
       if (res != CUDA_SUCCESS)
          return res;
       /* One command holds up to TRANSFER_MAX_REGIONS rows, passed in
@@ -461,7 +461,7 @@ record_fill(struct cuvk_context *ctx, struct cuvk_stream *stream, struct gpu_ref
    if (res == CUDA_SUCCESS && body) {
       VkCommandBuffer cmd;
       uint64_t value;
-      res = cuvk_submit_record(ctx, &cmd, &value);
+      res = cuvk_submit_record(ctx, stream, &cmd, &value);
       if (res != CUDA_SUCCESS)
          return res;
       vkCmdFillBuffer(cmd, dst.buffer, dst.offset + head, body, pattern);
@@ -531,8 +531,7 @@ context_is_idle(struct cuvk_context *ctx)
 {
    bool idle;
    pthread_mutex_lock(&ctx->lock);
-   cuvk_submit_retire(ctx);
-   idle = cuvk_submit_last_value(ctx) <= ctx->submit.completed;
+   idle = cuvk_submit_is_idle(ctx);
    pthread_mutex_unlock(&ctx->lock);
    return idle;
 }

@@ -2,8 +2,8 @@
  * The per-thread default stream symbols of the runtime API: what a program
  * built with CUDA_API_PER_THREAD_DEFAULT_STREAM calls.  In them the
  * default stream (0) means the calling thread's own default stream,
- * cudaStreamPerThread.  cuvk orders all work of a context in one sequence
- * (see submit.h), so that stream behaves as the legacy one does, and these
+ * cudaStreamPerThread.  cuvk runs that stream as the legacy one (see
+ * submit.h; a stream of its own per thread is not done yet), and these
  * only forward.
  */
 #include "runtime/runtime.h"

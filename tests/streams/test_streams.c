@@ -122,6 +122,11 @@ bufs_create(struct bufs *b)
    API_REQUIRE_CU(cuMemsetD32(b->x, 0, WORDS));
    API_REQUIRE_CU(cuMemsetD32(b->y, 0, WORDS));
    memset(b->out, 0, BIG);
+   /* A memset of device memory may return before it is done, and the
+    * cases' non-blocking streams are not ordered after the legacy
+    * stream: without this, the zeroing could land after a producer
+    * (it does with CUVK_LANES=4). */
+   API_REQUIRE_CU(cuCtxSynchronize());
 }
 
 static void
