@@ -187,23 +187,31 @@ shared_var(struct cuvk_spirv_emitter *e)
    if (e->shared_var)
       return e->shared_var;
    uint32_t u32 = cuvk_spirv_type_uint(e, 32);
-   /* One word more than needed, so the array is never empty. */
-   uint32_t words = e->dynamic_shared_offset / 4 + 1;
+   /* Exactly the bytes the kernel has, rounded up to words: a launch with
+    * all of the device's shared memory must fit (a word more than that
+    * is a module Vulkan refuses).  An array cannot be empty, so none
+    * becomes one word. */
+   uint32_t words = (e->dynamic_shared_offset + 3) / 4;
    uint32_t length;
    if (e->dynamic_shared) {
       uint32_t spec = cuvk_spirv_read_special(
          e, &(struct cuvk_ir_value){ .kind = CUVK_IR_VAL_SPECIAL,
                                      .special = CUVK_IR_SPECIAL_DYNAMIC_SMEM_SIZE });
       uint32_t plus3 = cuvk_spirv_id(&e->b), quarter = cuvk_spirv_id(&e->b);
+      uint32_t sum = cuvk_spirv_id(&e->b), empty = cuvk_spirv_id(&e->b);
       length = cuvk_spirv_id(&e->b);
       cuvk_spirv_global(e, SpvOpSpecConstantOp, u32, plus3, SpvOpIAdd, spec,
                         cuvk_spirv_const_u32(e, 3));
       cuvk_spirv_global(e, SpvOpSpecConstantOp, u32, quarter, SpvOpUDiv, plus3,
                         cuvk_spirv_const_u32(e, 4));
-      cuvk_spirv_global(e, SpvOpSpecConstantOp, u32, length, SpvOpIAdd, quarter,
+      cuvk_spirv_global(e, SpvOpSpecConstantOp, u32, sum, SpvOpIAdd, quarter,
                         cuvk_spirv_const_u32(e, words));
+      cuvk_spirv_global(e, SpvOpSpecConstantOp, cuvk_spirv_type_bool(e), empty, SpvOpIEqual, sum,
+                        cuvk_spirv_const_u32(e, 0));
+      cuvk_spirv_global(e, SpvOpSpecConstantOp, u32, length, SpvOpSelect, empty,
+                        cuvk_spirv_const_u32(e, 1), sum);
    } else {
-      length = cuvk_spirv_const_u32(e, words);
+      length = cuvk_spirv_const_u32(e, words ? words : 1);
    }
    uint32_t array = cuvk_spirv_id(&e->b);
    cuvk_spirv_global(e, SpvOpTypeArray, array, u32, length);

@@ -665,6 +665,19 @@ case_reduce(struct kr *r)
          CHECK(((long long *)lout->map)[b] == want);
       }
    }
+   /* All of the device's shared memory as the dynamic part: the module's
+    * array must be exactly that, or Vulkan refuses the pipeline (it was
+    * a word more once, which the validation layer flagged). */
+   memset(lout->map, 0, GRID * 2 * 8);
+   if (run(r, "reduce_dynamic", (uint32_t)grid2, BLOCK, r->target.max_shared_bytes,
+           (struct kr_arg[]){ KR_ARG(iin->addr), KR_ARG(lout->addr), KR_ARG(ni) }, 3, 0)) {
+      for (int b = 0; b < grid2; b++) {
+         long long want = 0;
+         for (int i = b * BLOCK; i < (b + 1) * BLOCK && i < N; i++)
+            want += i * 3 - 1000;
+         CHECK(((long long *)lout->map)[b] == want);
+      }
+   }
 }
 
 static void
