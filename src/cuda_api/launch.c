@@ -238,6 +238,15 @@ cuvk_launch_layout(struct cuvk_context *ctx)
 }
 
 CUresult
+cuvk_context_faulted(struct cuvk_context *ctx, const char *entry)
+{
+   if (__atomic_load_n(&ctx->fault_error, __ATOMIC_ACQUIRE) == CUDA_SUCCESS)
+      return CUDA_SUCCESS;
+   return cuvk_error(CUDA_ERROR_ILLEGAL_ADDRESS, "%s: a kernel of this context faulted earlier; it takes no "
+                     "more work until it is destroyed", entry);
+}
+
+CUresult
 cuvk_launch_fault(struct cuvk_context *ctx)
 {
    if (__atomic_load_n(&ctx->fault_error, __ATOMIC_ACQUIRE) != CUDA_SUCCESS)

@@ -377,7 +377,7 @@ cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library, const char *name)
 CUVK_EXPORT CUresult CUDAAPI
 cuLibraryGetKernelCount(unsigned int *count, CUlibrary lib)
 {
-   struct cuvk_library *l;
+   struct cuvk_library *l = NULL;
    CUresult res = library_lookup(lib, "cuLibraryGetKernelCount", &l);
    if (res != CUDA_SUCCESS)
       return res;
@@ -462,7 +462,7 @@ cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel)
 CUVK_EXPORT CUresult CUDAAPI
 cuKernelGetLibrary(CUlibrary *pLib, CUkernel kernel)
 {
-   struct cuvk_kernel *k;
+   struct cuvk_kernel *k = NULL;
    CUresult res = kernel_lookup(kernel, "cuKernelGetLibrary", &k);
    if (res != CUDA_SUCCESS)
       return res;

@@ -524,6 +524,11 @@ cuvk_submit_record(struct cuvk_context *ctx, struct cuvk_stream *stream, VkComma
    struct cuvk_lane *lane = stream_lane(ctx, stream);
    CUresult res;
 
+   /* After a kernel's fault the context takes no more work (copies and
+    * fills check before their host paths too). */
+   res = cuvk_context_faulted(ctx, "queueing work");
+   if (res != CUDA_SUCCESS)
+      return res;
    res = stream_order(ctx, stream);
    if (res != CUDA_SUCCESS)
       return res;

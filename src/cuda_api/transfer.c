@@ -6,6 +6,7 @@
 #include "cuda_api/context.h"
 #include "cuda_api/driver.h"
 #include "cuda_api/memory.h"
+#include "cuda_api/module.h"
 #include "cuvk_shader_params.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -831,6 +832,12 @@ cuvk_copy(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct cuv
    size_t left = copy->size;
    CUresult res;
 
+   /* The sticky fault, before any host path that would skip the
+    * submission's own check. */
+   res = cuvk_context_faulted(ctx, copy->entry);
+   if (res != CUDA_SUCCESS)
+      return res;
+
    if (left == 0)
       return CUDA_SUCCESS;
    if (dst == 0 || src == 0)
@@ -892,6 +899,12 @@ cuvk_fill(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct cuv
 {
    struct cuvk_mem_span span;
    CUresult res;
+
+   /* The sticky fault, before any host path that would skip the
+    * submission's own check. */
+   res = cuvk_context_faulted(ctx, fill->entry);
+   if (res != CUDA_SUCCESS)
+      return res;
 
    if (fill->dst == 0)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: destination is NULL", fill->entry);

@@ -407,6 +407,10 @@ case_wild_pointer(void)
    CHECK_CU(cuCtxSynchronize(), CUDA_ERROR_ILLEGAL_ADDRESS);
    CHECK_CU(cuCtxSynchronize(), CUDA_ERROR_ILLEGAL_ADDRESS);
    CHECK_CU(cuLaunchKernel(f, 2, 1, 1, 128, 1, 1, 0, NULL, params, NULL), CUDA_ERROR_ILLEGAL_ADDRESS);
+   /* Every call that queues work, not only launches. */
+   CHECK_CU(cuMemsetD32(good, 0, 16), CUDA_ERROR_ILLEGAL_ADDRESS);
+   CHECK_CU(cuMemsetD32Async(good, 0, 16, NULL), CUDA_ERROR_ILLEGAL_ADDRESS);
+   CHECK_CU(cuMemcpyHtoD(good, &n, sizeof(n)), CUDA_ERROR_ILLEGAL_ADDRESS);
    free(ptx);
    /* Only destroying the context clears it, as on CUDA. */
    CUdevice dev;

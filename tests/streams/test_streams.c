@@ -746,6 +746,7 @@ fault_seen_by_every_stream(void)
    API_CHECK_RES(CUDA_ERROR_ILLEGAL_ADDRESS, cuStreamSynchronize(c));
    API_CHECK_RES(CUDA_ERROR_ILLEGAL_ADDRESS, cuCtxSynchronize());
    API_CHECK_RES(CUDA_ERROR_ILLEGAL_ADDRESS, cuLaunchKernel(poke, 1, 1, 1, 1, 1, 1, 0, c, params, NULL));
+   API_CHECK_RES(CUDA_ERROR_ILLEGAL_ADDRESS, cuMemsetD32Async(x, 2, WORDS, c));
 
    /* Only destroying the context clears it, as on CUDA. */
    API_CHECK_CU(cuDevicePrimaryCtxReset(dev));
