@@ -219,34 +219,11 @@ cuLibraryLoadFromFile(CUlibrary *library, const char *fileName, CUjit_option *ji
       return res;
    if (!fileName)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: fileName is NULL", entry);
-   FILE *f = fopen(fileName, "rbe");
-   if (!f)
-      return cuvk_error(CUDA_ERROR_FILE_NOT_FOUND, "%s: cannot open %s", entry, fileName);
-   uint8_t *data = NULL;
-   size_t size = 0, cap = 0;
-   bool failed = false;
-   for (;;) {
-      if (size == cap) {
-         cap = cap ? cap * 2 : 1 << 16;
-         uint8_t *grown = realloc(data, cap + 1);
-         if (!grown) {
-            failed = true;
-            break;
-         }
-         data = grown;
-      }
-      size_t got = fread(data + size, 1, cap - size, f);
-      size += got;
-      if (got == 0)
-         break;
-   }
-   failed = failed || ferror(f);
-   fclose(f);
-   if (failed) {
-      free(data);
-      return cuvk_error(CUDA_ERROR_FILE_NOT_FOUND, "%s: reading %s failed", entry, fileName);
-   }
-   data[size] = 0; /* text ends in a nul for the parser */
+   char *data;
+   size_t size;
+   res = cuvk_module_read_file(fileName, entry, &data, &size);
+   if (res != CUDA_SUCCESS)
+      return res;
    res = library_load(library, data, size + 1, entry);
    free(data);
    return res;

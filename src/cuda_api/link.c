@@ -28,6 +28,7 @@
 
 #include "cuda_api/driver.h"
 #include "cuda_api/fatbin.h"
+#include "cuda_api/module.h"
 #include "cuda_api/object.h"
 #include "compiler/compiler.h"
 #include "util/error.h"
@@ -195,34 +196,11 @@ cuLinkAddFile_v2(CUlinkState state, CUjitInputType type, const char *path, unsig
       return res;
    if (!path)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuLinkAddFile: path is NULL");
-   FILE *f = fopen(path, "rbe");
-   if (!f)
-      return cuvk_error(CUDA_ERROR_FILE_NOT_FOUND, "cuLinkAddFile: cannot open %s", path);
-   char *data = NULL;
-   size_t size = 0, cap = 0;
-   bool failed = false;
-   for (;;) {
-      if (size == cap) {
-         cap = cap ? cap * 2 : 1 << 16;
-         char *grown = realloc(data, cap + 1);
-         if (!grown) {
-            failed = true;
-            break;
-         }
-         data = grown;
-      }
-      size_t got = fread(data + size, 1, cap - size, f);
-      size += got;
-      if (got == 0)
-         break;
-   }
-   failed = failed || ferror(f);
-   fclose(f);
-   if (failed) {
-      free(data);
-      return cuvk_error(CUDA_ERROR_FILE_NOT_FOUND, "cuLinkAddFile: reading %s failed", path);
-   }
-   data[size] = '\0';
+   char *data;
+   size_t size;
+   res = cuvk_module_read_file(path, "cuLinkAddFile", &data, &size);
+   if (res != CUDA_SUCCESS)
+      return res;
    res = link_add(s, type, data, size + 1, path, "cuLinkAddFile");
    free(data);
    return res;

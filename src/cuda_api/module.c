@@ -281,27 +281,22 @@ cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int numOptions,
    return module_load(image, SIZE_MAX, "cuModuleLoadDataEx", module);
 }
 
-CUVK_EXPORT CUresult CUDAAPI
-cuModuleLoad(CUmodule *module, const char *fname)
+CUresult
+cuvk_module_read_file(const char *path, const char *entry, char **out, size_t *size_out)
 {
-   CUresult res = cuvk_driver_check("cuModuleLoad");
-   if (res != CUDA_SUCCESS)
-      return res;
-   if (!fname)
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuModuleLoad: fname is NULL");
-   FILE *f = fopen(fname, "rbe");
+   FILE *f = fopen(path, "rbe");
    if (!f)
-      return cuvk_error(CUDA_ERROR_FILE_NOT_FOUND, "cuModuleLoad: cannot open %s", fname);
-   uint8_t *data = NULL;
+      return cuvk_error(CUDA_ERROR_FILE_NOT_FOUND, "%s: cannot open %s", entry, path);
+   char *data = NULL;
    size_t size = 0, cap = 0;
    for (;;) {
       if (size == cap) {
          cap = cap ? cap * 2 : 1 << 16;
-         uint8_t *grown = realloc(data, cap + 1);
+         char *grown = realloc(data, cap + 1);
          if (!grown) {
             free(data);
             fclose(f);
-            return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "cuModuleLoad: out of host memory reading %s", fname);
+            return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory reading %s", entry, path);
          }
          data = grown;
       }
@@ -314,9 +309,27 @@ cuModuleLoad(CUmodule *module, const char *fname)
    fclose(f);
    if (failed) {
       free(data);
-      return cuvk_error(CUDA_ERROR_FILE_NOT_FOUND, "cuModuleLoad: reading %s failed", fname);
+      return cuvk_error(CUDA_ERROR_FILE_NOT_FOUND, "%s: reading %s failed", entry, path);
    }
    data[size] = 0; /* text files end in a nul for the parser */
+   *out = data;
+   *size_out = size;
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuModuleLoad(CUmodule *module, const char *fname)
+{
+   CUresult res = cuvk_driver_check("cuModuleLoad");
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!fname)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuModuleLoad: fname is NULL");
+   char *data;
+   size_t size;
+   res = cuvk_module_read_file(fname, "cuModuleLoad", &data, &size);
+   if (res != CUDA_SUCCESS)
+      return res;
    res = module_load(data, size + 1, "cuModuleLoad", module);
    free(data);
    return res;

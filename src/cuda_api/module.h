@@ -129,6 +129,11 @@ void cuvk_printf_finish(struct cuvk_context *ctx);
 CUresult cuvk_module_load_in(struct cuvk_context *ctx, const void *image, size_t size, const char *entry,
                              struct cuvk_module **out);
 
+/* The whole file at path, nul-terminated (so that PTX text parses), in
+ * *out (free it) and its size without the nul in *size; errors name
+ * entry. */
+CUresult cuvk_module_read_file(const char *path, const char *entry, char **out, size_t *size);
+
 /* cuModuleUnload's work on a live module the caller holds a reference
  * to; false when another unload got there first. */
 bool cuvk_module_unload(struct cuvk_module *mod);
