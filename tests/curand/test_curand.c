@@ -12,49 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static unsigned failures;
-
-#define CHECK(cond)                                                                   \
-   do {                                                                               \
-      if (!(cond)) {                                                                  \
-         fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);     \
-         failures++;                                                                  \
-      }                                                                               \
-   } while (0)
-
-#define OK(expr)                                                                      \
-   do {                                                                               \
-      CUresult r_ = (expr);                                                           \
-      if (r_ != CUDA_SUCCESS) {                                                       \
-         fprintf(stderr, "%s:%d: %s gave %d\n", __FILE__, __LINE__, #expr, (int)r_);  \
-         failures++;                                                                  \
-      }                                                                               \
-   } while (0)
-
+#include "driver_harness.h"
 #include "xorwow_host.h"
 
 /* ---- cases ---- */
 
 static CUmodule mod;
-
-static char *
-read_file(const char *path)
-{
-   FILE *f = fopen(path, "rb");
-   if (!f) {
-      perror(path);
-      exit(1);
-   }
-   fseek(f, 0, SEEK_END);
-   long n = ftell(f);
-   fseek(f, 0, SEEK_SET);
-   char *data = malloc((size_t)n + 1);
-   if (!data || fread(data, 1, (size_t)n, f) != (size_t)n)
-      exit(1);
-   data[n] = 0;
-   fclose(f);
-   return data;
-}
 
 /* 4 blocks of 32 threads, subsequence = thread, 8 of each kind a thread:
  * curand exactly; curand_uniform exactly (one fma both sides);
@@ -140,23 +103,16 @@ case_far(const mat160 *powers)
 int
 main(int argc, char **argv)
 {
-   if (argc >= 2 && strcmp(argv[1], "--skip") == 0) {
-      printf("skipped: %s\n", argc > 2 ? argv[2] : "");
-      return 77;
-   }
+   if (argc >= 2 && strcmp(argv[1], "--skip") == 0)
+      cuvk_test_skip("%s", argc > 2 ? argv[2] : "");
    if (argc != 3) {
       fprintf(stderr, "usage: %s CASE CURAND_XORWOW.ptx\n", argv[0]);
       return 2;
    }
    /* 2^(67 + 63) steps at most: powers up to 2^130. */
    mat160 *powers = step_powers(131);
-   CUdevice dev;
-   CUcontext ctx;
-   OK(cuInit(0));
-   OK(cuDeviceGet(&dev, 0));
-   OK(cuDevicePrimaryCtxRetain(&ctx, dev));
-   OK(cuCtxSetCurrent(ctx));
-   char *ptx = read_file(argv[2]);
+   drv_test_setup(NULL);
+   char *ptx = drv_test_read_file(argv[2], NULL);
    OK(cuModuleLoadData(&mod, ptx));
    free(ptx);
    if (strcmp(argv[1], "kernel.curand.xorwow") == 0) {
@@ -168,9 +124,7 @@ main(int argc, char **argv)
       return 2;
    }
    OK(cuModuleUnload(mod));
-   OK(cuDevicePrimaryCtxRelease(dev));
+   drv_test_teardown();
    free(powers);
-   if (failures)
-      fprintf(stderr, "%s: %u failures\n", argv[1], failures);
-   return failures ? 1 : 0;
+   return drv_test_exit(argv[1]);
 }
