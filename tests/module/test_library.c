@@ -13,6 +13,7 @@
  */
 #include <cuda.h>
 #include <dirent.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -22,68 +23,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static unsigned failures;
-
-#define CHECK(cond)                                                                   \
-   do {                                                                               \
-      if (!(cond)) {                                                                  \
-         fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);     \
-         failures++;                                                                  \
-      }                                                                               \
-   } while (0)
-
-#define CHECK_CU(expr, want)                                                          \
-   do {                                                                               \
-      CUresult r_ = (expr);                                                           \
-      if (r_ != (want)) {                                                             \
-         fprintf(stderr, "%s:%d: %s gave %d, expected %d\n", __FILE__, __LINE__, #expr, \
-                 (int)r_, (int)(want));                                               \
-         failures++;                                                                  \
-      }                                                                               \
-   } while (0)
-
-#define OK(expr) CHECK_CU(expr, CUDA_SUCCESS)
+#include "driver_harness.h"
 
 static const char *paths[3];
 
-static char *
-read_file(const char *path, size_t *size)
-{
-   FILE *f = fopen(path, "rb");
-   if (!f) {
-      perror(path);
-      exit(1);
-   }
-   fseek(f, 0, SEEK_END);
-   long n = ftell(f);
-   fseek(f, 0, SEEK_SET);
-   char *data = malloc((size_t)n + 1);
-   if (!data || fread(data, 1, (size_t)n, f) != (size_t)n)
-      exit(1);
-   data[n] = 0;
-   fclose(f);
-   if (size)
-      *size = (size_t)n;
-   return data;
-}
-
 static CUdevice dev;
-
-static void
-setup(void)
-{
-   CUcontext ctx = NULL;
-   OK(cuInit(0));
-   OK(cuDeviceGet(&dev, 0));
-   OK(cuDevicePrimaryCtxRetain(&ctx, dev));
-   OK(cuCtxSetCurrent(ctx));
-}
-
-static void
-teardown(void)
-{
-   OK(cuDevicePrimaryCtxRelease(dev));
-}
 
 enum { N = 3000 };
 
@@ -144,10 +88,10 @@ vadd_fini(struct vadd *v)
 static void
 case_library(void)
 {
-   setup();
+   drv_test_setup(&dev);
    struct vadd v;
    vadd_init(&v);
-   char *ptx = read_file(paths[0], NULL);
+   char *ptx = drv_test_read_file(paths[0], NULL);
    CUlibrary lib;
    OK(cuLibraryLoadData(&lib, ptx, NULL, NULL, 0, NULL, NULL, 0));
    unsigned count = 0;
@@ -231,7 +175,7 @@ case_library(void)
    OK(cuLaunchKernel((CUfunction)k, (N + 127) / 128, 1, 1, 128, 1, 1, 0, NULL, v.params, NULL));
    vadd_check(&v, __LINE__);
    OK(cuLibraryUnload(lib));
-   char *fatbin = read_file(paths[1], NULL);
+   char *fatbin = drv_test_read_file(paths[1], NULL);
    CUlibraryOption opt = CU_LIBRARY_BINARY_IS_PRESERVED;
    void *optval = (void *)(size_t)1;
    OK(cuLibraryLoadData(&lib, fatbin, NULL, NULL, 0, &opt, &optval, 1));
@@ -239,7 +183,7 @@ case_library(void)
    OK(cuLaunchKernel((CUfunction)k, (N + 127) / 128, 1, 1, 128, 1, 1, 0, NULL, v.params, NULL));
    vadd_check(&v, __LINE__);
    OK(cuLibraryUnload(lib));
-   char *sass = read_file(paths[2], NULL);
+   char *sass = drv_test_read_file(paths[2], NULL);
    CHECK_CU(cuLibraryLoadData(&lib, sass, NULL, NULL, 0, NULL, NULL, 0), CUDA_ERROR_NOT_SUPPORTED);
    CHECK_CU(cuLibraryLoadData(&lib, "not ptx at all", NULL, NULL, 0, NULL, NULL, 0), CUDA_ERROR_INVALID_PTX);
    CHECK_CU(cuLibraryLoadData(NULL, ptx, NULL, NULL, 0, NULL, NULL, 0), CUDA_ERROR_INVALID_VALUE);
@@ -250,16 +194,16 @@ case_library(void)
    free(fatbin);
    free(ptx);
    vadd_fini(&v);
-   teardown();
+   drv_test_teardown();
 }
 
 static void
 case_launch_ex(void)
 {
-   setup();
+   drv_test_setup(&dev);
    struct vadd v;
    vadd_init(&v);
-   char *ptx = read_file(paths[0], NULL);
+   char *ptx = drv_test_read_file(paths[0], NULL);
    CUmodule mod;
    CUfunction f;
    OK(cuModuleLoadData(&mod, ptx));
@@ -356,7 +300,7 @@ case_launch_ex(void)
    OK(cuModuleUnload(mod));
    free(ptx);
    vadd_fini(&v);
-   teardown();
+   drv_test_teardown();
 }
 
 /* Two PTX modules, each incomplete alone: the kernel reads a global and
@@ -444,7 +388,7 @@ link_run(const void *image)
 static void
 case_link(void)
 {
-   setup();
+   drv_test_setup(&dev);
    CUlinkState state;
    void *cubin = NULL;
    size_t size = 0;
@@ -487,7 +431,7 @@ case_link(void)
    CHECK(log[0] != 0);
    CHECK_CU(cuLinkAddData(state, CU_JIT_INPUT_OBJECT, (void *)link_lib_ptx, sizeof(link_lib_ptx), "obj", 0,
                           NULL, NULL), CUDA_ERROR_NOT_SUPPORTED);
-   char *sass = read_file(paths[2], &size);
+   char *sass = drv_test_read_file(paths[2], &size);
    CHECK_CU(cuLinkAddData(state, CU_JIT_INPUT_FATBINARY, sass, size, "sass", 0, NULL, NULL),
             CUDA_ERROR_NOT_SUPPORTED);
    free(sass);
@@ -498,17 +442,17 @@ case_link(void)
             CUDA_ERROR_FILE_NOT_FOUND);
    OK(cuLinkDestroy(state));
    CHECK_CU(cuLinkDestroy(state), CUDA_ERROR_INVALID_HANDLE);
-   teardown();
+   drv_test_teardown();
 }
 
 /* The child: load vector_add, run it, check it (exit status 0 when right). */
 static void
 case_cache_child(void)
 {
-   setup();
+   drv_test_setup(&dev);
    struct vadd v;
    vadd_init(&v);
-   char *ptx = read_file(paths[0], NULL);
+   char *ptx = drv_test_read_file(paths[0], NULL);
    CUmodule mod;
    CUfunction f;
    OK(cuModuleLoadData(&mod, ptx));
@@ -518,7 +462,7 @@ case_cache_child(void)
    OK(cuModuleUnload(mod));
    vadd_fini(&v);
    free(ptx);
-   teardown();
+   drv_test_teardown();
 }
 
 static char self[4096];
@@ -560,7 +504,7 @@ static void
 log_counts(const char *log_path, int *translated, int *read)
 {
    size_t size;
-   char *log = read_file(log_path, &size);
+   char *log = drv_test_read_file(log_path, &size);
    *translated = *read = 0;
    for (char *p = log; (p = strstr(p, "vector_add translated")); p++)
       (*translated)++;
@@ -603,8 +547,7 @@ case_cache_disk(void)
 {
    char root[] = "/tmp/cuvk-cache-test-XXXXXX";
    if (!mkdtemp(root)) {
-      perror("mkdtemp");
-      failures++;
+      cuvk_test_report(__FILE__, __LINE__, "mkdtemp: %s", strerror(errno));
       return;
    }
    char dir[128], off[128], log[128];
@@ -695,10 +638,8 @@ static const struct {
 int
 main(int argc, char **argv)
 {
-   if (argc == 3 && strcmp(argv[1], "--skip") == 0) {
-      printf("skipped: %s\n", argv[2]);
-      return 77;
-   }
+   if (argc == 3 && strcmp(argv[1], "--skip") == 0)
+      cuvk_test_skip("%s", argv[2]);
    if (argc != 5) {
       fprintf(stderr, "usage: %s CASE VECTOR_ADD.ptx DEFAULT.fatbin SASS.fatbin\n", argv[0]);
       return 1;
@@ -711,8 +652,7 @@ main(int argc, char **argv)
    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
       if (strcmp(cases[i].name, argv[1]) == 0) {
          cases[i].fn();
-         printf("%s: %s\n", argv[1], failures ? "FAILED" : "ok");
-         return failures ? 1 : 0;
+         return drv_test_exit(argv[1]);
       }
    }
    fprintf(stderr, "no case %s\n", argv[1]);

@@ -16,71 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Atomic: module.unload_race checks from several threads. */
-static atomic_uint failures;
-
-#define CHECK(cond)                                                                   \
-   do {                                                                               \
-      if (!(cond)) {                                                                  \
-         fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);     \
-         failures++;                                                                  \
-      }                                                                               \
-   } while (0)
-
-#define CHECK_CU(expr, want)                                                          \
-   do {                                                                               \
-      CUresult r_ = (expr);                                                           \
-      if (r_ != (want)) {                                                             \
-         fprintf(stderr, "%s:%d: %s gave %d, expected %d\n", __FILE__, __LINE__, #expr, \
-                 (int)r_, (int)(want));                                               \
-         failures++;                                                                  \
-      }                                                                               \
-   } while (0)
-
-#define OK(expr) CHECK_CU(expr, CUDA_SUCCESS)
+#include "driver_harness.h"
 
 static const char *paths[5];
-
-static char *
-read_file(const char *path, size_t *size)
-{
-   FILE *f = fopen(path, "rb");
-   if (!f) {
-      perror(path);
-      exit(1);
-   }
-   fseek(f, 0, SEEK_END);
-   long n = ftell(f);
-   fseek(f, 0, SEEK_SET);
-   char *data = malloc((size_t)n + 1);
-   if (!data || fread(data, 1, (size_t)n, f) != (size_t)n)
-      exit(1);
-   data[n] = 0;
-   fclose(f);
-   if (size)
-      *size = (size_t)n;
-   return data;
-}
-
-static CUcontext
-setup(void)
-{
-   CUdevice dev;
-   CUcontext ctx = NULL;
-   OK(cuInit(0));
-   OK(cuDeviceGet(&dev, 0));
-   OK(cuDevicePrimaryCtxRetain(&ctx, dev));
-   OK(cuCtxSetCurrent(ctx));
-   return ctx;
-}
-
-static void
-teardown(void)
-{
-   CUdevice dev;
-   OK(cuDeviceGet(&dev, 0));
-   OK(cuDevicePrimaryCtxRelease(dev));
-}
 
 /* a + b = c over n elements in memory the caller gives, checked. */
 static void
@@ -155,8 +93,8 @@ vector_add_module(CUmodule mod)
 static void
 case_ptx(void)
 {
-   setup();
-   char *ptx = read_file(paths[0], NULL);
+   drv_test_setup(NULL);
+   char *ptx = drv_test_read_file(paths[0], NULL);
    CUmodule mod;
    OK(cuModuleLoadData(&mod, ptx));
    vector_add_module(mod);
@@ -174,15 +112,15 @@ case_ptx(void)
    vector_add_module(mod);
    OK(cuModuleUnload(mod));
    free(ptx);
-   teardown();
+   drv_test_teardown();
 }
 
 static void
 case_fatbin(void)
 {
-   setup();
+   drv_test_setup(NULL);
    for (int i = 2; i <= 3; i++) {
-      char *bin = read_file(paths[i], NULL);
+      char *bin = drv_test_read_file(paths[i], NULL);
       CUmodule mod;
       OK(cuModuleLoadFatBinary(&mod, bin));
       vector_add_module(mod);
@@ -192,13 +130,13 @@ case_fatbin(void)
       OK(cuModuleUnload(mod));
       free(bin);
    }
-   teardown();
+   drv_test_teardown();
 }
 
 static void
 case_errors(void)
 {
-   setup();
+   drv_test_setup(NULL);
    CUmodule mod;
    CUfunction f;
    CHECK_CU(cuModuleLoadData(NULL, "x"), CUDA_ERROR_INVALID_VALUE);
@@ -207,11 +145,11 @@ case_errors(void)
    CHECK_CU(cuModuleLoadData(&mod, ".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k( {"),
             CUDA_ERROR_INVALID_PTX);
    CHECK_CU(cuModuleLoad(&mod, "/nonexistent/module.ptx"), CUDA_ERROR_FILE_NOT_FOUND);
-   char *sass = read_file(paths[4], NULL);
+   char *sass = drv_test_read_file(paths[4], NULL);
    CHECK_CU(cuModuleLoadFatBinary(&mod, sass), CUDA_ERROR_NOT_SUPPORTED);
    free(sass);
 
-   char *ptx = read_file(paths[0], NULL);
+   char *ptx = drv_test_read_file(paths[0], NULL);
    OK(cuModuleLoadData(&mod, ptx));
    CHECK_CU(cuModuleGetFunction(&f, mod, "no_such_kernel"), CUDA_ERROR_NOT_FOUND);
    CHECK_CU(cuModuleGetFunction(&f, NULL, "vector_add"), CUDA_ERROR_INVALID_HANDLE);
@@ -262,7 +200,7 @@ case_errors(void)
    CHECK_CU(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, params, NULL), CUDA_ERROR_INVALID_HANDLE);
    OK(cuMemFree(p));
    free(ptx);
-   teardown();
+   drv_test_teardown();
 }
 
 /* y = a x + y over a grid of more than 65,535 blocks, so the launch is
@@ -270,8 +208,8 @@ case_errors(void)
 static void
 case_saxpy_big_grid(void)
 {
-   setup();
-   char *ptx = read_file(paths[1], NULL);
+   drv_test_setup(NULL);
+   char *ptx = drv_test_read_file(paths[1], NULL);
    CUmodule mod;
    CUfunction f;
    OK(cuModuleLoadData(&mod, ptx));
@@ -305,7 +243,7 @@ case_saxpy_big_grid(void)
    free(y);
    free(out);
    free(ptx);
-   teardown();
+   drv_test_teardown();
 }
 
 /* count granules of VMM memory mapped side by side in one reservation,
@@ -342,8 +280,8 @@ unmap_side_by_side(CUdeviceptr base, const CUmemGenericAllocationHandle *h, int 
 static void
 case_memory_kinds(void)
 {
-   setup();
-   char *ptx = read_file(paths[0], NULL);
+   drv_test_setup(NULL);
+   char *ptx = drv_test_read_file(paths[0], NULL);
    CUmodule mod;
    CUfunction f;
    OK(cuModuleLoadData(&mod, ptx));
@@ -374,7 +312,7 @@ case_memory_kinds(void)
    free(hy);
    free(hz);
    free(ptx);
-   teardown();
+   drv_test_teardown();
 }
 
 /* A pointer into no allocation: the launch runs, the process survives,
@@ -382,8 +320,8 @@ case_memory_kinds(void)
 static void
 case_wild_pointer(void)
 {
-   setup();
-   char *ptx = read_file(paths[0], NULL);
+   drv_test_setup(NULL);
+   char *ptx = drv_test_read_file(paths[0], NULL);
    CUmodule mod;
    CUfunction f;
    OK(cuModuleLoadData(&mod, ptx));
@@ -422,8 +360,8 @@ case_wild_pointer(void)
 static void
 case_unload_loop(void)
 {
-   setup();
-   char *ptx = read_file(paths[0], NULL);
+   drv_test_setup(NULL);
+   char *ptx = drv_test_read_file(paths[0], NULL);
    CUdeviceptr p;
    OK(cuMemAlloc(&p, 1024 * sizeof(float)));
    OK(cuMemsetD32(p, 0, 1024));
@@ -440,7 +378,7 @@ case_unload_loop(void)
    OK(cuCtxSynchronize());
    OK(cuMemFree(p));
    free(ptx);
-   teardown();
+   drv_test_teardown();
 }
 
 /* Module-scope variables: allocated at load with their initial values
@@ -467,7 +405,7 @@ static const char globals_ptx[] =
 static void
 case_globals(void)
 {
-   setup();
+   drv_test_setup(NULL);
    CUmodule mod;
    CUfunction f;
    OK(cuModuleLoadData(&mod, globals_ptx));
@@ -500,7 +438,7 @@ case_globals(void)
    CHECK(value == 103);
    OK(cuMemFree(out));
    OK(cuModuleUnload(mod));
-   teardown();
+   drv_test_teardown();
 }
 
 /* Each thread writes its global x, y, z at its linear index, from
@@ -557,7 +495,7 @@ check_grid(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, uns
 static void
 case_grids(void)
 {
-   setup();
+   drv_test_setup(NULL);
    CUmodule mod;
    CUfunction f;
    OK(cuModuleLoadData(&mod, grid_ptx));
@@ -567,7 +505,7 @@ case_grids(void)
    /* x beyond one dispatch, with y: every piece is told where it starts. */
    check_grid(f, 70000, 2, 1, 1, 1, 1);
    OK(cuModuleUnload(mod));
-   teardown();
+   drv_test_teardown();
 }
 
 /* Arrays that cross the seam between two mappings of a reservation: each
@@ -575,8 +513,8 @@ case_grids(void)
 static void
 case_vmm_seam(void)
 {
-   setup();
-   char *ptx = read_file(paths[0], NULL);
+   drv_test_setup(NULL);
+   char *ptx = drv_test_read_file(paths[0], NULL);
    CUmodule mod;
    CUfunction f;
    OK(cuModuleLoadData(&mod, ptx));
@@ -594,7 +532,7 @@ case_vmm_seam(void)
    free(hb);
    free(hc);
    free(ptx);
-   teardown();
+   drv_test_teardown();
 }
 
 /* Kernels whose accesses reach past the allocation their pointer
@@ -714,7 +652,7 @@ want_host_middle(long long i)
 static void
 case_span_edges(void)
 {
-   setup();
+   drv_test_setup(NULL);
    CUmodule mod;
    CUfunction gather, chase;
    OK(cuModuleLoadData(&mod, span_ptx));
@@ -794,7 +732,7 @@ case_span_edges(void)
    free(host);
    unmap_side_by_side(base, h, 3, gran);
    OK(cuModuleUnload(mod));
-   teardown();
+   drv_test_teardown();
 }
 
 /* A pointer computed from a good parameter but far outside its
@@ -802,7 +740,7 @@ case_span_edges(void)
 static void
 case_span_wild(void)
 {
-   setup();
+   drv_test_setup(NULL);
    CUmodule mod;
    CUfunction gather;
    OK(cuModuleLoadData(&mod, span_ptx));
@@ -862,12 +800,12 @@ static void
 case_unload_race(void)
 {
    enum { USERS = 3, ROUNDS = 40 };
-   struct unload_race r = { .ctx = setup() };
+   struct unload_race r = { .ctx = drv_test_setup(NULL) };
    pthread_t users[USERS];
    OK(cuMemAlloc(&r.out, 4096));
    for (int i = 0; i < USERS; i++)
       CHECK(pthread_create(&users[i], NULL, unload_race_user, &r) == 0);
-   for (int i = 0; i < ROUNDS && !failures; i++) {
+   for (int i = 0; i < ROUNDS && !cuvk_test_failures(); i++) {
       CUmodule mod;
       CUfunction fn;
       OK(cuModuleLoadData(&mod, grid_ptx));
@@ -883,7 +821,7 @@ case_unload_race(void)
       pthread_join(users[i], NULL);
    OK(cuCtxSynchronize());
    OK(cuMemFree(r.out));
-   teardown();
+   drv_test_teardown();
 }
 
 static const struct {
@@ -908,10 +846,8 @@ static const struct {
 int
 main(int argc, char **argv)
 {
-   if (argc == 3 && strcmp(argv[1], "--skip") == 0) {
-      printf("skipped: %s\n", argv[2]);
-      return 77;
-   }
+   if (argc == 3 && strcmp(argv[1], "--skip") == 0)
+      cuvk_test_skip("%s", argv[2]);
    if (argc != 7) {
       fprintf(stderr, "usage: %s CASE VECTOR_ADD.ptx SAXPY.ptx DEFAULT.fatbin LZ4.fatbin SASS.fatbin\n", argv[0]);
       return 1;
@@ -921,8 +857,7 @@ main(int argc, char **argv)
    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
       if (strcmp(cases[i].name, argv[1]) == 0) {
          cases[i].fn();
-         printf("%s: %s\n", argv[1], failures ? "FAILED" : "ok");
-         return failures ? 1 : 0;
+         return drv_test_exit(argv[1]);
       }
    }
    fprintf(stderr, "no case %s\n", argv[1]);

@@ -15,50 +15,9 @@
 #include <string.h>
 #include <unistd.h>
 
-static unsigned failures;
-
-#define CHECK(cond)                                                                   \
-   do {                                                                               \
-      if (!(cond)) {                                                                  \
-         fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);     \
-         failures++;                                                                  \
-      }                                                                               \
-   } while (0)
-
-#define CHECK_CU(expr, want)                                                          \
-   do {                                                                               \
-      CUresult r_ = (expr);                                                           \
-      if (r_ != (want)) {                                                             \
-         fprintf(stderr, "%s:%d: %s gave %d, expected %d\n", __FILE__, __LINE__, #expr, \
-                 (int)r_, (int)(want));                                               \
-         failures++;                                                                  \
-      }                                                                               \
-   } while (0)
-
-#define OK(expr) CHECK_CU(expr, CUDA_SUCCESS)
+#include "driver_harness.h"
 
 static CUmodule mod;
-
-static char *
-read_file(const char *path, size_t *size)
-{
-   FILE *f = fopen(path, "rb");
-   if (!f) {
-      perror(path);
-      exit(1);
-   }
-   fseek(f, 0, SEEK_END);
-   long n = ftell(f);
-   fseek(f, 0, SEEK_SET);
-   char *data = malloc((size_t)n + 1);
-   if (!data || fread(data, 1, (size_t)n, f) != (size_t)n)
-      exit(1);
-   data[n] = 0;
-   fclose(f);
-   if (size)
-      *size = (size_t)n;
-   return data;
-}
 
 /* stdout into a temporary file until capture_end, which returns what was
  * written (malloc'ed). */
@@ -86,7 +45,7 @@ capture_end(void)
    fflush(stdout);
    dup2(saved_stdout, 1);
    close(saved_stdout);
-   char *text = read_file(capture_path, NULL);
+   char *text = drv_test_read_file(capture_path, NULL);
    unlink(capture_path);
    /* CUVK_TEST_ECHO=1 shows what was captured, for debugging. */
    if (getenv("CUVK_TEST_ECHO"))
@@ -147,8 +106,7 @@ case_threads(void)
    CHECK(gn == wn);
    for (size_t i = 0; i < gn && i < wn; i++) {
       if (strcmp(gl[i], wl[i]) != 0) {
-         fprintf(stderr, "line %zu: got \"%s\", want \"%s\"\n", i, gl[i], wl[i]);
-         failures++;
+         cuvk_test_report(__FILE__, __LINE__, "line %zu: got \"%s\", want \"%s\"", i, gl[i], wl[i]);
          break;
       }
    }
@@ -195,8 +153,7 @@ case_conversions(void)
                           (void *)(uintptr_t)dev_str, 6, i, 2, d, 7, 3, "stars");
    at += (size_t)snprintf(want + at, sizeof(want) - at, "no arguments\n");
    if (strcmp(got, want) != 0) {
-      fprintf(stderr, "got:\n%s\nwant:\n%s\n", got, want);
-      failures++;
+      cuvk_test_report(__FILE__, __LINE__, "got:\n%s\nwant:\n%s", got, want);
    }
    free(got);
    OK(cuMemFree(dev_str));
@@ -262,8 +219,7 @@ case_overflow(void)
       for (char *save = NULL, *l = strtok_r(got, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
          int id, k;
          if (sscanf(l, "flood %d %d", &id, &k) != 2 || id < 0 || id >= 128 || k < next[id]) {
-            fprintf(stderr, "round %d: bad line \"%s\"\n", round, l);
-            failures++;
+            cuvk_test_report(__FILE__, __LINE__, "round %d: bad line \"%s\"", round, l);
             break;
          }
          next[id] = k + 1;
@@ -294,8 +250,7 @@ case_fault(void)
    for (char *save = NULL, *l = strtok_r(got, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
       unsigned id;
       if (sscanf(l, "before %u", &id) != 1 || id >= 32 || seen[id]++) {
-         fprintf(stderr, "bad line \"%s\"\n", l);
-         failures++;
+         cuvk_test_report(__FILE__, __LINE__, "bad line \"%s\"", l);
       }
       lines++;
    }
@@ -329,8 +284,7 @@ case_sync_points(void)
    char *got = capture_end();
    const char *want = "block 0 thread 0 tag 1\nblock 0 thread 0 tag 2\nblock 0 thread 0 tag 3\n";
    if (strcmp(got, want) != 0) {
-      fprintf(stderr, "got:\n%s\nwant:\n%s\n", got, want);
-      failures++;
+      cuvk_test_report(__FILE__, __LINE__, "got:\n%s\nwant:\n%s", got, want);
    }
    free(got);
    OK(cuEventDestroy(ev));
@@ -352,21 +306,14 @@ static const struct {
 int
 main(int argc, char **argv)
 {
-   if (argc >= 2 && strcmp(argv[1], "--skip") == 0) {
-      printf("skipped: %s\n", argc > 2 ? argv[2] : "");
-      return 77;
-   }
+   if (argc >= 2 && strcmp(argv[1], "--skip") == 0)
+      cuvk_test_skip("%s", argc > 2 ? argv[2] : "");
    if (argc != 3) {
       fprintf(stderr, "usage: %s CASE PRINTF.ptx\n", argv[0]);
       return 2;
    }
-   CUdevice dev;
-   CUcontext ctx;
-   OK(cuInit(0));
-   OK(cuDeviceGet(&dev, 0));
-   OK(cuDevicePrimaryCtxRetain(&ctx, dev));
-   OK(cuCtxSetCurrent(ctx));
-   char *ptx = read_file(argv[2], NULL);
+   drv_test_setup(NULL);
+   char *ptx = drv_test_read_file(argv[2], NULL);
    OK(cuModuleLoadData(&mod, ptx));
    free(ptx);
    bool found = false;
@@ -382,8 +329,6 @@ main(int argc, char **argv)
    }
    if (mod)
       cuModuleUnload(mod);
-   OK(cuDevicePrimaryCtxRelease(dev));
-   if (failures)
-      fprintf(stderr, "%s: %u failures\n", argv[1], failures);
-   return failures ? 1 : 0;
+   drv_test_teardown();
+   return drv_test_exit(argv[1]);
 }
