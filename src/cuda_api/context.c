@@ -269,6 +269,11 @@ cuvk_context_create(struct cuvk_device *dev, unsigned flags, bool primary,
    cuvk_list_init(&ctx->arrays);
    cuvk_list_init(&ctx->vmm_handles);
    cuvk_list_init(&ctx->external_semaphores);
+   cuvk_list_init(&ctx->held_waits);
+   const char *why;
+   ctx->host_semaphore_ops = cuvk_policy_host_semaphore_ops(&why);
+   cuvk_logd("external semaphores: %s (%s)",
+             ctx->host_semaphore_ops ? "host signals and held waits" : "every signal and wait queued", why);
 
    res = context_create_device(ctx);
    if (res != CUDA_SUCCESS)
@@ -332,6 +337,7 @@ context_leak(struct cuvk_context *ctx)
    cuvk_list_for_each_entry_safe(struct cuvk_event, e, &ctx->events, link)
       cuvk_event_destroy_locked(e);
    cuvk_stream_pool_free_locked(ctx);
+   cuvk_held_waits_drop(ctx);
    cuvk_external_semaphore_release_context(ctx, true);
    pthread_mutex_unlock(&ctx->lock);
 }
@@ -343,6 +349,9 @@ cuvk_context_destroy(struct cuvk_context *ctx)
    cuvk_context_unbind(ctx);
 
    pthread_mutex_lock(&ctx->lock);
+   /* A held wait nobody signals must not hold up the teardown; nothing
+    * recorded depends on one. */
+   cuvk_held_waits_drop(ctx);
    cuvk_submit_flush(ctx);
    pthread_mutex_unlock(&ctx->lock);
    /* Waits on emulated semaphores that nobody signalled now pass, so the

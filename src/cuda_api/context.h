@@ -105,6 +105,9 @@ struct cuvk_context {
     * when). */
    bool transfer_engine;
    bool fill_transfer;
+   /* Native timeline signals and waits may be done by the host
+    * (external_semaphore_held.c, cuvk_policy_host_semaphore_ops). */
+   bool host_semaphore_ops;
 
    /* Guards submission, the queue and the object lists below. */
    pthread_mutex_t lock;
@@ -128,6 +131,10 @@ struct cuvk_context {
    /* The newest step that waits on a native imported semaphore: until it
     * completes, teardown cannot count on the GPU going idle. */
    uint64_t native_wait_value;
+   /* Waits on native timeline semaphores not submitted yet
+    * (external_semaphore_held.c), and how many. */
+   struct cuvk_list held_waits;
+   uint32_t held_wait_count;
 
    /* Host functions and emulated semaphores (host_queue.h). */
    struct cuvk_host_queue host_queue;

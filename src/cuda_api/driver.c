@@ -55,6 +55,37 @@ cuvk_driver_instance_proc(const char *name)
    return vkGetInstanceProcAddr(cuvk_driver.instance, name);
 }
 
+/* A validation message this thread's current call is known to draw
+ * wrongly (cuvk_driver_quirk_begin): its VUID and the object it names. */
+static _Thread_local struct {
+   const char *vuid;
+   uint64_t object;
+} driver_quirk;
+
+void
+cuvk_driver_quirk_begin(const char *vuid, uint64_t object)
+{
+   driver_quirk.vuid = vuid;
+   driver_quirk.object = object;
+}
+
+void
+cuvk_driver_quirk_end(void)
+{
+   driver_quirk.vuid = NULL;
+}
+
+static bool
+driver_quirk_matches(const VkDebugUtilsMessengerCallbackDataEXT *data)
+{
+   if (!driver_quirk.vuid || !data->pMessageIdName || strcmp(data->pMessageIdName, driver_quirk.vuid) != 0)
+      return false;
+   for (uint32_t i = 0; i < data->objectCount; i++)
+      if (data->pObjects[i].objectHandle == driver_quirk.object)
+         return true;
+   return false;
+}
+
 static VKAPI_ATTR VkBool32 VKAPI_CALL
 driver_debug_callback(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                       VkDebugUtilsMessageTypeFlagsEXT types,
@@ -64,6 +95,10 @@ driver_debug_callback(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
     * several threads share no mutable state. */
    bool fatal = *(const bool *)user;
    bool validation = types & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
+   if (validation && driver_quirk_matches(data)) {
+      cuvk_logd("Vulkan validation, known to be wrong for this call (docs/semaphores.md): %s", data->pMessage);
+      return VK_FALSE;
+   }
    cuvk_loge("Vulkan %s: %s", validation ? "validation" : "driver",
              data->pMessage ? data->pMessage : "(no message)");
    /* Only validation messages are bugs; a driver saying why a call failed

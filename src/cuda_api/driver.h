@@ -94,4 +94,12 @@ VkDeviceSize cuvk_device_max_allocation(const struct cuvk_device *dev, uint32_t 
 /* Instance-level entry point of an extension, looked up once. */
 PFN_vkVoidFunction cuvk_driver_instance_proc(const char *name);
 
+/* Between begin and end, a validation message with this VUID that names
+ * object is logged at debug level instead of as an error (and does not
+ * abort under CUVK_VALIDATION_FATAL): for a call the validation layers
+ * are known to flag wrongly, each use documented where it is made.  Per
+ * thread; the messages come on the thread making the call. */
+void cuvk_driver_quirk_begin(const char *vuid, uint64_t object);
+void cuvk_driver_quirk_end(void);
+
 #endif

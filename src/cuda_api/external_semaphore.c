@@ -50,12 +50,26 @@ external_semaphore_release(struct cuvk_object *obj)
    struct cuvk_context *ctx = sem->ctx;
    pthread_mutex_lock(&ctx->lock);
    cuvk_list_del(&sem->link);
+   /* Held waits on it become submitted steps, which the deferred free
+    * below then waits for like any other. */
+   if (ctx->held_wait_count)
+      (void)cuvk_held_waits_submit(ctx);
    /* Submitted steps may still name the Vulkan semaphore; host queue ops
     * hold their own references to an xsem. */
    sem->release.fn = external_semaphore_free;
    sem->release.data = sem;
-   cuvk_submit_defer(ctx, &sem->release);
+   if (sem->host_waiters)
+      sem->released = true;
+   else
+      cuvk_submit_defer(ctx, &sem->release);
    pthread_mutex_unlock(&ctx->lock);
+}
+
+void
+cuvk_external_semaphore_unwait(struct cuvk_context *ctx, struct cuvk_external_semaphore *sem)
+{
+   if (--sem->host_waiters == 0 && sem->released)
+      cuvk_submit_defer(ctx, &sem->release);
 }
 
 static void
@@ -383,6 +397,65 @@ check_native_duplicates(struct cuvk_external_semaphore *const *sems, unsigned n,
    return CUDA_SUCCESS;
 }
 
+/* Signals on a context with nothing outstanding (no work on any lane, no
+ * held wait, no host op) happen now, from the host: everything the stream
+ * could be ordered after is done, so the signal lands where a submitted
+ * one would, and the application sees it without a queue submission's
+ * round trip.  Native timelines take vkSignalSemaphore, emulated
+ * semaphores what the host queue would have done; the host cannot signal
+ * a native binary semaphore.  Lock held.  Returns how many of the n it
+ * signalled: the caller submits the rest. */
+static unsigned
+signal_on_host(struct cuvk_context *ctx, struct cuvk_external_semaphore *const *sems,
+               const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *params, unsigned n)
+{
+   bool emulated = false;
+
+   if (!ctx->host_semaphore_ops || ctx->held_wait_count || ctx->fault_error != CUDA_SUCCESS)
+      return 0;
+   for (unsigned i = 0; i < n; i++) {
+      if (sems[i]->semaphore && !sems[i]->timeline)
+         return 0;
+      emulated |= sems[i]->xsem != NULL;
+   }
+   if (!cuvk_submit_is_idle(ctx) || (emulated && !cuvk_host_queue_is_empty(ctx)))
+      return 0;
+   for (unsigned i = 0; i < n; i++) {
+      struct cuvk_external_semaphore *sem = sems[i];
+      uint64_t value = params[i].params.fence.value;
+      if (sem->xsem) {
+         if (!sem->timeline)
+            cuvk_xsem_enqueue_signal(sem->xsem);
+         else if (!cuvk_xsem_enqueue_timeline_signal(sem->xsem, value))
+            cuvk_logw("cuSignalExternalSemaphoresAsync: another process enqueued a signal to %llu or above "
+                      "meanwhile; signalling anyway", (unsigned long long)value);
+         cuvk_xsem_signal(sem->xsem, value);
+         continue;
+      }
+      VkSemaphoreSignalInfo info = {
+         .sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO,
+         .semaphore = sem->semaphore,
+         .value = value,
+      };
+      /* The validation layers of Vulkan SDK 1.3.239 (Debian 12's) take
+       * every read of an imported timeline's counter, and every host
+       * signal of it, for a signal still pending that nothing retires,
+       * and then flag the next host signal as not below it (03259).  The
+       * probe in docs/semaphores.md shows it without cuvk: import,
+       * vkGetSemaphoreCounterValue, vkSignalSemaphore(1). */
+      cuvk_driver_quirk_begin("VUID-VkSemaphoreSignalInfo-value-03259", (uint64_t)sem->semaphore);
+      VkResult vr = vkSignalSemaphore(ctx->vk, &info);
+      cuvk_driver_quirk_end();
+      if (vr != VK_SUCCESS) {
+         cuvk_logw("cuSignalExternalSemaphoresAsync: vkSignalSemaphore failed (VkResult %d); "
+                   "signalling through the queue instead", vr);
+         return i;
+      }
+      sem->max_signal = value;
+   }
+   return n;
+}
+
 static CUresult
 signal_locked(struct cuvk_context *ctx, struct cuvk_stream *stream, struct cuvk_external_semaphore **sems,
               const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *params, unsigned n)
@@ -418,6 +491,13 @@ signal_locked(struct cuvk_context *ctx, struct cuvk_stream *stream, struct cuvk_
                            "signalled to already (Vulkan timelines cannot go backwards)",
                            entry, (void *)sem, (unsigned long long)v, (unsigned long long)floor);
    }
+
+   unsigned on_host = signal_on_host(ctx, sems, params, n);
+   if (on_host == n)
+      return CUDA_SUCCESS;
+   sems += on_host;
+   params += on_host;
+   n -= on_host;
 
    for (unsigned i = 0; i < n; i++) {
       if (!sems[i]->xsem)
@@ -491,9 +571,30 @@ fail:
    return res;
 }
 
-static CUresult
-wait_locked(struct cuvk_context *ctx, struct cuvk_stream *stream, struct cuvk_external_semaphore **sems,
-            const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *params, unsigned n)
+/* A wait on native timeline semaphores or on emulated ones is held on
+ * the host until the context records more (external_semaphore_held.c);
+ * the host cannot wait for a native binary semaphore.  Lock held; false
+ * leaves the wait to the queue. */
+static bool
+hold_on_host(struct cuvk_context *ctx, struct cuvk_stream *stream, struct cuvk_external_semaphore *const *sems,
+             const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *params, unsigned n)
+{
+   uint64_t values[MAX_SEMAPHORES_PER_CALL];
+
+   if (!ctx->host_semaphore_ops || ctx->fault_error != CUDA_SUCCESS)
+      return false;
+   for (unsigned i = 0; i < n; i++) {
+      if (sems[i]->semaphore && !sems[i]->timeline)
+         return false;
+      values[i] = sems[i]->timeline ? params[i].params.fence.value : 0;
+   }
+   return cuvk_held_waits_add(ctx, stream, sems, values, n);
+}
+
+CUresult
+cuvk_external_semaphore_wait_submit(struct cuvk_context *ctx, struct cuvk_stream *stream,
+                                    struct cuvk_external_semaphore *const *sems, const uint64_t *values,
+                                    unsigned n)
 {
    const char *entry = "cuWaitExternalSemaphoresAsync";
    struct cuvk_submit_sem waits[MAX_SEMAPHORES_PER_CALL + 1] = { 0 };
@@ -513,7 +614,7 @@ wait_locked(struct cuvk_context *ctx, struct cuvk_stream *stream, struct cuvk_ex
          goto fail;
       }
       data->xsem = cuvk_xsem_ref(sems[i]->xsem);
-      data->value = params[i].params.fence.value;
+      data->value = values[i];
       ops[op_count]->wait = xsem_op_wait;
       ops[op_count]->fn = xsem_op_release;
       ops[op_count]->data = data;
@@ -527,13 +628,13 @@ wait_locked(struct cuvk_context *ctx, struct cuvk_stream *stream, struct cuvk_ex
       struct cuvk_external_semaphore *sem = sems[i];
       if (sem->semaphore) {
          waits[wait_count].semaphore = sem->semaphore;
-         waits[wait_count].value = sem->timeline ? params[i].params.fence.value : 0;
+         waits[wait_count].value = sem->timeline ? values[i] : 0;
          wait_count++;
          has_native = true;
          continue;
       }
       struct xsem_op *data = ops[k]->data;
-      if (!sem->timeline)
+      if (!sem->timeline && !data->value)
          data->value = cuvk_xsem_enqueue_wait(sem->xsem);
       gate = ops[k]->gate = cuvk_host_queue_next_gate(ctx);
       res = cuvk_host_queue_push(ctx, ops[k]);
@@ -572,6 +673,20 @@ fail:
       }
    }
    return res;
+}
+
+static CUresult
+wait_locked(struct cuvk_context *ctx, struct cuvk_stream *stream, struct cuvk_external_semaphore **sems,
+            const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *params, unsigned n)
+{
+   uint64_t values[MAX_SEMAPHORES_PER_CALL];
+
+   if (hold_on_host(ctx, stream, sems, params, n))
+      return CUDA_SUCCESS;
+   /* Binary emulated waits take their number once they cannot fail. */
+   for (unsigned i = 0; i < n; i++)
+      values[i] = sems[i]->timeline ? params[i].params.fence.value : 0;
+   return cuvk_external_semaphore_wait_submit(ctx, stream, sems, values, n);
 }
 
 /* Every params entry's flags must be 0; the two params structs differ,

@@ -43,6 +43,11 @@ struct cuvk_external_semaphore {
    /* Timeline: the highest value signalled through cuvk (native; the xsem
     * keeps its own). */
    uint64_t max_signal;
+   /* Host waits on it in progress outside the context lock (held waits,
+    * external_semaphore_held.c), and whether its last reference went
+    * meanwhile: the last of those waits then frees it.  Lock held. */
+   uint32_t host_waiters;
+   bool released;
    struct cuvk_deferred release;
 };
 
@@ -55,5 +60,43 @@ bool cuvk_external_semaphore_settle(struct cuvk_context *ctx);
 /* Frees the semaphores of a context being destroyed (GPU idle); with
  * leak, only takes them out of the handle table. */
 void cuvk_external_semaphore_release_context(struct cuvk_context *ctx, bool leak);
+
+/* Submits a wait on each sems[i] for values[i] on stream's lane (emulated
+ * binary semaphores: values[i] is the wait's number, 0 to take one now).
+ * Lock held. */
+CUresult cuvk_external_semaphore_wait_submit(struct cuvk_context *ctx, struct cuvk_stream *stream,
+                                            struct cuvk_external_semaphore *const *sems,
+                                            const uint64_t *values, unsigned n);
+
+/* A host wait on sem is over; frees it when it was released meanwhile.
+ * Lock held. */
+void cuvk_external_semaphore_unwait(struct cuvk_context *ctx, struct cuvk_external_semaphore *sem);
+
+/*
+ * Held waits (external_semaphore_held.c): a wait on native timeline
+ * semaphores kept on the host until the context records more work.
+ */
+
+/* Holds stream's wait for each sems[i] to reach values[i] (native
+ * timeline or emulated semaphores; an emulated binary one takes its wait
+ * number here, values[i] 0); false (and nothing held) when out of host
+ * memory.  Lock held. */
+bool cuvk_held_waits_add(struct cuvk_context *ctx, struct cuvk_stream *stream,
+                         struct cuvk_external_semaphore *const *sems, const uint64_t *values, unsigned n);
+/* Submits every held wait on its stream's lane, before the work about to
+ * be recorded.  Lock held. */
+CUresult cuvk_held_waits_submit(struct cuvk_context *ctx);
+/* What submit.c calls before it records anything. */
+static inline CUresult
+cuvk_held_waits_flush(struct cuvk_context *ctx, uint32_t count)
+{
+   return count ? cuvk_held_waits_submit(ctx) : CUDA_SUCCESS;
+}
+/* Drops every held wait unsubmitted (context teardown).  Lock held. */
+void cuvk_held_waits_drop(struct cuvk_context *ctx);
+/* Whether the held waits of stream (NULL: of every stream) are over, and
+ * blocking until they are.  Take the lock themselves. */
+CUresult cuvk_held_waits_query(struct cuvk_context *ctx, struct cuvk_stream *stream, bool *done);
+CUresult cuvk_held_waits_wait(struct cuvk_context *ctx, struct cuvk_stream *stream);
 
 #endif

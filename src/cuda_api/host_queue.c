@@ -153,6 +153,17 @@ cuvk_host_queue_push(struct cuvk_context *ctx, struct cuvk_host_op *op)
    return CUDA_SUCCESS;
 }
 
+bool
+cuvk_host_queue_is_empty(struct cuvk_context *ctx)
+{
+   struct cuvk_host_queue *q = &ctx->host_queue;
+
+   pthread_mutex_lock(&q->lock);
+   bool empty = cuvk_list_is_empty(&q->ops);
+   pthread_mutex_unlock(&q->lock);
+   return empty;
+}
+
 void
 cuvk_host_queue_wait_through(struct cuvk_context *ctx, uint64_t value)
 {

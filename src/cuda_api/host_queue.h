@@ -74,6 +74,10 @@ uint64_t cuvk_host_queue_next_gate(struct cuvk_context *ctx);
  * needed.  ctx lock held. */
 CUresult cuvk_host_queue_push(struct cuvk_context *ctx, struct cuvk_host_op *op);
 
+/* True when no op is queued or running: a host signal made now cannot
+ * overtake one queued earlier. */
+bool cuvk_host_queue_is_empty(struct cuvk_context *ctx);
+
 /* Blocks until every op whose precondition is the submission timeline at
  * or below value has run (returns at once when none is queued).  For the
  * synchronising calls: the GPU reaching value is not enough when the host

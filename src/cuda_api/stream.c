@@ -8,6 +8,7 @@
 
 #include "cuda_api/context.h"
 #include "cuda_api/driver.h"
+#include "cuda_api/external_semaphore.h"
 #include "util/error.h"
 #include "util/macros.h"
 
@@ -79,6 +80,11 @@ cuvk_stream_resolve(struct cuvk_context *ctx, CUstream hstream, const char *entr
 void
 cuvk_stream_destroy_locked(struct cuvk_stream *stream)
 {
+   /* Its held waits become submitted steps, which need the stream only
+    * while they are submitted: the work of a destroyed stream still
+    * completes, as on CUDA. */
+   if (stream->ctx->held_wait_count)
+      (void)cuvk_held_waits_submit(stream->ctx);
    cuvk_object_remove(&stream->base);
    cuvk_list_del(&stream->link);
    cuvk_list_addtail(&stream->link, &stream->ctx->stream_pool);
@@ -178,6 +184,11 @@ cuStreamSynchronize(CUstream hstream)
     * frontier, every lane's newest work, covers it. */
    if (stream == &ctx->null_stream)
       return cuvk_submit_wait_idle(ctx);
+   /* Waits the host holds for the stream first: what follows them was
+    * submitted with them, so last_value, read after, covers it. */
+   res = cuvk_held_waits_wait(ctx, stream);
+   if (res != CUDA_SUCCESS)
+      return res;
    pthread_mutex_lock(&ctx->lock);
    uint64_t value = stream->last_value;
    pthread_mutex_unlock(&ctx->lock);
@@ -196,10 +207,13 @@ cuStreamQuery(CUstream hstream)
    if (stream == &ctx->null_stream) {
       res = cuvk_submit_is_idle_done(ctx, &done);
    } else {
-      pthread_mutex_lock(&ctx->lock);
-      uint64_t value = stream->last_value;
-      pthread_mutex_unlock(&ctx->lock);
-      res = cuvk_submit_is_done(ctx, value, &done);
+      res = cuvk_held_waits_query(ctx, stream, &done);
+      if (res == CUDA_SUCCESS && done) {
+         pthread_mutex_lock(&ctx->lock);
+         uint64_t value = stream->last_value;
+         pthread_mutex_unlock(&ctx->lock);
+         res = cuvk_submit_is_done(ctx, value, &done);
+      }
    }
    if (res != CUDA_SUCCESS)
       return res;

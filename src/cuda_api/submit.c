@@ -8,6 +8,7 @@
 
 #include "cuda_api/context.h"
 #include "cuda_api/driver.h"
+#include "cuda_api/external_semaphore.h"
 #include "cuda_api/host_queue.h"
 #include "cuda_api/module.h"
 #include "util/error.h"
@@ -498,7 +499,11 @@ stream_order(struct cuvk_context *ctx, struct cuvk_stream *stream)
 {
    struct cuvk_submit *s = &ctx->submit;
    struct cuvk_lane *lane = stream_lane(ctx, stream);
-   CUresult res = CUDA_SUCCESS;
+   /* Whatever comes next in the context is later work than every wait
+    * the host holds (external_semaphore_held.c): those go first. */
+   CUresult res = cuvk_held_waits_flush(ctx, ctx->held_wait_count);
+   if (res != CUDA_SUCCESS)
+      return res;
 
    if (s->lane_count == 1)
       return CUDA_SUCCESS;
@@ -514,6 +519,9 @@ stream_order(struct cuvk_context *ctx, struct cuvk_stream *stream)
 CUresult
 cuvk_submit_stream_wait(struct cuvk_context *ctx, struct cuvk_stream *stream, uint64_t point)
 {
+   CUresult res = cuvk_held_waits_flush(ctx, ctx->held_wait_count);
+   if (res != CUDA_SUCCESS)
+      return res;
    return lane_add_wait(ctx, stream_lane(ctx, stream), point);
 }
 
@@ -667,8 +675,11 @@ cuvk_submit_bind_sparse(struct cuvk_context *ctx, const VkSparseBufferMemoryBind
    uint32_t wait_count = 0;
    struct cuvk_batch *step;
 
-   /* What was recorded before goes first, so the binding can wait for it. */
-   CUresult res = cuvk_submit_flush(ctx);
+   /* What was recorded before goes first, so the binding can wait for
+    * it, and so do the waits the host holds. */
+   CUresult res = cuvk_held_waits_flush(ctx, ctx->held_wait_count);
+   if (res == CUDA_SUCCESS)
+      res = cuvk_submit_flush(ctx);
    if (res != CUDA_SUCCESS)
       return res;
    /* The binding takes a value of lane 0 like a batch and sits in its
@@ -919,7 +930,9 @@ cuvk_submit_is_idle_done(struct cuvk_context *ctx, bool *done)
    struct cuvk_frontier now;
    CUresult res = CUDA_SUCCESS;
 
-   *done = true;
+   res = cuvk_held_waits_query(ctx, NULL, done);
+   if (res != CUDA_SUCCESS || !*done)
+      return res;
    pthread_mutex_lock(&ctx->lock);
    cuvk_submit_frontier(ctx, &now);
    pthread_mutex_unlock(&ctx->lock);
@@ -1019,7 +1032,10 @@ CUresult
 cuvk_submit_wait_idle(struct cuvk_context *ctx)
 {
    struct cuvk_frontier now;
-   CUresult res = CUDA_SUCCESS;
+   /* Everything includes what waits the host holds. */
+   CUresult res = cuvk_held_waits_wait(ctx, NULL);
+   if (res != CUDA_SUCCESS)
+      return res;
 
    pthread_mutex_lock(&ctx->lock);
    cuvk_submit_frontier(ctx, &now);

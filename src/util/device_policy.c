@@ -209,3 +209,15 @@ cuvk_policy_import_size_probe(VkDriverId driver, const char **why)
    *why = "not measured to refuse imports larger than the allocation";
    return false;
 }
+
+bool
+cuvk_policy_host_semaphore_ops(const char **why)
+{
+   int env = env_override("CUVK_HOST_SEMAPHORE_OPS", "0", "CUVK_HOST_SEMAPHORE_OPS=0", "1",
+                          "CUVK_HOST_SEMAPHORE_OPS=1", why);
+   if (env >= 0)
+      return env;
+   *why = env == -2 ? "CUVK_HOST_SEMAPHORE_OPS is neither 0 nor 1: the default, on"
+                    : "the default: the host signals and waits where nothing on the GPU is in the way";
+   return true;
+}

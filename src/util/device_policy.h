@@ -66,4 +66,11 @@ bool cuvk_policy_read_only_host_import(VkDriverId driver, const char **why);
  * every size above the allocation's: NVIDIA's (H100, driver 580.159.04). */
 bool cuvk_policy_import_size_probe(VkDriverId driver, const char **why);
 
+/* Whether native timeline semaphores are signalled by the host when the
+ * context has nothing outstanding, and waited for by the host until the
+ * context records more (src/cuda_api/external_semaphore_held.c), and in
+ * *why what decided it.  CUVK_HOST_SEMAPHORE_OPS=0 sends every signal and
+ * wait through the queue. */
+bool cuvk_policy_host_semaphore_ops(const char **why);
+
 #endif

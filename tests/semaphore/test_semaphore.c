@@ -570,6 +570,177 @@ destroyed_closed_by_sync(void)
    API_CHECK_CU(cuMemFree(dev));
 }
 
+/* ---- waits the host holds, signals the host makes --------------------------
+ *
+ * With CUVK_HOST_SEMAPHORE_OPS on (the default), a wait on a timeline or
+ * emulated semaphore is held on the host until the context records more,
+ * and a signal on an idle context is made by the host at once
+ * (src/cuda_api/external_semaphore_held.c).  These cases check that
+ * every way of depending on a held wait still waits for it; the meson
+ * file runs them with the policy off too.
+ */
+
+struct sem_late_signal {
+   struct cuvk_xsem *x;
+   uint64_t value;
+   unsigned delay_us;
+};
+
+static void *
+sem_late_signal_main(void *data)
+{
+   struct sem_late_signal *l = data;
+   usleep(l->delay_us);
+   cuvk_xsem_signal(l->x, l->value);
+   return NULL;
+}
+
+/* Stream A waits; an event recorded after the wait orders stream B's
+ * fill after it, and a synchronisation of either returns only once the
+ * semaphore is signalled. */
+static void
+held_event_orders_other_stream(void)
+{
+   struct cuvk_xsem *x;
+   CUexternalSemaphore sem = sem_import(CUVK_XSEM_TIMELINE, &x);
+   uint8_t *host;
+   CUstream a, b;
+   CUevent ev;
+   API_REQUIRE_CU(cuMemAllocHost((void **)&host, SEM_FILL_SIZE));
+   memset(host, 0x11, SEM_FILL_SIZE);
+   API_REQUIRE_CU(cuStreamCreate(&a, CU_STREAM_NON_BLOCKING));
+   API_REQUIRE_CU(cuStreamCreate(&b, CU_STREAM_NON_BLOCKING));
+   API_REQUIRE_CU(cuEventCreate(&ev, CU_EVENT_DISABLE_TIMING));
+
+   API_CHECK_CU(sem_wait(sem, 3, a));
+   API_CHECK_CU(cuEventRecord(ev, a));
+   API_CHECK_CU(cuStreamWaitEvent(b, ev, 0));
+   API_CHECK_CU(cuMemsetD8Async((CUdeviceptr)(uintptr_t)host, 0x22, SEM_FILL_SIZE, b));
+   usleep(100000);
+   API_CHECK_RES(CUDA_ERROR_NOT_READY, cuStreamQuery(a));
+   API_CHECK_RES(CUDA_ERROR_NOT_READY, cuEventQuery(ev));
+   API_CHECK_RES(CUDA_ERROR_NOT_READY, cuStreamQuery(b));
+   API_CHECK_MSG(sem_all_bytes(host, SEM_FILL_SIZE, 0x11), "stream b's fill ran before the semaphore was signalled");
+
+   cuvk_xsem_signal(x, 3);
+   API_CHECK_CU(cuStreamSynchronize(b));
+   API_CHECK(sem_all_bytes(host, SEM_FILL_SIZE, 0x22));
+   API_CHECK_CU(cuEventSynchronize(ev));
+   API_CHECK_CU(cuStreamQuery(a));
+
+   API_CHECK_CU(cuEventDestroy(ev));
+   API_CHECK_CU(cuStreamDestroy(a));
+   API_CHECK_CU(cuStreamDestroy(b));
+   API_CHECK_CU(cuDestroyExternalSemaphore(sem));
+   API_CHECK_CU(cuMemFreeHost(host));
+   cuvk_xsem_destroy(x);
+}
+
+/* A wait and nothing after it: cuStreamQuery says NOT_READY until the
+ * signal, and cuStreamSynchronize, the legacy stream's and
+ * cuCtxSynchronize return only after it, with the value reached. */
+static void
+held_sync_blocks_until_signal(enum cuvk_xsem_type type)
+{
+   struct cuvk_xsem *x;
+   CUexternalSemaphore sem = sem_import(type, &x);
+   CUstream s;
+   API_REQUIRE_CU(cuStreamCreate(&s, 0));
+
+   for (unsigned round = 1; round <= 3; round++) {
+      CUstream on = round == 2 ? NULL : s;
+      API_CHECK_CU(sem_wait(sem, round, on));
+      API_CHECK_RES(CUDA_ERROR_NOT_READY, cuStreamQuery(on));
+      struct sem_late_signal late = { x, round, 50000 };
+      pthread_t t;
+      API_REQUIRE(pthread_create(&t, NULL, sem_late_signal_main, &late) == 0);
+      if (round == 3)
+         API_CHECK_CU(cuCtxSynchronize());
+      else
+         API_CHECK_CU(cuStreamSynchronize(on));
+      API_CHECK_MSG(cuvk_xsem_value(x) >= round, "round %u: the synchronisation returned before the signal",
+                    round);
+      pthread_join(t, NULL);
+      API_CHECK_CU(cuStreamQuery(on));
+   }
+   API_CHECK_CU(cuStreamDestroy(s));
+   API_CHECK_CU(cuDestroyExternalSemaphore(sem));
+   cuvk_xsem_destroy(x);
+}
+
+static void
+held_timeline_sync_blocks_until_signal(void)
+{
+   held_sync_blocks_until_signal(CUVK_XSEM_TIMELINE);
+}
+
+static void
+held_binary_sync_blocks_until_signal(void)
+{
+   held_sync_blocks_until_signal(CUVK_XSEM_BINARY);
+}
+
+/* The semaphore and the stream are destroyed while a wait on them is
+ * held: the wait still holds up the context's later work, and a
+ * synchronisation after the signal returns with every fd closed. */
+static void
+held_destroy_first(void)
+{
+   API_CHECK_CU(cuCtxSynchronize());
+   int before = api_fd_count();
+   struct cuvk_xsem *x;
+   CUexternalSemaphore sem = sem_import(CUVK_XSEM_TIMELINE, &x);
+   uint8_t *host;
+   CUstream s;
+   API_REQUIRE_CU(cuMemAllocHost((void **)&host, SEM_FILL_SIZE));
+   memset(host, 0x11, SEM_FILL_SIZE);
+   API_REQUIRE_CU(cuStreamCreate(&s, 0));
+
+   API_CHECK_CU(sem_wait(sem, 7, s));
+   API_CHECK_CU(cuDestroyExternalSemaphore(sem));
+   API_CHECK_CU(cuMemsetD8Async((CUdeviceptr)(uintptr_t)host, 0x33, SEM_FILL_SIZE, s));
+   API_CHECK_CU(cuStreamDestroy(s));
+   usleep(100000);
+   API_CHECK_MSG(sem_all_bytes(host, SEM_FILL_SIZE, 0x11), "the fill ran before the semaphore was signalled");
+   cuvk_xsem_signal(x, 7);
+   API_CHECK_CU(cuCtxSynchronize());
+   API_CHECK(sem_all_bytes(host, SEM_FILL_SIZE, 0x33));
+   cuvk_xsem_destroy(x);
+   API_CHECK_CU(cuMemFreeHost(host));
+   API_CHECK_MSG(api_fd_count() == before, "%d fds open, %d before", api_fd_count(), before);
+}
+
+/* On an idle context a signal needs no GPU: with the policy on, the
+ * exporter sees it when the call returns; after queued work, only once
+ * that work is done (the fill's bytes are there). */
+static void
+host_signal_idle(void)
+{
+   const char *policy = getenv("CUVK_HOST_SEMAPHORE_OPS");
+   bool on_host = !policy || strcmp(policy, "0") != 0;
+   struct cuvk_xsem *x;
+   CUexternalSemaphore sem = sem_import(CUVK_XSEM_TIMELINE, &x);
+   uint8_t *host;
+   API_REQUIRE_CU(cuMemAllocHost((void **)&host, SEM_FILL_SIZE));
+
+   API_CHECK_CU(cuCtxSynchronize());
+   API_CHECK_CU(sem_signal(sem, 1, NULL));
+   if (on_host)
+      API_CHECK_MSG(cuvk_xsem_value(x) == 1, "a signal on an idle context was not made at once");
+   API_CHECK(cuvk_xsem_wait(x, 1, SEM_TIMEOUT_NS));
+
+   memset(host, 0, SEM_FILL_SIZE);
+   API_CHECK_CU(cuMemsetD8Async((CUdeviceptr)(uintptr_t)host, 0x44, SEM_FILL_SIZE, NULL));
+   API_CHECK_CU(sem_signal(sem, 2, NULL));
+   API_CHECK(cuvk_xsem_wait(x, 2, SEM_TIMEOUT_NS));
+   API_CHECK_MSG(sem_all_bytes(host, SEM_FILL_SIZE, 0x44), "the signal came before the fill finished");
+
+   API_CHECK_CU(cuCtxSynchronize());
+   API_CHECK_CU(cuDestroyExternalSemaphore(sem));
+   API_CHECK_CU(cuMemFreeHost(host));
+   cuvk_xsem_destroy(x);
+}
+
 /* One thread imports and destroys semaphores; others signal and wait on
  * whichever was imported last, live or already destroyed.  The calls
  * found a semaphore in the object table and read it afterwards, so a
@@ -851,6 +1022,11 @@ static const struct api_case cases[] = {
    API_CASE("external_semaphore.xsem.binary.ping_pong", binary_ping_pong),
    API_CASE("external_semaphore.xsem.several_in_one_call", several_in_one_call),
    API_CASE("external_semaphore.xsem.never_signalled", never_signalled),
+   API_CASE("external_semaphore.xsem.held.event_orders_other_stream", held_event_orders_other_stream),
+   API_CASE("external_semaphore.xsem.held.timeline_sync_blocks_until_signal", held_timeline_sync_blocks_until_signal),
+   API_CASE("external_semaphore.xsem.held.binary_sync_blocks_until_signal", held_binary_sync_blocks_until_signal),
+   API_CASE("external_semaphore.xsem.held.destroy_first", held_destroy_first),
+   API_CASE("external_semaphore.xsem.host_signal_idle", host_signal_idle),
    API_CASE("external_semaphore.xsem.fd_hygiene", fd_hygiene),
    API_CASE("external_semaphore.xsem.destroyed_closed_by_sync", destroyed_closed_by_sync),
    API_CASE("external_semaphore.xsem.destroy_use_race", destroy_use_race),
