@@ -22,6 +22,7 @@
 
 #include "tool_util.h"
 #include "util/device_policy.h"
+#include "util/host_copy.h"
 
 #ifndef CUVK_VERSION
 #define CUVK_VERSION "unknown"
@@ -102,6 +103,8 @@ struct info_device {
    const char *fill_engine_why;
    bool bulk_exportable;
    const char *bulk_why;
+   const char *pageable_path;
+   const char *pageable_why;
 };
 
 struct info {
@@ -294,6 +297,12 @@ info_query_device(struct info_device *d, VkPhysicalDevice pdev)
    d->fill_engine = cuvk_policy_fill_transfer(d->props.deviceType, &d->fill_engine_why)
                        ? "transfer" : "compute";
    d->bulk_exportable = cuvk_policy_bulk_memory(d->driver.driverID, &d->bulk_why);
+   static const char *const paths[] = {
+      [CUVK_PAGEABLE_AUTO] = "auto",
+      [CUVK_PAGEABLE_STAGED] = "staged",
+      [CUVK_PAGEABLE_IMPORT] = "import",
+   };
+   d->pageable_path = paths[cuvk_policy_pageable_path(&d->pageable_why)];
    free(exts);
 }
 
@@ -549,6 +558,8 @@ info_print_text(const struct info *info)
       printf("   allocations of %llu MiB and more: %s (%s)\n",
              (unsigned long long)(CUVK_POLICY_BULK_MIN_SIZE >> 20),
              d->bulk_exportable ? "exportable memory" : "device memory", d->bulk_why);
+      printf("   pageable copies: %s (%s); CPU copies on %u thread(s)\n", d->pageable_path, d->pageable_why,
+             cuvk_host_copy_threads());
       printf("   queue families (global priority %s):\n", d->global_priority ? "offered" : "not offered");
       for (uint32_t q = 0; q < d->qf_count; q++) {
          char flags[128];
@@ -719,6 +730,11 @@ info_print_json(const struct info *info)
       tool_json_bool(&j, "exportable", d->bulk_exportable);
       tool_json_uint(&j, "min_size", CUVK_POLICY_BULK_MIN_SIZE);
       tool_json_string(&j, "reason", d->bulk_why);
+      tool_json_object_end(&j);
+      tool_json_object_begin(&j, "pageable");
+      tool_json_string(&j, "path", d->pageable_path);
+      tool_json_string(&j, "reason", d->pageable_why);
+      tool_json_uint(&j, "staging_threads", cuvk_host_copy_threads());
       tool_json_object_end(&j);
       tool_json_object_end(&j);
    }

@@ -36,6 +36,7 @@
 #include "cuda_api/transfer.h"
 #include "mem/block_heap.h"
 #include "util/error.h"
+#include "util/host_copy.h"
 #include "util/log.h"
 #include "util/macros.h"
 
@@ -599,7 +600,7 @@ struct chunk_iter {
 static bool
 chunk_next(const struct copy *c, unsigned elem, struct chunk_iter *it, struct chunk *out)
 {
-   const uint64_t cap = CUVK_STAGING_SLOT_SIZE;
+   const uint64_t cap = cuvk_staging_chunk_size(c->width * c->height * c->depth);
    uint64_t row = c->width;
 
    if (it->z >= c->depth)
@@ -630,28 +631,43 @@ chunk_next(const struct copy *c, unsigned elem, struct chunk_iter *it, struct ch
    return true;
 }
 
+/* The chunk's box in host memory, and packed in a slot. */
+static uint8_t *
+chunk_host(const struct side *host, const struct chunk *k)
+{
+   return host->host + k->z * host->slice + k->y * host->pitch + k->x;
+}
+
 static void
 chunk_pack(const struct copy *c, const struct side *host, const struct chunk *k, uint8_t *dst)
 {
-   for (uint64_t s = 0; s < k->slices; s++) {
-      for (uint64_t r = 0; r < k->rows; r++) {
-         const uint8_t *p = host->host + (k->z + s) * host->slice + (k->y + r) * host->pitch + k->x;
-         memcpy(dst, p, k->bytes);
-         dst += k->bytes;
-      }
-   }
+   cuvk_host_copy(&(struct cuvk_host_copy){
+      .dst = dst,
+      .src = chunk_host(host, k),
+      .width = k->bytes,
+      .rows = k->rows,
+      .slices = k->slices,
+      .dst_pitch = k->bytes,
+      .dst_slice = k->bytes * k->rows,
+      .src_pitch = host->pitch,
+      .src_slice = host->slice,
+   });
 }
 
 static void
 chunk_unpack(const struct copy *c, const struct side *host, const struct chunk *k, const uint8_t *src)
 {
-   for (uint64_t s = 0; s < k->slices; s++) {
-      for (uint64_t r = 0; r < k->rows; r++) {
-         uint8_t *p = host->host + (k->z + s) * host->slice + (k->y + r) * host->pitch + k->x;
-         memcpy(p, src, k->bytes);
-         src += k->bytes;
-      }
-   }
+   cuvk_host_copy(&(struct cuvk_host_copy){
+      .dst = chunk_host(host, k),
+      .src = src,
+      .width = k->bytes,
+      .rows = k->rows,
+      .slices = k->slices,
+      .dst_pitch = host->pitch,
+      .dst_slice = host->slice,
+      .src_pitch = k->bytes,
+      .src_slice = k->bytes * k->rows,
+   });
 }
 
 /* Records the GPU half of one chunk between a slot and the GPU side
@@ -788,13 +804,32 @@ copy_linear(struct copy *c)
    }
 
    /* A host side: through the CPU where both have a host view worth
-    * using, after the GPU is done with what came before. */
+    * using, after the GPU is done with what came before; unless
+    * CUVK_PAGEABLE_PATH asks pageable memory to take the staging ring. */
    bool dview = d->host != NULL;
    bool sview = s->host != NULL && (s->kind == SIDE_HOST || s->cached);
-   if (dview && sview) {
+   bool pageable = (d->kind == SIDE_HOST && !s->host_memory) || (s->kind == SIDE_HOST && !d->host_memory);
+   bool force_staged = pageable && cuvk_transfer_pageable_path() != CUVK_PAGEABLE_AUTO;
+   if (dview && sview && !force_staged) {
       res = cuvk_submit_wait_idle(c->ctx);
       if (res != CUDA_SUCCESS)
          return res;
+      uint64_t dext = (c->depth - 1) * d->slice + (c->height - 1) * d->pitch + c->width;
+      uint64_t sext = (c->depth - 1) * s->slice + (c->height - 1) * s->pitch + c->width;
+      if (d->host + dext <= s->host || s->host + sext <= d->host) {
+         cuvk_host_copy(&(struct cuvk_host_copy){
+            .dst = d->host,
+            .src = s->host,
+            .width = c->width,
+            .rows = c->height,
+            .slices = c->depth,
+            .dst_pitch = d->pitch,
+            .dst_slice = d->slice,
+            .src_pitch = s->pitch,
+            .src_slice = s->slice,
+         });
+         return CUDA_SUCCESS;
+      }
       for (uint64_t z = 0; z < c->depth; z++)
          for (uint64_t y = 0; y < c->height; y++)
             memmove(d->host + z * d->slice + y * d->pitch, s->host + z * s->slice + y * s->pitch, c->width);

@@ -591,9 +591,9 @@ host_range_accessible(uint64_t start, uint64_t end, bool read_only, uint64_t *ba
    FILE *maps = fopen("/proc/self/maps", "re");
    if (!maps) {
       /* Without /proc (a sandbox) the range cannot be checked; the
-       * registration goes ahead as it did before the check. */
-      cuvk_log_once(CUVK_LOG_WARN, "cuMemHostRegister: /proc/self/maps cannot be read, so registered ranges "
-                    "are not checked for holes or protection");
+       * import goes ahead as it did before the check. */
+      cuvk_log_once(CUVK_LOG_WARN, "/proc/self/maps cannot be read, so host ranges cuvk imports "
+                    "(cuMemHostRegister, CUVK_PAGEABLE_PATH=import) are not checked for holes or protection");
       return true;
    }
    char *line = NULL;
@@ -619,6 +619,38 @@ host_range_accessible(uint64_t start, uint64_t end, bool read_only, uint64_t *ba
    fclose(maps);
    *bad = covered;
    return covered >= end;
+}
+
+/* The memory type host pages at base import as: the pinned type where
+ * the driver offers it, else the first it offers; false for none. */
+static bool
+host_pointer_type(struct cuvk_context *ctx, uint64_t base, uint32_t *type)
+{
+   VkMemoryHostPointerPropertiesEXT host_props = {
+      .sType = VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT,
+   };
+   VkResult vr = ctx->GetMemoryHostPointerPropertiesEXT(ctx->vk,
+                                                        VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT,
+                                                        (void *)(uintptr_t)base, &host_props);
+   if (vr != VK_SUCCESS || host_props.memoryTypeBits == 0)
+      return false;
+   *type = ctx->dev->host_type_index;
+   if (!(host_props.memoryTypeBits & (1u << *type)))
+      *type = (uint32_t)__builtin_ctz(host_props.memoryTypeBits);
+   return true;
+}
+
+/* Memory over the size bytes of host pages from base (aligned). */
+static VkResult
+host_pointer_import(struct cuvk_context *ctx, uint64_t base, VkDeviceSize size, uint32_t type,
+                    VkDeviceMemory *memory)
+{
+   VkImportMemoryHostPointerInfoEXT import = {
+      .sType = VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT,
+      .handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT,
+      .pHostPointer = (void *)(uintptr_t)base,
+   };
+   return cuvk_mem_allocate(ctx->vk, size, type, &import, memory);
 }
 
 CUVK_EXPORT CUresult CUDAAPI
@@ -677,26 +709,14 @@ cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int flags)
       return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "cuMemHostRegister: %s cannot import read-only pages",
                         ctx->dev->props.deviceName);
 
-   VkMemoryHostPointerPropertiesEXT host_props = {
-      .sType = VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT,
-   };
-   vr = ctx->GetMemoryHostPointerPropertiesEXT(ctx->vk, VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT,
-                                               (void *)(uintptr_t)base, &host_props);
-   if (vr != VK_SUCCESS || host_props.memoryTypeBits == 0)
+   uint32_t type;
+   if (!host_pointer_type(ctx, base, &type))
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemHostRegister: the driver cannot import %p", p);
-   uint32_t type = ctx->dev->host_type_index;
-   if (!(host_props.memoryTypeBits & (1u << type)))
-      type = (uint32_t)__builtin_ctz(host_props.memoryTypeBits);
    if (end - base > cuvk_device_max_allocation(ctx->dev, type))
       return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "cuMemHostRegister: %zu bytes exceed the largest allocation "
                         "the device allows", bytesize);
 
-   VkImportMemoryHostPointerInfoEXT import = {
-      .sType = VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT,
-      .handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT,
-      .pHostPointer = (void *)(uintptr_t)base,
-   };
-   vr = cuvk_mem_allocate(ctx->vk, end - base, type, &import, &memory);
+   vr = host_pointer_import(ctx, base, end - base, type, &memory);
    if (vr != VK_SUCCESS && (flags & CU_MEMHOSTREGISTER_READ_ONLY))
       /* NVIDIA's driver refuses pages the process cannot write; real CUDA
        * answers READ_ONLY where the device lacks it with NOT_SUPPORTED. */
@@ -734,6 +754,63 @@ cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int flags)
       return res == CUDA_ERROR_INVALID_VALUE ? CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED : res;
    }
    return CUDA_SUCCESS;
+}
+
+/* The pages of a pageable copy are the caller's, borrowed for the one
+ * copy: nothing records them, and any refusal just sends the copy
+ * through staging, so each is a debug line, not an error. */
+bool
+cuvk_mem_import_pageable(struct cuvk_context *ctx, const void *ptr, size_t size, struct cuvk_mem_block **out,
+                         VkDeviceSize *offset)
+{
+   struct cuvk_mem_span span;
+   VkDeviceMemory memory;
+   VkResult vr;
+
+   if (!ctx->dev->has_external_memory_host || !ctx->GetMemoryHostPointerPropertiesEXT)
+      return false;
+   VkDeviceSize align = CUVK_MAX(ctx->dev->min_imported_host_alignment, (VkDeviceSize)4096);
+   uint64_t start = (uint64_t)(uintptr_t)ptr;
+   uint64_t base = start & ~(align - 1);
+   uint64_t end = CUVK_ALIGN_UP(start + size, align);
+
+   /* NVIDIA's driver refuses pages it has imported already, and any
+    * read-only page, which worse leaves the whole mapping unimportable
+    * for the process (device_policy.h): ask only for writable pages that
+    * no registration or pinned allocation shares. */
+   uint64_t next_start = 0, bad;
+   const char *why;
+   if (cuvk_mem_resolve(base, &span) ||
+       (cuvk_mem_range_map_find_next(ranges(), base, range_start_of, &next_start) && next_start < end)) {
+      cuvk_logd("pageable copy at %p: its pages meet pinned memory; staged", ptr);
+      return false;
+   }
+   if (!host_range_accessible(base, end, false, &bad, &why)) {
+      cuvk_logd("pageable copy at %p: the page at 0x%llx is %s; staged", ptr, (unsigned long long)bad, why);
+      return false;
+   }
+
+   uint32_t type;
+   if (!host_pointer_type(ctx, base, &type)) {
+      cuvk_logd("pageable copy at %p: the driver offers no memory type for it; staged", ptr);
+      return false;
+   }
+   if (end - base > cuvk_device_max_allocation(ctx->dev, type))
+      return false;
+
+   vr = host_pointer_import(ctx, base, end - base, type, &memory);
+   if (vr != VK_SUCCESS) {
+      cuvk_logd("pageable copy at %p: importing %llu bytes failed (%s); staged", ptr,
+                (unsigned long long)(end - base), cuvk_vk_result_name(vr));
+      return false;
+   }
+   if (cuvk_mem_block_wrap(ctx->vk, memory, VK_NULL_HANDLE, end - base, false,
+                           VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT, out) != CUDA_SUCCESS) {
+      vkFreeMemory(ctx->vk, memory, NULL);
+      return false;
+   }
+   *offset = start - base;
+   return true;
 }
 
 CUVK_EXPORT CUresult CUDAAPI

@@ -125,6 +125,15 @@ void cuvk_mem_alloc_release(struct cuvk_mem_alloc *alloc);
 struct cuvk_mem_page_table;
 CUresult cuvk_mem_page_table_get(struct cuvk_context *ctx, struct cuvk_mem_page_table **out);
 
+/* Imports the host pages under [ptr, ptr + size), pageable memory cuvk
+ * does not know, for one copy (VK_EXT_external_memory_host): *out is a
+ * block over the whole pages, ptr at *offset in its buffer, to be
+ * destroyed (cuvk_mem_block_destroy) once the GPU is done with it.  False,
+ * with a debug line, where the driver cannot have them (no extension,
+ * pages read-only, unmapped or already pinned, a refusal). */
+bool cuvk_mem_import_pageable(struct cuvk_context *ctx, const void *ptr, size_t size,
+                              struct cuvk_mem_block **out, VkDeviceSize *offset);
+
 /* Frees every allocation of a context being destroyed (GPU idle). */
 void cuvk_memory_release_context(struct cuvk_context *ctx);
 

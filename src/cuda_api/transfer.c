@@ -8,7 +8,9 @@
 #include "cuda_api/memory.h"
 #include "cuda_api/module.h"
 #include "cuvk_shader_params.h"
+#include "util/device_policy.h"
 #include "util/error.h"
+#include "util/host_copy.h"
 #include "util/log.h"
 #include "util/macros.h"
 
@@ -537,24 +539,41 @@ context_is_idle(struct cuvk_context *ctx)
    return idle;
 }
 
+/* A staged transfer goes in chunks of at least STAGING_CHUNK_MIN, each a
+ * submission, and at most a slot: a transfer that fits one slot is still
+ * cut into up to STAGING_SPLIT chunks so that the CPU's copy of one
+ * overlaps the GPU's of the one before, where whole it would run the two
+ * one after the other. */
+#define STAGING_CHUNK_MIN (1u << 20)
+#define STAGING_SPLIT 4u
+
+size_t
+cuvk_staging_chunk_size(uint64_t size)
+{
+   uint64_t chunk = CUVK_ALIGN_UP((size + STAGING_SPLIT - 1) / STAGING_SPLIT, 4096);
+   return (size_t)CUVK_MIN(CUVK_MAX(chunk, (uint64_t)STAGING_CHUNK_MIN), (uint64_t)CUVK_STAGING_SLOT_SIZE);
+}
+
 static CUresult
 staging_upload(struct cuvk_context *ctx, struct cuvk_stream *stream, struct gpu_ref dst,
                const uint8_t *src, size_t size)
 {
    struct cuvk_staging *st = &ctx->staging;
+   size_t chunk = cuvk_staging_chunk_size(size);
    CUresult res;
 
+   cuvk_logd("pageable copy of %zu bytes staged in chunks of %zu", size, chunk);
    pthread_mutex_lock(&st->lock);
    res = staging_ensure(ctx);
-   for (size_t off = 0; res == CUDA_SUCCESS && off < size; off += CUVK_STAGING_SLOT_SIZE) {
-      size_t len = CUVK_MIN(size - off, (size_t)CUVK_STAGING_SLOT_SIZE);
+   for (size_t off = 0; res == CUDA_SUCCESS && off < size; off += chunk) {
+      size_t len = CUVK_MIN(size - off, chunk);
       unsigned slot = st->next;
       st->next = (st->next + 1) % CUVK_STAGING_SLOTS;
 
       res = cuvk_submit_wait(ctx, st->slot_value[slot]);
       if (res != CUDA_SUCCESS)
          break;
-      memcpy(st->map + (size_t)slot * CUVK_STAGING_SLOT_SIZE, src + off, len);
+      cuvk_host_memcpy(st->map + (size_t)slot * CUVK_STAGING_SLOT_SIZE, src + off, len);
 
       pthread_mutex_lock(&ctx->lock);
       res = record_copy(ctx, stream, ref_advance(dst, off), staging_ref(st, slot), len, 1, 0, 0);
@@ -573,9 +592,11 @@ staging_download(struct cuvk_context *ctx, struct cuvk_stream *stream, uint8_t *
                  struct gpu_ref src, size_t size)
 {
    struct cuvk_staging *st = &ctx->staging;
-   size_t chunks = (size + CUVK_STAGING_SLOT_SIZE - 1) / CUVK_STAGING_SLOT_SIZE;
+   size_t chunk = cuvk_staging_chunk_size(size);
+   size_t chunks = (size + chunk - 1) / chunk;
    CUresult res;
 
+   cuvk_logd("pageable copy of %zu bytes staged in chunks of %zu", size, chunk);
    pthread_mutex_lock(&st->lock);
    res = staging_ensure(ctx);
 
@@ -585,17 +606,17 @@ staging_download(struct cuvk_context *ctx, struct cuvk_stream *stream, uint8_t *
       if (i >= CUVK_STAGING_SLOTS && i - CUVK_STAGING_SLOTS < chunks) {
          size_t done = i - CUVK_STAGING_SLOTS;
          unsigned slot = done % CUVK_STAGING_SLOTS;
-         size_t off = done * CUVK_STAGING_SLOT_SIZE;
-         size_t len = CUVK_MIN(size - off, (size_t)CUVK_STAGING_SLOT_SIZE);
+         size_t off = done * chunk;
+         size_t len = CUVK_MIN(size - off, chunk);
          res = cuvk_submit_wait(ctx, st->slot_value[slot]);
          if (res != CUDA_SUCCESS)
             break;
-         memcpy(dst + off, st->map + (size_t)slot * CUVK_STAGING_SLOT_SIZE, len);
+         cuvk_host_memcpy(dst + off, st->map + (size_t)slot * CUVK_STAGING_SLOT_SIZE, len);
       }
       if (i < chunks) {
          unsigned slot = i % CUVK_STAGING_SLOTS;
-         size_t off = i * CUVK_STAGING_SLOT_SIZE;
-         size_t len = CUVK_MIN(size - off, (size_t)CUVK_STAGING_SLOT_SIZE);
+         size_t off = i * chunk;
+         size_t len = CUVK_MIN(size - off, chunk);
          res = cuvk_submit_wait(ctx, st->slot_value[slot]);
          if (res != CUDA_SUCCESS)
             break;
@@ -662,6 +683,69 @@ copy_check_range(const struct cuvk_copy *copy, uint64_t ptr, uint64_t size, enum
    return CUDA_SUCCESS;
 }
 
+static pthread_once_t pageable_once = PTHREAD_ONCE_INIT;
+static enum cuvk_pageable_path pageable_setting;
+
+static void
+pageable_read(void)
+{
+   const char *why;
+   pageable_setting = cuvk_policy_pageable_path(&why);
+   cuvk_logi("pageable copies: %s", why);
+}
+
+enum cuvk_pageable_path
+cuvk_transfer_pageable_path(void)
+{
+   pthread_once(&pageable_once, pageable_read);
+   return pageable_setting;
+}
+
+/* memmove through host views, on the copy pool's threads when the two
+ * ranges are apart (util/host_copy.h). */
+static void
+host_move(uint8_t *dst, const uint8_t *src, size_t n)
+{
+   if (dst + n <= src || src + n <= dst)
+      cuvk_host_memcpy(dst, src, n);
+   else
+      memmove(dst, src, n);
+}
+
+/* A pageable copy as one GPU copy between the GPU side and the caller's
+ * own pages, imported for the copy and released once it is done (the
+ * caller may free or reuse them as soon as the call returns).  False when
+ * the pages cannot be imported, nothing done: the copy is then staged. */
+static bool
+import_copy(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct cuvk_mem_span *gpu,
+            uint8_t *host, size_t n, bool upload, CUresult *res)
+{
+   struct cuvk_mem_block *block;
+   VkDeviceSize offset;
+
+   if (!cuvk_mem_import_pageable(ctx, host, n, &block, &offset))
+      return false;
+   cuvk_logd("pageable copy of %zu bytes through the caller's imported pages", n);
+   struct gpu_ref h = { block->buffer, offset, block->address + offset };
+
+   pthread_mutex_lock(&ctx->lock);
+   if (upload)
+      *res = record_copy(ctx, stream, span_ref(gpu), h, n, 1, 0, 0);
+   else
+      *res = record_copy(ctx, stream, h, span_ref(gpu), n, 1, 0, 0);
+   uint64_t value = stream->last_value;
+   pthread_mutex_unlock(&ctx->lock);
+
+   if (*res == CUDA_SUCCESS)
+      *res = cuvk_submit_wait(ctx, value);
+   else
+      /* Part of the copy may be recorded: the pages go once nothing
+       * can run on them. */
+      cuvk_submit_wait_idle(ctx);
+   cuvk_mem_block_destroy(block);
+   return true;
+}
+
 static bool
 span_is_host(const struct cuvk_mem_span *span)
 {
@@ -710,15 +794,24 @@ copy_segment(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct 
    if (sfound && ss->ctx != ctx)
       other = ss->ctx;
 
+   /* Pageable memory on one side, this context's device memory on the
+    * other: the copy CUVK_PAGEABLE_PATH is about (pinned memory is the
+    * CPU's to copy whatever the path). */
+   bool pageable = (gpu_d && !sfound && !span_is_host(ds)) || (gpu_s && !dfound && !span_is_host(ss));
+   enum cuvk_pageable_path path = pageable ? cuvk_transfer_pageable_path() : CUVK_PAGEABLE_AUTO;
+
    bool read_ok = !sfound || !gpu_s || ss->cached || n <= DIRECT_UNCACHED_MAX;
-   if (dmap && smap && (read_ok || !gpu_s)) {
+   if (dmap && smap && (read_ok || !gpu_s) && path == CUVK_PAGEABLE_AUTO) {
       res = cuvk_submit_wait_idle(ctx);
       if (res == CUDA_SUCCESS && other)
          res = cuvk_submit_wait_idle(other);
       if (res == CUDA_SUCCESS)
-         memmove(dmap, smap, n);
+         host_move(dmap, smap, n);
       return res;
    }
+   if (path == CUVK_PAGEABLE_IMPORT && import_copy(ctx, stream, gpu_d ? ds : ss,
+                                                   gpu_d ? (uint8_t *)smap : dmap, n, gpu_d, &res))
+      return res;
    if (gpu_d)
       return staging_upload(ctx, stream, span_ref(ds), smap, n);
    return staging_download(ctx, stream, dmap, span_ref(ss), n);

@@ -17,6 +17,8 @@
 #include <cuda.h>
 #include <vulkan/vulkan.h>
 
+#include "util/device_policy.h"
+
 struct cuvk_context;
 struct cuvk_stream;
 
@@ -79,6 +81,14 @@ struct cuvk_staging_slot {
    VkDeviceAddress address;
    uint8_t *map;
 };
+
+/* CUVK_PAGEABLE_PATH (util/device_policy.h), read once. */
+enum cuvk_pageable_path cuvk_transfer_pageable_path(void);
+
+/* Bytes per chunk of a staged transfer of size bytes: at most a slot, and
+ * below that small enough that the CPU's and the GPU's halves of
+ * successive chunks overlap. */
+size_t cuvk_staging_chunk_size(uint64_t size);
 
 /* Takes the staging ring for one transfer (creating it at first use);
  * cuvk_staging_unlock gives it back.  Neither holds the ctx lock. */

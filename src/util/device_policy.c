@@ -221,3 +221,25 @@ cuvk_policy_host_semaphore_ops(const char **why)
                     : "the default: the host signals and waits where nothing on the GPU is in the way";
    return true;
 }
+
+enum cuvk_pageable_path
+cuvk_policy_pageable_path(const char **why)
+{
+   /* Importing a pageable range costs pinning its pages, per copy (cuvk
+    * cannot know when the caller frees them, so nothing can be kept);
+    * whether that beats copying through staging is the driver's and the
+    * machine's to show (docs/design.md), so auto stays with staging. */
+   const char *env = getenv("CUVK_PAGEABLE_PATH");
+   if (env && strcmp(env, "staged") == 0) {
+      *why = "CUVK_PAGEABLE_PATH=staged";
+      return CUVK_PAGEABLE_STAGED;
+   }
+   if (env && strcmp(env, "import") == 0) {
+      *why = "CUVK_PAGEABLE_PATH=import";
+      return CUVK_PAGEABLE_IMPORT;
+   }
+   bool ignored = env && *env && strcmp(env, "auto") != 0;
+   *why = ignored ? "CUVK_PAGEABLE_PATH value not recognised: mapping or staging"
+                  : "mapping where cached, else staging";
+   return CUVK_PAGEABLE_AUTO;
+}

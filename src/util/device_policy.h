@@ -73,4 +73,23 @@ bool cuvk_policy_import_size_probe(VkDriverId driver, const char **why);
  * wait through the queue. */
 bool cuvk_policy_host_semaphore_ops(const char **why);
 
+/* How a copy between pageable host memory and memory of the GPU moves.
+ * CUVK_PAGEABLE_PATH=staged|import overrides; unset (or auto) is
+ * CUVK_PAGEABLE_AUTO. */
+enum cuvk_pageable_path {
+   /* Through the GPU memory's own mapping when it is cached host memory
+    * (lavapipe), else through the staging ring. */
+   CUVK_PAGEABLE_AUTO,
+   /* Always through the staging ring (for measuring it on lavapipe, and
+    * its tests). */
+   CUVK_PAGEABLE_STAGED,
+   /* The caller's pages imported for the copy's duration with
+    * VK_EXT_external_memory_host, and one GPU copy; staged where the
+    * driver refuses them. */
+   CUVK_PAGEABLE_IMPORT,
+};
+
+/* CUVK_PAGEABLE_PATH, and in *why what decided it. */
+enum cuvk_pageable_path cuvk_policy_pageable_path(const char **why);
+
 #endif

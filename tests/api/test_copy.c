@@ -5,6 +5,9 @@
  * source against what it held.  api.errors.memcpy_*: copies cuvk must
  * refuse, and refuse without writing anything.
  */
+#include <pthread.h>
+#include <sys/mman.h>
+
 #include "api_test.h"
 
 enum copy_fn {
@@ -168,6 +171,180 @@ copy_large(void)
    api_buf_destroy(&dst);
    free(img);
    free(got);
+   free(want);
+}
+
+/* ---- Pageable transfers at every size the staging pipeline cuts ---- */
+
+/* Around the thresholds of the pageable paths: tiny, a page either side,
+ * one staging chunk (1 MiB), several chunks of one slot (8 MiB), several
+ * slots, and past the ring's 32 MiB; each at odd offsets on both sides. */
+static const size_t pageable_sizes[] = { 1, 4095, 4097, API_MIB - 1, 2 * API_MIB + 5, 8 * API_MIB + 17,
+                                         33 * API_MIB + 3, 64 * API_MIB + 7 };
+static const size_t pageable_offsets[] = { 0, 1, 7, 4095 };
+#define PAGEABLE_GUARD 64
+#define PAGEABLE_CAP (64 * API_MIB + 7 + 4095 + PAGEABLE_GUARD)
+
+/* Device bytes [0, n) read through pinned memory, which no pageable path
+ * touches. */
+static void
+pageable_read_device(CUdeviceptr d, uint8_t *pinned, size_t n)
+{
+   API_CHECK_CU(cuMemcpyDtoH(pinned, d, n));
+}
+
+/* HtoD and DtoH between malloc memory and the device, sync and async on a
+ * stream of its own, every byte of the window around the copy checked
+ * (the guard bytes after it, and the bytes before the offset). */
+static void
+copy_pageable_sizes(void)
+{
+   uint8_t *host = api_xmalloc(PAGEABLE_CAP), *want = api_xmalloc(PAGEABLE_CAP);
+   uint8_t *pinned = NULL;
+   CUdeviceptr dev = 0;
+   CUstream stream = NULL;
+   unsigned iter = 0;
+
+   API_REQUIRE_CU(cuMemAllocHost((void **)&pinned, PAGEABLE_CAP));
+   API_REQUIRE_CU(cuMemAlloc(&dev, PAGEABLE_CAP));
+   API_REQUIRE_CU(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+
+   double t0 = api_now();
+   for (size_t si = 0; si < API_ARRAY_SIZE(pageable_sizes); si++) {
+      const size_t n = pageable_sizes[si];
+      for (size_t oi = 0; oi < API_ARRAY_SIZE(pageable_offsets); oi++, iter++) {
+         const size_t hoff = pageable_offsets[oi];
+         const size_t doff = pageable_offsets[(oi + 1) % API_ARRAY_SIZE(pageable_offsets)];
+         const size_t window = doff + n + PAGEABLE_GUARD;
+         const bool async = iter % 2;
+
+         /* Host to device, over a device filled with a known pattern. */
+         API_CHECK_CU(cuMemsetD8(dev, 0xa5, window));
+         api_fill_random(host, hoff + n, 100 + iter);
+         memset(want, 0xa5, window);
+         memcpy(want + doff, host + hoff, n);
+         if (async) {
+            API_CHECK_CU(cuMemcpyHtoDAsync(dev + doff, host + hoff, n, stream));
+            API_CHECK_CU(cuStreamSynchronize(stream));
+         } else {
+            API_CHECK_CU(cuMemcpyHtoD(dev + doff, host + hoff, n));
+         }
+         pageable_read_device(dev, pinned, window);
+         API_CHECK_BYTES(pinned, want, window, "HtoD %zu bytes, dev+%zu <- host+%zu%s", n, doff, hoff,
+                         async ? ", async" : "");
+
+         /* Device to host, over a host buffer filled with a known
+          * pattern: the device now holds want[0, window). */
+         memset(host, 0x3c, hoff + n + PAGEABLE_GUARD);
+         if (async) {
+            API_CHECK_CU(cuMemcpyDtoHAsync(host + hoff, dev + doff, n, stream));
+            API_CHECK_CU(cuStreamSynchronize(stream));
+         } else {
+            API_CHECK_CU(cuMemcpyDtoH(host + hoff, dev + doff, n));
+         }
+         bool ok = true;
+         for (size_t i = 0; i < hoff && ok; i++)
+            ok = host[i] == 0x3c;
+         for (size_t i = 0; i < PAGEABLE_GUARD && ok; i++)
+            ok = host[hoff + n + i] == 0x3c;
+         API_CHECK_MSG(ok, "DtoH %zu bytes, host+%zu <- dev+%zu: bytes outside the copy changed", n, hoff,
+                       doff);
+         API_CHECK_BYTES(host + hoff, want + doff, n, "DtoH %zu bytes, host+%zu <- dev+%zu%s", n, hoff, doff,
+                         async ? ", async" : "");
+      }
+   }
+   printf("%u pageable round trips in %.3f s\n", iter, api_now() - t0);
+
+   API_CHECK_CU(cuStreamDestroy(stream));
+   API_CHECK_CU(cuMemFree(dev));
+   API_CHECK_CU(cuMemFreeHost(pinned));
+   free(host);
+   free(want);
+}
+
+/* Threads, each on a stream of its own, upload and read back pageable
+ * buffers of their own at once, so staging slots, the copy pool and
+ * imports are shared between concurrent transfers. */
+#define PAGEABLE_THREADS 4
+#define PAGEABLE_ROUNDS 6
+
+struct pageable_worker {
+   CUcontext ctx;
+   unsigned index;
+   CUdeviceptr dev;
+   size_t n;
+   bool ok;
+};
+
+static void *
+pageable_worker_main(void *data)
+{
+   struct pageable_worker *w = data;
+   uint8_t *in = api_xmalloc(w->n + 3), *out = api_xmalloc(w->n + 3);
+   CUstream stream = NULL;
+
+   w->ok = API_CHECK_CU(cuCtxSetCurrent(w->ctx)) &&
+           API_CHECK_CU(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+   for (unsigned r = 0; w->ok && r < PAGEABLE_ROUNDS; r++) {
+      /* Odd host offsets that change from round to round. */
+      size_t off = (w->index + r) % 4;
+      api_fill_random(in + off, w->n - off, 1000 * w->index + r);
+      memset(out, 0, w->n + 3);
+      w->ok &= API_CHECK_CU(cuMemcpyHtoDAsync(w->dev, in + off, w->n - off, stream));
+      w->ok &= API_CHECK_CU(cuMemcpyDtoHAsync(out + 3 - off, w->dev, w->n - off, stream));
+      w->ok &= API_CHECK_CU(cuStreamSynchronize(stream));
+      w->ok &= API_CHECK_BYTES(out + 3 - off, in + off, w->n - off, "thread %u round %u", w->index, r);
+   }
+   if (stream)
+      API_CHECK_CU(cuStreamDestroy(stream));
+   free(in);
+   free(out);
+   return NULL;
+}
+
+static void
+copy_pageable_streams(void)
+{
+   struct pageable_worker w[PAGEABLE_THREADS];
+   pthread_t threads[PAGEABLE_THREADS];
+   CUcontext ctx;
+
+   API_REQUIRE_CU(cuCtxGetCurrent(&ctx));
+   for (unsigned i = 0; i < PAGEABLE_THREADS; i++) {
+      w[i] = (struct pageable_worker){ .ctx = ctx, .index = i, .n = (3 + 2 * i) * API_MIB + 11 * i + 1 };
+      API_REQUIRE_CU(cuMemAlloc(&w[i].dev, w[i].n));
+   }
+   for (unsigned i = 0; i < PAGEABLE_THREADS; i++)
+      API_REQUIRE(pthread_create(&threads[i], NULL, pageable_worker_main, &w[i]) == 0);
+   for (unsigned i = 0; i < PAGEABLE_THREADS; i++) {
+      pthread_join(threads[i], NULL);
+      API_CHECK_MSG(w[i].ok, "thread %u", i);
+      API_CHECK_CU(cuMemFree(w[i].dev));
+   }
+}
+
+/* A source whose pages are read-only: an import must not be tried on
+ * them (NVIDIA refuses, and then refuses the whole mapping), and the copy
+ * still lands, through staging. */
+static void
+copy_pageable_read_only_source(void)
+{
+   const size_t n = 2 * API_MIB + 4096;
+   uint8_t *want = api_xmalloc(n);
+   CUdeviceptr dev = 0;
+
+   uint8_t *ro = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+   API_REQUIRE(ro != MAP_FAILED);
+   api_fill_random(ro, n, 77);
+   memcpy(want, ro, n);
+   API_REQUIRE(mprotect(ro, n, PROT_READ) == 0);
+   API_REQUIRE_CU(cuMemAlloc(&dev, n));
+
+   API_CHECK_CU(cuMemcpyHtoD(dev, ro + 5, n - 9));
+   API_CHECK_DEVICE(dev, want + 5, n - 9, "upload from read-only pages");
+
+   API_CHECK_CU(cuMemFree(dev));
+   munmap(ro, n);
    free(want);
 }
 
@@ -650,6 +827,9 @@ static const struct api_case cases[] = {
    LARGE("api.copy.large.dtoh_pinned_async", FN_DTOH, P, D, true),
    LARGE("api.copy.large.dtod", FN_DTOD, D, D, false),
    LARGE("api.copy.large.memcpy_registered_to_device", FN_MEMCPY, D, R, false),
+   API_CASE("api.copy.pageable.sizes", copy_pageable_sizes),
+   API_CASE("api.copy.pageable.streams", copy_pageable_streams),
+   API_CASE("api.copy.pageable.read_only_source", copy_pageable_read_only_source),
    API_CASE("api.copy.zero_size", copy_zero_size),
    API_CASE("api.copy.default_stream_handles", copy_default_stream_handles),
    API_CASE("api.copy.across_contexts", copy_across_contexts),
