@@ -556,6 +556,23 @@ info_print_text(const struct info *info)
          printf("      %u: %2u x %-40s timestamps %u bits%s\n", q, d->qfs[q].queueCount, flags,
                 d->qfs[q].timestampValidBits, q == d->queue_family ? "  (cuvk's)" : "");
       }
+      if (d->queue_family != UINT32_MAX) {
+         struct cuvk_lane_plan plan;
+         cuvk_policy_lanes(d->qfs[d->queue_family].queueCount, &plan);
+         printf("   lanes:          %u on %u queue%s of family %u%s\n", plan.lane_count, plan.queue_count,
+                plan.queue_count == 1 ? "" : "s", d->queue_family,
+                plan.virtual_lanes ? " (shared: CUVK_LANES above the family's queues)" : "");
+         if (plan.high_lane == UINT32_MAX)
+            printf("   priorities:     accepted, no effect (no queue to spare for a high-priority lane)\n");
+         else if (plan.virtual_lanes)
+            printf("   priorities:     lane %u for priority < 0, on a shared queue (routing only)\n",
+                   plan.high_lane);
+         else
+            printf("   priorities:     lane %u for priority < 0, its queue at priority %.1f, the others' %.1f; "
+                   "global priority unused (one per queue family)\n", plan.high_lane,
+                   (double)plan.queue_priority[plan.lane_queue[plan.high_lane]],
+                   (double)plan.queue_priority[0]);
+      }
    }
 }
 
@@ -707,6 +724,17 @@ info_print_json(const struct info *info)
          tool_json_object_end(&j);
       }
       tool_json_array_end(&j);
+      if (d->queue_family != UINT32_MAX) {
+         struct cuvk_lane_plan plan;
+         cuvk_policy_lanes(d->qfs[d->queue_family].queueCount, &plan);
+         tool_json_object_begin(&j, "lanes");
+         tool_json_uint(&j, "count", plan.lane_count);
+         tool_json_uint(&j, "queues", plan.queue_count);
+         tool_json_bool(&j, "shared_queues", plan.virtual_lanes);
+         tool_json_bool(&j, "high_priority_lane", plan.high_lane != UINT32_MAX);
+         tool_json_bool(&j, "high_priority_queue", plan.high_lane != UINT32_MAX && !plan.virtual_lanes);
+         tool_json_object_end(&j);
+      }
       tool_json_object_begin(&j, "copy_engine");
       tool_json_string(&j, "engine", d->copy_engine);
       tool_json_string(&j, "reason", d->copy_engine_why);

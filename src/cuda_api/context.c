@@ -136,12 +136,13 @@ context_create_device(struct cuvk_context *ctx)
        * which their compiler gives GLSL's Fma; no Vulkan feature says so. */
       .fma_fused = dev->props.vendorID == 0x10de,
    };
-   float priority = 1.0f;
+   /* A queue per lane where the family has enough (submit.h). */
+   cuvk_policy_lanes(dev->queue_count, &ctx->lane_plan);
    VkDeviceQueueCreateInfo queue_info = {
       .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
       .queueFamilyIndex = dev->queue_family,
-      .queueCount = 1,
-      .pQueuePriorities = &priority,
+      .queueCount = ctx->lane_plan.queue_count,
+      .pQueuePriorities = ctx->lane_plan.queue_priority,
    };
    VkDeviceCreateInfo info = {
       .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
@@ -155,7 +156,6 @@ context_create_device(struct cuvk_context *ctx)
    if (vr != VK_SUCCESS)
       return cuvk_vk_error(vr, "vkCreateDevice");
 
-   vkGetDeviceQueue(ctx->vk, dev->queue_family, 0, &ctx->queue);
    ctx->GetMemoryFdKHR = (PFN_vkGetMemoryFdKHR)vkGetDeviceProcAddr(ctx->vk, "vkGetMemoryFdKHR");
    if (dev->has_external_memory_host)
       ctx->GetMemoryHostPointerPropertiesEXT = (PFN_vkGetMemoryHostPointerPropertiesEXT)

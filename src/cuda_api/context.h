@@ -1,7 +1,7 @@
 /*
  * Contexts, streams and events.
  *
- * A context owns a VkDevice with one compute queue, the copy and fill
+ * A context owns a VkDevice with its compute queues, the copy and fill
  * pipelines, the submission state, a staging ring for pageable host
  * transfers and the timestamp queries of its events.  Streams and events
  * are light: a stream is a label plus "done when" value, an event a
@@ -85,7 +85,9 @@ struct cuvk_context {
    bool primary;
 
    VkDevice vk;
-   VkQueue queue;
+   /* Lanes and their queues (submit.h); the queues are created with the
+    * device and live in submit. */
+   struct cuvk_lane_plan lane_plan;
    PFN_vkGetMemoryFdKHR GetMemoryFdKHR;
    PFN_vkGetMemoryHostPointerPropertiesEXT GetMemoryHostPointerPropertiesEXT;
    PFN_vkImportSemaphoreFdKHR ImportSemaphoreFdKHR;  /* NULL: no native imports */
@@ -106,7 +108,7 @@ struct cuvk_context {
    bool transfer_engine;
    bool fill_transfer;
 
-   /* Guards submission, the queue and the object lists below. */
+   /* Guards submission and the object lists below. */
    pthread_mutex_t lock;
    struct cuvk_submit submit;
    struct cuvk_stream null_stream; /* the legacy default stream */

@@ -126,7 +126,7 @@ stream_create(CUstream *phstream, unsigned int flags, int priority, const char *
    /* CUDA clamps priorities into the supported range. */
    stream->priority = CUVK_MAX(CUVK_MIN(priority, STREAM_PRIORITY_LEAST), STREAM_PRIORITY_GREATEST);
    stream->last_value = 0;
-   stream->lane = cuvk_submit_pick_lane(ctx);
+   stream->lane = cuvk_submit_pick_lane(ctx, stream->priority);
    cuvk_list_addtail(&stream->link, &ctx->streams);
    pthread_mutex_unlock(&ctx->lock);
    stream->id = cuvk_stream_next_id();

@@ -73,13 +73,13 @@ lane_poll(struct cuvk_context *ctx, struct cuvk_lane *lane)
 }
 
 static CUresult
-lane_init(struct cuvk_context *ctx, struct cuvk_lane *lane, uint32_t index)
+lane_init(struct cuvk_context *ctx, struct cuvk_lane *lane, uint32_t index, struct cuvk_queue *queue)
 {
    VkResult vr;
 
    memset(lane, 0, sizeof(*lane));
    lane->index = index;
-   lane->queue = ctx->queue;
+   lane->queue = queue;
    lane->next_value = 1;
    cuvk_list_init(&lane->pending);
    cuvk_list_init(&lane->free);
@@ -87,7 +87,7 @@ lane_init(struct cuvk_context *ctx, struct cuvk_lane *lane, uint32_t index)
    VkCommandPoolCreateInfo pool_info = {
       .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
       .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
-      .queueFamilyIndex = ctx->dev->queue_family,
+      .queueFamilyIndex = queue->family,
    };
    vr = vkCreateCommandPool(ctx->vk, &pool_info, NULL, &lane->pool);
    if (vr != VK_SUCCESS)
@@ -126,57 +126,85 @@ lane_finish(struct cuvk_context *ctx, struct cuvk_lane *lane)
    vkDestroyCommandPool(ctx->vk, lane->pool, NULL);
 }
 
-/* CUVK_LANES: how many lanes a context has, 1 .. CUVK_MAX_LANES. */
-static uint32_t
-lanes_wanted(void)
+static void
+queues_finish(struct cuvk_submit *s)
 {
-   const char *env = getenv("CUVK_LANES");
-   if (!env || !*env)
-      return 1;
-   char *end;
-   unsigned long n = strtoul(env, &end, 10);
-   if (*end || n < 1 || n > CUVK_MAX_LANES) {
-      cuvk_logw("CUVK_LANES=%s is not a number of lanes from 1 to %u; using 1", env, CUVK_MAX_LANES);
-      return 1;
-   }
-   return (uint32_t)n;
+   for (uint32_t q = 0; q < s->queue_count; q++)
+      pthread_mutex_destroy(&s->queues[q].lock);
+   s->queue_count = 0;
 }
 
 CUresult
 cuvk_submit_init(struct cuvk_context *ctx)
 {
    struct cuvk_submit *s = &ctx->submit;
+   const struct cuvk_lane_plan *plan = &ctx->lane_plan;
    CUresult res;
 
    memset(s, 0, sizeof(*s));
    cuvk_list_init(&s->deferred);
    s->deferred_limit = CUVK_MIN(CUVK_MAX(ctx->dev->device_heap_size / 8, DEFERRED_LIMIT_MIN),
                                 DEFERRED_LIMIT_MAX);
-   s->lane_count = lanes_wanted();
-   /* Every lane shares the context's one queue for now. */
-   s->virtual_lanes = s->lane_count > 1;
+   for (uint32_t q = 0; q < plan->queue_count; q++) {
+      struct cuvk_queue *queue = &s->queues[q];
+      queue->family = ctx->dev->queue_family;
+      queue->index = q;
+      queue->priority = plan->queue_priority[q];
+      vkGetDeviceQueue(ctx->vk, queue->family, q, &queue->handle);
+      pthread_mutex_init(&queue->lock, NULL);
+      s->queue_count++;
+   }
+   s->lane_count = plan->lane_count;
+   s->virtual_lanes = plan->virtual_lanes;
+   s->high_lane = plan->high_lane;
    /* The legacy stream has lane 0; new streams start after it. */
-   s->next_lane = s->lane_count > 1 ? 1 : 0;
+   s->next_lane = s->lane_count > 1 && s->high_lane != 1 ? 1 : 0;
    for (uint32_t i = 0; i < s->lane_count; i++) {
-      res = lane_init(ctx, &s->lanes[i], i);
+      res = lane_init(ctx, &s->lanes[i], i, &s->queues[plan->lane_queue[i]]);
       if (res != CUDA_SUCCESS) {
          while (i--)
             lane_finish(ctx, &s->lanes[i]);
+         queues_finish(s);
          return res;
       }
    }
    if (s->lane_count > 1)
-      cuvk_logd("%u lanes on one queue (CUVK_LANES)", s->lane_count);
+      cuvk_logd("%u lanes on %u queues%s%s", s->lane_count, s->queue_count,
+                s->virtual_lanes ? " (shared)" : "",
+                s->high_lane != UINT32_MAX ? ", the last for streams of priority below 0" : "");
    return CUDA_SUCCESS;
 }
 
 uint32_t
-cuvk_submit_pick_lane(struct cuvk_context *ctx)
+cuvk_submit_pick_lane(struct cuvk_context *ctx, int priority)
 {
    struct cuvk_submit *s = &ctx->submit;
+   if (priority < 0 && s->high_lane != UINT32_MAX)
+      return s->high_lane;
    uint32_t lane = s->next_lane;
-   s->next_lane = (s->next_lane + 1) % s->lane_count;
+   do
+      s->next_lane = (s->next_lane + 1) % s->lane_count;
+   while (s->next_lane == s->high_lane);
    return lane;
+}
+
+/* vkQueueSubmit / vkQueueBindSparse under the queue's lock. */
+static VkResult
+queue_submit(struct cuvk_queue *queue, const VkSubmitInfo *submit)
+{
+   pthread_mutex_lock(&queue->lock);
+   VkResult vr = vkQueueSubmit(queue->handle, 1, submit, VK_NULL_HANDLE);
+   pthread_mutex_unlock(&queue->lock);
+   return vr;
+}
+
+static VkResult
+queue_bind_sparse(struct cuvk_queue *queue, const VkBindSparseInfo *info)
+{
+   pthread_mutex_lock(&queue->lock);
+   VkResult vr = vkQueueBindSparse(queue->handle, 1, info, VK_NULL_HANDLE);
+   pthread_mutex_unlock(&queue->lock);
+   return vr;
 }
 
 static bool
@@ -256,6 +284,7 @@ cuvk_submit_finish(struct cuvk_context *ctx)
    }
    for (uint32_t i = 0; i < s->lane_count; i++)
       lane_finish(ctx, &s->lanes[i]);
+   queues_finish(s);
 }
 
 /* A batch from the lane's free list, or a new one with its command
@@ -428,7 +457,7 @@ batch_flush(struct cuvk_context *ctx, struct cuvk_lane *lane, const struct cuvk_
          .signalSemaphoreCount = signal_count + 1,
          .pSignalSemaphores = signal_sems,
       };
-      vr = vkQueueSubmit(lane->queue, 1, &submit, VK_NULL_HANDLE);
+      vr = queue_submit(lane->queue, &submit);
       if (vr == VK_SUCCESS)
          lane_waits_done(ctx, lane);
    }
@@ -627,7 +656,7 @@ cuvk_submit_semaphores(struct cuvk_context *ctx, struct cuvk_stream *stream,
       .signalSemaphoreCount = signal_count + 1,
       .pSignalSemaphores = signal_sems,
    };
-   VkResult vr = vkQueueSubmit(lane->queue, 1, &submit, VK_NULL_HANDLE);
+   VkResult vr = queue_submit(lane->queue, &submit);
    if (vr == VK_SUCCESS) {
       lane_waits_done(ctx, lane);
       if (all_waits)
@@ -706,7 +735,7 @@ cuvk_submit_bind_sparse(struct cuvk_context *ctx, const VkSparseBufferMemoryBind
       .signalSemaphoreCount = 1,
       .pSignalSemaphores = &lane->timeline,
    };
-   VkResult vr = vkQueueBindSparse(lane->queue, 1, &info, VK_NULL_HANDLE);
+   VkResult vr = queue_bind_sparse(lane->queue, &info);
    if (vr == VK_SUCCESS) {
       /* Every lane's next submission waits for the binding; the lanes'
        * pending waits were carried by the flush above. */

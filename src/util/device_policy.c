@@ -3,6 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/log.h"
+#include "util/macros.h"
+
 static uint32_t
 first_type(const VkPhysicalDeviceMemoryProperties *mem, VkMemoryPropertyFlags want,
            VkMemoryPropertyFlags avoid)
@@ -208,4 +211,60 @@ cuvk_policy_import_size_probe(VkDriverId driver, const char **why)
    }
    *why = "not measured to refuse imports larger than the allocation";
    return false;
+}
+
+/* CUVK_LANES: how many lanes a context has, 1 .. CUVK_MAX_LANES_WANTED;
+ * 0 when unset. */
+static uint32_t
+lanes_wanted(void)
+{
+   const char *env = getenv("CUVK_LANES");
+   if (!env || !*env)
+      return 0;
+   char *end;
+   unsigned long n = strtoul(env, &end, 10);
+   if (*end || n < 1 || n > CUVK_MAX_LANES_WANTED) {
+      cuvk_logw("CUVK_LANES=%s is not a number of lanes from 1 to %u; using the default", env,
+                CUVK_MAX_LANES_WANTED);
+      return 0;
+   }
+   return (uint32_t)n;
+}
+
+/* Queue priorities within the context (pQueuePriorities, relative among
+ * the device's queues): lanes of ordinary streams in the middle, the
+ * high lane's queue at the top, as CUDA's stream priorities are relative
+ * among a context's streams. */
+#define QUEUE_PRIORITY_NORMAL 0.5f
+#define QUEUE_PRIORITY_HIGH 1.0f
+
+void
+cuvk_policy_lanes(uint32_t family_queues, struct cuvk_lane_plan *plan)
+{
+   family_queues = CUVK_MAX(family_queues, 1u);
+   uint32_t wanted = lanes_wanted();
+   uint32_t lanes = wanted ? wanted : family_queues > 1 ? CUVK_MIN(CUVK_DEFAULT_LANES, family_queues) : 1;
+
+   memset(plan, 0, sizeof(*plan));
+   plan->high_lane = UINT32_MAX;
+   plan->queue_count = CUVK_MIN(lanes, family_queues);
+   for (uint32_t i = 0; i < lanes; i++)
+      plan->lane_queue[i] = i % plan->queue_count;
+   plan->virtual_lanes = lanes > plan->queue_count;
+   /* The high lane: on a queue of its own where one is spare, and on a
+    * shared one where lanes share anyway (CUVK_LANES, so lavapipe runs
+    * the routing); with one lane on one queue, priorities change nothing
+    * and every stream stays on lane 0, as before lanes. */
+   if (family_queues > lanes) {
+      plan->high_lane = lanes;
+      plan->lane_queue[lanes] = plan->queue_count++;
+   } else if (plan->virtual_lanes) {
+      plan->high_lane = lanes;
+      plan->lane_queue[lanes] = lanes % plan->queue_count;
+   }
+   plan->lane_count = lanes + (plan->high_lane != UINT32_MAX);
+   for (uint32_t q = 0; q < plan->queue_count; q++)
+      plan->queue_priority[q] = QUEUE_PRIORITY_NORMAL;
+   if (plan->high_lane != UINT32_MAX && !plan->virtual_lanes)
+      plan->queue_priority[plan->lane_queue[plan->high_lane]] = QUEUE_PRIORITY_HIGH;
 }

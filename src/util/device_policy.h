@@ -66,4 +66,40 @@ bool cuvk_policy_read_only_host_import(VkDriverId driver, const char **why);
  * every size above the allocation's: NVIDIA's (H100, driver 580.159.04). */
 bool cuvk_policy_import_size_probe(VkDriverId driver, const char **why);
 
+/* Most lanes a context has: up to CUVK_MAX_LANES - 1 of CUVK_LANES and
+ * the high-priority lane. */
+#define CUVK_MAX_LANES 9u
+/* Most lanes CUVK_LANES asks for. */
+#define CUVK_MAX_LANES_WANTED 8u
+/* Lanes a context has by default on a device whose compute family offers
+ * several queues: the legacy stream and the three streams of an interop
+ * pipeline (upload, process, read back) each on a queue of their own.
+ * More lanes buy nothing until a program runs more streams than that at
+ * once, and each costs a timeline, a command pool and one more wait in
+ * every legacy-stream submission. */
+#define CUVK_DEFAULT_LANES 4u
+
+/* How a context's lanes map onto queues, decided from the device before
+ * the VkDevice exists (context.c creates the queues it names). */
+struct cuvk_lane_plan {
+   uint32_t lane_count;
+   uint32_t queue_count;      /* VkQueues of dev->queue_family */
+   uint32_t lane_queue[CUVK_MAX_LANES];  /* each lane's queue */
+   float queue_priority[CUVK_MAX_LANES];
+   /* The lane streams of priority below 0 record on (UINT32_MAX: none,
+    * they share the others'); it is never given out round robin. */
+   uint32_t high_lane;
+   /* Lanes share queues: see struct cuvk_submit. */
+   bool virtual_lanes;
+};
+
+/* Fills plan for a context on a device whose compute family (the one
+ * cuvk uses) has family_queues queues: CUVK_LANES=N lanes (1 to
+ * CUVK_MAX_LANES_WANTED), else CUVK_DEFAULT_LANES where the family has
+ * several queues and 1 where it has one; a lane of its own, on a queue
+ * of higher priority, for streams of priority below 0 where the family
+ * has a queue to spare, or where lanes share queues anyway (CUVK_LANES
+ * on lavapipe, so the routing runs there). */
+void cuvk_policy_lanes(uint32_t family_queues, struct cuvk_lane_plan *plan);
+
 #endif
