@@ -261,6 +261,7 @@ cuvk_context_create(struct cuvk_device *dev, unsigned flags, bool primary,
    pthread_mutex_init(&ctx->lock, NULL);
    cuvk_list_init(&ctx->streams);
    cuvk_list_init(&ctx->stream_pool);
+   cuvk_list_init(&ctx->per_thread_streams);
    cuvk_list_init(&ctx->events);
    cuvk_list_init(&ctx->query_pools);
    cuvk_list_init(&ctx->allocations);
@@ -326,6 +327,7 @@ context_leak(struct cuvk_context *ctx)
 {
    cuvk_host_queue_abandon(ctx, true);
    cuvk_host_queue_stop(ctx);
+   cuvk_stream_per_thread_release_context(ctx);
    pthread_mutex_lock(&ctx->lock);
    cuvk_list_for_each_entry_safe(struct cuvk_stream, s, &ctx->streams, link)
       cuvk_stream_destroy_locked(s);
@@ -355,6 +357,7 @@ cuvk_context_destroy(struct cuvk_context *ctx)
    }
    vkDeviceWaitIdle(ctx->vk);
    cuvk_host_queue_stop(ctx);
+   cuvk_stream_per_thread_release_context(ctx);
 
    pthread_mutex_lock(&ctx->lock);
    cuvk_submit_retire(ctx);

@@ -118,6 +118,9 @@ struct cuvk_context {
     * table may still read it after another thread destroyed it, and must
     * then read a stream of this context, not freed memory. */
    struct cuvk_list stream_pool;
+   /* Entries of the per-thread default streams made for this context
+    * (stream_per_thread.c; guarded by that file's lock, not this one's). */
+   struct cuvk_list per_thread_streams;
    struct cuvk_list events;
    struct cuvk_list query_pools;
    struct cuvk_list allocations;   /* cuvk_mem_alloc, for teardown */
@@ -191,8 +194,9 @@ void cuvk_vmm_release_context(struct cuvk_context *ctx);
 /* Drops ctx from the calling thread's stack when it is destroyed. */
 void cuvk_context_unbind(struct cuvk_context *ctx);
 
-/* Resolves a CUstream for ctx: NULL, CU_STREAM_LEGACY and
- * CU_STREAM_PER_THREAD are ctx's default stream. */
+/* Resolves a CUstream for ctx: NULL and CU_STREAM_LEGACY are ctx's
+ * legacy stream, CU_STREAM_PER_THREAD the calling thread's per-thread
+ * stream in ctx (made at first use).  Call without ctx's lock. */
 CUresult cuvk_stream_resolve(struct cuvk_context *ctx, CUstream hstream, const char *entry,
                              struct cuvk_stream **out);
 
@@ -202,6 +206,18 @@ CUresult cuvk_stream_lookup(CUstream hstream, const char *entry, struct cuvk_con
                             struct cuvk_stream **out);
 
 void cuvk_stream_destroy_locked(struct cuvk_stream *stream);
+/* A new stream of ctx, from its pool or the heap, on the list of its
+ * streams but not in the object table (stream.c's callers enter it).
+ * Lock held. */
+CUresult cuvk_stream_create_locked(struct cuvk_context *ctx, unsigned flags, int priority,
+                                   struct cuvk_stream **out);
+/* The calling thread's per-thread default stream in ctx, made at its
+ * first use: a blocking stream of its own, destroyed when the thread
+ * exits or ctx is destroyed (stream_per_thread.c).  Without ctx's lock. */
+CUresult cuvk_stream_per_thread(struct cuvk_context *ctx, const char *entry, struct cuvk_stream **out);
+/* Forgets ctx's per-thread streams at its teardown, before its streams
+ * go; without ctx's lock. */
+void cuvk_stream_per_thread_release_context(struct cuvk_context *ctx);
 /* Frees ctx->stream_pool; ctx lock held, at context teardown. */
 void cuvk_stream_pool_free_locked(struct cuvk_context *ctx);
 /* Context teardown: the event goes at once, references or not. */
