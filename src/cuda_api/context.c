@@ -136,19 +136,33 @@ context_create_device(struct cuvk_context *ctx)
        * which their compiler gives GLSL's Fma; no Vulkan feature says so. */
       .fma_fused = dev->props.vendorID == 0x10de,
    };
-   /* A queue per lane where the family has enough (submit.h). */
-   cuvk_policy_lanes(dev->queue_count, &ctx->lane_plan);
-   VkDeviceQueueCreateInfo queue_info = {
-      .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
-      .queueFamilyIndex = dev->queue_family,
-      .queueCount = ctx->lane_plan.queue_count,
-      .pQueuePriorities = ctx->lane_plan.queue_priority,
-   };
+   /* A queue per lane where the family has enough, and the transfer
+    * lanes' queues (submit.h); one create info per family, its queues'
+    * priorities in index order. */
+   const struct cuvk_lane_plan *plan = &ctx->lane_plan;
+   cuvk_policy_lanes(dev->queue_family, dev->queue_count, dev->transfer_family, dev->transfer_queue_count,
+                     &ctx->lane_plan);
+   uint32_t families[2];
+   uint32_t family_count = cuvk_policy_lane_families(plan, families);
+   float priorities[2][CUVK_MAX_LANES];
+   VkDeviceQueueCreateInfo queue_infos[2];
+   for (uint32_t f = 0; f < family_count; f++) {
+      uint32_t n = 0;
+      for (uint32_t q = 0; q < plan->queue_count; q++)
+         if (plan->queue_family[q] == families[f])
+            priorities[f][plan->queue_index[q]] = plan->queue_priority[q], n++;
+      queue_infos[f] = (VkDeviceQueueCreateInfo){
+         .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+         .queueFamilyIndex = families[f],
+         .queueCount = n,
+         .pQueuePriorities = priorities[f],
+      };
+   }
    VkDeviceCreateInfo info = {
       .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
       .pNext = &features,
-      .queueCreateInfoCount = 1,
-      .pQueueCreateInfos = &queue_info,
+      .queueCreateInfoCount = family_count,
+      .pQueueCreateInfos = queue_infos,
       .enabledExtensionCount = ext_count,
       .ppEnabledExtensionNames = exts,
    };
@@ -290,14 +304,20 @@ cuvk_context_create(struct cuvk_device *dev, unsigned flags, bool primary,
    if (res != CUDA_SUCCESS)
       goto fail_submit;
 
+   /* Copies between pinned and device memory run on the transfer lanes,
+    * which may be of another family (submit.h). */
+   uint32_t share[2];
+   uint32_t share_count = cuvk_policy_lane_families(&ctx->lane_plan, share);
    cuvk_staging_init(ctx);
    cuvk_mem_heap_init(&ctx->device_heap, ctx->vk, &dev->budget, dev->device_type_index,
                       dev->mem.memoryTypes[dev->device_type_index].propertyFlags, DEVICE_BLOCK_SIZE,
                       cuvk_device_max_allocation(dev, dev->device_type_index));
+   cuvk_mem_heap_set_sharing(&ctx->device_heap, share, share_count);
    context_setup_bulk_memory(ctx);
    cuvk_mem_heap_init(&ctx->host_heap, ctx->vk, &dev->budget, dev->host_type_index,
                       dev->mem.memoryTypes[dev->host_type_index].propertyFlags, HOST_BLOCK_SIZE,
                       cuvk_device_max_allocation(dev, dev->host_type_index));
+   cuvk_mem_heap_set_sharing(&ctx->host_heap, share, share_count);
 
    ctx->null_stream.ctx = ctx;
    cuvk_context_settings_init(ctx);

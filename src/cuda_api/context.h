@@ -34,6 +34,10 @@ struct cuvk_stream {
    int priority;
    uint64_t last_value;      /* point: completes when all its work has */
    uint32_t lane;            /* the lane it records on (submit.h) */
+   uint32_t transfer_lane;   /* which transfer lane its host copies use */
+   /* Per lane, the newest value cuStreamWaitEvent made it wait for: work
+    * it records on a transfer lane waits for these too (submit.c). */
+   uint64_t waits[CUVK_MAX_LANES];
    unsigned long long id;    /* cuStreamGetId: unique in the process */
 };
 

@@ -124,6 +124,8 @@ cuvk_stream_create_locked(struct cuvk_context *ctx, unsigned flags, int priority
    stream->priority = CUVK_MAX(CUVK_MIN(priority, STREAM_PRIORITY_LEAST), STREAM_PRIORITY_GREATEST);
    stream->last_value = 0;
    stream->lane = cuvk_submit_pick_lane(ctx, stream->priority);
+   stream->transfer_lane = cuvk_submit_pick_transfer_lane(ctx);
+   memset(stream->waits, 0, sizeof(stream->waits));
    stream->id = cuvk_stream_next_id();
    cuvk_list_addtail(&stream->link, &ctx->streams);
    *out = stream;

@@ -117,6 +117,9 @@ struct cuvk_queue {
 struct cuvk_lane {
    uint32_t index;
    struct cuvk_queue *queue;
+   /* A transfer lane: copies only, its barriers name transfer stages
+    * (its queue may have no compute stage). */
+   bool transfer;
    VkCommandPool pool;
    VkSemaphore timeline;
    struct cuvk_batch *open;   /* recording, or NULL */
@@ -151,7 +154,10 @@ struct cuvk_submit {
     * shows as wrong results instead of hiding behind the queue order. */
    bool virtual_lanes;
    uint32_t high_lane;        /* cuvk_lane_plan */
+   uint32_t transfer_lane;    /* cuvk_lane_plan */
+   uint32_t transfer_lane_count;
    uint32_t next_lane;        /* round robin for new streams */
+   uint32_t next_transfer_lane; /* round robin over the transfer lanes */
    uint32_t current;          /* lane of the last cuvk_submit_record */
    uint32_t hold;             /* cuvk_submit_hold depth: no idle flushes */
    /* The newest command that used an array: array layouts are tracked
@@ -177,6 +183,13 @@ void cuvk_submit_finish(struct cuvk_context *ctx);
  * stream is on lane 0).  Lock held. */
 uint32_t cuvk_submit_pick_lane(struct cuvk_context *ctx, int priority);
 
+/* Which of the transfer lanes a new stream's host copies use (round
+ * robin, so two streams' copies reach two copy engines).  Lock held. */
+uint32_t cuvk_submit_pick_transfer_lane(struct cuvk_context *ctx);
+
+/* Whether ctx has transfer lanes (cuvk_policy_lanes). */
+bool cuvk_submit_has_transfer_lanes(const struct cuvk_context *ctx);
+
 /* Opens a batch on stream's lane if needed and returns its command
  * buffer, with a barrier recorded after the previous command and CUDA's
  * ordering of the stream against other lanes (legacy and blocking
@@ -184,6 +197,14 @@ uint32_t cuvk_submit_pick_lane(struct cuvk_context *ctx, int priority);
  * the batch will signal, which the caller records as "done when". */
 CUresult cuvk_submit_record(struct cuvk_context *ctx, struct cuvk_stream *stream, VkCommandBuffer *cmd,
                             uint64_t *point);
+
+/* As cuvk_submit_record, on the stream's transfer lane where the context
+ * has transfer lanes: for a vkCmdCopyBuffer between buffers of heaps
+ * shared with the transfer family (pinned host memory and device
+ * memory), nothing else.  The stream's next work on its own lane waits
+ * for it, and it for the stream's earlier work and waits. */
+CUresult cuvk_submit_record_transfer(struct cuvk_context *ctx, struct cuvk_stream *stream, VkCommandBuffer *cmd,
+                                     uint64_t *point);
 
 /* Called after the command is recorded: submits now when the lane is
  * idle or the batch is full. */

@@ -424,7 +424,13 @@ ptsz_producer_main(void *arg)
 
    if (cuCtxSetCurrent(api_ctx) == CUDA_SUCCESS) {
       API_CHECK_CU(cuStreamGetId(CU_STREAM_PER_THREAD, &p->id));
-      produce(p->b->x, p->b->scratch, p->b->in, 0x97d5a000u, CU_STREAM_PER_THREAD);
+      /* Device work only: a copy from pinned memory would go to a
+       * transfer lane (CUVK_TRANSFER_LANES), whose wait for this lane
+       * submits it early. */
+      for (uint32_t i = 0; i < 4; i++)
+         API_CHECK_CU(cuMemsetD32Async(p->b->scratch, 0x97d5a000u + 3 - i, WORDS, CU_STREAM_PER_THREAD));
+      API_CHECK_CU(cuMemsetD32Async(p->b->x, 0xbad00000u, WORDS, CU_STREAM_PER_THREAD));
+      API_CHECK_CU(cuMemcpyDtoDAsync(p->b->x, p->b->scratch, BIG, CU_STREAM_PER_THREAD));
    } else {
       API_CHECK_MSG(false, "cuCtxSetCurrent in the producer thread");
    }
