@@ -419,6 +419,21 @@ info_why_not(const struct info *info, const struct info_device *d, char *out, si
       used += snprintf(out + used, len - used, "%s%s", i ? "; " : "", d->reasons[i]);
 }
 
+/* The lanes a context on d gets (cuvk_policy_lanes): the copy-engine
+ * family is the first with TRANSFER and neither COMPUTE nor GRAPHICS, as
+ * in cuvk's driver.c. */
+static void
+info_lane_plan(const struct info_device *d, struct cuvk_lane_plan *plan)
+{
+   uint32_t transfer = UINT32_MAX;
+   for (uint32_t q = 0; q < d->qf_count && transfer == UINT32_MAX; q++)
+      if ((d->qfs[q].queueFlags & VK_QUEUE_TRANSFER_BIT) &&
+          !(d->qfs[q].queueFlags & (VK_QUEUE_COMPUTE_BIT | VK_QUEUE_GRAPHICS_BIT)) && d->qfs[q].queueCount)
+         transfer = q;
+   cuvk_policy_lanes(d->queue_family, d->qfs[d->queue_family].queueCount, transfer,
+                     transfer == UINT32_MAX ? 0 : d->qfs[transfer].queueCount, plan);
+}
+
 /* "compute|transfer|sparse": the queue flags cuvk's lanes care about. */
 static void
 info_queue_flags(VkQueueFlags flags, char *out, size_t len)
@@ -566,6 +581,23 @@ info_print_text(const struct info *info)
          info_queue_flags(d->qfs[q].queueFlags, flags, sizeof(flags));
          printf("      %u: %2u x %-40s timestamps %u bits%s\n", q, d->qfs[q].queueCount, flags,
                 d->qfs[q].timestampValidBits, q == d->queue_family ? "  (cuvk's)" : "");
+      }
+      if (d->queue_family != UINT32_MAX) {
+         struct cuvk_lane_plan plan;
+         info_lane_plan(d, &plan);
+         printf("   lanes:          %u on %u queue%s%s\n", plan.lane_count, plan.queue_count,
+                plan.queue_count == 1 ? "" : "s", plan.virtual_lanes ? " (some shared)" : "");
+         printf("   transfer lanes: %u, %s\n", plan.transfer_lane_count, plan.transfer_why);
+         if (plan.high_lane == UINT32_MAX)
+            printf("   priorities:     accepted, no effect (no queue to spare for a high-priority lane)\n");
+         else if (plan.virtual_lanes)
+            printf("   priorities:     lane %u for priority < 0, on a shared queue (routing only)\n",
+                   plan.high_lane);
+         else
+            printf("   priorities:     lane %u for priority < 0, its queue at priority %.1f, the others' %.1f; "
+                   "global priority unused (one per queue family)\n", plan.high_lane,
+                   (double)plan.queue_priority[plan.lane_queue[plan.high_lane]],
+                   (double)plan.queue_priority[0]);
       }
    }
 }
@@ -718,6 +750,19 @@ info_print_json(const struct info *info)
          tool_json_object_end(&j);
       }
       tool_json_array_end(&j);
+      if (d->queue_family != UINT32_MAX) {
+         struct cuvk_lane_plan plan;
+         info_lane_plan(d, &plan);
+         tool_json_object_begin(&j, "lanes");
+         tool_json_uint(&j, "count", plan.lane_count);
+         tool_json_uint(&j, "queues", plan.queue_count);
+         tool_json_bool(&j, "shared_queues", plan.virtual_lanes);
+         tool_json_bool(&j, "high_priority_lane", plan.high_lane != UINT32_MAX);
+         tool_json_bool(&j, "high_priority_queue", plan.high_lane != UINT32_MAX && !plan.virtual_lanes);
+         tool_json_uint(&j, "transfer_lanes", plan.transfer_lane_count);
+         tool_json_string(&j, "transfer_reason", plan.transfer_why);
+         tool_json_object_end(&j);
+      }
       tool_json_object_begin(&j, "copy_engine");
       tool_json_string(&j, "engine", d->copy_engine);
       tool_json_string(&j, "reason", d->copy_engine_why);

@@ -2,9 +2,13 @@
  * The other names NVIDIA's ABI has for cuvk's calls.
  *
  * Per-thread default stream forms (_ptds, _ptsz): a program built with
- * CUDA_API_PER_THREAD_DEFAULT_STREAM calls these.  Every stream of a
- * context shares one submission order in cuvk, so the per-thread default
- * stream is the context's default stream and these forward unchanged.
+ * CUDA_API_PER_THREAD_DEFAULT_STREAM calls these.  The _ptsz forms pass
+ * the calling thread's per-thread stream (stream_per_thread.c) where the
+ * program passes 0.  The synchronous _ptds forms forward to the legacy
+ * ones: work on the legacy stream follows every blocking stream's, this
+ * thread's per-thread stream included, and the call returns when it is
+ * done, so the order CUDA gives holds (with more waiting than CUDA's,
+ * which would not wait for other threads' per-thread streams).
  *
  * Legacy plain names: programs built against headers older than the
  * versioned names call these.  Those with the current signature forward;

@@ -136,18 +136,33 @@ context_create_device(struct cuvk_context *ctx)
        * which their compiler gives GLSL's Fma; no Vulkan feature says so. */
       .fma_fused = dev->props.vendorID == 0x10de,
    };
-   float priority = 1.0f;
-   VkDeviceQueueCreateInfo queue_info = {
-      .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
-      .queueFamilyIndex = dev->queue_family,
-      .queueCount = 1,
-      .pQueuePriorities = &priority,
-   };
+   /* A queue per lane where the family has enough, and the transfer
+    * lanes' queues (submit.h); one create info per family, its queues'
+    * priorities in index order. */
+   const struct cuvk_lane_plan *plan = &ctx->lane_plan;
+   cuvk_policy_lanes(dev->queue_family, dev->queue_count, dev->transfer_family, dev->transfer_queue_count,
+                     &ctx->lane_plan);
+   uint32_t families[2];
+   uint32_t family_count = cuvk_policy_lane_families(plan, families);
+   float priorities[2][CUVK_MAX_LANES];
+   VkDeviceQueueCreateInfo queue_infos[2];
+   for (uint32_t f = 0; f < family_count; f++) {
+      uint32_t n = 0;
+      for (uint32_t q = 0; q < plan->queue_count; q++)
+         if (plan->queue_family[q] == families[f])
+            priorities[f][plan->queue_index[q]] = plan->queue_priority[q], n++;
+      queue_infos[f] = (VkDeviceQueueCreateInfo){
+         .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+         .queueFamilyIndex = families[f],
+         .queueCount = n,
+         .pQueuePriorities = priorities[f],
+      };
+   }
    VkDeviceCreateInfo info = {
       .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
       .pNext = &features,
-      .queueCreateInfoCount = 1,
-      .pQueueCreateInfos = &queue_info,
+      .queueCreateInfoCount = family_count,
+      .pQueueCreateInfos = queue_infos,
       .enabledExtensionCount = ext_count,
       .ppEnabledExtensionNames = exts,
    };
@@ -155,7 +170,6 @@ context_create_device(struct cuvk_context *ctx)
    if (vr != VK_SUCCESS)
       return cuvk_vk_error(vr, "vkCreateDevice");
 
-   vkGetDeviceQueue(ctx->vk, dev->queue_family, 0, &ctx->queue);
    ctx->GetMemoryFdKHR = (PFN_vkGetMemoryFdKHR)vkGetDeviceProcAddr(ctx->vk, "vkGetMemoryFdKHR");
    if (dev->has_external_memory_host)
       ctx->GetMemoryHostPointerPropertiesEXT = (PFN_vkGetMemoryHostPointerPropertiesEXT)
@@ -261,6 +275,7 @@ cuvk_context_create(struct cuvk_device *dev, unsigned flags, bool primary,
    pthread_mutex_init(&ctx->lock, NULL);
    cuvk_list_init(&ctx->streams);
    cuvk_list_init(&ctx->stream_pool);
+   cuvk_list_init(&ctx->per_thread_streams);
    cuvk_list_init(&ctx->events);
    cuvk_list_init(&ctx->query_pools);
    cuvk_list_init(&ctx->allocations);
@@ -294,14 +309,20 @@ cuvk_context_create(struct cuvk_device *dev, unsigned flags, bool primary,
    if (res != CUDA_SUCCESS)
       goto fail_submit;
 
+   /* Copies between pinned and device memory run on the transfer lanes,
+    * which may be of another family (submit.h). */
+   uint32_t share[2];
+   uint32_t share_count = cuvk_policy_lane_families(&ctx->lane_plan, share);
    cuvk_staging_init(ctx);
    cuvk_mem_heap_init(&ctx->device_heap, ctx->vk, &dev->budget, dev->device_type_index,
                       dev->mem.memoryTypes[dev->device_type_index].propertyFlags, DEVICE_BLOCK_SIZE,
                       cuvk_device_max_allocation(dev, dev->device_type_index));
+   cuvk_mem_heap_set_sharing(&ctx->device_heap, share, share_count);
    context_setup_bulk_memory(ctx);
    cuvk_mem_heap_init(&ctx->host_heap, ctx->vk, &dev->budget, dev->host_type_index,
                       dev->mem.memoryTypes[dev->host_type_index].propertyFlags, HOST_BLOCK_SIZE,
                       cuvk_device_max_allocation(dev, dev->host_type_index));
+   cuvk_mem_heap_set_sharing(&ctx->host_heap, share, share_count);
 
    ctx->null_stream.ctx = ctx;
    cuvk_context_settings_init(ctx);
@@ -331,6 +352,7 @@ context_leak(struct cuvk_context *ctx)
 {
    cuvk_host_queue_abandon(ctx, true);
    cuvk_host_queue_stop(ctx);
+   cuvk_stream_per_thread_release_context(ctx);
    pthread_mutex_lock(&ctx->lock);
    cuvk_list_for_each_entry_safe(struct cuvk_stream, s, &ctx->streams, link)
       cuvk_stream_destroy_locked(s);
@@ -364,6 +386,7 @@ cuvk_context_destroy(struct cuvk_context *ctx)
    }
    vkDeviceWaitIdle(ctx->vk);
    cuvk_host_queue_stop(ctx);
+   cuvk_stream_per_thread_release_context(ctx);
 
    pthread_mutex_lock(&ctx->lock);
    cuvk_submit_retire(ctx);

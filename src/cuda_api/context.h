@@ -1,7 +1,7 @@
 /*
  * Contexts, streams and events.
  *
- * A context owns a VkDevice with one compute queue, the copy and fill
+ * A context owns a VkDevice with its compute queues, the copy and fill
  * pipelines, the submission state, a staging ring for pageable host
  * transfers and the timestamp queries of its events.  Streams and events
  * are light: a stream is a label plus "done when" value, an event a
@@ -34,6 +34,10 @@ struct cuvk_stream {
    int priority;
    uint64_t last_value;      /* point: completes when all its work has */
    uint32_t lane;            /* the lane it records on (submit.h) */
+   uint32_t transfer_lane;   /* which transfer lane its host copies use */
+   /* Per lane, the newest value cuStreamWaitEvent made it wait for: work
+    * it records on a transfer lane waits for these too (submit.c). */
+   uint64_t waits[CUVK_MAX_LANES];
    unsigned long long id;    /* cuStreamGetId: unique in the process */
 };
 
@@ -85,7 +89,9 @@ struct cuvk_context {
    bool primary;
 
    VkDevice vk;
-   VkQueue queue;
+   /* Lanes and their queues (submit.h); the queues are created with the
+    * device and live in submit. */
+   struct cuvk_lane_plan lane_plan;
    PFN_vkGetMemoryFdKHR GetMemoryFdKHR;
    PFN_vkGetMemoryHostPointerPropertiesEXT GetMemoryHostPointerPropertiesEXT;
    PFN_vkImportSemaphoreFdKHR ImportSemaphoreFdKHR;  /* NULL: no native imports */
@@ -109,7 +115,7 @@ struct cuvk_context {
     * (external_semaphore_held.c, cuvk_policy_host_semaphore_ops). */
    bool host_semaphore_ops;
 
-   /* Guards submission, the queue and the object lists below. */
+   /* Guards submission and the object lists below. */
    pthread_mutex_t lock;
    struct cuvk_submit submit;
    struct cuvk_stream null_stream; /* the legacy default stream */
@@ -119,6 +125,9 @@ struct cuvk_context {
     * table may still read it after another thread destroyed it, and must
     * then read a stream of this context, not freed memory. */
    struct cuvk_list stream_pool;
+   /* Entries of the per-thread default streams made for this context
+    * (stream_per_thread.c; guarded by that file's lock, not this one's). */
+   struct cuvk_list per_thread_streams;
    struct cuvk_list events;
    struct cuvk_list query_pools;
    struct cuvk_list allocations;   /* cuvk_mem_alloc, for teardown */
@@ -196,8 +205,9 @@ void cuvk_vmm_release_context(struct cuvk_context *ctx);
 /* Drops ctx from the calling thread's stack when it is destroyed. */
 void cuvk_context_unbind(struct cuvk_context *ctx);
 
-/* Resolves a CUstream for ctx: NULL, CU_STREAM_LEGACY and
- * CU_STREAM_PER_THREAD are ctx's default stream. */
+/* Resolves a CUstream for ctx: NULL and CU_STREAM_LEGACY are ctx's
+ * legacy stream, CU_STREAM_PER_THREAD the calling thread's per-thread
+ * stream in ctx (made at first use).  Call without ctx's lock. */
 CUresult cuvk_stream_resolve(struct cuvk_context *ctx, CUstream hstream, const char *entry,
                              struct cuvk_stream **out);
 
@@ -207,6 +217,18 @@ CUresult cuvk_stream_lookup(CUstream hstream, const char *entry, struct cuvk_con
                             struct cuvk_stream **out);
 
 void cuvk_stream_destroy_locked(struct cuvk_stream *stream);
+/* A new stream of ctx, from its pool or the heap, on the list of its
+ * streams but not in the object table (stream.c's callers enter it).
+ * Lock held. */
+CUresult cuvk_stream_create_locked(struct cuvk_context *ctx, unsigned flags, int priority,
+                                   struct cuvk_stream **out);
+/* The calling thread's per-thread default stream in ctx, made at its
+ * first use: a blocking stream of its own, destroyed when the thread
+ * exits or ctx is destroyed (stream_per_thread.c).  Without ctx's lock. */
+CUresult cuvk_stream_per_thread(struct cuvk_context *ctx, const char *entry, struct cuvk_stream **out);
+/* Forgets ctx's per-thread streams at its teardown, before its streams
+ * go; without ctx's lock. */
+void cuvk_stream_per_thread_release_context(struct cuvk_context *ctx);
 /* Frees ctx->stream_pool; ctx lock held, at context teardown. */
 void cuvk_stream_pool_free_locked(struct cuvk_context *ctx);
 /* Context teardown: the event goes at once, references or not. */

@@ -190,6 +190,10 @@ device_probe(VkPhysicalDevice pdev, struct cuvk_device *dev)
    dev->has_memory_budget = has_extension(exts, ext_count, VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
    dev->has_atomic_float = has_extension(exts, ext_count, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
    dev->has_external_semaphore_fd = has_extension(exts, ext_count, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME);
+   dev->global_priority_ext = has_extension(exts, ext_count, VK_KHR_GLOBAL_PRIORITY_EXTENSION_NAME) ?
+                              VK_KHR_GLOBAL_PRIORITY_EXTENSION_NAME :
+                              has_extension(exts, ext_count, VK_EXT_GLOBAL_PRIORITY_EXTENSION_NAME) ?
+                              VK_EXT_GLOBAL_PRIORITY_EXTENSION_NAME : NULL;
 
    VkPhysicalDeviceVulkan12Features f12 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES };
    VkPhysicalDeviceFeatures2 f = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f12 };
@@ -216,9 +220,20 @@ device_probe(VkPhysicalDevice pdev, struct cuvk_device *dev)
          bool graphics = qfs[i].queueFlags & VK_QUEUE_GRAPHICS_BIT;
          if (compute && (pass == 1 || !graphics)) {
             dev->queue_family = i;
+            dev->queue_count = qfs[i].queueCount;
             dev->timestamp_valid_bits = qfs[i].timestampValidBits;
             break;
          }
+      }
+   }
+   /* The copy-engine family, for transfer lanes (submit.c). */
+   dev->transfer_family = UINT32_MAX;
+   for (uint32_t i = 0; i < qf_count; i++) {
+      if ((qfs[i].queueFlags & VK_QUEUE_TRANSFER_BIT) &&
+          !(qfs[i].queueFlags & (VK_QUEUE_COMPUTE_BIT | VK_QUEUE_GRAPHICS_BIT)) && qfs[i].queueCount) {
+         dev->transfer_family = i;
+         dev->transfer_queue_count = qfs[i].queueCount;
+         break;
       }
    }
    free(qfs);

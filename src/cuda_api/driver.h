@@ -27,7 +27,14 @@ struct cuvk_device {
    VkDeviceSize min_imported_host_alignment;
    VkDeviceSize max_allocation_size;  /* maxMemoryAllocationSize */
    uint32_t queue_family;
+   uint32_t queue_count;          /* queues queue_family offers */
    uint32_t timestamp_valid_bits;
+   /* A family with TRANSFER and neither COMPUTE nor GRAPHICS (NVIDIA's
+    * copy engines), UINT32_MAX where there is none. */
+   uint32_t transfer_family;
+   uint32_t transfer_queue_count;
+   /* VK_KHR_global_priority, else VK_EXT_global_priority (NULL: neither). */
+   const char *global_priority_ext;
 
    bool has_pci_bus_info;
    bool has_external_memory_host;

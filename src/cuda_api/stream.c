@@ -22,6 +22,17 @@ stream_is_default(CUstream hstream)
    return hstream == NULL || hstream == CU_STREAM_LEGACY || hstream == CU_STREAM_PER_THREAD;
 }
 
+/* A default stream of ctx: the legacy one, or the calling thread's
+ * per-thread stream (stream_per_thread.c). */
+static CUresult
+stream_default(struct cuvk_context *ctx, CUstream hstream, const char *entry, struct cuvk_stream **out)
+{
+   if (hstream == CU_STREAM_PER_THREAD)
+      return cuvk_stream_per_thread(ctx, entry, out);
+   *out = &ctx->null_stream;
+   return CUDA_SUCCESS;
+}
+
 /* Stream ids (cuStreamGetId) are unique in the process and never reused,
  * default streams included, as NVIDIA's are. */
 static unsigned long long next_stream_id = 1;
@@ -44,8 +55,7 @@ cuvk_stream_lookup(CUstream hstream, const char *entry, struct cuvk_context **ct
       if (res != CUDA_SUCCESS)
          return res;
       *ctx_out = ctx;
-      *out = &ctx->null_stream;
-      return CUDA_SUCCESS;
+      return stream_default(ctx, hstream, entry, out);
    }
    res = cuvk_driver_check(entry);
    if (res != CUDA_SUCCESS)
@@ -61,10 +71,8 @@ CUresult
 cuvk_stream_resolve(struct cuvk_context *ctx, CUstream hstream, const char *entry,
                     struct cuvk_stream **out)
 {
-   if (stream_is_default(hstream)) {
-      *out = &ctx->null_stream;
-      return CUDA_SUCCESS;
-   }
+   if (stream_is_default(hstream))
+      return stream_default(ctx, hstream, entry, out);
    if (!cuvk_object_is(hstream, CUVK_OBJECT_STREAM))
       return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "%s: %p is not a live stream", entry, (void *)hstream);
    struct cuvk_stream *stream = (struct cuvk_stream *)hstream;
@@ -99,6 +107,37 @@ cuvk_stream_pool_free_locked(struct cuvk_context *ctx)
    }
 }
 
+CUresult
+cuvk_stream_create_locked(struct cuvk_context *ctx, unsigned flags, int priority, struct cuvk_stream **out)
+{
+   struct cuvk_stream *stream;
+
+   if (!cuvk_list_is_empty(&ctx->stream_pool)) {
+      stream = cuvk_container_of(ctx->stream_pool.next, struct cuvk_stream, link);
+      cuvk_list_del(&stream->link);
+   } else {
+      stream = malloc(sizeof(*stream));
+   }
+   if (!stream)
+      return CUDA_ERROR_OUT_OF_MEMORY;
+   /* Field by field, under the lock: a late reader of a pooled stream
+    * reads ctx without it (the same context, never a torn value) and the
+    * rest under it. */
+   memset(&stream->base, 0, sizeof(stream->base));
+   stream->ctx = ctx;
+   stream->flags = flags;
+   /* CUDA clamps priorities into the supported range. */
+   stream->priority = CUVK_MAX(CUVK_MIN(priority, STREAM_PRIORITY_LEAST), STREAM_PRIORITY_GREATEST);
+   stream->last_value = 0;
+   stream->lane = cuvk_submit_pick_lane(ctx, stream->priority);
+   stream->transfer_lane = cuvk_submit_pick_transfer_lane(ctx);
+   memset(stream->waits, 0, sizeof(stream->waits));
+   stream->id = cuvk_stream_next_id();
+   cuvk_list_addtail(&stream->link, &ctx->streams);
+   *out = stream;
+   return CUDA_SUCCESS;
+}
+
 static CUresult
 stream_create(CUstream *phstream, unsigned int flags, int priority, const char *entry)
 {
@@ -113,29 +152,10 @@ stream_create(CUstream *phstream, unsigned int flags, int priority, const char *
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: unknown flags 0x%x", entry, flags & ~STREAM_FLAGS);
 
    pthread_mutex_lock(&ctx->lock);
-   if (!cuvk_list_is_empty(&ctx->stream_pool)) {
-      stream = cuvk_container_of(ctx->stream_pool.next, struct cuvk_stream, link);
-      cuvk_list_del(&stream->link);
-   } else {
-      stream = malloc(sizeof(*stream));
-   }
-   if (!stream) {
-      pthread_mutex_unlock(&ctx->lock);
-      return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", entry);
-   }
-   /* Field by field, under the lock: a late reader of a pooled stream
-    * reads ctx without it (the same context, never a torn value) and the
-    * rest under it. */
-   memset(&stream->base, 0, sizeof(stream->base));
-   stream->ctx = ctx;
-   stream->flags = flags;
-   /* CUDA clamps priorities into the supported range. */
-   stream->priority = CUVK_MAX(CUVK_MIN(priority, STREAM_PRIORITY_LEAST), STREAM_PRIORITY_GREATEST);
-   stream->last_value = 0;
-   stream->lane = cuvk_submit_pick_lane(ctx);
-   cuvk_list_addtail(&stream->link, &ctx->streams);
+   res = cuvk_stream_create_locked(ctx, flags, priority, &stream);
    pthread_mutex_unlock(&ctx->lock);
-   stream->id = cuvk_stream_next_id();
+   if (res != CUDA_SUCCESS)
+      return cuvk_error(res, "%s: out of host memory", entry);
    cuvk_object_add(&stream->base, CUVK_OBJECT_STREAM, NULL);
    *phstream = (CUstream)stream;
    return CUDA_SUCCESS;
@@ -315,8 +335,7 @@ cuStreamGetId(CUstream hstream, unsigned long long *stream_id)
       return res;
    if (!stream_id)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuStreamGetId: streamId is NULL");
-   /* The per-thread default stream is the legacy one in cuvk (see
-    * docs/api-coverage.md), so the two share an id. */
+   /* The per-thread default stream has an id of its own per thread. */
    *stream_id = stream->id;
    return CUDA_SUCCESS;
 }

@@ -43,6 +43,11 @@ static const VkAccessFlags work_writes =
 static const VkAccessFlags work_access =
    VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
    VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+/* A transfer lane's queue may have no compute stage (a copy-engine
+ * family): its barriers name transfers only. */
+static const VkPipelineStageFlags transfer_stages = VK_PIPELINE_STAGE_TRANSFER_BIT;
+static const VkAccessFlags transfer_writes = VK_ACCESS_TRANSFER_WRITE_BIT;
+static const VkAccessFlags transfer_access = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
 
 static struct cuvk_lane *
 stream_lane(struct cuvk_context *ctx, const struct cuvk_stream *stream)
@@ -74,13 +79,13 @@ lane_poll(struct cuvk_context *ctx, struct cuvk_lane *lane)
 }
 
 static CUresult
-lane_init(struct cuvk_context *ctx, struct cuvk_lane *lane, uint32_t index)
+lane_init(struct cuvk_context *ctx, struct cuvk_lane *lane, uint32_t index, struct cuvk_queue *queue)
 {
    VkResult vr;
 
    memset(lane, 0, sizeof(*lane));
    lane->index = index;
-   lane->queue = ctx->queue;
+   lane->queue = queue;
    lane->next_value = 1;
    cuvk_list_init(&lane->pending);
    cuvk_list_init(&lane->free);
@@ -88,7 +93,7 @@ lane_init(struct cuvk_context *ctx, struct cuvk_lane *lane, uint32_t index)
    VkCommandPoolCreateInfo pool_info = {
       .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
       .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
-      .queueFamilyIndex = ctx->dev->queue_family,
+      .queueFamilyIndex = queue->family,
    };
    vr = vkCreateCommandPool(ctx->vk, &pool_info, NULL, &lane->pool);
    if (vr != VK_SUCCESS)
@@ -127,57 +132,105 @@ lane_finish(struct cuvk_context *ctx, struct cuvk_lane *lane)
    vkDestroyCommandPool(ctx->vk, lane->pool, NULL);
 }
 
-/* CUVK_LANES: how many lanes a context has, 1 .. CUVK_MAX_LANES. */
-static uint32_t
-lanes_wanted(void)
+static void
+queues_finish(struct cuvk_submit *s)
 {
-   const char *env = getenv("CUVK_LANES");
-   if (!env || !*env)
-      return 1;
-   char *end;
-   unsigned long n = strtoul(env, &end, 10);
-   if (*end || n < 1 || n > CUVK_MAX_LANES) {
-      cuvk_logw("CUVK_LANES=%s is not a number of lanes from 1 to %u; using 1", env, CUVK_MAX_LANES);
-      return 1;
-   }
-   return (uint32_t)n;
+   for (uint32_t q = 0; q < s->queue_count; q++)
+      pthread_mutex_destroy(&s->queues[q].lock);
+   s->queue_count = 0;
+}
+
+/* Moves the round robin on to the next compute lane: the high lane is
+ * given by priority, the transfer lanes by copy. */
+static void
+next_compute_lane(struct cuvk_submit *s)
+{
+   do
+      s->next_lane = (s->next_lane + 1) % s->lane_count;
+   while (s->next_lane == s->high_lane || (s->transfer_lane_count && s->next_lane >= s->transfer_lane));
 }
 
 CUresult
 cuvk_submit_init(struct cuvk_context *ctx)
 {
    struct cuvk_submit *s = &ctx->submit;
+   const struct cuvk_lane_plan *plan = &ctx->lane_plan;
    CUresult res;
 
    memset(s, 0, sizeof(*s));
    cuvk_list_init(&s->deferred);
    s->deferred_limit = CUVK_MIN(CUVK_MAX(ctx->dev->device_heap_size / 8, DEFERRED_LIMIT_MIN),
                                 DEFERRED_LIMIT_MAX);
-   s->lane_count = lanes_wanted();
-   /* Every lane shares the context's one queue for now. */
-   s->virtual_lanes = s->lane_count > 1;
+   for (uint32_t q = 0; q < plan->queue_count; q++) {
+      struct cuvk_queue *queue = &s->queues[q];
+      queue->family = plan->queue_family[q];
+      queue->index = plan->queue_index[q];
+      queue->priority = plan->queue_priority[q];
+      vkGetDeviceQueue(ctx->vk, queue->family, queue->index, &queue->handle);
+      pthread_mutex_init(&queue->lock, NULL);
+      s->queue_count++;
+   }
+   s->lane_count = plan->lane_count;
+   s->virtual_lanes = plan->virtual_lanes;
+   s->high_lane = plan->high_lane;
+   s->transfer_lane = plan->transfer_lane;
+   s->transfer_lane_count = plan->transfer_lane_count;
    /* The legacy stream has lane 0; new streams start after it. */
-   s->next_lane = s->lane_count > 1 ? 1 : 0;
+   s->next_lane = 0;
+   next_compute_lane(s);
    for (uint32_t i = 0; i < s->lane_count; i++) {
-      res = lane_init(ctx, &s->lanes[i], i);
+      res = lane_init(ctx, &s->lanes[i], i, &s->queues[plan->lane_queue[i]]);
+      s->lanes[i].transfer = s->transfer_lane_count && i >= s->transfer_lane;
       if (res != CUDA_SUCCESS) {
          while (i--)
             lane_finish(ctx, &s->lanes[i]);
+         queues_finish(s);
          return res;
       }
    }
    if (s->lane_count > 1)
-      cuvk_logd("%u lanes on one queue (CUVK_LANES)", s->lane_count);
+      cuvk_logd("%u lanes on %u queues%s: high-priority lane %d, %u transfer lanes (%s)", s->lane_count,
+                s->queue_count, s->virtual_lanes ? " (some shared)" : "",
+                s->high_lane == UINT32_MAX ? -1 : (int)s->high_lane, s->transfer_lane_count,
+                plan->transfer_why);
    return CUDA_SUCCESS;
 }
 
 uint32_t
-cuvk_submit_pick_lane(struct cuvk_context *ctx)
+cuvk_submit_pick_lane(struct cuvk_context *ctx, int priority)
 {
    struct cuvk_submit *s = &ctx->submit;
+   if (priority < 0 && s->high_lane != UINT32_MAX)
+      return s->high_lane;
    uint32_t lane = s->next_lane;
-   s->next_lane = (s->next_lane + 1) % s->lane_count;
+   next_compute_lane(s);
    return lane;
+}
+
+uint32_t
+cuvk_submit_pick_transfer_lane(struct cuvk_context *ctx)
+{
+   struct cuvk_submit *s = &ctx->submit;
+   return s->next_transfer_lane++;
+}
+
+/* vkQueueSubmit / vkQueueBindSparse under the queue's lock. */
+static VkResult
+queue_submit(struct cuvk_queue *queue, const VkSubmitInfo *submit)
+{
+   pthread_mutex_lock(&queue->lock);
+   VkResult vr = vkQueueSubmit(queue->handle, 1, submit, VK_NULL_HANDLE);
+   pthread_mutex_unlock(&queue->lock);
+   return vr;
+}
+
+static VkResult
+queue_bind_sparse(struct cuvk_queue *queue, const VkBindSparseInfo *info)
+{
+   pthread_mutex_lock(&queue->lock);
+   VkResult vr = vkQueueBindSparse(queue->handle, 1, info, VK_NULL_HANDLE);
+   pthread_mutex_unlock(&queue->lock);
+   return vr;
 }
 
 static bool
@@ -257,6 +310,7 @@ cuvk_submit_finish(struct cuvk_context *ctx)
    }
    for (uint32_t i = 0; i < s->lane_count; i++)
       lane_finish(ctx, &s->lanes[i]);
+   queues_finish(s);
 }
 
 /* A batch from the lane's free list, or a new one with its command
@@ -399,10 +453,11 @@ batch_flush(struct cuvk_context *ctx, struct cuvk_lane *lane, const struct cuvk_
     * readers that map the memory. */
    VkMemoryBarrier barrier = {
       .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-      .srcAccessMask = work_writes,
+      .srcAccessMask = lane->transfer ? transfer_writes : work_writes,
       .dstAccessMask = VK_ACCESS_HOST_READ_BIT,
    };
-   vkCmdPipelineBarrier(batch->cmd, work_stages, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier,
+   vkCmdPipelineBarrier(batch->cmd, lane->transfer ? transfer_stages : work_stages,
+                        VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier,
                         0, NULL, 0, NULL);
 
    vr = vkEndCommandBuffer(batch->cmd);
@@ -429,7 +484,7 @@ batch_flush(struct cuvk_context *ctx, struct cuvk_lane *lane, const struct cuvk_
          .signalSemaphoreCount = signal_count + 1,
          .pSignalSemaphores = signal_sems,
       };
-      vr = vkQueueSubmit(lane->queue, 1, &submit, VK_NULL_HANDLE);
+      vr = queue_submit(lane->queue, &submit);
       if (vr == VK_SUCCESS)
          lane_waits_done(ctx, lane);
    }
@@ -491,14 +546,16 @@ lane_add_wait(struct cuvk_context *ctx, struct cuvk_lane *lane, uint64_t point)
    return CUDA_SUCCESS;
 }
 
-/* CUDA's implicit ordering of stream against other streams, as waits of
- * its lane: legacy stream work waits for the blocking work of every
- * other lane; a blocking stream's work waits for the legacy stream's. */
+/* CUDA's ordering of stream's next work on lane against other work, as
+ * waits of lane: after the stream's own last work and what it was told to
+ * wait for (cuStreamWaitEvent), both of which may be on another lane when
+ * the stream records on a transfer lane and back; legacy stream work
+ * waits for the blocking work of every other lane; a blocking stream's
+ * work waits for the legacy stream's. */
 static CUresult
-stream_order(struct cuvk_context *ctx, struct cuvk_stream *stream)
+stream_order(struct cuvk_context *ctx, struct cuvk_stream *stream, struct cuvk_lane *lane)
 {
    struct cuvk_submit *s = &ctx->submit;
-   struct cuvk_lane *lane = stream_lane(ctx, stream);
    /* Whatever comes next in the context is later work than every wait
     * the host holds (external_semaphore_held.c): those go first. */
    CUresult res = cuvk_held_waits_flush(ctx, ctx->held_wait_count);
@@ -507,6 +564,12 @@ stream_order(struct cuvk_context *ctx, struct cuvk_stream *stream)
 
    if (s->lane_count == 1)
       return CUDA_SUCCESS;
+   res = lane_add_wait(ctx, lane, stream->last_value);
+   for (uint32_t m = 0; m < s->lane_count && res == CUDA_SUCCESS; m++)
+      if (stream->waits[m])
+         res = lane_add_wait(ctx, lane, cuvk_point(m, stream->waits[m]));
+   if (res != CUDA_SUCCESS)
+      return res;
    if (stream == &ctx->null_stream) {
       for (uint32_t m = 0; m < s->lane_count && res == CUDA_SUCCESS; m++)
          res = lane_add_wait(ctx, lane, cuvk_point(m, s->lanes[m].blocking));
@@ -522,14 +585,48 @@ cuvk_submit_stream_wait(struct cuvk_context *ctx, struct cuvk_stream *stream, ui
    CUresult res = cuvk_held_waits_flush(ctx, ctx->held_wait_count);
    if (res != CUDA_SUCCESS)
       return res;
+   uint32_t m = cuvk_point_lane(point);
+   /* Kept on the stream too: its next work may record on another lane
+    * (a transfer lane), which must wait as well, for points of the
+    * stream's own lane included (another stream's work there may follow
+    * this stream's last). */
+   if (m < ctx->submit.lane_count)
+      stream->waits[m] = CUVK_MAX(stream->waits[m], cuvk_point_value(point));
    return lane_add_wait(ctx, stream_lane(ctx, stream), point);
 }
+
+static CUresult
+record_on(struct cuvk_context *ctx, struct cuvk_stream *stream, struct cuvk_lane *lane,
+          VkCommandBuffer *cmd, uint64_t *point);
 
 CUresult
 cuvk_submit_record(struct cuvk_context *ctx, struct cuvk_stream *stream, VkCommandBuffer *cmd,
                    uint64_t *point)
 {
-   struct cuvk_lane *lane = stream_lane(ctx, stream);
+   return record_on(ctx, stream, stream_lane(ctx, stream), cmd, point);
+}
+
+bool
+cuvk_submit_has_transfer_lanes(const struct cuvk_context *ctx)
+{
+   return ctx->submit.transfer_lane_count > 0;
+}
+
+CUresult
+cuvk_submit_record_transfer(struct cuvk_context *ctx, struct cuvk_stream *stream, VkCommandBuffer *cmd,
+                            uint64_t *point)
+{
+   struct cuvk_submit *s = &ctx->submit;
+   if (!s->transfer_lane_count)
+      return cuvk_submit_record(ctx, stream, cmd, point);
+   return record_on(ctx, stream, &s->lanes[s->transfer_lane + stream->transfer_lane % s->transfer_lane_count],
+                    cmd, point);
+}
+
+static CUresult
+record_on(struct cuvk_context *ctx, struct cuvk_stream *stream, struct cuvk_lane *lane, VkCommandBuffer *cmd,
+          uint64_t *point)
+{
    CUresult res;
 
    /* After a kernel's fault the context takes no more work (copies and
@@ -537,7 +634,7 @@ cuvk_submit_record(struct cuvk_context *ctx, struct cuvk_stream *stream, VkComma
    res = cuvk_context_faulted(ctx, "queueing work");
    if (res != CUDA_SUCCESS)
       return res;
-   res = stream_order(ctx, stream);
+   res = stream_order(ctx, stream, lane);
    if (res != CUDA_SUCCESS)
       return res;
    if (!lane->open) {
@@ -551,10 +648,11 @@ cuvk_submit_record(struct cuvk_context *ctx, struct cuvk_stream *stream, VkComma
     * orders every command after every previous one of the lane. */
    VkMemoryBarrier barrier = {
       .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-      .srcAccessMask = work_writes,
-      .dstAccessMask = work_access,
+      .srcAccessMask = lane->transfer ? transfer_writes : work_writes,
+      .dstAccessMask = lane->transfer ? transfer_access : work_access,
    };
-   vkCmdPipelineBarrier(lane->open->cmd, work_stages, work_stages, 0, 1, &barrier, 0, NULL, 0, NULL);
+   VkPipelineStageFlags stages = lane->transfer ? transfer_stages : work_stages;
+   vkCmdPipelineBarrier(lane->open->cmd, stages, stages, 0, 1, &barrier, 0, NULL, 0, NULL);
 
    if (stream_is_blocking(ctx, stream))
       lane->blocking = lane->open->value;
@@ -579,7 +677,7 @@ cuvk_submit_semaphores(struct cuvk_context *ctx, struct cuvk_stream *stream,
    if (wait_count >= SUBMIT_MAX_SEMAPHORES || signal_count >= SUBMIT_MAX_SEMAPHORES)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%u waits and %u signals at once; cuvk takes up to %u of each",
                         wait_count, signal_count, SUBMIT_MAX_SEMAPHORES - 1);
-   res = stream_order(ctx, stream);
+   res = stream_order(ctx, stream, lane);
    if (res != CUDA_SUCCESS)
       return res;
    /* Signals alone go with the open batch's commands: no extra submit. */
@@ -635,7 +733,7 @@ cuvk_submit_semaphores(struct cuvk_context *ctx, struct cuvk_stream *stream,
       .signalSemaphoreCount = signal_count + 1,
       .pSignalSemaphores = signal_sems,
    };
-   VkResult vr = vkQueueSubmit(lane->queue, 1, &submit, VK_NULL_HANDLE);
+   VkResult vr = queue_submit(lane->queue, &submit);
    if (vr == VK_SUCCESS) {
       lane_waits_done(ctx, lane);
       if (all_waits)
@@ -651,7 +749,7 @@ CUresult
 cuvk_submit_mark(struct cuvk_context *ctx, struct cuvk_stream *stream, bool submit)
 {
    struct cuvk_lane *lane = stream_lane(ctx, stream);
-   CUresult res = stream_order(ctx, stream);
+   CUresult res = stream_order(ctx, stream, lane);
    if (res != CUDA_SUCCESS)
       return res;
    /* Waits still pending would not be behind the lane's last value: a
@@ -717,7 +815,7 @@ cuvk_submit_bind_sparse(struct cuvk_context *ctx, const VkSparseBufferMemoryBind
       .signalSemaphoreCount = 1,
       .pSignalSemaphores = &lane->timeline,
    };
-   VkResult vr = vkQueueBindSparse(lane->queue, 1, &info, VK_NULL_HANDLE);
+   VkResult vr = queue_bind_sparse(lane->queue, &info);
    if (vr == VK_SUCCESS) {
       /* Every lane's next submission waits for the binding; the lanes'
        * pending waits were carried by the flush above. */

@@ -11,9 +11,10 @@
  * implicit synchronisation, sparse binding) are timeline waits in the
  * submissions (docs/design.md, "Streams side by side").  "Done when"
  * is a point: the lane in the top bits of a uint64_t, its timeline value
- * below.  There is one lane by default; CUVK_LANES=N makes N lanes that
- * share the context's one queue, which exercises the cross-lane waits
- * even on a device with one queue.
+ * below.  Each lane has a VkQueue of its own where the compute family
+ * offers enough (cuvk_submit_plan); where it does not (lavapipe has one
+ * queue), lanes share queues, and CUVK_LANES=N makes N such lanes, which
+ * exercises the cross-lane waits even on a device with one queue.
  *
  * A batch is submitted at once when the queue is idle, so a lone command
  * starts without delay; while earlier work is running, commands accumulate
@@ -36,18 +37,17 @@
 #ifndef CUVK_API_SUBMIT_H
 #define CUVK_API_SUBMIT_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <cuda.h>
 #include <vulkan/vulkan.h>
 
+#include "util/device_policy.h"
 #include "util/list.h"
 
 struct cuvk_context;
 struct cuvk_stream;
-
-/* Most lanes a context has (CUVK_LANES). */
-#define CUVK_MAX_LANES 8u
 
 /* A point: the lane in the top 8 bits, a value of its timeline below.
  * Lane 0's points are its plain values, and 0 is "nothing", complete
@@ -97,13 +97,29 @@ struct cuvk_batch {
    uint32_t command_count;
 };
 
-/* What a context submits to: a queue (shared by every lane while there
- * is one VkQueue), its own timeline, open batch and pending list.
- * Commands of one lane are ordered by their barriers; between lanes,
- * only by the waits below. */
+/* A VkQueue of the context.  Lanes may share one (more lanes than the
+ * family has queues), so calls on it take its lock: Vulkan wants every
+ * vkQueue* call on one queue externally synchronised.  (Today every
+ * submission also holds the context's lock; the queue's own lock keeps
+ * that an implementation detail rather than a requirement.) */
+struct cuvk_queue {
+   VkQueue handle;
+   uint32_t family;
+   uint32_t index;            /* within the family */
+   float priority;            /* pQueuePriorities: 1.0 for the high lane's */
+   pthread_mutex_t lock;
+};
+
+/* What a context submits to: a queue (its own, or shared with other
+ * lanes where the device has fewer), its own timeline, open batch and
+ * pending list.  Commands of one lane are ordered by their barriers;
+ * between lanes, only by the waits below. */
 struct cuvk_lane {
    uint32_t index;
-   VkQueue queue;
+   struct cuvk_queue *queue;
+   /* A transfer lane: copies only, its barriers name transfer stages
+    * (its queue may have no compute stage). */
+   bool transfer;
    VkCommandPool pool;
    VkSemaphore timeline;
    struct cuvk_batch *open;   /* recording, or NULL */
@@ -128,6 +144,8 @@ struct cuvk_lane {
 };
 
 struct cuvk_submit {
+   struct cuvk_queue queues[CUVK_MAX_LANES];
+   uint32_t queue_count;
    struct cuvk_lane lanes[CUVK_MAX_LANES];
    uint32_t lane_count;
    /* Fewer VkQueues than lanes (CUVK_LANES on one queue): lanes submit
@@ -135,7 +153,11 @@ struct cuvk_submit {
     * queue in another order than recorded, and a missing cross-lane wait
     * shows as wrong results instead of hiding behind the queue order. */
    bool virtual_lanes;
+   uint32_t high_lane;        /* cuvk_lane_plan */
+   uint32_t transfer_lane;    /* cuvk_lane_plan */
+   uint32_t transfer_lane_count;
    uint32_t next_lane;        /* round robin for new streams */
+   uint32_t next_transfer_lane; /* round robin over the transfer lanes */
    uint32_t current;          /* lane of the last cuvk_submit_record */
    uint32_t hold;             /* cuvk_submit_hold depth: no idle flushes */
    /* The newest command that used an array: array layouts are tracked
@@ -152,12 +174,21 @@ struct cuvk_submit {
    VkDeviceSize deferred_limit;
 };
 
+/* Takes the queues of ctx->lane_plan from ctx->vk and makes the lanes. */
 CUresult cuvk_submit_init(struct cuvk_context *ctx);
 void cuvk_submit_finish(struct cuvk_context *ctx);
 
-/* The lane for a new stream: round robin over the lanes (the legacy
+/* The lane for a new stream: the high-priority lane for priority below 0
+ * where there is one, else round robin over the other lanes (the legacy
  * stream is on lane 0).  Lock held. */
-uint32_t cuvk_submit_pick_lane(struct cuvk_context *ctx);
+uint32_t cuvk_submit_pick_lane(struct cuvk_context *ctx, int priority);
+
+/* Which of the transfer lanes a new stream's host copies use (round
+ * robin, so two streams' copies reach two copy engines).  Lock held. */
+uint32_t cuvk_submit_pick_transfer_lane(struct cuvk_context *ctx);
+
+/* Whether ctx has transfer lanes (cuvk_policy_lanes). */
+bool cuvk_submit_has_transfer_lanes(const struct cuvk_context *ctx);
 
 /* Opens a batch on stream's lane if needed and returns its command
  * buffer, with a barrier recorded after the previous command and CUDA's
@@ -166,6 +197,14 @@ uint32_t cuvk_submit_pick_lane(struct cuvk_context *ctx);
  * the batch will signal, which the caller records as "done when". */
 CUresult cuvk_submit_record(struct cuvk_context *ctx, struct cuvk_stream *stream, VkCommandBuffer *cmd,
                             uint64_t *point);
+
+/* As cuvk_submit_record, on the stream's transfer lane where the context
+ * has transfer lanes: for a vkCmdCopyBuffer between buffers of heaps
+ * shared with the transfer family (pinned host memory and device
+ * memory), nothing else.  The stream's next work on its own lane waits
+ * for it, and it for the stream's earlier work and waits. */
+CUresult cuvk_submit_record_transfer(struct cuvk_context *ctx, struct cuvk_stream *stream, VkCommandBuffer *cmd,
+                                     uint64_t *point);
 
 /* Called after the command is recorded: submits now when the lane is
  * idle or the batch is full. */

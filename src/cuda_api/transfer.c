@@ -176,10 +176,12 @@ ref_advance(struct gpu_ref r, uint64_t bytes)
 /* Regions per vkCmdCopyBuffer on the transfer engine. */
 #define TRANSFER_MAX_REGIONS 1024u
 
+/* on_transfer_lane: on the stream's transfer lane (submit.h), for
+ * buffers of the heaps shared with its family only. */
 static CUresult
 record_copy_transfer(struct cuvk_context *ctx, struct cuvk_stream *stream, struct gpu_ref dst,
                      struct gpu_ref src, uint64_t row_bytes, uint64_t rows, uint64_t dst_pitch,
-                     uint64_t src_pitch)
+                     uint64_t src_pitch, bool on_transfer_lane)
 {
    VkBufferCopy regions[64];
    CUresult res;
@@ -187,7 +189,8 @@ record_copy_transfer(struct cuvk_context *ctx, struct cuvk_stream *stream, struc
    for (uint64_t row = 0; row < rows;) {
       VkCommandBuffer cmd;
       uint64_t value;
-      res = cuvk_submit_record(ctx, stream, &cmd, &value);
+      res = on_transfer_lane ? cuvk_submit_record_transfer(ctx, stream, &cmd, &value)
+                             : cuvk_submit_record(ctx, stream, &cmd, &value);
       if (res != CUDA_SUCCESS)
          return res;
       /* One command holds up to TRANSFER_MAX_REGIONS rows, passed in
@@ -261,7 +264,7 @@ record_copy_disjoint(struct cuvk_context *ctx, struct cuvk_stream *stream, struc
                      uint64_t src_pitch)
 {
    if (ctx->transfer_engine)
-      return record_copy_transfer(ctx, stream, dst, src, row_bytes, rows, dst_pitch, src_pitch);
+      return record_copy_transfer(ctx, stream, dst, src, row_bytes, rows, dst_pitch, src_pitch, false);
    return record_copy_compute(ctx, stream, dst.address, src.address, row_bytes, rows, dst_pitch,
                               src_pitch);
 }
@@ -752,6 +755,21 @@ span_is_host(const struct cuvk_mem_span *span)
    return span->kind == CUVK_MEM_HOST || span->kind == CUVK_MEM_REGISTERED;
 }
 
+/* A copy the transfer lanes take: host memory on one side at least, and
+ * both sides in the heaps whose buffers are shared with the transfer
+ * family (pinned and device allocations; registered, imported and VMM
+ * memory have buffers of their own, exclusive to the compute family).
+ * It is a vkCmdCopyBuffer whatever the copy engine, being all a
+ * copy-engine queue runs. */
+static bool
+copy_takes_transfer_lane(struct cuvk_context *ctx, const struct cuvk_mem_span *ds,
+                         const struct cuvk_mem_span *ss)
+{
+   return cuvk_submit_has_transfer_lanes(ctx) && (ds->kind == CUVK_MEM_HOST || ss->kind == CUVK_MEM_HOST) &&
+          (ds->kind == CUVK_MEM_HOST || ds->kind == CUVK_MEM_DEVICE) &&
+          (ss->kind == CUVK_MEM_HOST || ss->kind == CUVK_MEM_DEVICE);
+}
+
 static CUresult
 copy_segment(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct cuvk_copy *copy,
              uint64_t dst, uint64_t src, size_t n, const struct cuvk_mem_span *ds, bool dfound,
@@ -777,7 +795,10 @@ copy_segment(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct 
          return CUDA_SUCCESS;
       }
       pthread_mutex_lock(&ctx->lock);
-      res = record_copy(ctx, stream, span_ref(ds), span_ref(ss), n, 1, 0, 0);
+      if (copy_takes_transfer_lane(ctx, ds, ss) && !copy_overlaps(span_ref(ds), span_ref(ss), n, 1, 0, 0))
+         res = record_copy_transfer(ctx, stream, span_ref(ds), span_ref(ss), n, 1, 0, 0, true);
+      else
+         res = record_copy(ctx, stream, span_ref(ds), span_ref(ss), n, 1, 0, 0);
       pthread_mutex_unlock(&ctx->lock);
       /* A synchronous copy that involves host memory returns once the
        * host side is done with, as CUDA's does. */

@@ -33,6 +33,15 @@ cuvk_mem_heap_init(struct cuvk_mem_heap *heap, VkDevice vk, struct cuvk_mem_budg
    heap->bulk_type_index = type_index;
    heap->bulk_type_flags = type_flags;
    heap->bulk_handle_type = 0;
+   heap->share_family_count = 0;
+}
+
+void
+cuvk_mem_heap_set_sharing(struct cuvk_mem_heap *heap, const uint32_t *families, uint32_t count)
+{
+   heap->share_family_count = count < 2 ? 0 : 2;
+   for (uint32_t i = 0; i < heap->share_family_count; i++)
+      heap->share_families[i] = families[i];
 }
 
 void
@@ -82,6 +91,14 @@ block_setup(struct cuvk_mem_block *block, bool map, VkExternalMemoryHandleTypeFl
    };
    VkResult vr;
    CUresult res;
+
+   /* Blocks of a heap shared by two queue families (transfer lanes) are
+    * used by queues of both without ownership transfers. */
+   if (block->heap && block->heap->share_family_count == 2) {
+      buffer_info.sharingMode = VK_SHARING_MODE_CONCURRENT;
+      buffer_info.queueFamilyIndexCount = 2;
+      buffer_info.pQueueFamilyIndices = block->heap->share_families;
+   }
 
    /* A dedicated import comes with its buffer: memory dedicated to a
     * buffer may have no other. */

@@ -71,11 +71,20 @@ struct cuvk_mem_heap {
    uint32_t bulk_type_index;
    VkMemoryPropertyFlags bulk_type_flags;
    VkExternalMemoryHandleTypeFlagBits bulk_handle_type;
+   /* Queue families whose queues use the blocks' buffers: two make them
+    * VK_SHARING_MODE_CONCURRENT (transfer lanes on another family than
+    * the compute lanes, cuda_api/submit.h); fewer, EXCLUSIVE. */
+   uint32_t share_families[2];
+   uint32_t share_family_count;
 };
 
 void cuvk_mem_heap_init(struct cuvk_mem_heap *heap, VkDevice vk, struct cuvk_mem_budget *budget,
                         uint32_t type_index, VkMemoryPropertyFlags type_flags,
                         VkDeviceSize block_size, VkDeviceSize max_size);
+
+/* The queue families the heap's buffers are shared by (see
+ * share_families).  Call before the first allocation. */
+void cuvk_mem_heap_set_sharing(struct cuvk_mem_heap *heap, const uint32_t *families, uint32_t count);
 
 /* Allocations of at least min_size get a block of their own from
  * type_index, exportable as handle_type (0: not exportable), allocated

@@ -2,9 +2,10 @@
  * The per-thread default stream symbols of the runtime API: what a program
  * built with CUDA_API_PER_THREAD_DEFAULT_STREAM calls.  In them the
  * default stream (0) means the calling thread's own default stream,
- * cudaStreamPerThread.  cuvk runs that stream as the legacy one (see
- * submit.h; a stream of its own per thread is not done yet), and these
- * only forward.
+ * cudaStreamPerThread, a stream of its own per thread and context
+ * (src/cuda_api/stream_per_thread.c); these only forward.  The
+ * synchronous _ptds forms run on the legacy stream, as
+ * src/cuda_api/compat.c explains.
  */
 #include "runtime/runtime.h"
 

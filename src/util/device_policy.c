@@ -3,6 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/log.h"
+#include "util/macros.h"
+
 static uint32_t
 first_type(const VkPhysicalDeviceMemoryProperties *mem, VkMemoryPropertyFlags want,
            VkMemoryPropertyFlags avoid)
@@ -242,4 +245,124 @@ cuvk_policy_pageable_path(const char **why)
    *why = ignored ? "CUVK_PAGEABLE_PATH value not recognised: mapping or staging"
                   : "mapping where cached, else staging";
    return CUVK_PAGEABLE_AUTO;
+}
+
+/* CUVK_LANES: how many lanes a context has, 1 .. CUVK_MAX_LANES_WANTED;
+ * 0 when unset. */
+static uint32_t
+lanes_wanted(void)
+{
+   const char *env = getenv("CUVK_LANES");
+   if (!env || !*env)
+      return 0;
+   char *end;
+   unsigned long n = strtoul(env, &end, 10);
+   if (*end || n < 1 || n > CUVK_MAX_LANES_WANTED) {
+      cuvk_logw("CUVK_LANES=%s is not a number of lanes from 1 to %u; using the default", env,
+                CUVK_MAX_LANES_WANTED);
+      return 0;
+   }
+   return (uint32_t)n;
+}
+
+/* Queue priorities within the context (pQueuePriorities, relative among
+ * the device's queues): lanes of ordinary streams in the middle, the
+ * high lane's queue at the top, as CUDA's stream priorities are relative
+ * among a context's streams. */
+#define QUEUE_PRIORITY_NORMAL 0.5f
+#define QUEUE_PRIORITY_HIGH 1.0f
+
+/* Adds a queue of family to plan; returns its index. */
+static uint32_t
+plan_queue(struct cuvk_lane_plan *plan, uint32_t family, float priority)
+{
+   uint32_t q = plan->queue_count++;
+   uint32_t index = 0;
+   for (uint32_t i = 0; i < q; i++)
+      index += plan->queue_family[i] == family;
+   plan->queue_family[q] = family;
+   plan->queue_index[q] = index;
+   plan->queue_priority[q] = priority;
+   return q;
+}
+
+void
+cuvk_policy_lanes(uint32_t family, uint32_t family_queues, uint32_t transfer_family,
+                  uint32_t transfer_queues, struct cuvk_lane_plan *plan)
+{
+   family_queues = CUVK_MAX(family_queues, 1u);
+   uint32_t wanted = lanes_wanted();
+   uint32_t lanes = wanted ? wanted : family_queues > 1 ? CUVK_MIN(CUVK_DEFAULT_LANES, family_queues) : 1;
+   uint32_t compute_queues = CUVK_MIN(lanes, family_queues);
+
+   memset(plan, 0, sizeof(*plan));
+   plan->high_lane = UINT32_MAX;
+   plan->transfer_lane = UINT32_MAX;
+   for (uint32_t q = 0; q < compute_queues; q++)
+      plan_queue(plan, family, QUEUE_PRIORITY_NORMAL);
+   for (uint32_t i = 0; i < lanes; i++)
+      plan->lane_queue[i] = i % compute_queues;
+   plan->virtual_lanes = lanes > compute_queues;
+   plan->lane_count = lanes;
+   /* The high lane: on a queue of its own where one is spare, and on a
+    * shared one where lanes share anyway (CUVK_LANES, so lavapipe runs
+    * the routing); with one lane on one queue, priorities change nothing
+    * and every stream stays on lane 0, as before lanes. */
+   if (family_queues > compute_queues) {
+      plan->high_lane = plan->lane_count++;
+      plan->lane_queue[plan->high_lane] = plan_queue(plan, family, QUEUE_PRIORITY_HIGH);
+   } else if (plan->virtual_lanes) {
+      plan->high_lane = plan->lane_count++;
+      plan->lane_queue[plan->high_lane] = lanes % compute_queues;
+   }
+
+   /* Transfer lanes. */
+   const char *env = getenv("CUVK_TRANSFER_LANES");
+   bool on_compute = env && strcmp(env, "compute") == 0;
+   bool off = env && strcmp(env, "0") == 0;
+   if (env && !on_compute && !off && strcmp(env, "1") != 0)
+      cuvk_logw("CUVK_TRANSFER_LANES=%s is not 0, 1 or compute; using the default", env);
+   if (off) {
+      plan->transfer_why = "off (CUVK_TRANSFER_LANES=0)";
+   } else if (on_compute) {
+      /* Queues of the compute family beyond the ones taken, else shared
+       * with the compute lanes: the same code, testable on one queue. */
+      plan->transfer_lane = plan->lane_count;
+      plan->transfer_lane_count = CUVK_MAX_TRANSFER_LANES;
+      for (uint32_t t = 0; t < CUVK_MAX_TRANSFER_LANES; t++) {
+         uint32_t lane = plan->lane_count++;
+         if (family_queues > plan->queue_count) {
+            plan->lane_queue[lane] = plan_queue(plan, family, QUEUE_PRIORITY_NORMAL);
+         } else {
+            plan->lane_queue[lane] = t % compute_queues;
+            plan->virtual_lanes = true;
+         }
+      }
+      plan->transfer_why = "on the compute family (CUVK_TRANSFER_LANES=compute)";
+   } else if (transfer_family != UINT32_MAX && transfer_queues) {
+      plan->transfer_lane = plan->lane_count;
+      plan->transfer_lane_count = CUVK_MIN(transfer_queues, CUVK_MAX_TRANSFER_LANES);
+      for (uint32_t t = 0; t < plan->transfer_lane_count; t++)
+         plan->lane_queue[plan->lane_count++] = plan_queue(plan, transfer_family, QUEUE_PRIORITY_NORMAL);
+      plan->transfer_why = "on the copy-engine family";
+   } else {
+      plan->transfer_why = "none (no transfer-only queue family)";
+   }
+   /* A shared queue gives no queue priority of its own. */
+   if (plan->virtual_lanes && plan->high_lane != UINT32_MAX)
+      plan->queue_priority[plan->lane_queue[plan->high_lane]] = QUEUE_PRIORITY_NORMAL;
+}
+
+uint32_t
+cuvk_policy_lane_families(const struct cuvk_lane_plan *plan, uint32_t out[2])
+{
+   uint32_t n = 0;
+   for (uint32_t q = 0; q < plan->queue_count; q++) {
+      bool seen = false;
+      for (uint32_t i = 0; i < n; i++)
+         seen |= out[i] == plan->queue_family[q];
+      if (!seen && n < 2)
+         out[n++] = plan->queue_family[q];
+   }
+   return n;
 }

@@ -92,4 +92,65 @@ enum cuvk_pageable_path {
 /* CUVK_PAGEABLE_PATH, and in *why what decided it. */
 enum cuvk_pageable_path cuvk_policy_pageable_path(const char **why);
 
+/* Most lanes a context has: CUVK_LANES's, the high-priority lane and
+ * the transfer lanes. */
+#define CUVK_MAX_LANES 12u
+/* Most lanes CUVK_LANES asks for. */
+#define CUVK_MAX_LANES_WANTED 8u
+/* Lanes a context has by default on a device whose compute family offers
+ * several queues: the legacy stream and the three streams of an interop
+ * pipeline (upload, process, read back) each on a queue of their own.
+ * More lanes buy nothing until a program runs more streams than that at
+ * once, and each costs a timeline, a command pool and one more wait in
+ * every legacy-stream submission. */
+#define CUVK_DEFAULT_LANES 4u
+/* Transfer lanes at most: two, so that an upload on one stream and a
+ * download on another reach two copy engines (PCIe is full duplex). */
+#define CUVK_MAX_TRANSFER_LANES 2u
+
+/* How a context's lanes map onto queues, decided from the device before
+ * the VkDevice exists (context.c creates the queues it names). */
+struct cuvk_lane_plan {
+   uint32_t lane_count;
+   uint32_t queue_count;      /* every queue, of either family */
+   uint32_t queue_family[CUVK_MAX_LANES];
+   uint32_t queue_index[CUVK_MAX_LANES];  /* within its family */
+   float queue_priority[CUVK_MAX_LANES];
+   uint32_t lane_queue[CUVK_MAX_LANES];   /* each lane's queue */
+   /* The lane streams of priority below 0 record on (UINT32_MAX: none,
+    * they share the others'); it is never given out round robin. */
+   uint32_t high_lane;
+   /* Lanes for copies between pinned host memory and device memory:
+    * transfer_lane_count of them from transfer_lane on (UINT32_MAX:
+    * none), on the copy-engine family or, with CUVK_TRANSFER_LANES=
+    * compute, on the compute family (what lavapipe can test). */
+   uint32_t transfer_lane;
+   uint32_t transfer_lane_count;
+   const char *transfer_why;
+   /* Lanes share queues: see struct cuvk_submit. */
+   bool virtual_lanes;
+};
+
+/* Fills plan for a context on a device whose compute family (the one
+ * cuvk uses) has family_queues queues and whose copy-engine family
+ * transfer_family (UINT32_MAX: none) has transfer_queues:
+ * - CUVK_LANES=N lanes (1 to CUVK_MAX_LANES_WANTED), else
+ *   CUVK_DEFAULT_LANES where the family has several queues and 1 where
+ *   it has one;
+ * - a lane of its own, on a queue of higher priority, for streams of
+ *   priority below 0 where the family has a queue to spare, or where
+ *   lanes share queues anyway (CUVK_LANES on lavapipe, so the routing
+ *   runs there);
+ * - up to CUVK_MAX_TRANSFER_LANES transfer lanes on the copy-engine
+ *   family where there is one; CUVK_TRANSFER_LANES=0 turns them off and
+ *   =compute puts them on the compute family, sharing its queues where
+ *   none is spare. */
+void cuvk_policy_lanes(uint32_t family, uint32_t family_queues, uint32_t transfer_family,
+                       uint32_t transfer_queues, struct cuvk_lane_plan *plan);
+
+/* The distinct queue families of plan's queues, at most two, in out;
+ * returns their count.  Buffers the transfer lanes use are
+ * VK_SHARING_MODE_CONCURRENT over them when there are two. */
+uint32_t cuvk_policy_lane_families(const struct cuvk_lane_plan *plan, uint32_t out[2]);
+
 #endif

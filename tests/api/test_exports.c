@@ -293,9 +293,17 @@ exports_stream_queries(void)
    API_CHECK_CU(cuStreamGetId(CU_STREAM_LEGACY, &id_legacy));
    API_CHECK_CU(cuStreamGetId(CU_STREAM_PER_THREAD, &id_pt));
    API_CHECK(id1 != 0 && id2 != 0 && id1 != id2);
+   /* The calling thread's per-thread default stream is a stream of its
+    * own, the same one each time. */
+   unsigned long long id_pt_again = 0;
+   API_CHECK_CU(cuStreamGetId(CU_STREAM_PER_THREAD, &id_pt_again));
+   API_CHECK(id_pt != 0 && id_pt == id_pt_again && id_pt != id_legacy && id_pt != id1 && id_pt != id2);
+#ifdef CUDA_API_PER_THREAD_DEFAULT_STREAM
+   /* Stream 0 is the per-thread stream in this build. */
+   API_CHECK(id_null == id_pt && id_null != id1 && id_null != id2);
+#else
    API_CHECK(id_null == id_legacy && id_null != id1 && id_null != id2);
-   /* cuvk's per-thread default stream is the legacy one. */
-   API_CHECK(id_pt == id_legacy);
+#endif
    API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuStreamGetId(s1, NULL));
 
    API_CHECK_CU(cuStreamGetDevice(s1, &dev));

@@ -393,6 +393,179 @@ per_thread_stream(void)
       bufs_destroy(&b[i]);
 }
 
+/* Whether lanes share a queue and submit lazily (CUVK_LANES above the
+ * device's queues, as on lavapipe): work of one lane then stays in its
+ * open batch until something waits for it, so a stream that does not
+ * wait for another's work runs before it, which makes independence
+ * visible in bytes.  Elsewhere either order is right. */
+static bool
+lanes_lazy(void)
+{
+   const char *v = getenv("CUVK_LANES");
+   return v && atoi(v) > 1;
+}
+
+/* Per-thread default streams are streams of their own: thread A's
+ * producer on its per-thread stream does not order thread B's read on
+ * B's per-thread stream (CUDA orders per-thread streams only with the
+ * legacy stream), and each thread's stream has its own id. */
+struct ptsz_pair {
+   struct bufs *b;
+   pthread_barrier_t *produced, *read;
+   unsigned long long id;
+   int failures;
+};
+
+static void *
+ptsz_producer_main(void *arg)
+{
+   struct ptsz_pair *p = arg;
+   unsigned before = cuvk_test_failures();
+
+   if (cuCtxSetCurrent(api_ctx) == CUDA_SUCCESS) {
+      API_CHECK_CU(cuStreamGetId(CU_STREAM_PER_THREAD, &p->id));
+      /* Device work only: a copy from pinned memory would go to a
+       * transfer lane (CUVK_TRANSFER_LANES), whose wait for this lane
+       * submits it early. */
+      for (uint32_t i = 0; i < 4; i++)
+         API_CHECK_CU(cuMemsetD32Async(p->b->scratch, 0x97d5a000u + 3 - i, WORDS, CU_STREAM_PER_THREAD));
+      API_CHECK_CU(cuMemsetD32Async(p->b->x, 0xbad00000u, WORDS, CU_STREAM_PER_THREAD));
+      API_CHECK_CU(cuMemcpyDtoDAsync(p->b->x, p->b->scratch, BIG, CU_STREAM_PER_THREAD));
+   } else {
+      API_CHECK_MSG(false, "cuCtxSetCurrent in the producer thread");
+   }
+   pthread_barrier_wait(p->produced);
+   pthread_barrier_wait(p->read);
+   /* Its own chain still holds once the other thread is done. */
+   API_CHECK_CU(cuMemcpyDtoHAsync(p->b->in, p->b->x, BIG, CU_STREAM_PER_THREAD));
+   API_CHECK_CU(cuStreamSynchronize(CU_STREAM_PER_THREAD));
+   CHECK_WORDS(p->b->in, BIG, 0x97d5a000u, "the producer thread's own chain");
+   p->failures = (int)(cuvk_test_failures() - before);
+   return NULL;
+}
+
+static void *
+ptsz_reader_main(void *arg)
+{
+   struct ptsz_pair *p = arg;
+   unsigned before = cuvk_test_failures();
+
+   pthread_barrier_wait(p->produced);
+   if (cuCtxSetCurrent(api_ctx) == CUDA_SUCCESS) {
+      API_CHECK_CU(cuStreamGetId(CU_STREAM_PER_THREAD, &p->id));
+      API_CHECK_CU(cuMemcpyDtoHAsync(p->b->out, p->b->x, BIG, CU_STREAM_PER_THREAD));
+      API_CHECK_CU(cuStreamSynchronize(CU_STREAM_PER_THREAD));
+   } else {
+      API_CHECK_MSG(false, "cuCtxSetCurrent in the reader thread");
+   }
+   pthread_barrier_wait(p->read);
+   p->failures = (int)(cuvk_test_failures() - before);
+   return NULL;
+}
+
+static void
+per_thread_independent(void)
+{
+   struct bufs b;
+   pthread_barrier_t produced, read;
+   struct ptsz_pair pa, pb;
+   pthread_t ta, tb;
+   unsigned long long legacy_id = 0, own_id = 0;
+
+   bufs_create(&b);
+   API_REQUIRE(pthread_barrier_init(&produced, NULL, 2) == 0);
+   API_REQUIRE(pthread_barrier_init(&read, NULL, 2) == 0);
+   pa = (struct ptsz_pair){ .b = &b, .produced = &produced, .read = &read };
+   pb = pa;
+   API_REQUIRE(pthread_create(&ta, NULL, ptsz_producer_main, &pa) == 0);
+   API_REQUIRE(pthread_create(&tb, NULL, ptsz_reader_main, &pb) == 0);
+   pthread_join(ta, NULL);
+   pthread_join(tb, NULL);
+   API_CHECK_MSG(pa.failures == 0 && pb.failures == 0, "thread failures: %d, %d", pa.failures, pb.failures);
+   API_CHECK_CU(cuCtxSynchronize());
+   if (lanes_lazy()) {
+      /* The reader's copy ran before the producer's open batch was
+       * submitted: it read what bufs_create left. */
+      CHECK_WORDS(b.out, BIG, 0, "a per-thread stream's read that did not wait for another thread's");
+   }
+
+   API_CHECK_CU(cuStreamGetId(CU_STREAM_LEGACY, &legacy_id));
+   API_CHECK_CU(cuStreamGetId(CU_STREAM_PER_THREAD, &own_id));
+   API_CHECK_MSG(pa.id && pb.id && pa.id != pb.id && pa.id != legacy_id && pb.id != legacy_id &&
+                 own_id != legacy_id && own_id != pa.id && own_id != pb.id,
+                 "per-thread stream ids %llu, %llu and this thread's %llu, legacy %llu", pa.id, pb.id,
+                 own_id, legacy_id);
+   unsigned flags = 99;
+   API_CHECK_CU(cuStreamGetFlags(CU_STREAM_PER_THREAD, &flags));
+   API_CHECK_MSG(flags == 0, "the per-thread stream's flags are 0x%x, not blocking", flags);
+   API_CHECK(cuStreamDestroy(CU_STREAM_PER_THREAD) == CUDA_ERROR_INVALID_HANDLE);
+
+   pthread_barrier_destroy(&produced);
+   pthread_barrier_destroy(&read);
+   bufs_destroy(&b);
+}
+
+/* Many short-lived threads each using their per-thread stream: each gets
+ * a stream that goes when it exits (LeakSanitizer in the address mode
+ * checks nothing stays behind), and each one's chain holds. */
+#define PTSZ_SHORT_THREADS 48
+#define PTSZ_SHORT_WORDS 1024
+
+struct ptsz_short {
+   CUdeviceptr d;
+   uint32_t *out;
+   uint32_t value;
+   int failures;
+};
+
+static void *
+ptsz_short_main(void *arg)
+{
+   struct ptsz_short *s = arg;
+   unsigned before = cuvk_test_failures();
+
+   if (cuCtxSetCurrent(api_ctx) == CUDA_SUCCESS) {
+      API_CHECK_CU(cuMemsetD32Async(s->d, s->value, PTSZ_SHORT_WORDS, CU_STREAM_PER_THREAD));
+      API_CHECK_CU(cuMemcpyDtoHAsync(s->out, s->d, PTSZ_SHORT_WORDS * 4, CU_STREAM_PER_THREAD));
+      API_CHECK_CU(cuStreamSynchronize(CU_STREAM_PER_THREAD));
+      CHECK_WORDS(s->out, PTSZ_SHORT_WORDS * 4, s->value, "a short thread's per-thread chain");
+   } else {
+      API_CHECK_MSG(false, "cuCtxSetCurrent in a short thread");
+   }
+   s->failures = (int)(cuvk_test_failures() - before);
+   return NULL;
+}
+
+static void
+per_thread_short_threads(void)
+{
+   struct ptsz_short s[4];
+   CUdeviceptr d;
+   uint32_t *out;
+
+   API_REQUIRE_CU(cuMemAlloc(&d, 4 * PTSZ_SHORT_WORDS * 4));
+   API_REQUIRE_CU(cuMemAllocHost((void **)&out, 4 * PTSZ_SHORT_WORDS * 4));
+   /* Four at a time, each on its own quarter. */
+   for (int round = 0; round < PTSZ_SHORT_THREADS / 4; round++) {
+      pthread_t th[4];
+      for (int i = 0; i < 4; i++) {
+         s[i] = (struct ptsz_short){
+            .d = d + (CUdeviceptr)i * PTSZ_SHORT_WORDS * 4,
+            .out = out + i * PTSZ_SHORT_WORDS,
+            .value = 0x5e000000u + (uint32_t)(round * 4 + i),
+         };
+         API_REQUIRE(pthread_create(&th[i], NULL, ptsz_short_main, &s[i]) == 0);
+      }
+      for (int i = 0; i < 4; i++) {
+         pthread_join(th[i], NULL);
+         API_CHECK_MSG(s[i].failures == 0, "round %d thread %d failed", round, i);
+      }
+   }
+   API_CHECK_CU(cuCtxSynchronize());
+   API_CHECK_CU(cuMemFree(d));
+   API_CHECK_CU(cuMemFreeHost(out));
+}
+
 /* cuCtxSynchronize waits for every stream: several producers on several
  * streams, each ending in a copy to pinned memory the host then reads. */
 static void
@@ -680,6 +853,23 @@ priorities_order(void)
    API_CHECK_CU(cuStreamSynchronize(hi));
    CHECK_WORDS(b.out, BIG, 0x9a1a0001u, "high-priority consumer of a low-priority producer");
    API_CHECK_CU(cuCtxSynchronize());
+   /* And the other way: the low-priority stream waits for the high one. */
+   produce(b.x, b.scratch, b.in, 0x9a1a0002u, hi);
+   API_CHECK_CU(cuEventRecord(e, hi));
+   API_CHECK_CU(order_wait(lo, e));
+   API_CHECK_CU(cuMemcpyDtoHAsync(b.out, b.x, BIG, lo));
+   API_CHECK_CU(cuStreamSynchronize(lo));
+   CHECK_WORDS(b.out, BIG, 0x9a1a0002u, "low-priority consumer of a high-priority producer");
+   API_CHECK_CU(cuCtxSynchronize());
+   /* Priorities are clamped into the range, as CUDA does. */
+   int p = 1;
+   API_CHECK_CU(cuStreamGetPriority(hi, &p));
+   API_CHECK_MSG(p == greatest, "high stream priority %d, range %d .. %d", p, least, greatest);
+   CUstream past;
+   API_CHECK_CU(cuStreamCreateWithPriority(&past, CU_STREAM_NON_BLOCKING, greatest - 10));
+   API_CHECK_CU(cuStreamGetPriority(past, &p));
+   API_CHECK_MSG(p == greatest, "priority %d clamped to %d, want %d", greatest - 10, p, greatest);
+   API_CHECK_CU(cuStreamDestroy(past));
    API_CHECK_CU(cuEventDestroy(e));
    API_CHECK_CU(cuStreamDestroy(lo));
    API_CHECK_CU(cuStreamDestroy(hi));
@@ -1014,6 +1204,8 @@ static const struct api_case cases[] = {
    API_CASE("streams.legacy.synchronize_covers_blocking", legacy_synchronize_covers_blocking),
    API_CASE("streams.non_blocking.event_orders", non_blocking_with_event),
    API_CASE("streams.per_thread.order", per_thread_stream),
+   API_CASE("streams.per_thread.independent", per_thread_independent),
+   API_CASE("streams.per_thread.short_threads", per_thread_short_threads),
    API_CASE("streams.sync.ctx_all_streams", ctx_synchronize_all_streams),
    API_CASE("streams.sync.stream_one", stream_synchronize_one),
    API_CASE("streams.event.timing_across_streams", event_timing_across_streams),
