@@ -401,8 +401,15 @@ per_thread_stream(void)
 static bool
 lanes_lazy(void)
 {
+   /* Lanes are lazy only where they share a queue: CUVK_LANES above one
+    * on a device with one queue, lavapipe.  On a GPU each lane has a
+    * queue and submits at once, and the producer may well be done before
+    * the reader copies. */
    const char *v = getenv("CUVK_LANES");
-   return v && atoi(v) > 1;
+   char name[256] = "";
+   if (!v || atoi(v) <= 1 || cuDeviceGetName(name, sizeof(name), api_dev) != CUDA_SUCCESS)
+      return false;
+   return strstr(name, "llvmpipe") != NULL;
 }
 
 /* Per-thread default streams are streams of their own: thread A's
