@@ -300,6 +300,10 @@ extern cudaError_t CUDARTAPI cudaMalloc3DArray(cudaArray_t *array, const struct 
 extern cudaError_t CUDARTAPI cudaFreeArray(cudaArray_t array);
 extern cudaError_t CUDARTAPI cudaArrayGetInfo(struct cudaChannelFormatDesc *desc, struct cudaExtent *extent,
                                              unsigned int *flags, cudaArray_t array);
+/* Channel descriptions */
+extern struct cudaChannelFormatDesc CUDARTAPI cudaCreateChannelDesc(int x, int y, int z, int w,
+                                                                    enum cudaChannelFormatKind f);
+extern cudaError_t CUDARTAPI cudaGetChannelDesc(struct cudaChannelFormatDesc *desc, cudaArray_const_t array);
 extern cudaError_t CUDARTAPI cudaMallocMipmappedArray(cudaMipmappedArray_t *mipmappedArray,
                                                      const struct cudaChannelFormatDesc *desc,
                                                      struct cudaExtent extent, unsigned int numLevels,

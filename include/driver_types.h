@@ -288,6 +288,136 @@ struct cudaExtent {
    size_t depth;
 };
 
+/* ---- Texture and surface objects ---- */
+
+/* 64-bit values kernels receive; the driver's CUtexObject and CUsurfObject. */
+typedef unsigned long long cudaTextureObject_t;
+typedef unsigned long long cudaSurfaceObject_t;
+
+enum cudaResourceType {
+   cudaResourceTypeArray = 0x00,
+   cudaResourceTypeMipmappedArray = 0x01,
+   cudaResourceTypeLinear = 0x02,
+   cudaResourceTypePitch2D = 0x03
+};
+
+/* The driver's CUresourceViewFormat, value for value. */
+enum cudaResourceViewFormat {
+   cudaResViewFormatNone = 0x00,
+   cudaResViewFormatUnsignedChar1 = 0x01,
+   cudaResViewFormatUnsignedChar2 = 0x02,
+   cudaResViewFormatUnsignedChar4 = 0x03,
+   cudaResViewFormatSignedChar1 = 0x04,
+   cudaResViewFormatSignedChar2 = 0x05,
+   cudaResViewFormatSignedChar4 = 0x06,
+   cudaResViewFormatUnsignedShort1 = 0x07,
+   cudaResViewFormatUnsignedShort2 = 0x08,
+   cudaResViewFormatUnsignedShort4 = 0x09,
+   cudaResViewFormatSignedShort1 = 0x0a,
+   cudaResViewFormatSignedShort2 = 0x0b,
+   cudaResViewFormatSignedShort4 = 0x0c,
+   cudaResViewFormatUnsignedInt1 = 0x0d,
+   cudaResViewFormatUnsignedInt2 = 0x0e,
+   cudaResViewFormatUnsignedInt4 = 0x0f,
+   cudaResViewFormatSignedInt1 = 0x10,
+   cudaResViewFormatSignedInt2 = 0x11,
+   cudaResViewFormatSignedInt4 = 0x12,
+   cudaResViewFormatHalf1 = 0x13,
+   cudaResViewFormatHalf2 = 0x14,
+   cudaResViewFormatHalf4 = 0x15,
+   cudaResViewFormatFloat1 = 0x16,
+   cudaResViewFormatFloat2 = 0x17,
+   cudaResViewFormatFloat4 = 0x18,
+   cudaResViewFormatUnsignedBlockCompressed1 = 0x19,
+   cudaResViewFormatUnsignedBlockCompressed2 = 0x1a,
+   cudaResViewFormatUnsignedBlockCompressed3 = 0x1b,
+   cudaResViewFormatUnsignedBlockCompressed4 = 0x1c,
+   cudaResViewFormatSignedBlockCompressed4 = 0x1d,
+   cudaResViewFormatUnsignedBlockCompressed5 = 0x1e,
+   cudaResViewFormatSignedBlockCompressed5 = 0x1f,
+   cudaResViewFormatUnsignedBlockCompressed6H = 0x20,
+   cudaResViewFormatSignedBlockCompressed6H = 0x21,
+   cudaResViewFormatUnsignedBlockCompressed7 = 0x22
+};
+
+/* What a texture or surface reads: resType picks the member of res. */
+struct cudaResourceDesc {
+   enum cudaResourceType resType;
+   union {
+      struct {
+         cudaArray_t array;
+      } array;
+      struct {
+         cudaMipmappedArray_t mipmap;
+      } mipmap;
+      struct {
+         void *devPtr;
+         struct cudaChannelFormatDesc desc;
+         size_t sizeInBytes;
+      } linear;
+      struct {
+         void *devPtr;
+         struct cudaChannelFormatDesc desc;
+         size_t width;                   /* elements */
+         size_t height;
+         size_t pitchInBytes;
+      } pitch2D;
+      struct {
+         int reserved[32];
+      } reserved;
+   } res;
+   unsigned int flags;                   /* must be 0 */
+};
+
+struct cudaResourceViewDesc {
+   enum cudaResourceViewFormat format;
+   size_t width;
+   size_t height;
+   size_t depth;
+   unsigned int firstMipmapLevel;
+   unsigned int lastMipmapLevel;
+   unsigned int firstLayer;
+   unsigned int lastLayer;
+   unsigned int reserved[16];
+};
+
+enum cudaTextureAddressMode {
+   cudaAddressModeWrap = 0,
+   cudaAddressModeClamp = 1,
+   cudaAddressModeMirror = 2,
+   cudaAddressModeBorder = 3
+};
+
+enum cudaTextureFilterMode {
+   cudaFilterModePoint = 0,
+   cudaFilterModeLinear = 1
+};
+
+/* ElementType: 8/16-bit integers read as integers; NormalizedFloat: as
+ * floats in [0, 1] or [-1, 1]. */
+enum cudaTextureReadMode {
+   cudaReadModeElementType = 0,
+   cudaReadModeNormalizedFloat = 1
+};
+
+/* How a texture is sampled: the driver's CUDA_TEXTURE_DESC with its flags
+ * spelled out as fields. */
+struct cudaTextureDesc {
+   enum cudaTextureAddressMode addressMode[3];
+   enum cudaTextureFilterMode filterMode;
+   enum cudaTextureReadMode readMode;
+   int sRGB;
+   float borderColor[4];
+   int normalizedCoords;
+   unsigned int maxAnisotropy;
+   enum cudaTextureFilterMode mipmapFilterMode;
+   float mipmapLevelBias;
+   float minMipmapLevelClamp;
+   float maxMipmapLevelClamp;
+   int disableTrilinearOptimization;
+   int seamlessCubemap;
+};
+
 /* ---- Memory ---- */
 
 enum cudaMemoryType {

@@ -182,6 +182,14 @@ CUresult cuvk_array_map_plane(struct cuvk_external_memory *ext,
 
 /* ---- mipmap.c ---- */
 
+/* A live mipmapped array handle, with a reference the caller drops with
+ * cuvk_mipmapped_array_put (not under the context's lock), or
+ * CUDA_ERROR_INVALID_VALUE (NULL) / CUDA_ERROR_INVALID_HANDLE (anything
+ * else). */
+CUresult cuvk_mipmapped_array_get(CUmipmappedArray handle, const char *entry,
+                                  struct cuvk_mipmapped_array **out);
+void cuvk_mipmapped_array_put(struct cuvk_mipmapped_array *mip);
+
 /* Frees the level handles a mipmapped array gave out. */
 void cuvk_mipmapped_array_free_levels(struct cuvk_mipmapped_array *mip);
 

@@ -57,8 +57,8 @@ cuvk_mipmapped_array_wrap(struct cuvk_context *ctx, struct cuvk_array_image *img
    return CUDA_SUCCESS;
 }
 
-static CUresult
-mipmap_lookup(CUmipmappedArray handle, const char *entry, struct cuvk_mipmapped_array **out)
+CUresult
+cuvk_mipmapped_array_get(CUmipmappedArray handle, const char *entry, struct cuvk_mipmapped_array **out)
 {
    if (!handle)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: mipmapped array is NULL", entry);
@@ -68,6 +68,13 @@ mipmap_lookup(CUmipmappedArray handle, const char *entry, struct cuvk_mipmapped_
                         (void *)handle);
    *out = cuvk_container_of(obj, struct cuvk_mipmapped_array, base);
    return CUDA_SUCCESS;
+}
+
+void
+cuvk_mipmapped_array_put(struct cuvk_mipmapped_array *mip)
+{
+   if (mip)
+      cuvk_object_put(&mip->base);
 }
 
 CUVK_EXPORT CUresult CUDAAPI
@@ -122,7 +129,7 @@ cuMipmappedArrayGetLevel(CUarray *out, CUmipmappedArray handle, unsigned int lev
       return res;
    if (!out)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMipmappedArrayGetLevel: pLevelArray is NULL");
-   res = mipmap_lookup(handle, "cuMipmappedArrayGetLevel", &mip);
+   res = cuvk_mipmapped_array_get(handle, "cuMipmappedArrayGetLevel", &mip);
    if (res != CUDA_SUCCESS)
       return res;
    if (level >= mip->levels) {
@@ -165,7 +172,7 @@ cuMipmappedArrayDestroy(CUmipmappedArray handle)
    CUresult res = cuvk_driver_check("cuMipmappedArrayDestroy");
    if (res != CUDA_SUCCESS)
       return res;
-   res = mipmap_lookup(handle, "cuMipmappedArrayDestroy", &mip);
+   res = cuvk_mipmapped_array_get(handle, "cuMipmappedArrayDestroy", &mip);
    if (res != CUDA_SUCCESS)
       return res;
 

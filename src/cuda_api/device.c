@@ -167,6 +167,15 @@ device_attribute(const struct cuvk_device *dev, CUdevice_attribute attrib)
    case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH:
    case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_HEIGHT:
       return clamp_int(l->maxImageDimension2D);
+   /* Linear textures are read through texel buffers (tex1Dfetch). */
+   case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH:
+      return clamp_int(l->maxTexelBufferElements);
+   case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH:
+   case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT:
+      return clamp_int(l->maxImageDimension2D);
+   /* A row of the widest texture of the widest texel (16 bytes). */
+   case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH:
+      return clamp_int((uint64_t)l->maxImageDimension2D * 16);
    case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH:
    case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT:
    case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH:

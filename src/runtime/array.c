@@ -1,6 +1,7 @@
 /*
  * Runtime arrays: cudaMallocArray, cudaMalloc3DArray, cudaMallocMipmappedArray,
- * their frees and queries, cudaExternalMemoryGetMappedMipmappedArray, and
+ * their frees and queries, the channel descriptions (cudaCreateChannelDesc,
+ * cudaGetChannelDesc), cudaExternalMemoryGetMappedMipmappedArray, and
  * the 2D/3D copies that reach arrays, on the driver's cuArray*,
  * cuMipmappedArray* and cuMemcpy2D/3D (src/array/).
  *
@@ -84,8 +85,8 @@ fixed_kind_bits(CUarray_format format, int bits[4])
       bits[i] = bits[i] ? b : 0;
 }
 
-static cudaError_t
-format_from_desc(const struct cudaChannelFormatDesc *d, const char *entry, CUarray_format *format,
+cudaError_t
+cuvk_rt_format_from_desc(const struct cudaChannelFormatDesc *d, const char *entry, CUarray_format *format,
                  unsigned *channels)
 {
    if (!d)
@@ -135,8 +136,8 @@ format_from_desc(const struct cudaChannelFormatDesc *d, const char *entry, CUarr
    return cudaSuccess;
 }
 
-static struct cudaChannelFormatDesc
-desc_from_format(CUarray_format format, unsigned channels)
+struct cudaChannelFormatDesc
+cuvk_rt_desc_from_format(CUarray_format format, unsigned channels)
 {
    struct cudaChannelFormatDesc d = { 0, 0, 0, 0, cudaChannelFormatKindNone };
    int bits[4] = { 0 };
@@ -182,7 +183,7 @@ cudaMalloc3DArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, 
    if (err == cudaSuccess && !array)
       err = cuvk_rt_error(cudaErrorInvalidValue, "cudaMalloc3DArray: array is NULL");
    if (err == cudaSuccess)
-      err = format_from_desc(desc, "cudaMalloc3DArray", &d.Format, &d.NumChannels);
+      err = cuvk_rt_format_from_desc(desc, "cudaMalloc3DArray", &d.Format, &d.NumChannels);
    if (err != cudaSuccess)
       return cuvk_rt_return(err);
    return cuvk_rt_return_cu(cuArray3DCreate_v2((CUarray *)array, &d));
@@ -218,11 +219,34 @@ cudaArrayGetInfo(struct cudaChannelFormatDesc *desc, struct cudaExtent *extent, 
    if (res != CUDA_SUCCESS)
       return cuvk_rt_return_cu(res);
    if (desc)
-      *desc = desc_from_format(d.Format, d.NumChannels);
+      *desc = cuvk_rt_desc_from_format(d.Format, d.NumChannels);
    if (extent)
       *extent = (struct cudaExtent){ d.Width, d.Height, d.Depth };
    if (flags)
       *flags = d.Flags;
+   return cudaSuccess;
+}
+
+CUVK_EXPORT struct cudaChannelFormatDesc CUDARTAPI
+cudaCreateChannelDesc(int x, int y, int z, int w, enum cudaChannelFormatKind f)
+{
+   /* A plain constructor: CUDA checks the description where it is used. */
+   return (struct cudaChannelFormatDesc){ x, y, z, w, f };
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaGetChannelDesc(struct cudaChannelFormatDesc *desc, cudaArray_const_t array)
+{
+   CUDA_ARRAY3D_DESCRIPTOR d;
+   cudaError_t err = cuvk_rt_context();
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   if (!desc)
+      return cuvk_rt_return(cuvk_rt_error(cudaErrorInvalidValue, "cudaGetChannelDesc: desc is NULL"));
+   CUresult res = cuArray3DGetDescriptor_v2(&d, (CUarray)array);
+   if (res != CUDA_SUCCESS)
+      return cuvk_rt_return_cu(res);
+   *desc = cuvk_rt_desc_from_format(d.Format, d.NumChannels);
    return cudaSuccess;
 }
 
@@ -235,7 +259,7 @@ cudaMallocMipmappedArray(cudaMipmappedArray_t *mipmap, const struct cudaChannelF
    if (err == cudaSuccess && !mipmap)
       err = cuvk_rt_error(cudaErrorInvalidValue, "cudaMallocMipmappedArray: mipmappedArray is NULL");
    if (err == cudaSuccess)
-      err = format_from_desc(desc, "cudaMallocMipmappedArray", &d.Format, &d.NumChannels);
+      err = cuvk_rt_format_from_desc(desc, "cudaMallocMipmappedArray", &d.Format, &d.NumChannels);
    if (err != cudaSuccess)
       return cuvk_rt_return(err);
    return cuvk_rt_return_cu(cuMipmappedArrayCreate((CUmipmappedArray *)mipmap, &d, levels));
@@ -273,7 +297,7 @@ cudaExternalMemoryGetMappedMipmappedArray(cudaMipmappedArray_t *mipmap, cudaExte
       err = cuvk_rt_error(cudaErrorInvalidValue, "%s: NULL argument", entry);
    memset(&d, 0, sizeof(d));
    if (err == cudaSuccess)
-      err = format_from_desc(&desc->formatDesc, entry, &d.arrayDesc.Format, &d.arrayDesc.NumChannels);
+      err = cuvk_rt_format_from_desc(&desc->formatDesc, entry, &d.arrayDesc.Format, &d.arrayDesc.NumChannels);
    if (err != cudaSuccess)
       return cuvk_rt_return(err);
    d.offset = desc->offset;

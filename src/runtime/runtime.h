@@ -51,6 +51,18 @@ cudaError_t cuvk_rt_init(void);
  * made current.  What nearly every runtime call does first. */
 cudaError_t cuvk_rt_context(void);
 
+/* ---- Channel descriptions (array.c) ---- */
+
+/* The driver's format and channel count for a runtime channel description:
+ * cudaErrorInvalidValue (NULL) or cudaErrorInvalidChannelDescriptor
+ * (logged, naming entry) when it names none. */
+cudaError_t cuvk_rt_format_from_desc(const struct cudaChannelFormatDesc *d, const char *entry,
+                                     CUarray_format *format, unsigned *channels);
+
+/* The channel description of a driver format (cudaArrayGetInfo,
+ * cudaGetChannelDesc). */
+struct cudaChannelFormatDesc cuvk_rt_desc_from_format(CUarray_format format, unsigned channels);
+
 /* ---- Kernels and variables nvcc registered (registration.c) ---- */
 
 struct cuvk_rt_fatbin;

@@ -716,6 +716,16 @@ runtime_arrays(void)
    RT_OK(cudaArrayGetInfo(&got, &ext, &flags, a));
    AT_CHECK(got.x == 8 && got.y == 8 && got.z == 0 && got.w == 0 && got.f == cudaChannelFormatKindUnsigned);
    AT_CHECK(ext.width == 70 && ext.height == 30 && ext.depth == 0 && flags == cudaArraySurfaceLoadStore);
+   /* The channel descriptions: built as given, read back from an array. */
+   struct cudaChannelFormatDesc made = cudaCreateChannelDesc(8, 8, 0, 0, cudaChannelFormatKindUnsigned);
+   AT_CHECK(!memcmp(&made, &u8x2, sizeof(made)));
+   made = cudaCreateChannelDesc(10, 10, 10, 2, cudaChannelFormatKindUnsignedNormalized1010102);
+   AT_CHECK(made.x == 10 && made.w == 2 && made.f == cudaChannelFormatKindUnsignedNormalized1010102);
+   memset(&got, 0xff, sizeof(got));
+   RT_OK(cudaGetChannelDesc(&got, a));
+   AT_CHECK(!memcmp(&got, &u8x2, sizeof(got)));
+   RT_EXPECT(cudaErrorInvalidValue, cudaGetChannelDesc(NULL, a));
+   cudaGetLastError();
    const size_t row = 70 * 2, pitch = row + 30;
    uint8_t *src = at_malloc(pitch * 30), *dst = calloc(pitch, 30);
    at_fill_random(src, pitch * 30);
@@ -765,6 +775,8 @@ runtime_arrays(void)
    RT_OK(cudaGetMipmappedArrayLevel(&lvl, m, 5));
    RT_OK(cudaArrayGetInfo(NULL, &ext, NULL, lvl));
    AT_CHECK(ext.width == 1 && ext.height == 1);
+   RT_OK(cudaGetChannelDesc(&got, lvl));
+   AT_CHECK(!memcmp(&got, &f4, sizeof(got)));
    RT_EXPECT(cudaErrorInvalidValue, cudaFreeArray(lvl));
    RT_EXPECT(cudaErrorInvalidValue, cudaGetMipmappedArrayLevel(&lvl, m, 6));
    RT_OK(cudaFreeMipmappedArray(m));
