@@ -260,7 +260,6 @@ cuvk_context_create(struct cuvk_device *dev, unsigned flags, bool primary,
    ctx->primary = primary;
    pthread_mutex_init(&ctx->lock, NULL);
    cuvk_list_init(&ctx->streams);
-   cuvk_list_init(&ctx->stream_pool);
    cuvk_list_init(&ctx->events);
    cuvk_list_init(&ctx->query_pools);
    cuvk_list_init(&ctx->allocations);
@@ -331,7 +330,6 @@ context_leak(struct cuvk_context *ctx)
       cuvk_stream_destroy_locked(s);
    cuvk_list_for_each_entry_safe(struct cuvk_event, e, &ctx->events, link)
       cuvk_event_destroy_locked(e);
-   cuvk_stream_pool_free_locked(ctx);
    cuvk_external_semaphore_release_context(ctx, true);
    pthread_mutex_unlock(&ctx->lock);
 }
@@ -362,7 +360,6 @@ cuvk_context_destroy(struct cuvk_context *ctx)
       cuvk_stream_destroy_locked(s);
    cuvk_list_for_each_entry_safe(struct cuvk_event, e, &ctx->events, link)
       cuvk_event_destroy_locked(e);
-   cuvk_stream_pool_free_locked(ctx);
    pthread_mutex_unlock(&ctx->lock);
 
    /* Allocations go before the submission state: freeing one may defer

@@ -111,11 +111,6 @@ struct cuvk_context {
    struct cuvk_submit submit;
    struct cuvk_stream null_stream; /* the legacy default stream */
    struct cuvk_list streams;
-   /* Destroyed streams, kept for the next cuStreamCreate of this context
-    * and freed with it: a call that found a stream live in the object
-    * table may still read it after another thread destroyed it, and must
-    * then read a stream of this context, not freed memory. */
-   struct cuvk_list stream_pool;
    struct cuvk_list events;
    struct cuvk_list query_pools;
    struct cuvk_list allocations;   /* cuvk_mem_alloc, for teardown */
@@ -190,18 +185,35 @@ void cuvk_vmm_release_context(struct cuvk_context *ctx);
 void cuvk_context_unbind(struct cuvk_context *ctx);
 
 /* Resolves a CUstream for ctx: NULL, CU_STREAM_LEGACY and
- * CU_STREAM_PER_THREAD are ctx's default stream. */
+ * CU_STREAM_PER_THREAD are ctx's default stream.  The stream comes with a
+ * reference (cuvk_stream_put, or CUVK_HELD_STREAM). */
 CUresult cuvk_stream_resolve(struct cuvk_context *ctx, CUstream hstream, const char *entry,
                              struct cuvk_stream **out);
 
 /* For entry points given only a stream: the stream's context, or the
- * current one for the default streams. */
+ * current one for the default streams.  The stream comes with a reference
+ * (cuvk_stream_put, or CUVK_HELD_STREAM). */
 CUresult cuvk_stream_lookup(CUstream hstream, const char *entry, struct cuvk_context **ctx_out,
                             struct cuvk_stream **out);
 
+/* Drops the reference cuvk_stream_lookup or cuvk_stream_resolve took (none
+ * on a default stream).  NULL is ignored. */
+void cuvk_stream_put(struct cuvk_stream *stream);
+static inline void
+cuvk_stream_put_held(struct cuvk_stream **stream)
+{
+   cuvk_stream_put(*stream);
+}
+
+/* A call holds what it looked up for its whole duration and no longer: a
+ * variable declared with this attribute (GCC's and Clang's cleanup) drops
+ * the reference on every way out of its scope, so no early return leaks
+ * one.  Declare it NULL; only a lookup may assign it. */
+#define CUVK_HELD_STREAM __attribute__((cleanup(cuvk_stream_put_held)))
+
+/* Takes stream off ctx->streams and out of the table (a call holding it
+ * finishes on it); ctx lock held. */
 void cuvk_stream_destroy_locked(struct cuvk_stream *stream);
-/* Frees ctx->stream_pool; ctx lock held, at context teardown. */
-void cuvk_stream_pool_free_locked(struct cuvk_context *ctx);
 /* Context teardown: the event goes at once, references or not. */
 void cuvk_event_destroy_locked(struct cuvk_event *event);
 /* The live event hevent names, with a reference the caller drops with

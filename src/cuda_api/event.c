@@ -159,7 +159,7 @@ CUVK_EXPORT CUresult CUDAAPI
 cuEventRecord(CUevent hevent, CUstream hstream)
 {
    struct cuvk_context *ctx = NULL;
-   struct cuvk_stream *stream = NULL;
+   struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
    struct cuvk_event *event = NULL;
    CUresult res = cuvk_event_get(hevent, "cuEventRecord", &event);
    if (res != CUDA_SUCCESS)

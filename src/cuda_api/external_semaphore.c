@@ -330,7 +330,8 @@ xsem_op_release(void *data, bool abandoned)
 }
 
 /* Checks what signal and wait share, resolves the stream and takes a
- * reference to each semaphore (held; none on failure). */
+ * reference to each semaphore (held; none on failure).  The stream's
+ * reference is the caller's (CUVK_HELD_STREAM) either way. */
 static CUresult
 check_call(const CUexternalSemaphore *sems, const void *params, unsigned n, CUstream hstream,
            const char *entry, struct cuvk_context **ctx, struct cuvk_stream **stream,
@@ -615,7 +616,7 @@ cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray,
 {
    const char *entry = "cuSignalExternalSemaphoresAsync";
    struct cuvk_context *ctx = NULL;
-   struct cuvk_stream *stream = NULL;
+   struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
    /* References: a destroy on another thread takes effect after this
     * call, whose submission the deferred free then waits for. */
    struct cuvk_external_semaphore *held[MAX_SEMAPHORES_PER_CALL];
@@ -639,7 +640,7 @@ cuWaitExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray,
 {
    const char *entry = "cuWaitExternalSemaphoresAsync";
    struct cuvk_context *ctx = NULL;
-   struct cuvk_stream *stream = NULL;
+   struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
    /* References: a destroy on another thread takes effect after this
     * call, whose submission the deferred free then waits for. */
    struct cuvk_external_semaphore *held[MAX_SEMAPHORES_PER_CALL];

@@ -31,6 +31,32 @@ cuvk_stream_next_id(void)
    return __atomic_fetch_add(&next_stream_id, 1, __ATOMIC_RELAXED);
 }
 
+/* A stream's last reference is gone: cuStreamDestroy (or its context's
+ * teardown) took it off its context, and no call holds it any more.
+ * Nothing the GPU uses lives in it, so only its memory is left. */
+static void
+stream_free(struct cuvk_object *obj)
+{
+   free(cuvk_container_of(obj, struct cuvk_stream, base));
+}
+
+/* The live stream hstream names, with a reference (never a default
+ * stream: the caller resolves those). */
+static struct cuvk_stream *
+stream_get(CUstream hstream)
+{
+   struct cuvk_object *obj = cuvk_object_get(hstream, CUVK_OBJECT_STREAM);
+   return obj ? cuvk_container_of(obj, struct cuvk_stream, base) : NULL;
+}
+
+void
+cuvk_stream_put(struct cuvk_stream *stream)
+{
+   /* A context's default stream is part of the context, not counted. */
+   if (stream && stream != &stream->ctx->null_stream)
+      cuvk_object_put(&stream->base);
+}
+
 CUresult
 cuvk_stream_lookup(CUstream hstream, const char *entry, struct cuvk_context **ctx_out,
                    struct cuvk_stream **out)
@@ -49,10 +75,11 @@ cuvk_stream_lookup(CUstream hstream, const char *entry, struct cuvk_context **ct
    res = cuvk_driver_check(entry);
    if (res != CUDA_SUCCESS)
       return res;
-   if (!cuvk_object_is(hstream, CUVK_OBJECT_STREAM))
+   struct cuvk_stream *stream = stream_get(hstream);
+   if (!stream)
       return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "%s: %p is not a live stream", entry, (void *)hstream);
-   *out = (struct cuvk_stream *)hstream;
-   *ctx_out = (*out)->ctx;
+   *out = stream;
+   *ctx_out = stream->ctx;
    return CUDA_SUCCESS;
 }
 
@@ -64,33 +91,26 @@ cuvk_stream_resolve(struct cuvk_context *ctx, CUstream hstream, const char *entr
       *out = &ctx->null_stream;
       return CUDA_SUCCESS;
    }
-   if (!cuvk_object_is(hstream, CUVK_OBJECT_STREAM))
+   struct cuvk_stream *stream = stream_get(hstream);
+   if (!stream)
       return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "%s: %p is not a live stream", entry, (void *)hstream);
-   struct cuvk_stream *stream = (struct cuvk_stream *)hstream;
-   if (stream->ctx != ctx)
+   if (stream->ctx != ctx) {
+      cuvk_stream_put(stream);
       return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "%s: stream %p belongs to another context",
                         entry, (void *)hstream);
+   }
    *out = stream;
    return CUDA_SUCCESS;
 }
 
-/* A destroyed stream's memory stays a stream of its context (see
- * ctx->stream_pool) until the context goes. */
+/* Takes the stream off its context and drops the table's reference; a
+ * call still holding it finishes on it.  ctx lock held; the put only
+ * frees memory, so it may run under the lock. */
 void
 cuvk_stream_destroy_locked(struct cuvk_stream *stream)
 {
-   cuvk_object_remove(&stream->base);
    cuvk_list_del(&stream->link);
-   cuvk_list_addtail(&stream->link, &stream->ctx->stream_pool);
-}
-
-void
-cuvk_stream_pool_free_locked(struct cuvk_context *ctx)
-{
-   cuvk_list_for_each_entry_safe(struct cuvk_stream, s, &ctx->stream_pool, link) {
-      cuvk_list_del(&s->link);
-      free(s);
-   }
+   cuvk_object_release(&stream->base);
 }
 
 static CUresult
@@ -106,31 +126,19 @@ stream_create(CUstream *phstream, unsigned int flags, int priority, const char *
    if (flags & ~STREAM_FLAGS)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: unknown flags 0x%x", entry, flags & ~STREAM_FLAGS);
 
-   pthread_mutex_lock(&ctx->lock);
-   if (!cuvk_list_is_empty(&ctx->stream_pool)) {
-      stream = cuvk_container_of(ctx->stream_pool.next, struct cuvk_stream, link);
-      cuvk_list_del(&stream->link);
-   } else {
-      stream = malloc(sizeof(*stream));
-   }
-   if (!stream) {
-      pthread_mutex_unlock(&ctx->lock);
+   stream = calloc(1, sizeof(*stream));
+   if (!stream)
       return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", entry);
-   }
-   /* Field by field, under the lock: a late reader of a pooled stream
-    * reads ctx without it (the same context, never a torn value) and the
-    * rest under it. */
-   memset(&stream->base, 0, sizeof(stream->base));
    stream->ctx = ctx;
    stream->flags = flags;
    /* CUDA clamps priorities into the supported range. */
    stream->priority = CUVK_MAX(CUVK_MIN(priority, STREAM_PRIORITY_LEAST), STREAM_PRIORITY_GREATEST);
-   stream->last_value = 0;
+   stream->id = cuvk_stream_next_id();
+   pthread_mutex_lock(&ctx->lock);
    stream->lane = cuvk_submit_pick_lane(ctx);
    cuvk_list_addtail(&stream->link, &ctx->streams);
    pthread_mutex_unlock(&ctx->lock);
-   stream->id = cuvk_stream_next_id();
-   cuvk_object_add(&stream->base, CUVK_OBJECT_STREAM, NULL);
+   cuvk_object_add(&stream->base, CUVK_OBJECT_STREAM, stream_free);
    *phstream = (CUstream)stream;
    return CUDA_SUCCESS;
 }
@@ -153,16 +161,25 @@ cuStreamDestroy_v2(CUstream hstream)
    CUresult res = cuvk_driver_check("cuStreamDestroy");
    if (res != CUDA_SUCCESS)
       return res;
-   if (stream_is_default(hstream) || !cuvk_object_is(hstream, CUVK_OBJECT_STREAM))
+   struct cuvk_stream *stream = stream_is_default(hstream) ? NULL : stream_get(hstream);
+   if (!stream)
       return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "cuStreamDestroy: %p is not a live stream",
                         (void *)hstream);
    /* Work already recorded completes on its own; a stream holds nothing
-    * the GPU uses. */
-   struct cuvk_stream *stream = (struct cuvk_stream *)hstream;
+    * the GPU uses.  Two destroys racing: the one that takes the stream
+    * out of the table unlinks it, the other finds it gone. */
    struct cuvk_context *ctx = stream->ctx;
+   bool first = false;
    pthread_mutex_lock(&ctx->lock);
-   cuvk_stream_destroy_locked(stream);
+   if (cuvk_object_is(stream, CUVK_OBJECT_STREAM)) {
+      cuvk_stream_destroy_locked(stream);
+      first = true;
+   }
    pthread_mutex_unlock(&ctx->lock);
+   cuvk_stream_put(stream);
+   if (!first)
+      return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "cuStreamDestroy: %p is not a live stream",
+                        (void *)hstream);
    return CUDA_SUCCESS;
 }
 
@@ -170,7 +187,7 @@ CUVK_EXPORT CUresult CUDAAPI
 cuStreamSynchronize(CUstream hstream)
 {
    struct cuvk_context *ctx = NULL;
-   struct cuvk_stream *stream = NULL;
+   struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
    CUresult res = cuvk_stream_lookup(hstream, "cuStreamSynchronize", &ctx, &stream);
    if (res != CUDA_SUCCESS)
       return res;
@@ -188,7 +205,7 @@ CUVK_EXPORT CUresult CUDAAPI
 cuStreamQuery(CUstream hstream)
 {
    struct cuvk_context *ctx = NULL;
-   struct cuvk_stream *stream = NULL;
+   struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
    bool done;
    CUresult res = cuvk_stream_lookup(hstream, "cuStreamQuery", &ctx, &stream);
    if (res != CUDA_SUCCESS)
@@ -210,7 +227,7 @@ CUVK_EXPORT CUresult CUDAAPI
 cuStreamWaitEvent(CUstream hstream, CUevent hevent, unsigned int flags)
 {
    struct cuvk_context *ctx = NULL;
-   struct cuvk_stream *stream = NULL;
+   struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
    CUresult res = cuvk_stream_lookup(hstream, "cuStreamWaitEvent", &ctx, &stream);
    if (res != CUDA_SUCCESS)
       return res;
@@ -242,7 +259,7 @@ CUVK_EXPORT CUresult CUDAAPI
 cuStreamGetFlags(CUstream hstream, unsigned int *flags)
 {
    struct cuvk_context *ctx = NULL;
-   struct cuvk_stream *stream = NULL;
+   struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
    CUresult res = cuvk_stream_lookup(hstream, "cuStreamGetFlags", &ctx, &stream);
    if (res != CUDA_SUCCESS)
       return res;
@@ -256,7 +273,7 @@ CUVK_EXPORT CUresult CUDAAPI
 cuStreamGetPriority(CUstream hstream, int *priority)
 {
    struct cuvk_context *ctx = NULL;
-   struct cuvk_stream *stream = NULL;
+   struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
    CUresult res = cuvk_stream_lookup(hstream, "cuStreamGetPriority", &ctx, &stream);
    if (res != CUDA_SUCCESS)
       return res;
@@ -270,7 +287,7 @@ CUVK_EXPORT CUresult CUDAAPI
 cuStreamGetCtx_v2(CUstream hstream, CUcontext *pctx, CUgreenCtx *pgreen)
 {
    struct cuvk_context *ctx = NULL;
-   struct cuvk_stream *stream = NULL;
+   struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
    CUresult res = cuvk_stream_lookup(hstream, "cuStreamGetCtx", &ctx, &stream);
    if (res != CUDA_SUCCESS)
       return res;
@@ -295,7 +312,7 @@ CUVK_EXPORT CUresult CUDAAPI
 cuStreamGetId(CUstream hstream, unsigned long long *stream_id)
 {
    struct cuvk_context *ctx = NULL;
-   struct cuvk_stream *stream = NULL;
+   struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
    CUresult res = cuvk_stream_lookup(hstream, "cuStreamGetId", &ctx, &stream);
    if (res != CUDA_SUCCESS)
       return res;
@@ -311,7 +328,7 @@ CUVK_EXPORT CUresult CUDAAPI
 cuStreamGetDevice(CUstream hstream, CUdevice *device)
 {
    struct cuvk_context *ctx = NULL;
-   struct cuvk_stream *stream = NULL;
+   struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
    CUresult res = cuvk_stream_lookup(hstream, "cuStreamGetDevice", &ctx, &stream);
    if (res != CUDA_SUCCESS)
       return res;

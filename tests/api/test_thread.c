@@ -702,8 +702,8 @@ thread_event_record_query(void)
  * stream was created last, live or already destroyed.  A call that found
  * the stream in the object table used to read it after the destroy had
  * freed it (fuzz_api; under --sanitize=address a heap-use-after-free in
- * cuStreamQuery).  A destroyed stream now stays a stream of its context
- * until the context goes, so a late reader gets an answer. */
+ * cuStreamQuery).  The table now holds a reference to each stream and
+ * each call its own, so a late reader finishes on the live stream. */
 struct stream_race {
    CUcontext ctx;
    CUdeviceptr dev;
@@ -769,6 +769,96 @@ thread_stream_destroy_query(void)
    for (int i = 0; i <= READERS; i++)
       pthread_join(threads[i], NULL);
    pthread_barrier_destroy(&r.start);
+   API_CHECK_CU(cuCtxSynchronize());
+   API_CHECK_CU(cuMemFree(r.dev));
+}
+
+/* One thread creates streams, queues a fill on each and destroys it;
+ * others queue work on whichever stream it made last, live or already
+ * destroyed: copies and fills, an event recorded on it and waited for
+ * there, a synchronisation and a query.  Each call holds the stream it
+ * found until it returns, and what it queued before the destroy
+ * completes, as CUDA defines for a destroyed stream's work. */
+struct stream_use_race {
+   CUcontext ctx;
+   CUdeviceptr dev;
+   CUstream _Atomic latest;
+   bool _Atomic stop;
+   pthread_barrier_t start;
+};
+
+static void *
+stream_use_churn(void *data)
+{
+   struct stream_use_race *r = data;
+   API_CHECK_CU(cuCtxSetCurrent(r->ctx));
+   pthread_barrier_wait(&r->start);
+   double end = api_now() + 2.0;
+   for (unsigned i = 0; api_now() < end && !cuvk_test_failures(); i++) {
+      CUstream s;
+      if (!API_CHECK_CU(cuStreamCreate(&s, i % 2 ? CU_STREAM_NON_BLOCKING : 0)))
+         break;
+      atomic_store(&r->latest, s);
+      API_CHECK_CU(cuMemsetD8Async(r->dev, (unsigned char)i, 4096, s));
+      API_CHECK_CU(cuStreamDestroy(s));
+   }
+   atomic_store(&r->stop, true);
+   API_CHECK_CU(cuCtxSetCurrent(NULL));
+   return NULL;
+}
+
+static bool
+stream_use_result(CUresult r)
+{
+   return r == CUDA_SUCCESS || r == CUDA_ERROR_NOT_READY || r == CUDA_ERROR_INVALID_HANDLE;
+}
+
+static void *
+stream_use_user(void *data)
+{
+   struct stream_use_race *r = data;
+   uint8_t host[256];
+   CUevent e;
+   API_CHECK_CU(cuCtxSetCurrent(r->ctx));
+   if (!API_CHECK_CU(cuEventCreate(&e, CU_EVENT_DISABLE_TIMING)))
+      e = NULL;
+   pthread_barrier_wait(&r->start);
+   while (e && !atomic_load(&r->stop)) {
+      CUstream s = atomic_load(&r->latest);
+      if (!s)
+         continue;
+      CUresult c = cuMemcpyDtoHAsync(host, r->dev, sizeof(host), s),
+               f = cuMemsetD32Async(r->dev + 1024, 7, 64, s), v = cuEventRecord(e, s),
+               w = cuStreamWaitEvent(s, e, 0), y = cuStreamSynchronize(s), q = cuStreamQuery(s);
+      API_CHECK_MSG(stream_use_result(c) && stream_use_result(f) && stream_use_result(v) &&
+                       stream_use_result(w) && stream_use_result(y) && stream_use_result(q),
+                    "on a stream being destroyed: copy %d, fill %d, event record %d, event wait %d, "
+                    "synchronize %d, query %d", (int)c, (int)f, (int)v, (int)w, (int)y, (int)q);
+   }
+   /* What was recorded on a destroyed stream completes all the same. */
+   if (e) {
+      API_CHECK_CU(cuEventSynchronize(e));
+      API_CHECK_CU(cuEventDestroy(e));
+   }
+   API_CHECK_CU(cuCtxSetCurrent(NULL));
+   return NULL;
+}
+
+static void
+thread_stream_destroy_use(void)
+{
+   enum { USERS = 3 };
+   struct stream_use_race r = { .ctx = api_ctx };
+   pthread_t threads[1 + USERS];
+   API_REQUIRE_CU(cuMemAlloc(&r.dev, 4096));
+   pthread_barrier_init(&r.start, NULL, 1 + USERS);
+   API_REQUIRE(pthread_create(&threads[0], NULL, stream_use_churn, &r) == 0);
+   for (int i = 1; i <= USERS; i++)
+      API_REQUIRE(pthread_create(&threads[i], NULL, stream_use_user, &r) == 0);
+   for (int i = 0; i <= USERS; i++)
+      pthread_join(threads[i], NULL);
+   pthread_barrier_destroy(&r.start);
+   API_CHECK_CU(cuCtxSetCurrent(api_ctx));
    API_CHECK_CU(cuCtxSynchronize());
    API_CHECK_CU(cuMemFree(r.dev));
 }
@@ -1063,6 +1153,7 @@ static const struct api_case cases[] = {
    API_CASE("api.thread.vmm_release_retire", thread_vmm_release_retire),
    API_CASE("api.thread.event_record_query", thread_event_record_query),
    API_CASE("api.thread.stream_destroy_query", thread_stream_destroy_query),
+   API_CASE("api.thread.stream_destroy_use", thread_stream_destroy_use),
    API_CASE("api.thread.event_destroy_use", thread_event_destroy_use),
    API_CASE("api.thread.vmm_import_destroy_use", thread_vmm_import_destroy_use),
    API_CASE("api.thread.array_destroy_use", thread_array_destroy_use),
