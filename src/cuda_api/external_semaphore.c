@@ -225,7 +225,7 @@ import_native(struct cuvk_context *ctx, struct cuvk_external_semaphore *sem, int
 CUVK_EXPORT CUresult CUDAAPI
 cuImportExternalSemaphore(CUexternalSemaphore *out, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC *desc)
 {
-   struct cuvk_context *ctx = NULL;
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    struct cuvk_external_semaphore *sem;
    bool timeline = false;
 
@@ -268,7 +268,7 @@ cuImportExternalSemaphore(CUexternalSemaphore *out, const CUDA_EXTERNAL_SEMAPHOR
    pthread_mutex_lock(&ctx->lock);
    cuvk_list_addtail(&sem->link, &ctx->external_semaphores);
    pthread_mutex_unlock(&ctx->lock);
-   cuvk_object_add(&sem->base, CUVK_OBJECT_EXTERNAL_SEMAPHORE, external_semaphore_release);
+   cuvk_object_add_in(&sem->base, CUVK_OBJECT_EXTERNAL_SEMAPHORE, external_semaphore_release, &ctx->base);
    *out = (CUexternalSemaphore)sem;
    return CUDA_SUCCESS;
 }

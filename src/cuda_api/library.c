@@ -383,7 +383,7 @@ CUVK_EXPORT CUresult CUDAAPI
 cuLibraryGetModule(CUmodule *pMod, CUlibrary library)
 {
    struct cuvk_library *lib;
-   struct cuvk_context *ctx;
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    struct cuvk_module *mod;
    CUresult res = library_lookup(library, "cuLibraryGetModule", &lib);
    if (res == CUDA_SUCCESS)
@@ -402,7 +402,7 @@ CUVK_EXPORT CUresult CUDAAPI
 cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name)
 {
    struct cuvk_library *lib;
-   struct cuvk_context *ctx;
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    struct cuvk_module *mod;
    CUresult res = library_lookup(library, "cuLibraryGetGlobal", &lib);
    if (res == CUDA_SUCCESS)
@@ -421,7 +421,7 @@ CUVK_EXPORT CUresult CUDAAPI
 cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel)
 {
    struct cuvk_kernel *k;
-   struct cuvk_context *ctx;
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    struct cuvk_function *f;
    CUresult res = kernel_lookup(kernel, "cuKernelGetFunction", &k);
    if (res == CUDA_SUCCESS)
@@ -487,7 +487,7 @@ CUVK_EXPORT CUresult CUDAAPI
 cuKernelGetAttribute(int *pi, CUfunction_attribute attrib, CUkernel kernel, CUdevice dev)
 {
    struct cuvk_kernel *k;
-   struct cuvk_context *ctx;
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    struct cuvk_function *f;
    CUresult res = kernel_lookup(kernel, "cuKernelGetAttribute", &k);
    if (res == CUDA_SUCCESS)

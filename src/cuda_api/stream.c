@@ -52,8 +52,14 @@ stream_get(CUstream hstream)
 void
 cuvk_stream_put(struct cuvk_stream *stream)
 {
-   /* A context's default stream is part of the context, not counted. */
-   if (stream && stream != &stream->ctx->null_stream)
+   if (!stream)
+      return;
+   /* A context's default stream is part of the context, not counted:
+    * its lookup held the context alone.  Another stream's reference
+    * holds its context too (cuvk_object_add_in). */
+   if (stream == &stream->ctx->null_stream)
+      cuvk_context_put(stream->ctx);
+   else
       cuvk_object_put(&stream->base);
 }
 
@@ -88,6 +94,7 @@ cuvk_stream_resolve(struct cuvk_context *ctx, CUstream hstream, const char *entr
                     struct cuvk_stream **out)
 {
    if (stream_is_default(hstream)) {
+      cuvk_context_get(ctx);
       *out = &ctx->null_stream;
       return CUDA_SUCCESS;
    }
@@ -116,7 +123,7 @@ cuvk_stream_destroy_locked(struct cuvk_stream *stream)
 static CUresult
 stream_create(CUstream *phstream, unsigned int flags, int priority, const char *entry)
 {
-   struct cuvk_context *ctx = NULL;
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    struct cuvk_stream *stream = NULL;
    CUresult res = cuvk_context_current(entry, &ctx);
    if (res != CUDA_SUCCESS)
@@ -138,7 +145,7 @@ stream_create(CUstream *phstream, unsigned int flags, int priority, const char *
    stream->lane = cuvk_submit_pick_lane(ctx);
    cuvk_list_addtail(&stream->link, &ctx->streams);
    pthread_mutex_unlock(&ctx->lock);
-   cuvk_object_add(&stream->base, CUVK_OBJECT_STREAM, stream_free);
+   cuvk_object_add_in(&stream->base, CUVK_OBJECT_STREAM, stream_free, &ctx->base);
    *phstream = (CUstream)stream;
    return CUDA_SUCCESS;
 }

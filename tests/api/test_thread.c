@@ -7,6 +7,7 @@
 #include "api_test.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <unistd.h>
@@ -1143,6 +1144,177 @@ thread_array_destroy_use(void)
    API_CHECK_CU(cuCtxSynchronize());
 }
 
+/* One thread creates contexts and destroys each after a moment; others
+ * make whichever it created last current and use it: allocate and free,
+ * create, record on and destroy streams and events, synchronise.  A call
+ * that found the context live used to have it freed under it (no count
+ * on contexts); the destroy now waits for calls holding it, and later
+ * ones are told it is gone. */
+struct ctx_race {
+   CUdevice dev;
+   CUcontext _Atomic latest;
+   bool _Atomic stop;
+   unsigned _Atomic uses;
+   pthread_barrier_t start;
+};
+
+static bool
+ctx_race_result(CUresult r)
+{
+   return r == CUDA_SUCCESS || r == CUDA_ERROR_NOT_READY || r == CUDA_ERROR_INVALID_CONTEXT ||
+          r == CUDA_ERROR_CONTEXT_IS_DESTROYED || r == CUDA_ERROR_INVALID_HANDLE ||
+          r == CUDA_ERROR_INVALID_VALUE;
+}
+
+/* Uses the current context (live or destroyed meanwhile); false when an
+ * answer was not one a destroyed context may give. */
+static bool
+ctx_race_use(void)
+{
+   CUdeviceptr p = 0;
+   CUstream s = NULL;
+   CUevent e = NULL;
+   CUresult a = cuMemAlloc(&p, 4096), f = CUDA_SUCCESS, m = CUDA_SUCCESS;
+   if (a == CUDA_SUCCESS) {
+      m = cuMemsetD8(p, 1, 4096);
+      f = cuMemFree(p);
+   }
+   CUresult sc = cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), ec = cuEventCreate(&e, 0);
+   CUresult er = CUDA_SUCCESS, ss = CUDA_SUCCESS, sd = CUDA_SUCCESS, ed = CUDA_SUCCESS;
+   if (sc == CUDA_SUCCESS && ec == CUDA_SUCCESS) {
+      er = cuEventRecord(e, s);
+      ss = cuStreamSynchronize(s);
+   }
+   if (sc == CUDA_SUCCESS)
+      sd = cuStreamDestroy(s);
+   if (ec == CUDA_SUCCESS)
+      ed = cuEventDestroy(e);
+   CUresult cs = cuCtxSynchronize();
+   bool ok = ctx_race_result(a) && ctx_race_result(m) && ctx_race_result(f) && ctx_race_result(sc) &&
+             ctx_race_result(ec) && ctx_race_result(er) && ctx_race_result(ss) && ctx_race_result(sd) &&
+             ctx_race_result(ed) && ctx_race_result(cs);
+   API_CHECK_MSG(ok, "on a context being destroyed: alloc %d, memset %d, free %d, stream %d, event %d, "
+                 "record %d, stream sync %d, stream destroy %d, event destroy %d, ctx sync %d", (int)a, (int)m,
+                 (int)f, (int)sc, (int)ec, (int)er, (int)ss, (int)sd, (int)ed, (int)cs);
+   return ok;
+}
+
+static void *
+ctx_race_destroyer(void *data)
+{
+   struct ctx_race *r = data;
+   pthread_barrier_wait(&r->start);
+   double end = api_now() + 2.0;
+   while (api_now() < end && !cuvk_test_failures()) {
+      CUcontext ctx;
+      if (!API_CHECK_CU(cuCtxCreate(&ctx, NULL, 0, r->dev)))
+         break;
+      API_CHECK_CU(cuCtxPopCurrent(NULL));
+      atomic_store(&r->latest, ctx);
+      /* Long enough for the others to be in calls on it. */
+      unsigned seen = atomic_load(&r->uses);
+      double wait_end = api_now() + 0.2;
+      while (atomic_load(&r->uses) < seen + 3 && api_now() < wait_end)
+         sched_yield();
+      API_CHECK_CU(cuCtxDestroy(ctx));
+   }
+   atomic_store(&r->stop, true);
+   return NULL;
+}
+
+static void *
+ctx_race_user(void *data)
+{
+   struct ctx_race *r = data;
+   pthread_barrier_wait(&r->start);
+   while (!atomic_load(&r->stop)) {
+      CUcontext ctx = atomic_load(&r->latest);
+      if (!ctx)
+         continue;
+      CUresult c = cuCtxSetCurrent(ctx);
+      if (c == CUDA_ERROR_INVALID_CONTEXT)
+         continue;
+      if (!API_CHECK_CU(c) || !ctx_race_use())
+         break;
+      atomic_fetch_add(&r->uses, 1);
+   }
+   API_CHECK_CU(cuCtxSetCurrent(NULL));
+   return NULL;
+}
+
+static void
+thread_ctx_destroy_use(void)
+{
+   enum { USERS = 3 };
+   struct ctx_race r = { .dev = api_dev };
+   pthread_t threads[1 + USERS];
+   pthread_barrier_init(&r.start, NULL, 1 + USERS);
+   API_REQUIRE(pthread_create(&threads[0], NULL, ctx_race_destroyer, &r) == 0);
+   for (int i = 1; i <= USERS; i++)
+      API_REQUIRE(pthread_create(&threads[i], NULL, ctx_race_user, &r) == 0);
+   for (int i = 0; i <= USERS; i++)
+      pthread_join(threads[i], NULL);
+   pthread_barrier_destroy(&r.start);
+}
+
+/* The same with the primary context: one thread resets it now and then
+ * while others retain it, use it and release it. */
+static void *
+primary_race_resetter(void *data)
+{
+   struct ctx_race *r = data;
+   pthread_barrier_wait(&r->start);
+   double end = api_now() + 2.0;
+   while (api_now() < end && !cuvk_test_failures()) {
+      unsigned seen = atomic_load(&r->uses);
+      double wait_end = api_now() + 0.2;
+      while (atomic_load(&r->uses) < seen + 3 && api_now() < wait_end)
+         sched_yield();
+      API_CHECK_CU(cuDevicePrimaryCtxReset(r->dev));
+   }
+   atomic_store(&r->stop, true);
+   return NULL;
+}
+
+static void *
+primary_race_user(void *data)
+{
+   struct ctx_race *r = data;
+   pthread_barrier_wait(&r->start);
+   while (!atomic_load(&r->stop)) {
+      CUcontext ctx;
+      if (!API_CHECK_CU(cuDevicePrimaryCtxRetain(&ctx, r->dev)))
+         break;
+      CUresult c = cuCtxSetCurrent(ctx);
+      bool ok = c == CUDA_ERROR_INVALID_CONTEXT || (API_CHECK_CU(c) && ctx_race_use());
+      /* A reset in between dropped every retain: nothing to release. */
+      CUresult rel = cuDevicePrimaryCtxRelease(r->dev);
+      API_CHECK_MSG(rel == CUDA_SUCCESS || rel == CUDA_ERROR_INVALID_CONTEXT, "release gave %d", (int)rel);
+      if (!ok)
+         break;
+      atomic_fetch_add(&r->uses, 1);
+   }
+   API_CHECK_CU(cuCtxSetCurrent(NULL));
+   return NULL;
+}
+
+static void
+thread_primary_reset_use(void)
+{
+   enum { USERS = 3 };
+   struct ctx_race r = { .dev = api_dev };
+   pthread_t threads[1 + USERS];
+   pthread_barrier_init(&r.start, NULL, 1 + USERS);
+   API_REQUIRE(pthread_create(&threads[0], NULL, primary_race_resetter, &r) == 0);
+   for (int i = 1; i <= USERS; i++)
+      API_REQUIRE(pthread_create(&threads[i], NULL, primary_race_user, &r) == 0);
+   for (int i = 0; i <= USERS; i++)
+      pthread_join(threads[i], NULL);
+   pthread_barrier_destroy(&r.start);
+   /* Whatever the users' retains left. */
+   API_CHECK_CU(cuDevicePrimaryCtxReset(api_dev));
+}
+
 static const struct api_case cases[] = {
    API_CASE("api.thread.streams", thread_streams),
    API_CASE_BARE("api.thread.shared_context", thread_shared_context),
@@ -1157,6 +1329,8 @@ static const struct api_case cases[] = {
    API_CASE("api.thread.event_destroy_use", thread_event_destroy_use),
    API_CASE("api.thread.vmm_import_destroy_use", thread_vmm_import_destroy_use),
    API_CASE("api.thread.array_destroy_use", thread_array_destroy_use),
+   API_CASE_BARE("api.thread.ctx_destroy_use", thread_ctx_destroy_use),
+   API_CASE_BARE("api.thread.primary_reset_use", thread_primary_reset_use),
 };
 
 API_MAIN(cases)
