@@ -398,8 +398,7 @@ cuvk_module_release_context(struct cuvk_context *ctx)
    /* The GPU is idle; the globals' memory goes with the context's other
     * allocations. */
    cuvk_list_for_each_entry_safe(struct cuvk_module, mod, &ctx->modules, link) {
-      if (mod->library)
-         cuvk_library_module_gone(mod);
+      cuvk_library_module_gone(mod);
       cuvk_list_for_each_entry(struct cuvk_function, f, &mod->functions, link)
          cuvk_object_remove(&f->base);
       cuvk_object_remove(&mod->base);
