@@ -395,7 +395,7 @@ cuvk_array_image_publish(struct cuvk_context *ctx, struct cuvk_array_image *img)
 CUVK_EXPORT CUresult CUDAAPI
 cuArray3DCreate_v2(CUarray *handle, const CUDA_ARRAY3D_DESCRIPTOR *desc)
 {
-   struct cuvk_context *ctx = NULL;
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    const struct cuvk_format *format;
    struct cuvk_array_geometry geo;
    struct cuvk_array_image *img;
@@ -425,7 +425,7 @@ cuArray3DCreate_v2(CUarray *handle, const CUDA_ARRAY3D_DESCRIPTOR *desc)
    img->array = array;
    cuvk_array_init_level(array, img, format, desc, 0);
    cuvk_array_image_publish(ctx, img);
-   cuvk_object_add(&array->base, CUVK_OBJECT_ARRAY, array_free);
+   cuvk_object_add_in(&array->base, CUVK_OBJECT_ARRAY, array_free, &ctx->base);
    *handle = (CUarray)array;
    return CUDA_SUCCESS;
 }

@@ -887,8 +887,10 @@ copy3d(const struct copy3d_desc *desc, CUstream hstream, bool async, const char 
    CUresult res = cuvk_stream_lookup(hstream, entry, &c.ctx, &c.stream);
    if (res != CUDA_SUCCESS)
       return res;
-   if (c.width == 0 || c.height == 0 || c.depth == 0)
+   if (c.width == 0 || c.height == 0 || c.depth == 0) {
+      cuvk_stream_put(c.stream);
       return CUDA_SUCCESS;
+   }
    res = side_parse(&c, &c.dst, &desc->dst, true);
    if (res == CUDA_SUCCESS)
       res = side_parse(&c, &c.src, &desc->src, false);
@@ -897,6 +899,7 @@ copy3d(const struct copy3d_desc *desc, CUstream hstream, bool async, const char 
    /* The recorded work keeps the images through their deferred release. */
    cuvk_array_put(c.dst.array);
    cuvk_array_put(c.src.array);
+   cuvk_stream_put(c.stream);
    return res;
 }
 

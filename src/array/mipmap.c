@@ -52,7 +52,7 @@ cuvk_mipmapped_array_wrap(struct cuvk_context *ctx, struct cuvk_array_image *img
    mip->levels = levels;
    img->mipmap = mip;
    cuvk_array_image_publish(ctx, img);
-   cuvk_object_add(&mip->base, CUVK_OBJECT_MIPMAPPED_ARRAY, mipmap_free);
+   cuvk_object_add_in(&mip->base, CUVK_OBJECT_MIPMAPPED_ARRAY, mipmap_free, &ctx->base);
    *out = mip;
    return CUDA_SUCCESS;
 }
@@ -81,7 +81,7 @@ CUVK_EXPORT CUresult CUDAAPI
 cuMipmappedArrayCreate(CUmipmappedArray *handle, const CUDA_ARRAY3D_DESCRIPTOR *desc,
                        unsigned int levels)
 {
-   struct cuvk_context *ctx = NULL;
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    const struct cuvk_format *format;
    struct cuvk_array_geometry geo;
    struct cuvk_array_image *img;

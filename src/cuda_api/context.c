@@ -259,6 +259,45 @@ context_setup_bulk_memory(struct cuvk_context *ctx)
                           CUVK_POLICY_BULK_MIN_SIZE, VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT);
 }
 
+/* The last reference to a context out of the table is gone: the destroy
+ * waiting in cuvk_context_destroy may tear it down.  The destroy frees
+ * the context only after taking drain_lock, so this thread is done with
+ * it once it unlocks. */
+static void
+context_drained(struct cuvk_object *obj)
+{
+   struct cuvk_context *ctx = cuvk_container_of(obj, struct cuvk_context, base);
+   pthread_mutex_lock(&ctx->drain_lock);
+   ctx->drained = true;
+   pthread_cond_broadcast(&ctx->drain_cond);
+   pthread_mutex_unlock(&ctx->drain_lock);
+}
+
+void
+cuvk_context_get(struct cuvk_context *ctx)
+{
+   /* The caller holds a reference, so the count is above zero. */
+   __atomic_fetch_add(&ctx->base.refs, 1, __ATOMIC_RELAXED);
+}
+
+void
+cuvk_context_put(struct cuvk_context *ctx)
+{
+   if (ctx)
+      cuvk_object_put(&ctx->base);
+}
+
+bool
+cuvk_context_is_primary(CUcontext hctx)
+{
+   struct cuvk_object *obj = cuvk_object_get(hctx, CUVK_OBJECT_CONTEXT);
+   if (!obj)
+      return false;
+   bool primary = ((struct cuvk_context *)hctx)->primary;
+   cuvk_object_put(obj);
+   return primary;
+}
+
 CUresult
 cuvk_context_create(struct cuvk_device *dev, unsigned flags, bool primary,
                     struct cuvk_context **out)
@@ -273,8 +312,9 @@ cuvk_context_create(struct cuvk_device *dev, unsigned flags, bool primary,
    ctx->flags = flags;
    ctx->primary = primary;
    pthread_mutex_init(&ctx->lock, NULL);
+   pthread_mutex_init(&ctx->drain_lock, NULL);
+   pthread_cond_init(&ctx->drain_cond, NULL);
    cuvk_list_init(&ctx->streams);
-   cuvk_list_init(&ctx->stream_pool);
    cuvk_list_init(&ctx->per_thread_streams);
    cuvk_list_init(&ctx->events);
    cuvk_list_init(&ctx->query_pools);
@@ -326,7 +366,7 @@ cuvk_context_create(struct cuvk_device *dev, unsigned flags, bool primary,
 
    ctx->null_stream.ctx = ctx;
    cuvk_context_settings_init(ctx);
-   cuvk_object_add(&ctx->base, CUVK_OBJECT_CONTEXT, NULL);
+   cuvk_object_add(&ctx->base, CUVK_OBJECT_CONTEXT, context_drained);
    *out = ctx;
    return CUDA_SUCCESS;
 
@@ -338,6 +378,8 @@ fail_device:
    cuvk_semaphore_pool_finish(&ctx->semaphore_pool);
    vkDestroyDevice(ctx->vk, NULL);
 fail_ctx:
+   pthread_cond_destroy(&ctx->drain_cond);
+   pthread_mutex_destroy(&ctx->drain_lock);
    pthread_mutex_destroy(&ctx->lock);
    free(ctx);
    return res;
@@ -358,31 +400,50 @@ context_leak(struct cuvk_context *ctx)
       cuvk_stream_destroy_locked(s);
    cuvk_list_for_each_entry_safe(struct cuvk_event, e, &ctx->events, link)
       cuvk_event_destroy_locked(e);
-   cuvk_stream_pool_free_locked(ctx);
    cuvk_held_waits_drop(ctx);
    cuvk_external_semaphore_release_context(ctx, true);
    pthread_mutex_unlock(&ctx->lock);
 }
 
-void
-cuvk_context_destroy(struct cuvk_context *ctx)
+bool
+cuvk_context_destroy(struct cuvk_context *ctx, bool held)
 {
-   cuvk_object_remove(&ctx->base);
-   cuvk_context_unbind(ctx);
-
+   /* Out of the table, no call finds the context or any of its objects
+    * any more (object.c); the calls that did hold it, and are let finish
+    * on a whole context before anything goes.  CUDA leaves a destroy
+    * under use undefined; waiting is what keeps cuvk from crashing. */
+   bool first = cuvk_object_release(&ctx->base);
+   if (first)
+      cuvk_context_unbind(ctx);
+   if (held)
+      cuvk_context_put(ctx);
+   if (!first)
+      return false;
+   /* Waits on emulated semaphores that nobody signalled now pass (this
+    * one and any a call in flight still queues), so the GPU work behind
+    * them drains, and so does a synchronisation on another thread
+    * blocked on it, which the wait below would otherwise wait for. */
+   cuvk_host_queue_abandon(ctx, false);
    pthread_mutex_lock(&ctx->lock);
    /* A held wait nobody signals must not hold up the teardown; nothing
     * recorded depends on one. */
    cuvk_held_waits_drop(ctx);
    cuvk_submit_flush(ctx);
    pthread_mutex_unlock(&ctx->lock);
-   /* Waits on emulated semaphores that nobody signalled now pass, so the
-    * GPU work behind them drains; with waits on native ones that cannot
-    * be done, and the device is leaked instead of destroyed busy. */
-   cuvk_host_queue_abandon(ctx, false);
+   pthread_mutex_lock(&ctx->drain_lock);
+   while (!ctx->drained)
+      pthread_cond_wait(&ctx->drain_cond, &ctx->drain_lock);
+   pthread_mutex_unlock(&ctx->drain_lock);
+
+   /* What the calls that drained recorded. */
+   pthread_mutex_lock(&ctx->lock);
+   cuvk_submit_flush(ctx);
+   pthread_mutex_unlock(&ctx->lock);
+   /* With waits on native semaphores nobody signals the GPU cannot go
+    * idle, and the device is leaked instead of destroyed busy. */
    if (!cuvk_external_semaphore_settle(ctx)) {
       context_leak(ctx);
-      return;
+      return true;
    }
    vkDeviceWaitIdle(ctx->vk);
    cuvk_host_queue_stop(ctx);
@@ -394,7 +455,6 @@ cuvk_context_destroy(struct cuvk_context *ctx)
       cuvk_stream_destroy_locked(s);
    cuvk_list_for_each_entry_safe(struct cuvk_event, e, &ctx->events, link)
       cuvk_event_destroy_locked(e);
-   cuvk_stream_pool_free_locked(ctx);
    pthread_mutex_unlock(&ctx->lock);
 
    /* Allocations go before the submission state: freeing one may defer
@@ -425,8 +485,11 @@ cuvk_context_destroy(struct cuvk_context *ctx)
    /* After cuvk_submit_finish, whose deferred frees return semaphores. */
    cuvk_semaphore_pool_finish(&ctx->semaphore_pool);
    vkDestroyDevice(ctx->vk, NULL);
+   pthread_cond_destroy(&ctx->drain_cond);
+   pthread_mutex_destroy(&ctx->drain_lock);
    pthread_mutex_destroy(&ctx->lock);
    free(ctx);
+   return true;
 }
 
 CUresult
@@ -439,7 +502,7 @@ cuvk_context_current(const char *entry, struct cuvk_context **out)
    struct cuvk_context *ctx = ctx_depth > 0 ? ctx_stack[ctx_depth - 1] : NULL;
    if (!ctx)
       return cuvk_error(CUDA_ERROR_INVALID_CONTEXT, "%s: no context is current on this thread", entry);
-   if (!cuvk_object_is(ctx, CUVK_OBJECT_CONTEXT))
+   if (!cuvk_object_get(ctx, CUVK_OBJECT_CONTEXT))
       return cuvk_error(CUDA_ERROR_CONTEXT_IS_DESTROYED, "%s: the current context was destroyed", entry);
    *out = ctx;
    return CUDA_SUCCESS;
@@ -536,7 +599,7 @@ context_lookup(CUcontext hctx, const char *entry, struct cuvk_context **out)
    CUresult res = cuvk_driver_check(entry);
    if (res != CUDA_SUCCESS)
       return res;
-   if (!cuvk_object_is(hctx, CUVK_OBJECT_CONTEXT))
+   if (!cuvk_object_get(hctx, CUVK_OBJECT_CONTEXT))
       return cuvk_error(CUDA_ERROR_INVALID_CONTEXT, "%s: %p is not a live context", entry, (void *)hctx);
    *out = (struct cuvk_context *)hctx;
    return CUDA_SUCCESS;
@@ -549,17 +612,21 @@ cuCtxDestroy_v2(CUcontext hctx)
    CUresult res = context_lookup(hctx, "cuCtxDestroy", &ctx);
    if (res != CUDA_SUCCESS)
       return res;
-   if (ctx->primary)
+   if (ctx->primary) {
+      cuvk_context_put(ctx);
       return cuvk_error(CUDA_ERROR_INVALID_CONTEXT,
                         "cuCtxDestroy: %p is a primary context; release it instead", (void *)hctx);
-   cuvk_context_destroy(ctx);
+   }
+   if (!cuvk_context_destroy(ctx, true))
+      return cuvk_error(CUDA_ERROR_INVALID_CONTEXT, "cuCtxDestroy: %p was destroyed by another thread",
+                        (void *)hctx);
    return CUDA_SUCCESS;
 }
 
 CUVK_EXPORT CUresult CUDAAPI
 cuCtxPushCurrent_v2(CUcontext hctx)
 {
-   struct cuvk_context *ctx = NULL;
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    CUresult res = context_lookup(hctx, "cuCtxPushCurrent", &ctx);
    if (res != CUDA_SUCCESS)
       return res;
@@ -587,7 +654,7 @@ cuCtxPopCurrent_v2(CUcontext *pctx)
 CUVK_EXPORT CUresult CUDAAPI
 cuCtxSetCurrent(CUcontext hctx)
 {
-   struct cuvk_context *ctx = NULL;
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    CUresult res;
 
    if (hctx) {
@@ -627,7 +694,7 @@ cuCtxGetCurrent(CUcontext *pctx)
 CUVK_EXPORT CUresult CUDAAPI
 cuCtxGetDevice(CUdevice *device)
 {
-   struct cuvk_context *ctx = NULL;
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    CUresult res = cuvk_context_current("cuCtxGetDevice", &ctx);
    if (res != CUDA_SUCCESS)
       return res;
@@ -640,7 +707,7 @@ cuCtxGetDevice(CUdevice *device)
 CUVK_EXPORT CUresult CUDAAPI
 cuCtxGetDevice_v2(CUdevice *device, CUcontext hctx)
 {
-   struct cuvk_context *ctx = NULL;
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    CUresult res = cuvk_context_resolve(hctx, "cuCtxGetDevice_v2", &ctx);
    if (res != CUDA_SUCCESS)
       return res;
@@ -653,7 +720,7 @@ cuCtxGetDevice_v2(CUdevice *device, CUcontext hctx)
 CUVK_EXPORT CUresult CUDAAPI
 cuCtxGetFlags(unsigned int *flags)
 {
-   struct cuvk_context *ctx = NULL;
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    CUresult res = cuvk_context_current("cuCtxGetFlags", &ctx);
    if (res != CUDA_SUCCESS)
       return res;
@@ -671,7 +738,7 @@ cuCtxGetFlags(unsigned int *flags)
 CUVK_EXPORT CUresult CUDAAPI
 cuCtxSetFlags(unsigned int flags)
 {
-   struct cuvk_context *ctx = NULL;
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    CUresult res = cuvk_context_current("cuCtxSetFlags", &ctx);
    if (res != CUDA_SUCCESS)
       return res;
@@ -689,7 +756,7 @@ cuCtxSetFlags(unsigned int flags)
 CUVK_EXPORT CUresult CUDAAPI
 cuCtxSynchronize(void)
 {
-   struct cuvk_context *ctx = NULL;
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    CUresult res = cuvk_context_current("cuCtxSynchronize", &ctx);
    if (res != CUDA_SUCCESS)
       return res;
@@ -700,7 +767,7 @@ cuCtxSynchronize(void)
 CUVK_EXPORT CUresult CUDAAPI
 cuCtxSynchronize_v2(CUcontext hctx)
 {
-   struct cuvk_context *ctx = NULL;
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    CUresult res = cuvk_context_resolve(hctx, "cuCtxSynchronize_v2", &ctx);
    if (res != CUDA_SUCCESS)
       return res;
@@ -763,8 +830,12 @@ primary_release(CUdevice dev, const char *entry, bool reset)
    }
    if (!reset)
       device->primary_refs--;
+   /* Under the lock, so a retain meanwhile waits and makes the next one
+    * after this one is gone (lavapipe is not known to take a device's
+    * creation beside another's teardown).  The destroy waits for calls
+    * still using the context; none takes this lock while it holds one. */
    if ((reset || device->primary_refs == 0) && device->primary) {
-      cuvk_context_destroy(device->primary);
+      cuvk_context_destroy(device->primary, false);
       device->primary = NULL;
    }
    if (reset)

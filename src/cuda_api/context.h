@@ -83,7 +83,13 @@ struct cuvk_staging {
 };
 
 struct cuvk_context {
+   /* Counted: the table's reference and one per call using the context
+    * (object.h).  Its free function only says the count drained; the
+    * destroy that waits for that frees it. */
    struct cuvk_object base;
+   pthread_mutex_t drain_lock;
+   pthread_cond_t drain_cond;
+   bool drained;               /* under drain_lock */
    struct cuvk_device *dev;
    unsigned flags;
    bool primary;
@@ -120,11 +126,6 @@ struct cuvk_context {
    struct cuvk_submit submit;
    struct cuvk_stream null_stream; /* the legacy default stream */
    struct cuvk_list streams;
-   /* Destroyed streams, kept for the next cuStreamCreate of this context
-    * and freed with it: a call that found a stream live in the object
-    * table may still read it after another thread destroyed it, and must
-    * then read a stream of this context, not freed memory. */
-   struct cuvk_list stream_pool;
    /* Entries of the per-thread default streams made for this context
     * (stream_per_thread.c; guarded by that file's lock, not this one's). */
    struct cuvk_list per_thread_streams;
@@ -183,16 +184,46 @@ CUresult cuvk_context_create(struct cuvk_device *dev, unsigned flags, bool prima
 /* Gives a new context its id and CUDA's default limits. */
 void cuvk_context_settings_init(struct cuvk_context *ctx);
 
+/* Drops a reference cuvk_context_current, cuvk_context_resolve or
+ * cuvk_context_get took.  NULL is ignored. */
+void cuvk_context_put(struct cuvk_context *ctx);
+static inline void
+cuvk_context_put_held(struct cuvk_context **ctx)
+{
+   cuvk_context_put(*ctx);
+}
+
+/* A call holds the context it works in for its whole duration, so a
+ * destroy on another thread waits for it instead of freeing the context
+ * under it; a variable declared with this attribute (GCC's and Clang's
+ * cleanup) drops the reference on every way out of its scope, so no
+ * early return leaks one and keeps that destroy waiting forever.  Declare
+ * it NULL; only a lookup may assign it. */
+#define CUVK_HELD_CONTEXT __attribute__((cleanup(cuvk_context_put_held)))
+
+/* Whether hctx is a live primary context (read while holding it). */
+bool cuvk_context_is_primary(CUcontext hctx);
+
+/* Another reference to a context the caller holds already. */
+void cuvk_context_get(struct cuvk_context *ctx);
+
 /* A CUcontext argument: NULL is the calling thread's current context;
- * anything else must be a live context (CUDA_ERROR_INVALID_CONTEXT). */
+ * anything else must be a live context (CUDA_ERROR_INVALID_CONTEXT).
+ * With a reference (CUVK_HELD_CONTEXT). */
 CUresult cuvk_context_resolve(CUcontext hctx, const char *entry, struct cuvk_context **out);
 
 /* The next stream id; ids are never reused. */
 unsigned long long cuvk_stream_next_id(void);
-void cuvk_context_destroy(struct cuvk_context *ctx);
 
-/* The calling thread's current context, checked to be live:
- * CUDA_ERROR_INVALID_CONTEXT when there is none. */
+/* Takes ctx out of the table, waits until no call holds it (held: the
+ * caller's own reference, dropped here) and frees it with everything it
+ * owns.  False, with nothing done, when another thread's destroy took it
+ * out first. */
+bool cuvk_context_destroy(struct cuvk_context *ctx, bool held);
+
+/* The calling thread's current context, checked to be live, with a
+ * reference (CUVK_HELD_CONTEXT): CUDA_ERROR_INVALID_CONTEXT when there is
+ * none, CUDA_ERROR_CONTEXT_IS_DESTROYED when it was destroyed. */
 CUresult cuvk_context_current(const char *entry, struct cuvk_context **out);
 
 /* Makes ctx the current context if nothing is current (what the runtime
@@ -205,32 +236,55 @@ void cuvk_vmm_release_context(struct cuvk_context *ctx);
 /* Drops ctx from the calling thread's stack when it is destroyed. */
 void cuvk_context_unbind(struct cuvk_context *ctx);
 
-/* Resolves a CUstream for ctx: NULL and CU_STREAM_LEGACY are ctx's
- * legacy stream, CU_STREAM_PER_THREAD the calling thread's per-thread
- * stream in ctx (made at first use).  Call without ctx's lock. */
+/* Resolves a CUstream for ctx (held by the caller): NULL and
+ * CU_STREAM_LEGACY are ctx's legacy stream, CU_STREAM_PER_THREAD the
+ * calling thread's per-thread stream in ctx (made at first use).  The
+ * stream comes with a reference, which holds ctx once more
+ * (cuvk_stream_put, or CUVK_HELD_STREAM).  Call without ctx's lock. */
 CUresult cuvk_stream_resolve(struct cuvk_context *ctx, CUstream hstream, const char *entry,
                              struct cuvk_stream **out);
 
 /* For entry points given only a stream: the stream's context, or the
- * current one for the default streams. */
+ * current one for the default streams.  The stream comes with a reference
+ * that holds its context too (cuvk_stream_put, or CUVK_HELD_STREAM), so
+ * ctx_out needs no put of its own. */
 CUresult cuvk_stream_lookup(CUstream hstream, const char *entry, struct cuvk_context **ctx_out,
                             struct cuvk_stream **out);
 
+/* Drops the reference cuvk_stream_lookup or cuvk_stream_resolve took, and
+ * with it the one to its context (a default stream holds only that).
+ * NULL is ignored. */
+void cuvk_stream_put(struct cuvk_stream *stream);
+static inline void
+cuvk_stream_put_held(struct cuvk_stream **stream)
+{
+   cuvk_stream_put(*stream);
+}
+
+/* A call holds what it looked up for its whole duration and no longer: a
+ * variable declared with this attribute (GCC's and Clang's cleanup) drops
+ * the reference on every way out of its scope, so no early return leaks
+ * one.  Declare it NULL; only a lookup may assign it. */
+#define CUVK_HELD_STREAM __attribute__((cleanup(cuvk_stream_put_held)))
+
+/* Takes stream off ctx->streams and out of the table (a call holding it
+ * finishes on it); ctx lock held. */
 void cuvk_stream_destroy_locked(struct cuvk_stream *stream);
-/* A new stream of ctx, from its pool or the heap, on the list of its
- * streams but not in the object table (stream.c's callers enter it).
- * Lock held. */
+/* A new stream of ctx on the list of its streams, not yet in the object
+ * table (cuvk_stream_enter).  Lock held. */
 CUresult cuvk_stream_create_locked(struct cuvk_context *ctx, unsigned flags, int priority,
                                    struct cuvk_stream **out);
+/* Enters a stream cuvk_stream_create_locked made in the object table,
+ * counted and holding its context; without ctx's lock. */
+void cuvk_stream_enter(struct cuvk_stream *stream);
 /* The calling thread's per-thread default stream in ctx, made at its
  * first use: a blocking stream of its own, destroyed when the thread
- * exits or ctx is destroyed (stream_per_thread.c).  Without ctx's lock. */
+ * exits or ctx is destroyed (stream_per_thread.c).  No reference is
+ * taken: ctx, held by the caller, keeps it.  Without ctx's lock. */
 CUresult cuvk_stream_per_thread(struct cuvk_context *ctx, const char *entry, struct cuvk_stream **out);
 /* Forgets ctx's per-thread streams at its teardown, before its streams
  * go; without ctx's lock. */
 void cuvk_stream_per_thread_release_context(struct cuvk_context *ctx);
-/* Frees ctx->stream_pool; ctx lock held, at context teardown. */
-void cuvk_stream_pool_free_locked(struct cuvk_context *ctx);
 /* Context teardown: the event goes at once, references or not. */
 void cuvk_event_destroy_locked(struct cuvk_event *event);
 /* The live event hevent names, with a reference the caller drops with

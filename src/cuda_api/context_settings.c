@@ -52,7 +52,7 @@ cuvk_context_resolve(CUcontext hctx, const char *entry, struct cuvk_context **ou
    CUresult res = cuvk_driver_check(entry);
    if (res != CUDA_SUCCESS)
       return res;
-   if (!cuvk_object_is(hctx, CUVK_OBJECT_CONTEXT))
+   if (!cuvk_object_get(hctx, CUVK_OBJECT_CONTEXT))
       return cuvk_error(CUDA_ERROR_INVALID_CONTEXT, "%s: %p is not a live context", entry, (void *)hctx);
    *out = (struct cuvk_context *)hctx;
    return CUDA_SUCCESS;
@@ -70,7 +70,7 @@ limit_unsupported(CUlimit limit)
 CUVK_EXPORT CUresult CUDAAPI
 cuCtxSetLimit(CUlimit limit, size_t value)
 {
-   struct cuvk_context *ctx;
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    CUresult res = cuvk_context_current("cuCtxSetLimit", &ctx);
    if (res != CUDA_SUCCESS)
       return res;
@@ -103,7 +103,7 @@ cuCtxSetLimit(CUlimit limit, size_t value)
 CUVK_EXPORT CUresult CUDAAPI
 cuCtxGetLimit(size_t *pvalue, CUlimit limit)
 {
-   struct cuvk_context *ctx;
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    CUresult res = cuvk_context_current("cuCtxGetLimit", &ctx);
    if (res != CUDA_SUCCESS)
       return res;
@@ -121,7 +121,7 @@ cuCtxGetLimit(size_t *pvalue, CUlimit limit)
 CUVK_EXPORT CUresult CUDAAPI
 cuCtxGetCacheConfig(CUfunc_cache *pconfig)
 {
-   struct cuvk_context *ctx;
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    CUresult res = cuvk_context_current("cuCtxGetCacheConfig", &ctx);
    if (res != CUDA_SUCCESS)
       return res;
@@ -134,7 +134,7 @@ cuCtxGetCacheConfig(CUfunc_cache *pconfig)
 CUVK_EXPORT CUresult CUDAAPI
 cuCtxSetCacheConfig(CUfunc_cache config)
 {
-   struct cuvk_context *ctx;
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    CUresult res = cuvk_context_current("cuCtxSetCacheConfig", &ctx);
    if (res != CUDA_SUCCESS)
       return res;
@@ -148,7 +148,7 @@ cuCtxSetCacheConfig(CUfunc_cache config)
 CUVK_EXPORT CUresult CUDAAPI
 cuCtxGetSharedMemConfig(CUsharedconfig *pconfig)
 {
-   struct cuvk_context *ctx;
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    CUresult res = cuvk_context_current("cuCtxGetSharedMemConfig", &ctx);
    if (res != CUDA_SUCCESS)
       return res;
@@ -163,7 +163,7 @@ cuCtxGetSharedMemConfig(CUsharedconfig *pconfig)
 CUVK_EXPORT CUresult CUDAAPI
 cuCtxSetSharedMemConfig(CUsharedconfig config)
 {
-   struct cuvk_context *ctx;
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    CUresult res = cuvk_context_current("cuCtxSetSharedMemConfig", &ctx);
    if (res != CUDA_SUCCESS)
       return res;
@@ -177,7 +177,7 @@ cuCtxSetSharedMemConfig(CUsharedconfig config)
 CUVK_EXPORT CUresult CUDAAPI
 cuCtxGetApiVersion(CUcontext hctx, unsigned int *version)
 {
-   struct cuvk_context *ctx;
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    CUresult res = cuvk_context_resolve(hctx, "cuCtxGetApiVersion", &ctx);
    if (res != CUDA_SUCCESS)
       return res;
@@ -190,7 +190,7 @@ cuCtxGetApiVersion(CUcontext hctx, unsigned int *version)
 CUVK_EXPORT CUresult CUDAAPI
 cuCtxGetId(CUcontext hctx, unsigned long long *ctx_id)
 {
-   struct cuvk_context *ctx;
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    CUresult res = cuvk_context_resolve(hctx, "cuCtxGetId", &ctx);
    if (res != CUDA_SUCCESS)
       return res;

@@ -119,7 +119,7 @@ cuvk_event_put(struct cuvk_event *event)
 CUVK_EXPORT CUresult CUDAAPI
 cuEventCreate(CUevent *phevent, unsigned int flags)
 {
-   struct cuvk_context *ctx = NULL;
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    struct cuvk_event *event = NULL;
    CUresult res = cuvk_context_current("cuEventCreate", &ctx);
    if (res != CUDA_SUCCESS)
@@ -150,7 +150,7 @@ cuEventCreate(CUevent *phevent, unsigned int flags)
    }
    cuvk_list_addtail(&event->link, &ctx->events);
    pthread_mutex_unlock(&ctx->lock);
-   cuvk_object_add(&event->base, CUVK_OBJECT_EVENT, event_free);
+   cuvk_object_add_in(&event->base, CUVK_OBJECT_EVENT, event_free, &ctx->base);
    *phevent = (CUevent)event;
    return CUDA_SUCCESS;
 }
@@ -159,7 +159,7 @@ CUVK_EXPORT CUresult CUDAAPI
 cuEventRecord(CUevent hevent, CUstream hstream)
 {
    struct cuvk_context *ctx = NULL;
-   struct cuvk_stream *stream = NULL;
+   struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
    struct cuvk_event *event = NULL;
    CUresult res = cuvk_event_get(hevent, "cuEventRecord", &event);
    if (res != CUDA_SUCCESS)

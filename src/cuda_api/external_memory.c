@@ -304,7 +304,7 @@ fail_fd:
 CUVK_EXPORT CUresult CUDAAPI
 cuImportExternalMemory(CUexternalMemory *ext_out, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *desc)
 {
-   struct cuvk_context *ctx = NULL;
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    struct cuvk_external_memory *ext;
    CUresult res = cuvk_context_current("cuImportExternalMemory", &ctx);
    if (res != CUDA_SUCCESS)
@@ -421,7 +421,7 @@ cuImportExternalMemory(CUexternalMemory *ext_out, const CUDA_EXTERNAL_MEMORY_HAN
    pthread_mutex_lock(&ctx->lock);
    cuvk_list_addtail(&ext->link, &ctx->external_memories);
    pthread_mutex_unlock(&ctx->lock);
-   cuvk_object_add(&ext->base, CUVK_OBJECT_EXTERNAL_MEMORY, external_memory_handle_free);
+   cuvk_object_add_in(&ext->base, CUVK_OBJECT_EXTERNAL_MEMORY, external_memory_handle_free, &ctx->base);
    *ext_out = (CUexternalMemory)ext;
    return CUDA_SUCCESS;
 }

@@ -239,7 +239,7 @@ import_native(struct cuvk_context *ctx, struct cuvk_external_semaphore *sem, int
 CUVK_EXPORT CUresult CUDAAPI
 cuImportExternalSemaphore(CUexternalSemaphore *out, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC *desc)
 {
-   struct cuvk_context *ctx = NULL;
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    struct cuvk_external_semaphore *sem;
    bool timeline = false;
 
@@ -282,7 +282,7 @@ cuImportExternalSemaphore(CUexternalSemaphore *out, const CUDA_EXTERNAL_SEMAPHOR
    pthread_mutex_lock(&ctx->lock);
    cuvk_list_addtail(&sem->link, &ctx->external_semaphores);
    pthread_mutex_unlock(&ctx->lock);
-   cuvk_object_add(&sem->base, CUVK_OBJECT_EXTERNAL_SEMAPHORE, external_semaphore_release);
+   cuvk_object_add_in(&sem->base, CUVK_OBJECT_EXTERNAL_SEMAPHORE, external_semaphore_release, &ctx->base);
    *out = (CUexternalSemaphore)sem;
    return CUDA_SUCCESS;
 }
@@ -344,7 +344,8 @@ xsem_op_release(void *data, bool abandoned)
 }
 
 /* Checks what signal and wait share, resolves the stream and takes a
- * reference to each semaphore (held; none on failure). */
+ * reference to each semaphore (held; none on failure).  The stream's
+ * reference is the caller's (CUVK_HELD_STREAM) either way. */
 static CUresult
 check_call(const CUexternalSemaphore *sems, const void *params, unsigned n, CUstream hstream,
            const char *entry, struct cuvk_context **ctx, struct cuvk_stream **stream,
@@ -730,7 +731,7 @@ cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray,
 {
    const char *entry = "cuSignalExternalSemaphoresAsync";
    struct cuvk_context *ctx = NULL;
-   struct cuvk_stream *stream = NULL;
+   struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
    /* References: a destroy on another thread takes effect after this
     * call, whose submission the deferred free then waits for. */
    struct cuvk_external_semaphore *held[MAX_SEMAPHORES_PER_CALL];
@@ -754,7 +755,7 @@ cuWaitExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray,
 {
    const char *entry = "cuWaitExternalSemaphoresAsync";
    struct cuvk_context *ctx = NULL;
-   struct cuvk_stream *stream = NULL;
+   struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
    /* References: a destroy on another thread takes effect after this
     * call, whose submission the deferred free then waits for. */
    struct cuvk_external_semaphore *held[MAX_SEMAPHORES_PER_CALL];

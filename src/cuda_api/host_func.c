@@ -41,7 +41,7 @@ static CUresult
 host_call_enqueue(CUstream hstream, struct host_call *call, const char *entry)
 {
    struct cuvk_context *ctx = NULL;
-   struct cuvk_stream *stream = NULL;
+   struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
    CUresult res = cuvk_stream_lookup(hstream, entry, &ctx, &stream);
    if (res != CUDA_SUCCESS)
       return res;

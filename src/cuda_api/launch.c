@@ -458,7 +458,7 @@ launch_function(struct cuvk_function *f, const uint32_t grid[3], const uint32_t 
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: %u bytes of dynamic shared memory (and %u static) exceed "
                         "the kernel's limit", entry, shared, f->k.static_shared_bytes);
 
-   struct cuvk_stream *stream;
+   struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
    res = cuvk_stream_resolve(ctx, hstream, entry, &stream);
    if (res != CUDA_SUCCESS)
       return res;
@@ -571,8 +571,8 @@ cuvk_launch_kernel(CUfunction hfunc, const uint32_t grid[3], const uint32_t bloc
    if (hfunc && cuvk_object_is(hfunc, CUVK_OBJECT_KERNEL)) {
       /* A CUkernel runs in the stream's context (the current one for the
        * default streams). */
-      struct cuvk_context *kctx;
-      struct cuvk_stream *kstream;
+      struct cuvk_context *kctx = NULL;
+      struct cuvk_stream *kstream CUVK_HELD_STREAM = NULL;
       res = cuvk_stream_lookup(hstream, entry, &kctx, &kstream);
       if (res == CUDA_SUCCESS)
          res = cuvk_kernel_function((CUkernel)hfunc, kctx, entry, &f);

@@ -11,8 +11,17 @@
  * resolved, so a later cuFuncSetAttribute on that function wins, as CUDA
  * documents.
  *
+ * Lifetime: a library is counted (object.h), its kernels' references
+ * being its own, so a call that found a library or kernel finishes on it
+ * and cuLibraryUnload's work happens at the last reference: each
+ * context's module is unloaded as cuModuleUnload would, unless that
+ * context is being destroyed, whose teardown frees it.
+ *
  * Locks: a library's lock is taken before a context's (a context is never
- * locked while a library's lock is wanted).
+ * locked while a library's lock is wanted), and library_links, which
+ * guards every library's loads and each module's library pointer, inside
+ * both, so a context's teardown can drop its modules' links without
+ * knowing whether their library is still there.
  */
 #include "cuda_api/module.h"
 
@@ -45,41 +54,66 @@ struct library_load {
    struct cuvk_module *mod;
 };
 
+static pthread_mutex_t library_links = PTHREAD_MUTEX_INITIALIZER;
+
 struct cuvk_library {
    struct cuvk_object base;
-   pthread_mutex_t lock;
+   pthread_mutex_t lock;           /* kernels' attributes; one load at a time */
    char *ptx;                       /* nul-terminated */
    size_t len;
    char *names;                     /* the kernels' names, back to back */
    struct cuvk_kernel *kernels;
    size_t kernel_count;
-   struct cuvk_list loads;
+   struct cuvk_list loads;          /* library_load, under library_links */
 };
 
+/* A loaded library, with a reference (LIBRARY_HELD). */
 static CUresult
 library_lookup(CUlibrary hlib, const char *entry, struct cuvk_library **out)
 {
    CUresult res = cuvk_driver_check(entry);
    if (res != CUDA_SUCCESS)
       return res;
-   if (!hlib || !cuvk_object_is(hlib, CUVK_OBJECT_LIBRARY))
+   struct cuvk_object *obj = cuvk_object_get(hlib, CUVK_OBJECT_LIBRARY);
+   if (!obj)
       return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "%s: %p is not a loaded library", entry, (void *)hlib);
-   *out = (struct cuvk_library *)hlib;
+   *out = cuvk_container_of(obj, struct cuvk_library, base);
    return CUDA_SUCCESS;
 }
 
+/* A kernel of a loaded library, with a reference to its library
+ * (KERNEL_HELD). */
 static CUresult
 kernel_lookup(CUkernel hkernel, const char *entry, struct cuvk_kernel **out)
 {
    CUresult res = cuvk_driver_check(entry);
    if (res != CUDA_SUCCESS)
       return res;
-   if (!hkernel || !cuvk_object_is(hkernel, CUVK_OBJECT_KERNEL))
+   struct cuvk_object *obj = cuvk_object_get(hkernel, CUVK_OBJECT_KERNEL);
+   if (!obj)
       return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "%s: %p is not a kernel of a loaded library", entry,
                         (void *)hkernel);
-   *out = (struct cuvk_kernel *)hkernel;
+   *out = cuvk_container_of(obj, struct cuvk_kernel, base);
    return CUDA_SUCCESS;
 }
+
+static void
+library_put_held(struct cuvk_library **lib)
+{
+   if (*lib)
+      cuvk_object_put(&(*lib)->base);
+}
+
+static void
+kernel_put_held(struct cuvk_kernel **k)
+{
+   if (*k)
+      cuvk_object_put(&(*k)->base);
+}
+
+/* The call's reference, dropped on every way out (as CUVK_HELD_CONTEXT). */
+#define LIBRARY_HELD __attribute__((cleanup(library_put_held)))
+#define KERNEL_HELD __attribute__((cleanup(kernel_put_held)))
 
 static void
 library_free(struct cuvk_library *lib)
@@ -158,6 +192,40 @@ library_options(const char *entry, CUjit_option *jit, void **jit_values, unsigne
    return CUDA_SUCCESS;
 }
 
+/* The last reference is gone: after cuLibraryUnload, once no call that
+ * found the library or one of its kernels is still using it.  Each
+ * context's module goes the way cuModuleUnload sends it (freed once that
+ * context's queued work is done with it), but for a context being
+ * destroyed: its teardown frees the module, and it must not find the
+ * library, so every link is cut first. */
+static void
+library_last_put(struct cuvk_object *obj)
+{
+   struct cuvk_library *lib = cuvk_container_of(obj, struct cuvk_library, base);
+   struct cuvk_list gone;
+   cuvk_list_init(&gone);
+   pthread_mutex_lock(&library_links);
+   cuvk_list_for_each_entry_safe(struct library_load, l, &lib->loads, link) {
+      cuvk_list_del(&l->link);
+      l->mod->library = NULL;
+      /* While the load is listed, its context's teardown has not passed
+       * this module (cuvk_library_module_gone), so the module is there;
+       * a reference keeps the context from starting one until the
+       * unload is done, and fails when one has started. */
+      if (cuvk_object_get(l->ctx, CUVK_OBJECT_CONTEXT))
+         cuvk_list_addtail(&l->link, &gone);
+      else
+         free(l);
+   }
+   pthread_mutex_unlock(&library_links);
+   cuvk_list_for_each_entry_safe(struct library_load, l, &gone, link) {
+      cuvk_module_unload(l->mod);
+      cuvk_context_put(l->ctx);
+      free(l);
+   }
+   library_free(lib);
+}
+
 static CUresult
 library_load(CUlibrary *out, const void *image, size_t size, const char *entry)
 {
@@ -183,9 +251,9 @@ library_load(CUlibrary *out, const void *image, size_t size, const char *entry)
       library_free(lib);
       return res;
    }
-   cuvk_object_add(&lib->base, CUVK_OBJECT_LIBRARY, NULL);
+   cuvk_object_add(&lib->base, CUVK_OBJECT_LIBRARY, library_last_put);
    for (size_t i = 0; i < lib->kernel_count; i++)
-      cuvk_object_add(&lib->kernels[i].base, CUVK_OBJECT_KERNEL, NULL);
+      cuvk_object_add_owned(&lib->kernels[i].base, CUVK_OBJECT_KERNEL, &lib->base);
    cuvk_logd("%s: %zu kernels", entry, lib->kernel_count);
    *out = (CUlibrary)lib;
    return CUDA_SUCCESS;
@@ -236,49 +304,60 @@ cuLibraryUnload(CUlibrary library)
    CUresult res = library_lookup(library, "cuLibraryUnload", &lib);
    if (res != CUDA_SUCCESS)
       return res;
-   cuvk_object_remove(&lib->base);
-   for (size_t i = 0; i < lib->kernel_count; i++)
-      cuvk_object_remove(&lib->kernels[i].base);
-   /* Each context's module goes the way cuModuleUnload sends it: freed
-    * once that context's queued work is done with it. */
+   /* The kernels leave the table first: their references are the
+    * library's, so none may be found once the table's reference goes. */
    pthread_mutex_lock(&lib->lock);
-   cuvk_list_for_each_entry_safe(struct library_load, l, &lib->loads, link) {
-      cuvk_list_del(&l->link);
-      l->mod->library = NULL;
-      cuvk_module_unload(l->mod);
-      free(l);
+   bool first = cuvk_object_is(lib, CUVK_OBJECT_LIBRARY);
+   if (first) {
+      for (size_t i = 0; i < lib->kernel_count; i++)
+         cuvk_object_remove(&lib->kernels[i].base);
+      cuvk_object_release(&lib->base);
    }
    pthread_mutex_unlock(&lib->lock);
-   library_free(lib);
+   cuvk_object_put(&lib->base);
+   if (!first)
+      return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "cuLibraryUnload: %p was unloaded by another thread",
+                        (void *)library);
    return CUDA_SUCCESS;
 }
 
 void
 cuvk_library_module_gone(struct cuvk_module *mod)
 {
+   pthread_mutex_lock(&library_links);
    struct cuvk_library *lib = mod->library;
-   pthread_mutex_lock(&lib->lock);
-   cuvk_list_for_each_entry_safe(struct library_load, l, &lib->loads, link) {
-      if (l->mod == mod) {
-         cuvk_list_del(&l->link);
-         free(l);
-         break;
+   if (lib) {
+      cuvk_list_for_each_entry_safe(struct library_load, l, &lib->loads, link) {
+         if (l->mod == mod) {
+            cuvk_list_del(&l->link);
+            free(l);
+            break;
+         }
       }
+      mod->library = NULL;
    }
-   mod->library = NULL;
-   pthread_mutex_unlock(&lib->lock);
+   pthread_mutex_unlock(&library_links);
 }
 
-/* lib's module in ctx, loaded now if it is not there yet.  lib->lock held. */
+/* lib's module in ctx, loaded now if it is not there yet.  lib->lock
+ * held (one load at a time), and the caller holds lib and ctx, so neither
+ * the library's last put nor ctx's teardown can take the module. */
 static CUresult
 library_module_locked(struct cuvk_library *lib, struct cuvk_context *ctx, const char *entry,
                       struct cuvk_module **out)
 {
+   struct cuvk_module *found = NULL;
+   pthread_mutex_lock(&library_links);
    cuvk_list_for_each_entry(struct library_load, l, &lib->loads, link) {
       if (l->ctx == ctx) {
-         *out = l->mod;
-         return CUDA_SUCCESS;
+         found = l->mod;
+         break;
       }
+   }
+   pthread_mutex_unlock(&library_links);
+   if (found) {
+      *out = found;
+      return CUDA_SUCCESS;
    }
    struct library_load *l = calloc(1, sizeof(*l));
    if (!l)
@@ -288,9 +367,11 @@ library_module_locked(struct cuvk_library *lib, struct cuvk_context *ctx, const 
       free(l);
       return res;
    }
-   l->mod->library = lib;
    l->ctx = ctx;
+   pthread_mutex_lock(&library_links);
+   l->mod->library = lib;
    cuvk_list_addtail(&l->link, &lib->loads);
+   pthread_mutex_unlock(&library_links);
    *out = l->mod;
    return CUDA_SUCCESS;
 }
@@ -307,12 +388,17 @@ library_module(struct cuvk_library *lib, struct cuvk_context *ctx, const char *e
 CUresult
 cuvk_kernel_function(CUkernel hkernel, struct cuvk_context *ctx, const char *entry, struct cuvk_function **out)
 {
-   struct cuvk_kernel *k = (struct cuvk_kernel *)hkernel;
+   /* Callers that only checked the handle hold nothing yet: a library
+    * unloaded meanwhile is a dead handle. */
+   struct cuvk_kernel *k KERNEL_HELD = NULL;
+   CUresult res = kernel_lookup(hkernel, entry, &k);
+   if (res != CUDA_SUCCESS)
+      return res;
    struct cuvk_library *lib = k->lib;
    struct cuvk_module *mod;
    CUfunction hfunc;
    pthread_mutex_lock(&lib->lock);
-   CUresult res = library_module_locked(lib, ctx, entry, &mod);
+   res = library_module_locked(lib, ctx, entry, &mod);
    if (res == CUDA_SUCCESS)
       res = cuModuleGetFunction(&hfunc, (CUmodule)mod, k->name);
    if (res != CUDA_SUCCESS)
@@ -336,7 +422,7 @@ out:
 CUVK_EXPORT CUresult CUDAAPI
 cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library, const char *name)
 {
-   struct cuvk_library *lib;
+   struct cuvk_library *lib LIBRARY_HELD = NULL;
    CUresult res = library_lookup(library, "cuLibraryGetKernel", &lib);
    if (res != CUDA_SUCCESS)
       return res;
@@ -354,7 +440,7 @@ cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library, const char *name)
 CUVK_EXPORT CUresult CUDAAPI
 cuLibraryGetKernelCount(unsigned int *count, CUlibrary lib)
 {
-   struct cuvk_library *l = NULL;
+   struct cuvk_library *l LIBRARY_HELD = NULL;
    CUresult res = library_lookup(lib, "cuLibraryGetKernelCount", &l);
    if (res != CUDA_SUCCESS)
       return res;
@@ -367,7 +453,7 @@ cuLibraryGetKernelCount(unsigned int *count, CUlibrary lib)
 CUVK_EXPORT CUresult CUDAAPI
 cuLibraryEnumerateKernels(CUkernel *kernels, unsigned int numKernels, CUlibrary lib)
 {
-   struct cuvk_library *l;
+   struct cuvk_library *l LIBRARY_HELD = NULL;
    CUresult res = library_lookup(lib, "cuLibraryEnumerateKernels", &l);
    if (res != CUDA_SUCCESS)
       return res;
@@ -382,8 +468,8 @@ cuLibraryEnumerateKernels(CUkernel *kernels, unsigned int numKernels, CUlibrary 
 CUVK_EXPORT CUresult CUDAAPI
 cuLibraryGetModule(CUmodule *pMod, CUlibrary library)
 {
-   struct cuvk_library *lib;
-   struct cuvk_context *ctx;
+   struct cuvk_library *lib LIBRARY_HELD = NULL;
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    struct cuvk_module *mod;
    CUresult res = library_lookup(library, "cuLibraryGetModule", &lib);
    if (res == CUDA_SUCCESS)
@@ -401,8 +487,8 @@ cuLibraryGetModule(CUmodule *pMod, CUlibrary library)
 CUVK_EXPORT CUresult CUDAAPI
 cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name)
 {
-   struct cuvk_library *lib;
-   struct cuvk_context *ctx;
+   struct cuvk_library *lib LIBRARY_HELD = NULL;
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    struct cuvk_module *mod;
    CUresult res = library_lookup(library, "cuLibraryGetGlobal", &lib);
    if (res == CUDA_SUCCESS)
@@ -420,8 +506,8 @@ cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const ch
 CUVK_EXPORT CUresult CUDAAPI
 cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel)
 {
-   struct cuvk_kernel *k;
-   struct cuvk_context *ctx;
+   struct cuvk_kernel *k KERNEL_HELD = NULL;
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    struct cuvk_function *f;
    CUresult res = kernel_lookup(kernel, "cuKernelGetFunction", &k);
    if (res == CUDA_SUCCESS)
@@ -439,7 +525,7 @@ cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel)
 CUVK_EXPORT CUresult CUDAAPI
 cuKernelGetLibrary(CUlibrary *pLib, CUkernel kernel)
 {
-   struct cuvk_kernel *k = NULL;
+   struct cuvk_kernel *k KERNEL_HELD = NULL;
    CUresult res = kernel_lookup(kernel, "cuKernelGetLibrary", &k);
    if (res != CUDA_SUCCESS)
       return res;
@@ -454,7 +540,7 @@ cuKernelGetName(const char **name, CUkernel hfunc)
 {
    if (!name || !hfunc)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuKernelGetName: NULL argument");
-   struct cuvk_kernel *k;
+   struct cuvk_kernel *k KERNEL_HELD = NULL;
    CUresult res = kernel_lookup(hfunc, "cuKernelGetName", &k);
    if (res != CUDA_SUCCESS)
       return res;
@@ -486,8 +572,8 @@ kernel_context(const char *entry, CUdevice dev, struct cuvk_context **ctx)
 CUVK_EXPORT CUresult CUDAAPI
 cuKernelGetAttribute(int *pi, CUfunction_attribute attrib, CUkernel kernel, CUdevice dev)
 {
-   struct cuvk_kernel *k;
-   struct cuvk_context *ctx;
+   struct cuvk_kernel *k KERNEL_HELD = NULL;
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    struct cuvk_function *f;
    CUresult res = kernel_lookup(kernel, "cuKernelGetAttribute", &k);
    if (res == CUDA_SUCCESS)
@@ -518,7 +604,7 @@ cuKernelGetAttribute(int *pi, CUfunction_attribute attrib, CUkernel kernel, CUde
 CUVK_EXPORT CUresult CUDAAPI
 cuKernelSetAttribute(CUfunction_attribute attrib, int val, CUkernel kernel, CUdevice dev)
 {
-   struct cuvk_kernel *k;
+   struct cuvk_kernel *k KERNEL_HELD = NULL;
    int count = 0;
    CUresult res = kernel_lookup(kernel, "cuKernelSetAttribute", &k);
    if (res == CUDA_SUCCESS)
@@ -560,7 +646,7 @@ cuKernelSetAttribute(CUfunction_attribute attrib, int val, CUkernel kernel, CUde
 CUVK_EXPORT CUresult CUDAAPI
 cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config, CUdevice dev)
 {
-   struct cuvk_kernel *k;
+   struct cuvk_kernel *k KERNEL_HELD = NULL;
    int count = 0;
    CUresult res = kernel_lookup(kernel, "cuKernelSetCacheConfig", &k);
    if (res == CUDA_SUCCESS)

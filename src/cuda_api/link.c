@@ -22,6 +22,7 @@
  * with the compiler's message, CUDA_ERROR_INVALID_PTX.
  */
 #include <ctype.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,8 +42,12 @@ struct link_input {
    char *name;
 };
 
+/* Counted (object.h): a call that found the state holds it, so
+ * cuLinkDestroy on another thread frees it only after that call; the
+ * lock orders calls on one state from several threads. */
 struct link_state {
    struct cuvk_object base;
+   pthread_mutex_t lock;
    struct link_input *inputs;
    size_t count;
    char *output;
@@ -60,16 +65,45 @@ struct stmt {
    bool written;
 };
 
+/* A live link state, with a reference (STATE_HELD). */
 static CUresult
 state_lookup(CUlinkState state, const char *entry, struct link_state **out)
 {
    CUresult res = cuvk_driver_check(entry);
    if (res != CUDA_SUCCESS)
       return res;
-   if (!state || !cuvk_object_is(state, CUVK_OBJECT_LINK_STATE))
+   struct cuvk_object *obj = cuvk_object_get(state, CUVK_OBJECT_LINK_STATE);
+   if (!obj)
       return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "%s: %p is not a live link state", entry, (void *)state);
-   *out = (struct link_state *)state;
+   *out = cuvk_container_of(obj, struct link_state, base);
    return CUDA_SUCCESS;
+}
+
+static void
+state_put_held(struct link_state **s)
+{
+   if (*s)
+      cuvk_object_put(&(*s)->base);
+}
+
+/* The call's reference, dropped on every way out (as CUVK_HELD_CONTEXT). */
+#define STATE_HELD __attribute__((cleanup(state_put_held)))
+
+/* The last reference is gone: after cuLinkDestroy, once no call that
+ * found the state is still using it.  The image cuLinkComplete handed
+ * out goes with it, as CUDA documents. */
+static void
+state_free(struct cuvk_object *obj)
+{
+   struct link_state *s = cuvk_container_of(obj, struct link_state, base);
+   for (size_t i = 0; i < s->count; i++) {
+      free(s->inputs[i].ptx);
+      free(s->inputs[i].name);
+   }
+   free(s->inputs);
+   free(s->output);
+   pthread_mutex_destroy(&s->lock);
+   free(s);
 }
 
 /* Options: the error log buffer is kept for cuLinkComplete's message; the
@@ -112,7 +146,8 @@ cuLinkCreate_v2(unsigned int numOptions, CUjit_option *options, void **optionVal
       free(s);
       return res;
    }
-   cuvk_object_add(&s->base, CUVK_OBJECT_LINK_STATE, NULL);
+   pthread_mutex_init(&s->lock, NULL);
+   cuvk_object_add(&s->base, CUVK_OBJECT_LINK_STATE, state_free);
    *stateOut = (CUlinkState)s;
    return CUDA_SUCCESS;
 }
@@ -148,6 +183,7 @@ link_add(struct link_state *s, CUjitInputType type, const void *data, size_t siz
    CUresult res = cuvk_image_ptx(data, size, entry, &ptx, &len, &arch);
    if (res != CUDA_SUCCESS)
       return res;
+   pthread_mutex_lock(&s->lock);
    struct link_input *grown = realloc(s->inputs, (s->count + 1) * sizeof(*grown));
    char *copy = strdup(name ? name : "unnamed");
    if (!grown || !copy) {
@@ -155,10 +191,12 @@ link_add(struct link_state *s, CUjitInputType type, const void *data, size_t siz
       free(ptx);
       if (grown)
          s->inputs = grown;
+      pthread_mutex_unlock(&s->lock);
       return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", entry);
    }
    s->inputs = grown;
    s->inputs[s->count++] = (struct link_input){.ptx = ptx, .len = len, .name = copy};
+   pthread_mutex_unlock(&s->lock);
    return CUDA_SUCCESS;
 }
 
@@ -166,7 +204,7 @@ CUVK_EXPORT CUresult CUDAAPI
 cuLinkAddData_v2(CUlinkState state, CUjitInputType type, void *data, size_t size, const char *name,
                  unsigned int numOptions, CUjit_option *options, void **optionValues)
 {
-   struct link_state *s;
+   struct link_state *s STATE_HELD = NULL;
    CUresult res = state_lookup(state, "cuLinkAddData", &s);
    if (res == CUDA_SUCCESS)
       res = link_options(NULL, "cuLinkAddData", numOptions, options, optionValues);
@@ -188,7 +226,7 @@ CUVK_EXPORT CUresult CUDAAPI
 cuLinkAddFile_v2(CUlinkState state, CUjitInputType type, const char *path, unsigned int numOptions,
                  CUjit_option *options, void **optionValues)
 {
-   struct link_state *s;
+   struct link_state *s STATE_HELD = NULL;
    CUresult res = state_lookup(state, "cuLinkAddFile", &s);
    if (res == CUDA_SUCCESS)
       res = link_options(NULL, "cuLinkAddFile", numOptions, options, optionValues);
@@ -600,15 +638,11 @@ out:
    return res;
 }
 
-CUVK_EXPORT CUresult CUDAAPI
-cuLinkComplete(CUlinkState state, void **cubinOut, size_t *sizeOut)
+/* s->lock held. */
+static CUresult
+link_complete_locked(struct link_state *s, void **cubinOut, size_t *sizeOut)
 {
-   struct link_state *s;
-   CUresult res = state_lookup(state, "cuLinkComplete", &s);
-   if (res != CUDA_SUCCESS)
-      return res;
-   if (!cubinOut || !sizeOut)
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuLinkComplete: NULL output");
+   CUresult res;
    if (s->count == 0)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuLinkComplete: nothing was added to link");
    struct buf out = {0};
@@ -646,19 +680,31 @@ cuLinkComplete(CUlinkState state, void **cubinOut, size_t *sizeOut)
 }
 
 CUVK_EXPORT CUresult CUDAAPI
+cuLinkComplete(CUlinkState state, void **cubinOut, size_t *sizeOut)
+{
+   struct link_state *s STATE_HELD = NULL;
+   CUresult res = state_lookup(state, "cuLinkComplete", &s);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!cubinOut || !sizeOut)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuLinkComplete: NULL output");
+   pthread_mutex_lock(&s->lock);
+   res = link_complete_locked(s, cubinOut, sizeOut);
+   pthread_mutex_unlock(&s->lock);
+   return res;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
 cuLinkDestroy(CUlinkState state)
 {
    struct link_state *s;
    CUresult res = state_lookup(state, "cuLinkDestroy", &s);
    if (res != CUDA_SUCCESS)
       return res;
-   cuvk_object_remove(&s->base);
-   for (size_t i = 0; i < s->count; i++) {
-      free(s->inputs[i].ptx);
-      free(s->inputs[i].name);
-   }
-   free(s->inputs);
-   free(s->output);
-   free(s);
+   bool first = cuvk_object_release(&s->base);
+   cuvk_object_put(&s->base);
+   if (!first)
+      return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "cuLinkDestroy: %p was destroyed by another thread",
+                        (void *)state);
    return CUDA_SUCCESS;
 }

@@ -12,7 +12,7 @@ static CUresult
 copy_on(CUstream hstream, const struct cuvk_copy *copy)
 {
    struct cuvk_context *ctx = NULL;
-   struct cuvk_stream *stream = NULL;
+   struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
    CUresult res = cuvk_stream_lookup(hstream, copy->entry, &ctx, &stream);
    if (res != CUDA_SUCCESS)
       return res;

@@ -237,22 +237,41 @@ alloc_release_now(struct cuvk_context *ctx, void *data)
 }
 
 /* Removes ptr's allocation of the given kind from the map if ptr is its
- * start; the caller then releases it.  Atomic against a concurrent free of
- * the same pointer. */
+ * start; the caller then releases it (alloc_release_held).  Atomic against
+ * a concurrent free of the same pointer.  The allocation comes with a
+ * reference to its context, taken while the map still held it: a
+ * context being destroyed keeps its allocations (its teardown frees
+ * them), and one that is not waits for this free before it starts. */
 static struct cuvk_mem_alloc *
-alloc_unpublish(uint64_t ptr, enum cuvk_mem_kind kind, enum cuvk_mem_kind kind2)
+alloc_unpublish(uint64_t ptr, enum cuvk_mem_kind kind, enum cuvk_mem_kind kind2, bool *dying)
 {
    struct cuvk_mem_range_map *map = ranges();
    struct cuvk_mem_alloc *alloc = NULL;
 
+   *dying = false;
    cuvk_mem_range_map_write_lock(map);
    struct cuvk_mem_range *range = cuvk_mem_range_map_lookup_locked(map, ptr);
    if (range && range->start == ptr && (range->kind == kind || range->kind == kind2)) {
-      cuvk_mem_range_map_remove_locked(map, range);
-      alloc = cuvk_container_of(range, struct cuvk_mem_alloc, range);
+      struct cuvk_mem_alloc *found = cuvk_container_of(range, struct cuvk_mem_alloc, range);
+      if (cuvk_object_get(found->ctx, CUVK_OBJECT_CONTEXT)) {
+         cuvk_mem_range_map_remove_locked(map, range);
+         alloc = found;
+      } else {
+         *dying = true;
+      }
    }
    cuvk_mem_range_map_write_unlock(map);
    return alloc;
+}
+
+/* cuvk_mem_alloc_release for what alloc_unpublish gave, then its
+ * context's reference. */
+static void
+alloc_release_held(struct cuvk_mem_alloc *alloc)
+{
+   struct cuvk_context *ctx = alloc->ctx;
+   cuvk_mem_alloc_release(alloc);
+   cuvk_context_put(ctx);
 }
 
 /* The GPU may still be using the memory: the release waits for all work
@@ -381,7 +400,7 @@ alloc_from_heap(struct cuvk_context *ctx, struct cuvk_mem_heap *heap, enum cuvk_
 CUVK_EXPORT CUresult CUDAAPI
 cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize)
 {
-   struct cuvk_context *ctx = NULL;
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    struct cuvk_mem_alloc *alloc;
    CUresult res = cuvk_context_current("cuMemAlloc", &ctx);
    if (res != CUDA_SUCCESS)
@@ -403,7 +422,7 @@ CUVK_EXPORT CUresult CUDAAPI
 cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pitch, size_t width, size_t height,
                    unsigned int element_size)
 {
-   struct cuvk_context *ctx = NULL;
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    CUresult res = cuvk_context_current("cuMemAllocPitch", &ctx);
    if (res != CUDA_SUCCESS)
       return res;
@@ -434,9 +453,14 @@ cuMemFree_v2(CUdeviceptr dptr)
    if (dptr == 0)
       return CUDA_SUCCESS;
 
-   struct cuvk_mem_alloc *alloc = alloc_unpublish(dptr, CUVK_MEM_DEVICE, CUVK_MEM_EXTERNAL);
+   bool dying;
+   struct cuvk_mem_alloc *alloc = alloc_unpublish(dptr, CUVK_MEM_DEVICE, CUVK_MEM_EXTERNAL, &dying);
    if (!alloc) {
       struct cuvk_mem_span span;
+      if (dying)
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE,
+                           "cuMemFree: 0x%llx belongs to a context being destroyed, which frees it",
+                           (unsigned long long)dptr);
       if (cuvk_mem_resolve(dptr, &span))
          return cuvk_error(CUDA_ERROR_INVALID_VALUE,
                            "cuMemFree: 0x%llx is inside the allocation at 0x%llx, not its start",
@@ -444,7 +468,7 @@ cuMemFree_v2(CUdeviceptr dptr)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemFree: 0x%llx is not an allocation (already freed?)",
                         (unsigned long long)dptr);
    }
-   cuvk_mem_alloc_release(alloc);
+   alloc_release_held(alloc);
    return CUDA_SUCCESS;
 }
 
@@ -468,7 +492,7 @@ cuMemGetAddressRange_v2(CUdeviceptr *pbase, size_t *psize, CUdeviceptr dptr)
 CUVK_EXPORT CUresult CUDAAPI
 cuMemGetInfo_v2(size_t *free_bytes, size_t *total_bytes)
 {
-   struct cuvk_context *ctx = NULL;
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    CUresult res = cuvk_context_current("cuMemGetInfo", &ctx);
    if (res != CUDA_SUCCESS)
       return res;
@@ -501,7 +525,7 @@ cuMemGetInfo_v2(size_t *free_bytes, size_t *total_bytes)
 CUVK_EXPORT CUresult CUDAAPI
 cuMemHostAlloc(void **pp, size_t bytesize, unsigned int flags)
 {
-   struct cuvk_context *ctx = NULL;
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    struct cuvk_mem_alloc *alloc;
    CUresult res = cuvk_context_current("cuMemHostAlloc", &ctx);
    if (res != CUDA_SUCCESS)
@@ -535,10 +559,13 @@ cuMemFreeHost(void *p)
    CUresult res = cuvk_driver_check("cuMemFreeHost");
    if (res != CUDA_SUCCESS)
       return res;
-   struct cuvk_mem_alloc *alloc = alloc_unpublish((uint64_t)(uintptr_t)p, CUVK_MEM_HOST, CUVK_MEM_HOST);
+   bool dying;
+   struct cuvk_mem_alloc *alloc = alloc_unpublish((uint64_t)(uintptr_t)p, CUVK_MEM_HOST, CUVK_MEM_HOST, &dying);
    if (!alloc)
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemFreeHost: %p is not from cuMemHostAlloc", p);
-   cuvk_mem_alloc_release(alloc);
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemFreeHost: %p %s", p,
+                        dying ? "belongs to a context being destroyed, which frees it"
+                              : "is not from cuMemHostAlloc");
+   alloc_release_held(alloc);
    return CUDA_SUCCESS;
 }
 
@@ -656,7 +683,7 @@ host_pointer_import(struct cuvk_context *ctx, uint64_t base, VkDeviceSize size, 
 CUVK_EXPORT CUresult CUDAAPI
 cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int flags)
 {
-   struct cuvk_context *ctx = NULL;
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    struct cuvk_mem_alloc *alloc;
    struct cuvk_mem_span span;
    VkDeviceMemory memory;
@@ -821,15 +848,17 @@ cuMemHostUnregister(void *p)
       return res;
    if (!p)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemHostUnregister: p is NULL");
+   bool dying;
    struct cuvk_mem_alloc *alloc =
-      alloc_unpublish((uint64_t)(uintptr_t)p, CUVK_MEM_REGISTERED, CUVK_MEM_REGISTERED);
+      alloc_unpublish((uint64_t)(uintptr_t)p, CUVK_MEM_REGISTERED, CUVK_MEM_REGISTERED, &dying);
    if (!alloc)
-      return cuvk_error(CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED,
-                        "cuMemHostUnregister: %p is not the start of a registered range", p);
+      return cuvk_error(CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED, "cuMemHostUnregister: %p %s", p,
+                        dying ? "belongs to a context being destroyed, which unregisters it"
+                              : "is not the start of a registered range");
    /* The memory is the caller's, free to unmap once this returns: work
     * already queued on it has to finish first, as CUDA makes it. */
    res = cuvk_submit_wait_idle(alloc->ctx);
-   cuvk_mem_alloc_release(alloc);
+   alloc_release_held(alloc);
    return res;
 }
 

@@ -11,7 +11,7 @@ static CUresult
 fill_on(CUstream hstream, const struct cuvk_fill *fill)
 {
    struct cuvk_context *ctx = NULL;
-   struct cuvk_stream *stream = NULL;
+   struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
    CUresult res = cuvk_stream_lookup(hstream, fill->entry, &ctx, &stream);
    if (res != CUDA_SUCCESS)
       return res;

@@ -183,7 +183,7 @@ cuvk_module_load_in(struct cuvk_context *ctx, const void *image, size_t size, co
       goto fail;
    free(ptx);
 
-   cuvk_object_add(&mod->base, CUVK_OBJECT_MODULE, module_handle_free);
+   cuvk_object_add_in(&mod->base, CUVK_OBJECT_MODULE, module_handle_free, &ctx->base);
    pthread_mutex_lock(&ctx->lock);
    cuvk_list_addtail(&mod->link, &ctx->modules);
    pthread_mutex_unlock(&ctx->lock);
@@ -202,7 +202,7 @@ fail:
 static CUresult
 module_load(const void *image, size_t size, const char *entry, CUmodule *out)
 {
-   struct cuvk_context *ctx = NULL;
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    CUresult res = cuvk_context_current(entry, &ctx);
    if (res != CUDA_SUCCESS)
       return res;
@@ -398,8 +398,7 @@ cuvk_module_release_context(struct cuvk_context *ctx)
    /* The GPU is idle; the globals' memory goes with the context's other
     * allocations. */
    cuvk_list_for_each_entry_safe(struct cuvk_module, mod, &ctx->modules, link) {
-      if (mod->library)
-         cuvk_library_module_gone(mod);
+      cuvk_library_module_gone(mod);
       cuvk_list_for_each_entry(struct cuvk_function, f, &mod->functions, link)
          cuvk_object_remove(&f->base);
       cuvk_object_remove(&mod->base);
@@ -562,7 +561,7 @@ cuvk_function_get(CUfunction hfunc, const char *entry, struct cuvk_function **ou
    if (hfunc && cuvk_object_is(hfunc, CUVK_OBJECT_KERNEL)) {
       /* A CUkernel cast to CUfunction, as CUDA allows: its function in
        * the current context. */
-      struct cuvk_context *ctx;
+      struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
       struct cuvk_function *f;
       res = cuvk_context_current(entry, &ctx);
       if (res == CUDA_SUCCESS)

@@ -148,7 +148,8 @@ CUresult cuvk_launch_kernel(CUfunction hfunc, const uint32_t grid[3], const uint
 CUresult cuvk_kernel_function(CUkernel hkernel, struct cuvk_context *ctx, const char *entry,
                               struct cuvk_function **out);
 
-/* Tells mod's library that mod is gone with its context (library.c). */
+/* Tells mod's library, if it has one, that mod is gone with its context
+ * (library.c). */
 void cuvk_library_module_gone(struct cuvk_module *mod);
 
 /* Frees every module of a context being destroyed (GPU idle). */

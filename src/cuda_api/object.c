@@ -16,16 +16,24 @@ object_table_init(void)
 }
 
 void
-cuvk_object_add(struct cuvk_object *obj, enum cuvk_object_type type, cuvk_object_free_fn free)
+cuvk_object_add_in(struct cuvk_object *obj, enum cuvk_object_type type, cuvk_object_free_fn free,
+                   struct cuvk_object *ctx)
 {
    pthread_once(&object_once, object_table_init);
    obj->refs = 1;
    obj->free = free;
    obj->owner = NULL;
+   obj->ctx = ctx;
    pthread_rwlock_wrlock(&object_lock);
    obj->type = type;
    cuvk_rb_tree_insert(&object_table, &obj->node, (uint64_t)(uintptr_t)obj);
    pthread_rwlock_unlock(&object_lock);
+}
+
+void
+cuvk_object_add(struct cuvk_object *obj, enum cuvk_object_type type, cuvk_object_free_fn free)
+{
+   cuvk_object_add_in(obj, type, free, NULL);
 }
 
 void
@@ -35,6 +43,7 @@ cuvk_object_add_owned(struct cuvk_object *obj, enum cuvk_object_type type, struc
    obj->refs = 0;
    obj->free = NULL;
    obj->owner = owner;
+   obj->ctx = owner->ctx;
    pthread_rwlock_wrlock(&object_lock);
    obj->type = type;
    cuvk_rb_tree_insert(&object_table, &obj->node, (uint64_t)(uintptr_t)obj);
@@ -58,12 +67,24 @@ cuvk_object_remove(struct cuvk_object *obj)
    return removed;
 }
 
+/* Drops one reference to obj itself (a counted object, not an owned
+ * one); the last frees it. */
+static void
+object_unref(struct cuvk_object *obj)
+{
+   /* Acquire-release: every use before another thread's put happens
+    * before the free on the thread that drops the last reference. */
+   if (__atomic_fetch_sub(&obj->refs, 1, __ATOMIC_ACQ_REL) == 1)
+      obj->free(obj);
+}
+
 bool
 cuvk_object_release(struct cuvk_object *obj)
 {
    if (!cuvk_object_remove(obj))
       return false;
-   cuvk_object_put(obj);
+   /* The table's reference holds no context. */
+   object_unref(obj);
    return true;
 }
 
@@ -108,8 +129,18 @@ cuvk_object_get(const void *handle, enum cuvk_object_type type)
     * side. */
    if (obj) {
       struct cuvk_object *counted = obj->owner ? obj->owner : obj;
-      assert(counted->free);
-      __atomic_fetch_add(&counted->refs, 1, __ATOMIC_RELAXED);
+      /* A context out of the table is being destroyed: its objects are
+       * as good as gone, and its destroy waits only for the references
+       * taken before.  Same lock, so the two cannot cross. */
+      struct cuvk_object *ctx = counted->ctx;
+      if (ctx && ctx->type != CUVK_OBJECT_CONTEXT) {
+         obj = NULL;
+      } else {
+         assert(counted->free);
+         __atomic_fetch_add(&counted->refs, 1, __ATOMIC_RELAXED);
+         if (ctx)
+            __atomic_fetch_add(&ctx->refs, 1, __ATOMIC_RELAXED);
+      }
    }
    pthread_rwlock_unlock(&object_lock);
    return obj;
@@ -122,8 +153,10 @@ cuvk_object_put(struct cuvk_object *obj)
       return;
    if (obj->owner)
       obj = obj->owner;
-   /* Acquire-release: every use before another thread's put happens
-    * before the free on the thread that drops the last reference. */
-   if (__atomic_fetch_sub(&obj->refs, 1, __ATOMIC_ACQ_REL) == 1)
-      obj->free(obj);
+   /* Read before the put that may free obj; the context goes last, as
+    * the object's free may still use it. */
+   struct cuvk_object *ctx = obj->ctx;
+   object_unref(obj);
+   if (ctx)
+      object_unref(ctx);
 }

@@ -15,6 +15,13 @@
  * alive until its cuvk_object_put; the last reference frees it.  Without
  * this, a destroy on another thread would free the object under a call
  * that had already checked it.
+ *
+ * An object of a context (entered with cuvk_object_add_in) also holds
+ * that context for the call: cuvk_object_get takes a reference to both
+ * under the table's lock, and fails once the context has left the table.
+ * A context's destroy waits for its references to drain before it tears
+ * anything down (context.c), so a call never finds its object's context
+ * freed under it.
  */
 #ifndef CUVK_API_OBJECT_H
 #define CUVK_API_OBJECT_H
@@ -55,11 +62,19 @@ struct cuvk_object {
     * memory holds it (a module's functions); it must leave the table
     * before owner's reference there goes. */
    struct cuvk_object *owner;
+   /* The context a lookup of this object also holds (NULL: none); an
+    * owned object's is its owner's. */
+   struct cuvk_object *ctx;
 };
 
 /* Enters obj in the table, holding the table's reference; its memory must
  * stay valid until removed (free NULL) or until its last put. */
 void cuvk_object_add(struct cuvk_object *obj, enum cuvk_object_type type, cuvk_object_free_fn free);
+
+/* cuvk_object_add for an object of a context: a lookup holds ctx too,
+ * and finds nothing once ctx has left the table. */
+void cuvk_object_add_in(struct cuvk_object *obj, enum cuvk_object_type type, cuvk_object_free_fn free,
+                        struct cuvk_object *ctx);
 
 /* Enters obj, which lives as long as owner does (a counted object). */
 void cuvk_object_add_owned(struct cuvk_object *obj, enum cuvk_object_type type, struct cuvk_object *owner);
@@ -77,11 +92,13 @@ bool cuvk_object_release(struct cuvk_object *obj);
 bool cuvk_object_is(const void *handle, enum cuvk_object_type type);
 
 /* The object handle names, with a reference the caller must put, when it
- * is a live object of the given type (counted); NULL otherwise. */
+ * is a live object of the given type (counted) whose context, if it has
+ * one, is live too; NULL otherwise. */
 struct cuvk_object *cuvk_object_get(const void *handle, enum cuvk_object_type type);
 
-/* Drops a reference (obj's owner's, for an owned object); the last one
- * frees the object.  NULL is ignored. */
+/* Drops a reference cuvk_object_get took (obj's owner's, for an owned
+ * object, and its context's); the last one frees the object.  NULL is
+ * ignored. */
 void cuvk_object_put(struct cuvk_object *obj);
 
 #endif

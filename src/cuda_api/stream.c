@@ -22,17 +22,6 @@ stream_is_default(CUstream hstream)
    return hstream == NULL || hstream == CU_STREAM_LEGACY || hstream == CU_STREAM_PER_THREAD;
 }
 
-/* A default stream of ctx: the legacy one, or the calling thread's
- * per-thread stream (stream_per_thread.c). */
-static CUresult
-stream_default(struct cuvk_context *ctx, CUstream hstream, const char *entry, struct cuvk_stream **out)
-{
-   if (hstream == CU_STREAM_PER_THREAD)
-      return cuvk_stream_per_thread(ctx, entry, out);
-   *out = &ctx->null_stream;
-   return CUDA_SUCCESS;
-}
-
 /* Stream ids (cuStreamGetId) are unique in the process and never reused,
  * default streams included, as NVIDIA's are. */
 static unsigned long long next_stream_id = 1;
@@ -41,6 +30,60 @@ unsigned long long
 cuvk_stream_next_id(void)
 {
    return __atomic_fetch_add(&next_stream_id, 1, __ATOMIC_RELAXED);
+}
+
+/* A stream's last reference is gone: cuStreamDestroy (or its context's
+ * teardown) took it off its context, and no call holds it any more.
+ * Nothing the GPU uses lives in it, so only its memory is left. */
+static void
+stream_free(struct cuvk_object *obj)
+{
+   free(cuvk_container_of(obj, struct cuvk_stream, base));
+}
+
+/* The live stream hstream names, with a reference (never a default
+ * stream: the caller resolves those). */
+static struct cuvk_stream *
+stream_get(CUstream hstream)
+{
+   struct cuvk_object *obj = cuvk_object_get(hstream, CUVK_OBJECT_STREAM);
+   return obj ? cuvk_container_of(obj, struct cuvk_stream, base) : NULL;
+}
+
+/* A default stream of ctx, with a reference: the legacy stream's is one
+ * on ctx, the calling thread's per-thread stream's its own (which holds
+ * ctx too). */
+static CUresult
+stream_default(struct cuvk_context *ctx, CUstream hstream, const char *entry, struct cuvk_stream **out)
+{
+   if (hstream == CU_STREAM_PER_THREAD) {
+      struct cuvk_stream *own = NULL;
+      CUresult res = cuvk_stream_per_thread(ctx, entry, &own);
+      if (res != CUDA_SUCCESS)
+         return res;
+      *out = stream_get((CUstream)own);
+      if (!*out)
+         return cuvk_error(CUDA_ERROR_CONTEXT_IS_DESTROYED, "%s: the context's per-thread streams are gone",
+                           entry);
+      return CUDA_SUCCESS;
+   }
+   cuvk_context_get(ctx);
+   *out = &ctx->null_stream;
+   return CUDA_SUCCESS;
+}
+
+void
+cuvk_stream_put(struct cuvk_stream *stream)
+{
+   if (!stream)
+      return;
+   /* A context's default stream is part of the context, not counted:
+    * its lookup held the context alone.  Another stream's reference
+    * holds its context too (cuvk_object_add_in). */
+   if (stream == &stream->ctx->null_stream)
+      cuvk_context_put(stream->ctx);
+   else
+      cuvk_object_put(&stream->base);
 }
 
 CUresult
@@ -54,16 +97,21 @@ cuvk_stream_lookup(CUstream hstream, const char *entry, struct cuvk_context **ct
       res = cuvk_context_current(entry, &ctx);
       if (res != CUDA_SUCCESS)
          return res;
-      *ctx_out = ctx;
-      return stream_default(ctx, hstream, entry, out);
+      /* The stream's reference holds ctx from here. */
+      res = stream_default(ctx, hstream, entry, out);
+      cuvk_context_put(ctx);
+      if (res == CUDA_SUCCESS)
+         *ctx_out = ctx;
+      return res;
    }
    res = cuvk_driver_check(entry);
    if (res != CUDA_SUCCESS)
       return res;
-   if (!cuvk_object_is(hstream, CUVK_OBJECT_STREAM))
+   struct cuvk_stream *stream = stream_get(hstream);
+   if (!stream)
       return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "%s: %p is not a live stream", entry, (void *)hstream);
-   *out = (struct cuvk_stream *)hstream;
-   *ctx_out = (*out)->ctx;
+   *out = stream;
+   *ctx_out = stream->ctx;
    return CUDA_SUCCESS;
 }
 
@@ -73,18 +121,21 @@ cuvk_stream_resolve(struct cuvk_context *ctx, CUstream hstream, const char *entr
 {
    if (stream_is_default(hstream))
       return stream_default(ctx, hstream, entry, out);
-   if (!cuvk_object_is(hstream, CUVK_OBJECT_STREAM))
+   struct cuvk_stream *stream = stream_get(hstream);
+   if (!stream)
       return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "%s: %p is not a live stream", entry, (void *)hstream);
-   struct cuvk_stream *stream = (struct cuvk_stream *)hstream;
-   if (stream->ctx != ctx)
+   if (stream->ctx != ctx) {
+      cuvk_stream_put(stream);
       return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "%s: stream %p belongs to another context",
                         entry, (void *)hstream);
+   }
    *out = stream;
    return CUDA_SUCCESS;
 }
 
-/* A destroyed stream's memory stays a stream of its context (see
- * ctx->stream_pool) until the context goes. */
+/* Takes the stream off its context and drops the table's reference; a
+ * call still holding it finishes on it.  ctx lock held; the put only
+ * frees memory, so it may run under the lock. */
 void
 cuvk_stream_destroy_locked(struct cuvk_stream *stream)
 {
@@ -93,55 +144,38 @@ cuvk_stream_destroy_locked(struct cuvk_stream *stream)
     * completes, as on CUDA. */
    if (stream->ctx->held_wait_count)
       (void)cuvk_held_waits_submit(stream->ctx);
-   cuvk_object_remove(&stream->base);
    cuvk_list_del(&stream->link);
-   cuvk_list_addtail(&stream->link, &stream->ctx->stream_pool);
-}
-
-void
-cuvk_stream_pool_free_locked(struct cuvk_context *ctx)
-{
-   cuvk_list_for_each_entry_safe(struct cuvk_stream, s, &ctx->stream_pool, link) {
-      cuvk_list_del(&s->link);
-      free(s);
-   }
+   cuvk_object_release(&stream->base);
 }
 
 CUresult
 cuvk_stream_create_locked(struct cuvk_context *ctx, unsigned flags, int priority, struct cuvk_stream **out)
 {
-   struct cuvk_stream *stream;
-
-   if (!cuvk_list_is_empty(&ctx->stream_pool)) {
-      stream = cuvk_container_of(ctx->stream_pool.next, struct cuvk_stream, link);
-      cuvk_list_del(&stream->link);
-   } else {
-      stream = malloc(sizeof(*stream));
-   }
+   struct cuvk_stream *stream = calloc(1, sizeof(*stream));
    if (!stream)
       return CUDA_ERROR_OUT_OF_MEMORY;
-   /* Field by field, under the lock: a late reader of a pooled stream
-    * reads ctx without it (the same context, never a torn value) and the
-    * rest under it. */
-   memset(&stream->base, 0, sizeof(stream->base));
    stream->ctx = ctx;
    stream->flags = flags;
    /* CUDA clamps priorities into the supported range. */
    stream->priority = CUVK_MAX(CUVK_MIN(priority, STREAM_PRIORITY_LEAST), STREAM_PRIORITY_GREATEST);
-   stream->last_value = 0;
    stream->lane = cuvk_submit_pick_lane(ctx, stream->priority);
    stream->transfer_lane = cuvk_submit_pick_transfer_lane(ctx);
-   memset(stream->waits, 0, sizeof(stream->waits));
    stream->id = cuvk_stream_next_id();
    cuvk_list_addtail(&stream->link, &ctx->streams);
    *out = stream;
    return CUDA_SUCCESS;
 }
 
+void
+cuvk_stream_enter(struct cuvk_stream *stream)
+{
+   cuvk_object_add_in(&stream->base, CUVK_OBJECT_STREAM, stream_free, &stream->ctx->base);
+}
+
 static CUresult
 stream_create(CUstream *phstream, unsigned int flags, int priority, const char *entry)
 {
-   struct cuvk_context *ctx = NULL;
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    struct cuvk_stream *stream = NULL;
    CUresult res = cuvk_context_current(entry, &ctx);
    if (res != CUDA_SUCCESS)
@@ -156,7 +190,7 @@ stream_create(CUstream *phstream, unsigned int flags, int priority, const char *
    pthread_mutex_unlock(&ctx->lock);
    if (res != CUDA_SUCCESS)
       return cuvk_error(res, "%s: out of host memory", entry);
-   cuvk_object_add(&stream->base, CUVK_OBJECT_STREAM, NULL);
+   cuvk_stream_enter(stream);
    *phstream = (CUstream)stream;
    return CUDA_SUCCESS;
 }
@@ -179,16 +213,25 @@ cuStreamDestroy_v2(CUstream hstream)
    CUresult res = cuvk_driver_check("cuStreamDestroy");
    if (res != CUDA_SUCCESS)
       return res;
-   if (stream_is_default(hstream) || !cuvk_object_is(hstream, CUVK_OBJECT_STREAM))
+   struct cuvk_stream *stream = stream_is_default(hstream) ? NULL : stream_get(hstream);
+   if (!stream)
       return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "cuStreamDestroy: %p is not a live stream",
                         (void *)hstream);
    /* Work already recorded completes on its own; a stream holds nothing
-    * the GPU uses. */
-   struct cuvk_stream *stream = (struct cuvk_stream *)hstream;
+    * the GPU uses.  Two destroys racing: the one that takes the stream
+    * out of the table unlinks it, the other finds it gone. */
    struct cuvk_context *ctx = stream->ctx;
+   bool first = false;
    pthread_mutex_lock(&ctx->lock);
-   cuvk_stream_destroy_locked(stream);
+   if (cuvk_object_is(stream, CUVK_OBJECT_STREAM)) {
+      cuvk_stream_destroy_locked(stream);
+      first = true;
+   }
    pthread_mutex_unlock(&ctx->lock);
+   cuvk_stream_put(stream);
+   if (!first)
+      return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "cuStreamDestroy: %p is not a live stream",
+                        (void *)hstream);
    return CUDA_SUCCESS;
 }
 
@@ -196,7 +239,7 @@ CUVK_EXPORT CUresult CUDAAPI
 cuStreamSynchronize(CUstream hstream)
 {
    struct cuvk_context *ctx = NULL;
-   struct cuvk_stream *stream = NULL;
+   struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
    CUresult res = cuvk_stream_lookup(hstream, "cuStreamSynchronize", &ctx, &stream);
    if (res != CUDA_SUCCESS)
       return res;
@@ -219,7 +262,7 @@ CUVK_EXPORT CUresult CUDAAPI
 cuStreamQuery(CUstream hstream)
 {
    struct cuvk_context *ctx = NULL;
-   struct cuvk_stream *stream = NULL;
+   struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
    bool done;
    CUresult res = cuvk_stream_lookup(hstream, "cuStreamQuery", &ctx, &stream);
    if (res != CUDA_SUCCESS)
@@ -244,7 +287,7 @@ CUVK_EXPORT CUresult CUDAAPI
 cuStreamWaitEvent(CUstream hstream, CUevent hevent, unsigned int flags)
 {
    struct cuvk_context *ctx = NULL;
-   struct cuvk_stream *stream = NULL;
+   struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
    CUresult res = cuvk_stream_lookup(hstream, "cuStreamWaitEvent", &ctx, &stream);
    if (res != CUDA_SUCCESS)
       return res;
@@ -276,7 +319,7 @@ CUVK_EXPORT CUresult CUDAAPI
 cuStreamGetFlags(CUstream hstream, unsigned int *flags)
 {
    struct cuvk_context *ctx = NULL;
-   struct cuvk_stream *stream = NULL;
+   struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
    CUresult res = cuvk_stream_lookup(hstream, "cuStreamGetFlags", &ctx, &stream);
    if (res != CUDA_SUCCESS)
       return res;
@@ -290,7 +333,7 @@ CUVK_EXPORT CUresult CUDAAPI
 cuStreamGetPriority(CUstream hstream, int *priority)
 {
    struct cuvk_context *ctx = NULL;
-   struct cuvk_stream *stream = NULL;
+   struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
    CUresult res = cuvk_stream_lookup(hstream, "cuStreamGetPriority", &ctx, &stream);
    if (res != CUDA_SUCCESS)
       return res;
@@ -304,7 +347,7 @@ CUVK_EXPORT CUresult CUDAAPI
 cuStreamGetCtx_v2(CUstream hstream, CUcontext *pctx, CUgreenCtx *pgreen)
 {
    struct cuvk_context *ctx = NULL;
-   struct cuvk_stream *stream = NULL;
+   struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
    CUresult res = cuvk_stream_lookup(hstream, "cuStreamGetCtx", &ctx, &stream);
    if (res != CUDA_SUCCESS)
       return res;
@@ -329,7 +372,7 @@ CUVK_EXPORT CUresult CUDAAPI
 cuStreamGetId(CUstream hstream, unsigned long long *stream_id)
 {
    struct cuvk_context *ctx = NULL;
-   struct cuvk_stream *stream = NULL;
+   struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
    CUresult res = cuvk_stream_lookup(hstream, "cuStreamGetId", &ctx, &stream);
    if (res != CUDA_SUCCESS)
       return res;
@@ -344,7 +387,7 @@ CUVK_EXPORT CUresult CUDAAPI
 cuStreamGetDevice(CUstream hstream, CUdevice *device)
 {
    struct cuvk_context *ctx = NULL;
-   struct cuvk_stream *stream = NULL;
+   struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
    CUresult res = cuvk_stream_lookup(hstream, "cuStreamGetDevice", &ctx, &stream);
    if (res != CUDA_SUCCESS)
       return res;

@@ -11,7 +11,7 @@
  * the thread's list and the context's, under one process-wide lock, and
  * whichever side comes first unlinks it from both and frees it: the
  * thread's exit destroys the stream (so many short-lived threads do not
- * pile up streams; a destroyed stream returns to the context's pool), a
+ * pile up streams), a
  * context's teardown only drops the entries, as it destroys every stream
  * of its own anyway.
  *
@@ -115,8 +115,8 @@ cuvk_stream_per_thread(struct cuvk_context *ctx, const char *entry, struct cuvk_
       goto out;
    }
    pthread_mutex_lock(&ctx->lock);
-   /* Blocking, default priority; not entered in the object table, so no
-    * handle a program holds can destroy it under the entry. */
+   /* Blocking, default priority; counted like any stream, so lookups of
+    * it hold it (and its context) while they use it. */
    res = cuvk_stream_create_locked(ctx, 0, 0, &e->stream);
    if (res == CUDA_SUCCESS)
       cuvk_list_addtail(&e->ctx_link, &ctx->per_thread_streams);
@@ -125,6 +125,7 @@ cuvk_stream_per_thread(struct cuvk_context *ctx, const char *entry, struct cuvk_
       free(e);
       goto out;
    }
+   cuvk_stream_enter(e->stream);
    e->ctx = ctx;
    e->ctx_id = ctx->id;
    cuvk_list_addtail(&e->thread_link, &t->entries);

@@ -160,13 +160,16 @@ cuvk_vmm_release_context(struct cuvk_context *ctx)
    }
 }
 
-/* The live handle, counted in call_refs until handle_put. */
+/* The live handle, counted in call_refs until handle_put, with a
+ * reference to its context (a context being destroyed frees its handles
+ * once no call holds it, and its handles are dead to later calls). */
 static CUresult
 handle_get(CUmemGenericAllocationHandle handle, const char *entry, struct vmm_handle **out)
 {
    struct vmm_handle *h = (struct vmm_handle *)(uintptr_t)handle;
    pthread_mutex_lock(&vmm_lock);
-   bool live = handle && cuvk_object_is(h, CUVK_OBJECT_VMM_HANDLE);
+   bool live = handle && cuvk_object_is(h, CUVK_OBJECT_VMM_HANDLE) &&
+               cuvk_object_get(h->ctx, CUVK_OBJECT_CONTEXT);
    if (live)
       h->call_refs++;
    pthread_mutex_unlock(&vmm_lock);
@@ -181,11 +184,13 @@ handle_get(CUmemGenericAllocationHandle handle, const char *entry, struct vmm_ha
 static void
 handle_put(struct vmm_handle *h)
 {
+   struct cuvk_context *ctx = h->ctx;
    pthread_mutex_lock(&vmm_lock);
    bool last = --h->call_refs == 0 && h->handle_refs == 0 && h->map_refs == 0;
    pthread_mutex_unlock(&vmm_lock);
    if (last)
       handle_destroy(h, false);
+   cuvk_context_put(ctx);
 }
 
 static CUresult
@@ -366,7 +371,7 @@ CUVK_EXPORT CUresult CUDAAPI
 cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size, const CUmemAllocationProp *prop,
             unsigned long long flags)
 {
-   struct cuvk_context *ctx = NULL;
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    VkDeviceMemory memory;
    CUresult res = cuvk_context_current("cuMemCreate", &ctx);
    if (res != CUDA_SUCCESS)
@@ -932,7 +937,7 @@ CUVK_EXPORT CUresult CUDAAPI
 cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *handle, void *os_handle,
                                CUmemAllocationHandleType type)
 {
-   struct cuvk_context *ctx = NULL;
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    struct cuvk_mem_export_record rec;
    VkDeviceMemory memory;
    CUresult res = cuvk_context_current("cuMemImportFromShareableHandle", &ctx);

@@ -411,7 +411,7 @@ cudaDeviceReset(void)
       return cuvk_rt_return(err);
 
    cur = rt_live_current(&stale);
-   if (cur && !((struct cuvk_context *)cur)->primary) {
+   if (cur && !cuvk_context_is_primary(cur)) {
       /* A context the program created: the runtime keeps nothing in it
        * to reset, so only its work is waited for. */
       return cuvk_rt_return_cu(cuCtxSynchronize());

@@ -400,7 +400,12 @@ rt_fatbin_loaded(struct cuvk_rt_fatbin *fb, const char *entry, struct rt_loaded 
    if (res != CUDA_SUCCESS || !cur)
       return res != CUDA_SUCCESS ? cuvk_rt_from_cu(res)
                                  : cuvk_rt_error(cudaErrorDeviceUninitialized, "%s: no current context", entry);
-   unsigned long long id = ((struct cuvk_context *)cur)->id;
+   /* Through the driver, which holds the context while it reads it: a
+    * destroy on another thread may be under way. */
+   unsigned long long id = 0;
+   res = cuCtxGetId(cur, &id);
+   if (res != CUDA_SUCCESS)
+      return cuvk_rt_from_cu(res);
 
    for (struct rt_loaded *l = __atomic_load_n(&fb->loaded, __ATOMIC_ACQUIRE); l; l = l->next) {
       if (l->ctx_id == id) {

@@ -7,6 +7,7 @@
 #include "api_test.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <unistd.h>
@@ -702,8 +703,8 @@ thread_event_record_query(void)
  * stream was created last, live or already destroyed.  A call that found
  * the stream in the object table used to read it after the destroy had
  * freed it (fuzz_api; under --sanitize=address a heap-use-after-free in
- * cuStreamQuery).  A destroyed stream now stays a stream of its context
- * until the context goes, so a late reader gets an answer. */
+ * cuStreamQuery).  The table now holds a reference to each stream and
+ * each call its own, so a late reader finishes on the live stream. */
 struct stream_race {
    CUcontext ctx;
    CUdeviceptr dev;
@@ -769,6 +770,96 @@ thread_stream_destroy_query(void)
    for (int i = 0; i <= READERS; i++)
       pthread_join(threads[i], NULL);
    pthread_barrier_destroy(&r.start);
+   API_CHECK_CU(cuCtxSynchronize());
+   API_CHECK_CU(cuMemFree(r.dev));
+}
+
+/* One thread creates streams, queues a fill on each and destroys it;
+ * others queue work on whichever stream it made last, live or already
+ * destroyed: copies and fills, an event recorded on it and waited for
+ * there, a synchronisation and a query.  Each call holds the stream it
+ * found until it returns, and what it queued before the destroy
+ * completes, as CUDA defines for a destroyed stream's work. */
+struct stream_use_race {
+   CUcontext ctx;
+   CUdeviceptr dev;
+   CUstream _Atomic latest;
+   bool _Atomic stop;
+   pthread_barrier_t start;
+};
+
+static void *
+stream_use_churn(void *data)
+{
+   struct stream_use_race *r = data;
+   API_CHECK_CU(cuCtxSetCurrent(r->ctx));
+   pthread_barrier_wait(&r->start);
+   double end = api_now() + 2.0;
+   for (unsigned i = 0; api_now() < end && !cuvk_test_failures(); i++) {
+      CUstream s;
+      if (!API_CHECK_CU(cuStreamCreate(&s, i % 2 ? CU_STREAM_NON_BLOCKING : 0)))
+         break;
+      atomic_store(&r->latest, s);
+      API_CHECK_CU(cuMemsetD8Async(r->dev, (unsigned char)i, 4096, s));
+      API_CHECK_CU(cuStreamDestroy(s));
+   }
+   atomic_store(&r->stop, true);
+   API_CHECK_CU(cuCtxSetCurrent(NULL));
+   return NULL;
+}
+
+static bool
+stream_use_result(CUresult r)
+{
+   return r == CUDA_SUCCESS || r == CUDA_ERROR_NOT_READY || r == CUDA_ERROR_INVALID_HANDLE;
+}
+
+static void *
+stream_use_user(void *data)
+{
+   struct stream_use_race *r = data;
+   uint8_t host[256];
+   CUevent e;
+   API_CHECK_CU(cuCtxSetCurrent(r->ctx));
+   if (!API_CHECK_CU(cuEventCreate(&e, CU_EVENT_DISABLE_TIMING)))
+      e = NULL;
+   pthread_barrier_wait(&r->start);
+   while (e && !atomic_load(&r->stop)) {
+      CUstream s = atomic_load(&r->latest);
+      if (!s)
+         continue;
+      CUresult c = cuMemcpyDtoHAsync(host, r->dev, sizeof(host), s),
+               f = cuMemsetD32Async(r->dev + 1024, 7, 64, s), v = cuEventRecord(e, s),
+               w = cuStreamWaitEvent(s, e, 0), y = cuStreamSynchronize(s), q = cuStreamQuery(s);
+      API_CHECK_MSG(stream_use_result(c) && stream_use_result(f) && stream_use_result(v) &&
+                       stream_use_result(w) && stream_use_result(y) && stream_use_result(q),
+                    "on a stream being destroyed: copy %d, fill %d, event record %d, event wait %d, "
+                    "synchronize %d, query %d", (int)c, (int)f, (int)v, (int)w, (int)y, (int)q);
+   }
+   /* What was recorded on a destroyed stream completes all the same. */
+   if (e) {
+      API_CHECK_CU(cuEventSynchronize(e));
+      API_CHECK_CU(cuEventDestroy(e));
+   }
+   API_CHECK_CU(cuCtxSetCurrent(NULL));
+   return NULL;
+}
+
+static void
+thread_stream_destroy_use(void)
+{
+   enum { USERS = 3 };
+   struct stream_use_race r = { .ctx = api_ctx };
+   pthread_t threads[1 + USERS];
+   API_REQUIRE_CU(cuMemAlloc(&r.dev, 4096));
+   pthread_barrier_init(&r.start, NULL, 1 + USERS);
+   API_REQUIRE(pthread_create(&threads[0], NULL, stream_use_churn, &r) == 0);
+   for (int i = 1; i <= USERS; i++)
+      API_REQUIRE(pthread_create(&threads[i], NULL, stream_use_user, &r) == 0);
+   for (int i = 0; i <= USERS; i++)
+      pthread_join(threads[i], NULL);
+   pthread_barrier_destroy(&r.start);
+   API_CHECK_CU(cuCtxSetCurrent(api_ctx));
    API_CHECK_CU(cuCtxSynchronize());
    API_CHECK_CU(cuMemFree(r.dev));
 }
@@ -1053,6 +1144,177 @@ thread_array_destroy_use(void)
    API_CHECK_CU(cuCtxSynchronize());
 }
 
+/* One thread creates contexts and destroys each after a moment; others
+ * make whichever it created last current and use it: allocate and free,
+ * create, record on and destroy streams and events, synchronise.  A call
+ * that found the context live used to have it freed under it (no count
+ * on contexts); the destroy now waits for calls holding it, and later
+ * ones are told it is gone. */
+struct ctx_race {
+   CUdevice dev;
+   CUcontext _Atomic latest;
+   bool _Atomic stop;
+   unsigned _Atomic uses;
+   pthread_barrier_t start;
+};
+
+static bool
+ctx_race_result(CUresult r)
+{
+   return r == CUDA_SUCCESS || r == CUDA_ERROR_NOT_READY || r == CUDA_ERROR_INVALID_CONTEXT ||
+          r == CUDA_ERROR_CONTEXT_IS_DESTROYED || r == CUDA_ERROR_INVALID_HANDLE ||
+          r == CUDA_ERROR_INVALID_VALUE;
+}
+
+/* Uses the current context (live or destroyed meanwhile); false when an
+ * answer was not one a destroyed context may give. */
+static bool
+ctx_race_use(void)
+{
+   CUdeviceptr p = 0;
+   CUstream s = NULL;
+   CUevent e = NULL;
+   CUresult a = cuMemAlloc(&p, 4096), f = CUDA_SUCCESS, m = CUDA_SUCCESS;
+   if (a == CUDA_SUCCESS) {
+      m = cuMemsetD8(p, 1, 4096);
+      f = cuMemFree(p);
+   }
+   CUresult sc = cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), ec = cuEventCreate(&e, 0);
+   CUresult er = CUDA_SUCCESS, ss = CUDA_SUCCESS, sd = CUDA_SUCCESS, ed = CUDA_SUCCESS;
+   if (sc == CUDA_SUCCESS && ec == CUDA_SUCCESS) {
+      er = cuEventRecord(e, s);
+      ss = cuStreamSynchronize(s);
+   }
+   if (sc == CUDA_SUCCESS)
+      sd = cuStreamDestroy(s);
+   if (ec == CUDA_SUCCESS)
+      ed = cuEventDestroy(e);
+   CUresult cs = cuCtxSynchronize();
+   bool ok = ctx_race_result(a) && ctx_race_result(m) && ctx_race_result(f) && ctx_race_result(sc) &&
+             ctx_race_result(ec) && ctx_race_result(er) && ctx_race_result(ss) && ctx_race_result(sd) &&
+             ctx_race_result(ed) && ctx_race_result(cs);
+   API_CHECK_MSG(ok, "on a context being destroyed: alloc %d, memset %d, free %d, stream %d, event %d, "
+                 "record %d, stream sync %d, stream destroy %d, event destroy %d, ctx sync %d", (int)a, (int)m,
+                 (int)f, (int)sc, (int)ec, (int)er, (int)ss, (int)sd, (int)ed, (int)cs);
+   return ok;
+}
+
+static void *
+ctx_race_destroyer(void *data)
+{
+   struct ctx_race *r = data;
+   pthread_barrier_wait(&r->start);
+   double end = api_now() + 2.0;
+   while (api_now() < end && !cuvk_test_failures()) {
+      CUcontext ctx;
+      if (!API_CHECK_CU(cuCtxCreate(&ctx, NULL, 0, r->dev)))
+         break;
+      API_CHECK_CU(cuCtxPopCurrent(NULL));
+      atomic_store(&r->latest, ctx);
+      /* Long enough for the others to be in calls on it. */
+      unsigned seen = atomic_load(&r->uses);
+      double wait_end = api_now() + 0.2;
+      while (atomic_load(&r->uses) < seen + 3 && api_now() < wait_end)
+         sched_yield();
+      API_CHECK_CU(cuCtxDestroy(ctx));
+   }
+   atomic_store(&r->stop, true);
+   return NULL;
+}
+
+static void *
+ctx_race_user(void *data)
+{
+   struct ctx_race *r = data;
+   pthread_barrier_wait(&r->start);
+   while (!atomic_load(&r->stop)) {
+      CUcontext ctx = atomic_load(&r->latest);
+      if (!ctx)
+         continue;
+      CUresult c = cuCtxSetCurrent(ctx);
+      if (c == CUDA_ERROR_INVALID_CONTEXT)
+         continue;
+      if (!API_CHECK_CU(c) || !ctx_race_use())
+         break;
+      atomic_fetch_add(&r->uses, 1);
+   }
+   API_CHECK_CU(cuCtxSetCurrent(NULL));
+   return NULL;
+}
+
+static void
+thread_ctx_destroy_use(void)
+{
+   enum { USERS = 3 };
+   struct ctx_race r = { .dev = api_dev };
+   pthread_t threads[1 + USERS];
+   pthread_barrier_init(&r.start, NULL, 1 + USERS);
+   API_REQUIRE(pthread_create(&threads[0], NULL, ctx_race_destroyer, &r) == 0);
+   for (int i = 1; i <= USERS; i++)
+      API_REQUIRE(pthread_create(&threads[i], NULL, ctx_race_user, &r) == 0);
+   for (int i = 0; i <= USERS; i++)
+      pthread_join(threads[i], NULL);
+   pthread_barrier_destroy(&r.start);
+}
+
+/* The same with the primary context: one thread resets it now and then
+ * while others retain it, use it and release it. */
+static void *
+primary_race_resetter(void *data)
+{
+   struct ctx_race *r = data;
+   pthread_barrier_wait(&r->start);
+   double end = api_now() + 2.0;
+   while (api_now() < end && !cuvk_test_failures()) {
+      unsigned seen = atomic_load(&r->uses);
+      double wait_end = api_now() + 0.2;
+      while (atomic_load(&r->uses) < seen + 3 && api_now() < wait_end)
+         sched_yield();
+      API_CHECK_CU(cuDevicePrimaryCtxReset(r->dev));
+   }
+   atomic_store(&r->stop, true);
+   return NULL;
+}
+
+static void *
+primary_race_user(void *data)
+{
+   struct ctx_race *r = data;
+   pthread_barrier_wait(&r->start);
+   while (!atomic_load(&r->stop)) {
+      CUcontext ctx;
+      if (!API_CHECK_CU(cuDevicePrimaryCtxRetain(&ctx, r->dev)))
+         break;
+      CUresult c = cuCtxSetCurrent(ctx);
+      bool ok = c == CUDA_ERROR_INVALID_CONTEXT || (API_CHECK_CU(c) && ctx_race_use());
+      /* A reset in between dropped every retain: nothing to release. */
+      CUresult rel = cuDevicePrimaryCtxRelease(r->dev);
+      API_CHECK_MSG(rel == CUDA_SUCCESS || rel == CUDA_ERROR_INVALID_CONTEXT, "release gave %d", (int)rel);
+      if (!ok)
+         break;
+      atomic_fetch_add(&r->uses, 1);
+   }
+   API_CHECK_CU(cuCtxSetCurrent(NULL));
+   return NULL;
+}
+
+static void
+thread_primary_reset_use(void)
+{
+   enum { USERS = 3 };
+   struct ctx_race r = { .dev = api_dev };
+   pthread_t threads[1 + USERS];
+   pthread_barrier_init(&r.start, NULL, 1 + USERS);
+   API_REQUIRE(pthread_create(&threads[0], NULL, primary_race_resetter, &r) == 0);
+   for (int i = 1; i <= USERS; i++)
+      API_REQUIRE(pthread_create(&threads[i], NULL, primary_race_user, &r) == 0);
+   for (int i = 0; i <= USERS; i++)
+      pthread_join(threads[i], NULL);
+   pthread_barrier_destroy(&r.start);
+   /* Whatever the users' retains left. */
+   API_CHECK_CU(cuDevicePrimaryCtxReset(api_dev));
+}
+
 static const struct api_case cases[] = {
    API_CASE("api.thread.streams", thread_streams),
    API_CASE_BARE("api.thread.shared_context", thread_shared_context),
@@ -1063,9 +1325,12 @@ static const struct api_case cases[] = {
    API_CASE("api.thread.vmm_release_retire", thread_vmm_release_retire),
    API_CASE("api.thread.event_record_query", thread_event_record_query),
    API_CASE("api.thread.stream_destroy_query", thread_stream_destroy_query),
+   API_CASE("api.thread.stream_destroy_use", thread_stream_destroy_use),
    API_CASE("api.thread.event_destroy_use", thread_event_destroy_use),
    API_CASE("api.thread.vmm_import_destroy_use", thread_vmm_import_destroy_use),
    API_CASE("api.thread.array_destroy_use", thread_array_destroy_use),
+   API_CASE_BARE("api.thread.ctx_destroy_use", thread_ctx_destroy_use),
+   API_CASE_BARE("api.thread.primary_reset_use", thread_primary_reset_use),
 };
 
 API_MAIN(cases)

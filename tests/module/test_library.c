@@ -16,11 +16,14 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "driver_harness.h"
@@ -445,6 +448,173 @@ case_link(void)
    drv_test_teardown();
 }
 
+static double
+now_s(void)
+{
+   struct timespec ts;
+   clock_gettime(CLOCK_MONOTONIC, &ts);
+   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* One thread loads vector_add as a library and unloads it; others take
+ * its kernel, the kernel's function and attributes, and launch it, on
+ * whichever library it loaded last, live or already unloaded.  Each call
+ * holds the library it found until it returns; what it launched before
+ * the unload completes.  Every answer is success or a dead handle. */
+struct library_race {
+   const char *ptx;
+   CUcontext ctx;
+   CUlibrary _Atomic latest;
+   atomic_bool stop;
+   atomic_uint bad;
+   struct vadd *v;
+};
+
+static void *
+library_race_unloader(void *data)
+{
+   struct library_race *r = data;
+   OK(cuCtxSetCurrent(r->ctx));
+   double end = now_s() + 2.0;
+   while (now_s() < end && !cuvk_test_failures()) {
+      CUlibrary lib;
+      OK(cuLibraryLoadData(&lib, r->ptx, NULL, NULL, 0, NULL, NULL, 0));
+      atomic_store(&r->latest, lib);
+      CUkernel k;
+      OK(cuLibraryGetKernel(&k, lib, "vector_add"));
+      OK(cuLaunchKernel((CUfunction)k, 1, 1, 1, 32, 1, 1, 0, NULL, r->v->params, NULL));
+      OK(cuLibraryUnload(lib));
+   }
+   atomic_store(&r->stop, true);
+   return NULL;
+}
+
+static bool
+race_ok(CUresult r)
+{
+   return r == CUDA_SUCCESS || r == CUDA_ERROR_INVALID_HANDLE;
+}
+
+static void *
+library_race_user(void *data)
+{
+   struct library_race *r = data;
+   OK(cuCtxSetCurrent(r->ctx));
+   while (!atomic_load(&r->stop)) {
+      CUlibrary lib = atomic_load(&r->latest);
+      if (!lib)
+         continue;
+      CUkernel k = NULL;
+      CUfunction f = NULL;
+      unsigned count = 0;
+      int regs = 0;
+      CUresult g = cuLibraryGetKernel(&k, lib, "vector_add"), c = cuLibraryGetKernelCount(&count, lib);
+      CUresult fn = CUDA_SUCCESS, a = CUDA_SUCCESS, l = CUDA_SUCCESS;
+      if (g == CUDA_SUCCESS) {
+         fn = cuKernelGetFunction(&f, k);
+         a = cuKernelGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, k, dev);
+         l = cuLaunchKernel((CUfunction)k, 1, 1, 1, 32, 1, 1, 0, NULL, r->v->params, NULL);
+      }
+      if (!race_ok(g) || !race_ok(c) || !race_ok(fn) || !race_ok(a) || !race_ok(l)) {
+         fprintf(stderr, "on a library being unloaded: kernel %d, count %d, function %d, attribute %d, "
+                 "launch %d\n", (int)g, (int)c, (int)fn, (int)a, (int)l);
+         atomic_fetch_add(&r->bad, 1);
+         break;
+      }
+   }
+   OK(cuCtxSynchronize());
+   return NULL;
+}
+
+static void
+case_library_unload_race(void)
+{
+   enum { USERS = 3 };
+   drv_test_setup(&dev);
+   struct vadd v;
+   vadd_init(&v);
+   struct library_race r = { .ptx = drv_test_read_file(paths[0], NULL), .v = &v };
+   OK(cuCtxGetCurrent(&r.ctx));
+   pthread_t threads[1 + USERS];
+   CHECK(pthread_create(&threads[0], NULL, library_race_unloader, &r) == 0);
+   for (int i = 1; i <= USERS; i++)
+      CHECK(pthread_create(&threads[i], NULL, library_race_user, &r) == 0);
+   for (int i = 0; i <= USERS; i++)
+      pthread_join(threads[i], NULL);
+   CHECK(atomic_load(&r.bad) == 0);
+   OK(cuCtxSynchronize());
+   vadd_fini(&v);
+   free((char *)r.ptx);
+   drv_test_teardown();
+}
+
+/* One thread creates link states, adds an input and destroys them;
+ * others add inputs to and complete whichever it made last.  Each call
+ * holds the state it found, and calls on one state are ordered. */
+struct link_race {
+   CUlinkState _Atomic latest;
+   atomic_bool stop;
+   atomic_uint bad;
+};
+
+static void *
+link_race_destroyer(void *data)
+{
+   struct link_race *r = data;
+   double end = now_s() + 2.0;
+   while (now_s() < end && !cuvk_test_failures()) {
+      CUlinkState state;
+      OK(cuLinkCreate(0, NULL, NULL, &state));
+      atomic_store(&r->latest, state);
+      OK(cuLinkAddData(state, CU_JIT_INPUT_PTX, (void *)link_lib_ptx, sizeof(link_lib_ptx), "lib", 0, NULL,
+                       NULL));
+      OK(cuLinkDestroy(state));
+   }
+   atomic_store(&r->stop, true);
+   return NULL;
+}
+
+static void *
+link_race_user(void *data)
+{
+   struct link_race *r = data;
+   while (!atomic_load(&r->stop)) {
+      CUlinkState state = atomic_load(&r->latest);
+      if (!state)
+         continue;
+      void *cubin;
+      size_t size;
+      CUresult a = cuLinkAddData(state, CU_JIT_INPUT_PTX, (void *)link_main_ptx, sizeof(link_main_ptx), "main",
+                                 0, NULL, NULL);
+      CUresult c = cuLinkComplete(state, &cubin, &size);
+      /* Complete may find the destroyer's input alone, or it with this
+       * thread's (linked), or several of this thread's: PTX that defines
+       * a symbol twice does not link. */
+      if (!race_ok(a) || !(race_ok(c) || c == CUDA_ERROR_INVALID_PTX || c == CUDA_ERROR_INVALID_VALUE)) {
+         fprintf(stderr, "on a link state being destroyed: add %d, complete %d\n", (int)a, (int)c);
+         atomic_fetch_add(&r->bad, 1);
+         break;
+      }
+   }
+   return NULL;
+}
+
+static void
+case_link_destroy_race(void)
+{
+   enum { USERS = 3 };
+   drv_test_setup(&dev);
+   struct link_race r = { 0 };
+   pthread_t threads[1 + USERS];
+   CHECK(pthread_create(&threads[0], NULL, link_race_destroyer, &r) == 0);
+   for (int i = 1; i <= USERS; i++)
+      CHECK(pthread_create(&threads[i], NULL, link_race_user, &r) == 0);
+   for (int i = 0; i <= USERS; i++)
+      pthread_join(threads[i], NULL);
+   CHECK(atomic_load(&r.bad) == 0);
+   drv_test_teardown();
+}
+
 /* The child: load vector_add, run it, check it (exit status 0 when right). */
 static void
 case_cache_child(void)
@@ -631,6 +801,8 @@ static const struct {
    {"library.kernels", case_library},
    {"launch_ex.attributes", case_launch_ex},
    {"link.ptx", case_link},
+   {"library.unload_race", case_library_unload_race},
+   {"link.destroy_race", case_link_destroy_race},
    {"cache.disk", case_cache_disk},
    {"cache.child", case_cache_child},
 };
