@@ -137,6 +137,9 @@ struct bench_vk {
    VkCommandPool pool;
    VkCommandBuffer cmd;
    VkFence fence;
+   /* The empty compute pipeline (bench_vk_record_empty_dispatch). */
+   VkPipelineLayout empty_layout;
+   VkPipeline empty_pipeline;
    bool can_export;
    bool export_dedicated_only;
    PFN_vkGetMemoryFdKHR GetMemoryFdKHR;
@@ -179,6 +182,11 @@ bool bench_vk_record_copy(struct bench_vk *vk, const struct bench_vk_buffer *src
                           const struct bench_vk_buffer *dst, VkDeviceSize dst_offset, VkDeviceSize size);
 bool bench_vk_record_fill(struct bench_vk *vk, const struct bench_vk_buffer *dst, VkDeviceSize size,
                           uint32_t value);
+
+/* Record the one command buffer anew with one dispatch of a 1x1x1
+ * compute shader that does nothing (the kernel table's empty launch);
+ * the pipeline is made at the first call and kept. */
+bool bench_vk_record_empty_dispatch(struct bench_vk *vk);
 
 /* Submits the recorded command buffer and waits for its fence. */
 bool bench_vk_submit_wait(struct bench_vk *vk);

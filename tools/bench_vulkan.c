@@ -256,6 +256,8 @@ bench_vk_finish(struct bench_vk *vk)
    if (!vk->device)
       return;
    vkDeviceWaitIdle(vk->device);
+   vkDestroyPipeline(vk->device, vk->empty_pipeline, NULL);
+   vkDestroyPipelineLayout(vk->device, vk->empty_layout, NULL);
    vkDestroyFence(vk->device, vk->fence, NULL);
    vkDestroyCommandPool(vk->device, vk->pool, NULL);
    vkDestroyDevice(vk->device, NULL);
@@ -450,6 +452,74 @@ bench_vk_record_fill(struct bench_vk *vk, const struct bench_vk_buffer *dst, VkD
       return false;
    vkCmdFillBuffer(vk->cmd, dst->buffer, 0, size, value);
    return vk_end(vk, dst);
+}
+
+/* SPIR-V 1.0 of a GLSL compute shader with local size 1x1x1 and an empty
+ * main, written out by hand: five ids, no resources. */
+static const uint32_t empty_spirv[] = {
+   0x07230203, 0x00010000, 0, 5, 0,
+   (2u << 16) | 17, 1,                         /* OpCapability Shader */
+   (3u << 16) | 14, 0, 1,                      /* OpMemoryModel Logical GLSL450 */
+   (5u << 16) | 15, 5, 1, 0x6e69616d, 0,       /* OpEntryPoint GLCompute %1 "main" */
+   (6u << 16) | 16, 1, 17, 1, 1, 1,            /* OpExecutionMode %1 LocalSize 1 1 1 */
+   (2u << 16) | 19, 2,                         /* %2 = OpTypeVoid */
+   (3u << 16) | 33, 3, 2,                      /* %3 = OpTypeFunction %2 */
+   (5u << 16) | 54, 2, 1, 0, 3,                /* %1 = OpFunction %2 None %3 */
+   (2u << 16) | 248, 4,                        /* %4 = OpLabel */
+   (1u << 16) | 253,                           /* OpReturn */
+   (1u << 16) | 56,                            /* OpFunctionEnd */
+};
+
+static bool
+vk_empty_pipeline(struct bench_vk *vk)
+{
+   VkResult vr;
+
+   if (vk->empty_pipeline)
+      return true;
+   VkPipelineLayoutCreateInfo layout_info = { .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO };
+   vr = vkCreatePipelineLayout(vk->device, &layout_info, NULL, &vk->empty_layout);
+   if (vr != VK_SUCCESS)
+      return vk_fail(vr, "vkCreatePipelineLayout");
+   VkShaderModuleCreateInfo module_info = {
+      .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+      .codeSize = sizeof(empty_spirv),
+      .pCode = empty_spirv,
+   };
+   VkShaderModule module;
+   vr = vkCreateShaderModule(vk->device, &module_info, NULL, &module);
+   if (vr != VK_SUCCESS)
+      return vk_fail(vr, "vkCreateShaderModule");
+   VkComputePipelineCreateInfo info = {
+      .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+      .stage = {
+         .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+         .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+         .module = module,
+         .pName = "main",
+      },
+      .layout = vk->empty_layout,
+   };
+   vr = vkCreateComputePipelines(vk->device, VK_NULL_HANDLE, 1, &info, NULL, &vk->empty_pipeline);
+   vkDestroyShaderModule(vk->device, module, NULL);
+   if (vr != VK_SUCCESS) {
+      vk->empty_pipeline = VK_NULL_HANDLE;
+      return vk_fail(vr, "vkCreateComputePipelines");
+   }
+   return true;
+}
+
+bool
+bench_vk_record_empty_dispatch(struct bench_vk *vk)
+{
+   if (!vk_empty_pipeline(vk) || !vk_begin(vk))
+      return false;
+   vkCmdBindPipeline(vk->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, vk->empty_pipeline);
+   vkCmdDispatch(vk->cmd, 1, 1, 1);
+   VkResult vr = vkEndCommandBuffer(vk->cmd);
+   if (vr != VK_SUCCESS)
+      return vk_fail(vr, "vkEndCommandBuffer");
+   return true;
 }
 
 bool

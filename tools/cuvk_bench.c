@@ -1726,6 +1726,20 @@ bench_kernel(struct bench_state *s)
          cu->MemFree(y);
    }
 
+   /* The driver's own round trip for the empty launch: one dispatch of
+    * an empty shader, recorded once, submitted and waited for. */
+   if (s->have_vk) {
+      struct op_ctx vc = { .vk = &s->vk, .fd = -1 };
+      progress(s, t->id, "Vulkan");
+      t->impl_what[BENCH_IMPL_VULKAN] = "vkCmdDispatch(1, 1, 1) of an empty shader, recorded once, "
+                                        "submitted and waited for (empty row only)";
+      if (!bench_vk_record_empty_dispatch(&s->vk) ||
+          !bench_measure(s, op_vk_submit, NULL, &vc, &t->rows[KERNEL_ROW_EMPTY].r[BENCH_IMPL_VULKAN])) {
+         bench_table_note(t, "Vulkan: the empty dispatch failed (see the messages above)");
+         s->failures++;
+      }
+   }
+
    kernel_cache_remove();
    for (int k = 0; k < 2; k++) {
       enum bench_impl impl = k ? BENCH_IMPL_CUDA : BENCH_IMPL_CUVK;

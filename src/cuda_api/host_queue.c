@@ -173,9 +173,16 @@ cuvk_host_queue_wait_through(struct cuvk_context *ctx, uint64_t value)
    for (;;) {
       bool busy = false;
       cuvk_list_for_each_entry(struct cuvk_host_op, op, &q->ops, link) {
-         /* Points of one lane only compare with each other. */
-         if (op->after && cuvk_point_lane(op->after) == cuvk_point_lane(value) &&
-             op->after <= value) {
+         /* Points of one lane only compare with each other.  An op
+          * with no precondition at all (a semaphore signal on a stream
+          * whose work is all done, or was done by the host:
+          * transfer.c's host ops leave no point) may run at once and
+          * ends quickly, so it is waited for whatever the value: it can
+          * belong to the work waited for.  Host functions and waits,
+          * which may take long, are left to their gate step. */
+         bool free_op = !op->after && !op->wait && !op->gate;
+         if (free_op || (op->after && cuvk_point_lane(op->after) == cuvk_point_lane(value) &&
+                         op->after <= value)) {
             busy = true;
             break;
          }

@@ -74,12 +74,15 @@ uint64_t cuvk_host_queue_next_gate(struct cuvk_context *ctx);
  * needed.  ctx lock held. */
 CUresult cuvk_host_queue_push(struct cuvk_context *ctx, struct cuvk_host_op *op);
 
-/* True when no op is queued or running: a host signal made now cannot
- * overtake one queued earlier. */
+/* True when no op is queued or running (an op stays queued until it has
+ * run): a host signal made now cannot overtake one queued earlier.
+ * Takes the queue's lock; ctx lock may be held. */
 bool cuvk_host_queue_is_empty(struct cuvk_context *ctx);
 
 /* Blocks until every op whose precondition is the submission timeline at
- * or below value has run (returns at once when none is queued).  For the
+ * or below value has run, and every op with no precondition and no gate
+ * (a semaphore signal after work already done), whatever value is
+ * (returns at once when none is queued).  For the
  * synchronising calls: the GPU reaching value is not enough when the host
  * still has to carry out what followed it.  Takes the queue's lock; call
  * it without the context lock. */

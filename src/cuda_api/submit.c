@@ -2,6 +2,7 @@
 
 #include <assert.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -35,6 +36,14 @@
  * scheduling flags: long enough to cover a typical copy, short enough not
  * to burn a core on a long wait. */
 #define SUBMIT_AUTO_SPIN_NS 2000000ull
+
+static uint64_t
+trace_now(void)
+{
+   struct timespec t;
+   clock_gettime(CLOCK_MONOTONIC, &t);
+   return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
 
 static const VkPipelineStageFlags work_stages =
    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
@@ -150,6 +159,107 @@ next_compute_lane(struct cuvk_submit *s)
    while (s->next_lane == s->high_lane || (s->transfer_lane_count && s->next_lane >= s->transfer_lane));
 }
 
+/* How long a wait with the default scheduling flags polls before it
+ * blocks.  On a GPU, 2 ms: long enough for a typical copy, and a host
+ * ready the moment work ends keeps the GPU from clocking down between
+ * operations (docs/design.md, copy engines).  On a CPU device nothing:
+ * the polling core is one the driver's own threads need.
+ * CUVK_WAIT_SPIN_US overrides, in microseconds; "max" polls to the end. */
+static uint64_t
+auto_spin_wanted(struct cuvk_context *ctx)
+{
+   uint64_t dflt = ctx->dev->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? 0 : SUBMIT_AUTO_SPIN_NS;
+   const char *env = getenv("CUVK_WAIT_SPIN_US");
+   if (!env || !*env)
+      return dflt;
+   if (strcmp(env, "max") == 0)
+      return UINT64_MAX;
+   char *end;
+   unsigned long long us = strtoull(env, &end, 10);
+   if (*end || us > UINT64_MAX / 1000) {
+      cuvk_logw("CUVK_WAIT_SPIN_US=%s is not a number of microseconds or \"max\"; keeping %llu us", env,
+                (unsigned long long)(dflt / 1000));
+      return dflt;
+   }
+   return us * 1000;
+}
+
+/* CUVK_TRACE_SUBMIT: 1 prints the totals when the context goes, 2 also
+ * a line per wait. */
+static unsigned
+trace_wanted(void)
+{
+   const char *env = getenv("CUVK_TRACE_SUBMIT");
+   if (!env || !*env || strcmp(env, "0") == 0)
+      return 0;
+   if (strcmp(env, "1") == 0)
+      return 1;
+   if (strcmp(env, "2") == 0)
+      return 2;
+   cuvk_logw("CUVK_TRACE_SUBMIT=%s is not 0, 1 or 2; tracing off", env);
+   return 0;
+}
+
+/* One wait's share of the trace, with what was recorded since the last;
+ * lock held. */
+static void
+trace_wait_done(struct cuvk_context *ctx, uint64_t wait_ns, uint64_t polls, bool blocked, uint64_t after_ns)
+{
+   struct cuvk_submit_trace *t = &ctx->submit.trace;
+
+   if (t->level >= 2)
+      fprintf(stderr, "cuvk: trace: %u commands, %u submits, %u host ops: record %.2f us (submit %.2f us), "
+              "wait %.2f us (%llu polls%s), after %.2f us\n", t->commands, t->submits, t->host_ops,
+              (double)(t->record_ns - t->record_submit_ns) / 1e3, (double)t->submit_ns / 1e3,
+              (double)wait_ns / 1e3, (unsigned long long)polls, blocked ? ", then blocked" : "",
+              (double)after_ns / 1e3);
+   t->total_host_ops += t->host_ops;
+   if (t->commands == 0 && t->submits == 0) {
+      t->idle_waits++;
+      t->idle_wait_ns += wait_ns;
+      t->idle_after_ns += after_ns;
+   } else {
+      t->total_record_ns += t->record_ns;
+      t->total_record_submit_ns += t->record_submit_ns;
+      t->total_submit_ns += t->submit_ns;
+      t->total_wait_ns += wait_ns;
+      t->total_after_ns += after_ns;
+      t->total_commands += t->commands;
+      t->total_submits += t->submits;
+      t->total_waits++;
+      t->total_polls += polls;
+      t->total_blocks += blocked;
+   }
+   t->record_ns = t->submit_ns = t->record_submit_ns = 0;
+   t->commands = t->submits = t->host_ops = 0;
+}
+
+static void
+trace_print(struct cuvk_context *ctx)
+{
+   struct cuvk_submit_trace *t = &ctx->submit.trace;
+   double waits = t->total_waits ? (double)t->total_waits : 1.0;
+
+   t->total_record_ns += t->record_ns;
+   t->total_record_submit_ns += t->record_submit_ns;
+   t->total_submit_ns += t->submit_ns;
+   t->total_commands += t->commands;
+   t->total_submits += t->submits;
+   t->total_host_ops += t->host_ops;
+   double idle = t->idle_waits ? (double)t->idle_waits : 1.0;
+   fprintf(stderr, "cuvk: trace: context totals: %llu commands, %llu submits, %llu waits for work "
+           "(%llu blocked, %llu polls); per wait for work: record %.2f us, submit %.2f us, wait %.2f us, "
+           "after %.2f us; %llu host ops, %llu waits with nothing recorded since the last: wait %.2f us, "
+           "after %.2f us\n", (unsigned long long)t->total_commands, (unsigned long long)t->total_submits,
+           (unsigned long long)t->total_waits, (unsigned long long)t->total_blocks,
+           (unsigned long long)t->total_polls,
+           (double)(t->total_record_ns - t->total_record_submit_ns) / 1e3 / waits,
+           (double)t->total_submit_ns / 1e3 / waits, (double)t->total_wait_ns / 1e3 / waits,
+           (double)t->total_after_ns / 1e3 / waits, (unsigned long long)t->total_host_ops,
+           (unsigned long long)t->idle_waits, (double)t->idle_wait_ns / 1e3 / idle,
+           (double)t->idle_after_ns / 1e3 / idle);
+}
+
 CUresult
 cuvk_submit_init(struct cuvk_context *ctx)
 {
@@ -175,6 +285,8 @@ cuvk_submit_init(struct cuvk_context *ctx)
    s->high_lane = plan->high_lane;
    s->transfer_lane = plan->transfer_lane;
    s->transfer_lane_count = plan->transfer_lane_count;
+   s->auto_spin_ns = auto_spin_wanted(ctx);
+   s->trace.level = trace_wanted();
    /* The legacy stream has lane 0; new streams start after it. */
    s->next_lane = 0;
    next_compute_lane(s);
@@ -310,6 +422,8 @@ cuvk_submit_finish(struct cuvk_context *ctx)
    }
    for (uint32_t i = 0; i < s->lane_count; i++)
       lane_finish(ctx, &s->lanes[i]);
+   if (s->trace.level)
+      trace_print(ctx);
    queues_finish(s);
 }
 
@@ -460,6 +574,7 @@ batch_flush(struct cuvk_context *ctx, struct cuvk_lane *lane, const struct cuvk_
                         VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier,
                         0, NULL, 0, NULL);
 
+   uint64_t t0 = ctx->submit.trace.level ? trace_now() : 0;
    vr = vkEndCommandBuffer(batch->cmd);
    if (vr == VK_SUCCESS) {
       /* Waits for other lanes and for a step of this one (a sparse
@@ -487,6 +602,13 @@ batch_flush(struct cuvk_context *ctx, struct cuvk_lane *lane, const struct cuvk_
       vr = queue_submit(lane->queue, &submit);
       if (vr == VK_SUCCESS)
          lane_waits_done(ctx, lane);
+   }
+   if (t0) {
+      uint64_t ns = trace_now() - t0;
+      ctx->submit.trace.submit_ns += ns;
+      if (ctx->submit.trace.record_start)
+         ctx->submit.trace.record_submit_ns += ns;
+      ctx->submit.trace.submits++;
    }
    return batch_submitted(ctx, lane, batch, vr, "vkQueueSubmit");
 }
@@ -629,6 +751,8 @@ record_on(struct cuvk_context *ctx, struct cuvk_stream *stream, struct cuvk_lane
 {
    CUresult res;
 
+   if (ctx->submit.trace.level)
+      ctx->submit.trace.record_start = trace_now();
    /* After a kernel's fault the context takes no more work (copies and
     * fills check before their host paths too). */
    res = cuvk_context_faulted(ctx, "queueing work");
@@ -877,6 +1001,11 @@ cuvk_submit_commit(struct cuvk_context *ctx)
       res = s->hold ? CUDA_SUCCESS : flush_if_idle(ctx, lane);
    if (res == CUDA_SUCCESS && lane->pending_count > SUBMIT_MAX_PENDING)
       res = throttle_pending(ctx, lane);
+   if (s->trace.record_start) {
+      s->trace.record_ns += trace_now() - s->trace.record_start;
+      s->trace.record_start = 0;
+      s->trace.commands++;
+   }
    return res;
 }
 
@@ -1039,9 +1168,16 @@ cuvk_submit_is_idle_done(struct cuvk_context *ctx, bool *done)
    return res;
 }
 
+/* What a wait did, for CUVK_TRACE_SUBMIT. */
+struct wait_trace {
+   uint64_t start, seen;      /* the wait's clock, 0 when not traced */
+   uint64_t polls;
+   bool blocked;
+};
+
 /* Blocks until the GPU has reached point. */
 static CUresult
-submit_wait_gpu(struct cuvk_context *ctx, uint64_t point)
+submit_wait_gpu(struct cuvk_context *ctx, uint64_t point, struct wait_trace *tr)
 {
    struct cuvk_lane *lane = &ctx->submit.lanes[cuvk_point_lane(point)];
    uint64_t value = cuvk_point_value(point);
@@ -1063,21 +1199,20 @@ submit_wait_gpu(struct cuvk_context *ctx, uint64_t point)
       return res;
 
    /* CUDA's scheduling flags: spin (the default "auto" spins a while
-    * first), yield while polling, or block.  Spinning keeps the host
-    * ready to submit the next command the moment this one completes, so a
-    * loop of GPU work leaves the GPU no idle gaps to clock down in. */
+    * first, submit.h's auto_spin_ns), yield while polling, or block.
+    * Spinning keeps the host ready to submit the next command the moment
+    * this one completes, so a loop of GPU work leaves the GPU no idle
+    * gaps to clock down in. */
    unsigned sched = ctx->flags & CU_CTX_SCHED_MASK;
    uint64_t spin_ns = sched == CU_CTX_SCHED_BLOCKING_SYNC ? 0 :
                       sched == CU_CTX_SCHED_SPIN || sched == CU_CTX_SCHED_YIELD ? UINT64_MAX :
-                      /* On a CPU device the spinning core is one the
-                       * driver's own threads need. */
-                      ctx->dev->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? 0 :
-                      SUBMIT_AUTO_SPIN_NS;
+                      ctx->submit.auto_spin_ns;
    if (spin_ns) {
       struct timespec t0, t;
       clock_gettime(CLOCK_MONOTONIC, &t0);
       for (;;) {
          uint64_t now_value;
+         tr->polls++;
          if (vkGetSemaphoreCounterValue(ctx->vk, lane->timeline, &now_value) == VK_SUCCESS &&
              now_value >= value)
             goto done;
@@ -1096,12 +1231,14 @@ submit_wait_gpu(struct cuvk_context *ctx, uint64_t point)
       .pSemaphores = &lane->timeline,
       .pValues = &value,
    };
+   tr->blocked = true;
    vr = vkWaitSemaphores(ctx->vk, &wait, UINT64_MAX);
    if (vr != VK_SUCCESS)
       return cuvk_vk_error(vr, "vkWaitSemaphores");
 
 done:
-
+   if (tr->start)
+      tr->seen = trace_now();
    pthread_mutex_lock(&ctx->lock);
    cuvk_submit_retire(ctx);
    pthread_mutex_unlock(&ctx->lock);
@@ -1111,7 +1248,8 @@ done:
 CUresult
 cuvk_submit_wait(struct cuvk_context *ctx, uint64_t point)
 {
-   CUresult res = submit_wait_gpu(ctx, point);
+   struct wait_trace tr = { .start = ctx->submit.trace.level ? trace_now() : 0 };
+   CUresult res = submit_wait_gpu(ctx, point, &tr);
    if (res != CUDA_SUCCESS)
       return res;
    /* Work up to point includes what the host does after the GPU reached
@@ -1123,7 +1261,14 @@ cuvk_submit_wait(struct cuvk_context *ctx, uint64_t point)
    cuvk_printf_flush(ctx);
    /* A kernel that faulted in the work waited for makes the wait, and
     * every later one, fail as on CUDA. */
-   return cuvk_launch_fault(ctx);
+   res = cuvk_launch_fault(ctx);
+   if (tr.start) {
+      uint64_t end = trace_now();
+      pthread_mutex_lock(&ctx->lock);
+      trace_wait_done(ctx, tr.seen - tr.start, tr.polls, tr.blocked, end - tr.seen);
+      pthread_mutex_unlock(&ctx->lock);
+   }
+   return res;
 }
 
 CUresult

@@ -143,6 +143,27 @@ struct cuvk_lane {
    uint64_t blocking;
 };
 
+/* CUVK_TRACE_SUBMIT: where the time of work the host waits for goes,
+ * summed per phase between two waits and over the context's life
+ * (submit.c prints them).  Everything but the wait is updated with the
+ * context lock held. */
+struct cuvk_submit_trace {
+   unsigned level;            /* 0 off, 1 totals at teardown, 2 a line per wait */
+   uint64_t record_start;     /* cuvk_submit_record's clock, 0 outside one */
+   /* Since the last wait: */
+   uint64_t record_ns;        /* cuvk_submit_record to cuvk_submit_commit's end */
+   uint64_t submit_ns;        /* vkEndCommandBuffer + vkQueueSubmit, anywhere */
+   uint64_t record_submit_ns; /* the part of submit_ns inside record_ns */
+   uint32_t commands, submits, host_ops;
+   /* The whole life: */
+   uint64_t total_record_ns, total_record_submit_ns, total_submit_ns, total_wait_ns, total_after_ns;
+   uint64_t total_commands, total_submits, total_waits, total_polls, total_blocks, total_host_ops;
+   /* Waits with nothing recorded since the last (after host ops, or a
+    * second synchronisation), kept apart so they do not dilute the
+    * figures of waits for work. */
+   uint64_t idle_waits, idle_wait_ns, idle_after_ns;
+};
+
 struct cuvk_submit {
    struct cuvk_queue queues[CUVK_MAX_LANES];
    uint32_t queue_count;
@@ -172,6 +193,11 @@ struct cuvk_submit {
     * (cuvk_submit_throttle_frees). */
    VkDeviceSize deferred_bytes;
    VkDeviceSize deferred_limit;
+   /* How long a wait polls the timeline before it blocks, in ns, with
+    * the default (auto) scheduling flags: UINT64_MAX polls to the end
+    * (CUVK_WAIT_SPIN_US, else submit.c's default for the device). */
+   uint64_t auto_spin_ns;
+   struct cuvk_submit_trace trace;
 };
 
 /* Takes the queues of ctx->lane_plan from ctx->vk and makes the lanes. */
@@ -304,6 +330,14 @@ CUresult cuvk_submit_is_done(struct cuvk_context *ctx, uint64_t point, bool *don
 
 /* As cuvk_submit_is_done for everything recorded on every lane. */
 CUresult cuvk_submit_is_idle_done(struct cuvk_context *ctx, bool *done);
+
+/* CUVK_TRACE_SUBMIT: counts an operation the host did itself instead of
+ * recording it (a small copy or fill on an idle stream).  Lock held. */
+static inline void
+cuvk_submit_trace_host_op(struct cuvk_submit *s)
+{
+   s->trace.host_ops++;
+}
 
 /* Retires completed batches of every lane and runs deferred work whose
  * frontier passed; lock held. */

@@ -949,6 +949,124 @@ fault_seen_by_every_stream(void)
    API_CHECK_CU(cuDevicePrimaryCtxReset(dev));
 }
 
+/* Reads the word at src and writes it plus one at dst: a kernel that
+ * reads what came before it. */
+static const char bump_ptx[] =
+   ".version 8.0\n.target sm_75\n.address_size 64\n"
+   ".visible .entry bump(.param .u64 src, .param .u64 dst)\n"
+   "{\n"
+   "   .reg .b32 %r<3>;\n"
+   "   .reg .b64 %rd<3>;\n"
+   "   ld.param.u64 %rd1, [src];\n"
+   "   ld.param.u64 %rd2, [dst];\n"
+   "   ld.global.u32 %r1, [%rd1];\n"
+   "   add.u32 %r2, %r1, 1;\n"
+   "   st.global.u32 [%rd2], %r2;\n"
+   "   ret;\n"
+   "}\n";
+
+struct late_reader {
+   volatile uint32_t *word;
+   uint32_t seen;
+};
+
+/* Runs late on purpose: an operation queued after it that did not wait
+ * for it would land first. */
+static void CUDA_CB
+late_reader_run(void *data)
+{
+   struct late_reader *r = data;
+   struct timespec ts = { 0, 20 * 1000 * 1000 };
+   nanosleep(&ts, NULL);
+   __atomic_store_n(&r->seen, r->word[0], __ATOMIC_RELEASE);
+}
+
+/* Small copies and fills, which cuvk does on the host when the context is
+ * idle (docs/design.md, "Small operations on the host"), keep their
+ * place in stream order: on an idle context, *Async ones read by a
+ * kernel on another stream through an event; after a host function
+ * still to run; behind a busy producer on their own stream, on another
+ * stream through an event, and on the legacy stream behind a blocking
+ * stream (named: a per-thread default stream has no such order). */
+static void
+host_op_order(void)
+{
+   struct bufs b;
+   CUmodule mod;
+   CUfunction bump;
+   CUstream a, c, blocking;
+   CUevent e;
+   CUdeviceptr out_d, pinned_d;
+   uint32_t *pinned, small[1024];
+
+   bufs_create(&b);
+   API_REQUIRE_CU(cuModuleLoadData(&mod, bump_ptx));
+   API_REQUIRE_CU(cuModuleGetFunction(&bump, mod, "bump"));
+   API_REQUIRE_CU(cuMemAlloc(&out_d, 4096));
+   API_REQUIRE_CU(cuMemAllocHost((void **)&pinned, 4096));
+   API_REQUIRE_CU(cuMemHostGetDevicePointer(&pinned_d, pinned, 0));
+   API_REQUIRE_CU(cuStreamCreate(&a, CU_STREAM_NON_BLOCKING));
+   API_REQUIRE_CU(cuStreamCreate(&c, CU_STREAM_NON_BLOCKING));
+   API_REQUIRE_CU(cuStreamCreate(&blocking, blocking_flags()));
+   API_REQUIRE_CU(cuEventCreate(&e, CU_EVENT_DISABLE_TIMING));
+
+   /* Idle: a fill and a copy on a, then a kernel on c that reads the
+    * copy's first word. */
+   API_CHECK_CU(cuMemsetD32Async(b.x, 0x05e70001u, 1024, a));
+   API_CHECK_CU(cuMemcpyDtoDAsync(b.y, b.x, 4096, a));
+   API_CHECK_CU(cuEventRecord(e, a));
+   API_CHECK_CU(order_wait(c, e));
+   void *params[] = { &b.y, &out_d };
+   API_CHECK_CU(cuLaunchKernel(bump, 1, 1, 1, 1, 1, 1, 0, c, params, NULL));
+   API_CHECK_CU(cuStreamSynchronize(c));
+   API_CHECK_CU(cuMemcpyDtoH(small, out_d, 4));
+   API_CHECK_MSG(small[0] == 0x05e70002u, "the kernel read 0x%08x - 1 after the host's copy", small[0] - 1);
+   API_CHECK_CU(cuEventSynchronize(e));
+   API_CHECK_CU(cuStreamQuery(a));
+   API_CHECK_CU(cuMemcpyDtoH(small, b.y, sizeof(small)));
+   CHECK_WORDS(small, sizeof(small), 0x05e70001u, "a small copy of a small fill");
+
+   /* After a host function that has yet to run: the fill waits for it. */
+   pinned[0] = 0x05e70003u;
+   struct late_reader r = { .word = pinned };
+   API_CHECK_CU(cuLaunchHostFunc(a, late_reader_run, &r));
+   API_CHECK_CU(cuMemsetD32Async(pinned_d, 0x05e70004u, 1, a));
+   API_CHECK_CU(cuStreamSynchronize(a));
+   API_CHECK_MSG(__atomic_load_n(&r.seen, __ATOMIC_ACQUIRE) == 0x05e70003u,
+                 "the host function saw 0x%08x: the fill queued after it ran first", r.seen);
+   API_CHECK_MSG(pinned[0] == 0x05e70004u, "the fill after the host function left 0x%08x", pinned[0]);
+
+   /* Behind a producer on the same stream, and on another stream that
+    * waits for it. */
+   produce(b.x, b.scratch, b.in, 0x05e70005u, a);
+   API_CHECK_CU(cuMemsetD32Async(b.x, 0x05e70006u, 1024, a));
+   API_CHECK_CU(cuEventRecord(e, a));
+   API_CHECK_CU(order_wait(c, e));
+   API_CHECK_CU(cuMemcpyDtoDAsync(b.x + 4096, b.x, 4096, c));
+   API_CHECK_CU(cuStreamSynchronize(c));
+   API_CHECK_CU(cuStreamSynchronize(a));
+   API_CHECK_CU(cuMemcpyDtoH(b.out, b.x, BIG));
+   CHECK_WORDS(b.out, 8192, 0x05e70006u, "small fill and copy after a producer");
+   CHECK_WORDS(b.out + 2048, BIG - 8192, 0x05e70005u, "the producer's bytes");
+
+   /* The legacy stream behind a blocking stream. */
+   produce(b.y, b.scratch, b.in, 0x05e70007u, blocking);
+   API_CHECK_CU(cuMemsetD32Async(b.y, 0x05e70008u, 1024, CU_STREAM_LEGACY));
+   API_CHECK_CU(cuCtxSynchronize());
+   API_CHECK_CU(cuMemcpyDtoH(b.out, b.y, BIG));
+   CHECK_WORDS(b.out, 4096, 0x05e70008u, "a legacy small fill after a blocking stream's producer");
+   CHECK_WORDS(b.out + 1024, BIG - 4096, 0x05e70007u, "the blocking stream's bytes");
+
+   API_CHECK_CU(cuEventDestroy(e));
+   API_CHECK_CU(cuStreamDestroy(a));
+   API_CHECK_CU(cuStreamDestroy(c));
+   API_CHECK_CU(cuStreamDestroy(blocking));
+   API_CHECK_CU(cuMemFreeHost(pinned));
+   API_CHECK_CU(cuMemFree(out_d));
+   API_CHECK_CU(cuModuleUnload(mod));
+   bufs_destroy(&b);
+}
+
 #ifdef STREAMS_HAVE_XSEM
 /* External semaphores order streams too: A signals a timeline semaphore
  * after its producer, B waits for it before its consumer; no event, no
@@ -1220,6 +1338,7 @@ static const struct api_case cases[] = {
    API_CASE("streams.free.while_in_use", free_while_in_use),
    API_CASE("streams.vmm.map_unmap_order", vmm_map_unmap_order),
    API_CASE("streams.priority.order", priorities_order),
+   API_CASE("streams.host_op.order", host_op_order),
    API_CASE_BARE("streams.fault.every_stream", fault_seen_by_every_stream),
 #ifdef STREAMS_HAVE_XSEM
    API_CASE("streams.external_semaphore.order", external_semaphore_order),
