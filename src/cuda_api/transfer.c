@@ -5,6 +5,7 @@
 
 #include "cuda_api/context.h"
 #include "cuda_api/driver.h"
+#include "cuda_api/host_queue.h"
 #include "cuda_api/memory.h"
 #include "cuda_api/module.h"
 #include "cuvk_shader_params.h"
@@ -14,8 +15,8 @@
 #include "util/log.h"
 #include "util/macros.h"
 
-/* Synchronous copies up to this size between two CPU-visible places skip
- * the GPU when it is idle: a memcpy costs less than a submit. */
+/* Copies and fills up to this size between CPU-visible places skip the
+ * GPU when the context is idle: a memcpy costs less than a submit. */
 #define DIRECT_SMALL_MAX (64u << 10)
 /* CPU access to uncached (write-combined, PCIe BAR) memory is slow: on an
  * H200 a GPU copy wins above about 512 bytes (cuvk-bench), so only tiny
@@ -532,14 +533,67 @@ cuvk_staging_set_busy(struct cuvk_context *ctx, const struct cuvk_staging_slot *
    ctx->staging.slot_value[slot->index] = value;
 }
 
-static bool
-context_is_idle(struct cuvk_context *ctx)
+/* CUVK_HOST_OP_MAX: the most bytes a copy or fill the host does itself
+ * may have, below the defaults above (0: never).  Read once. */
+static uint64_t
+host_op_max(void)
 {
-   bool idle;
+   static uint64_t cached; /* the limit + 1; 0 until read */
+   uint64_t v = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+   if (v)
+      return v - 1;
+   v = UINT64_MAX - 1;
+   const char *env = getenv("CUVK_HOST_OP_MAX");
+   if (env && *env) {
+      char *end;
+      unsigned long long n = strtoull(env, &end, 10);
+      if (*end || n >= UINT64_MAX - 1)
+         cuvk_logw("CUVK_HOST_OP_MAX=%s is not a number of bytes; keeping the defaults", env);
+      else
+         v = n;
+   }
+   __atomic_store_n(&cached, v + 1, __ATOMIC_RELAXED);
+   return v;
+}
+
+/* Whether a copy or fill of n bytes is cheaper on the CPU than a submit:
+ * up to DIRECT_SMALL_MAX where both sides are cached, DIRECT_UNCACHED_MAX
+ * where one is not. */
+static bool
+host_op_cheap(uint64_t n, bool cached)
+{
+   return n <= (cached ? DIRECT_SMALL_MAX : DIRECT_UNCACHED_MAX) && n <= host_op_max();
+}
+
+/* Whether the host may do a small copy or fill itself, now, instead of
+ * recording it.  It may when nothing recorded on any lane is outstanding,
+ * no wait is held and no host function or semaphore op is queued: then
+ * every stream is idle, whatever the operation follows in any stream's order (its own
+ * stream, the legacy stream's implicit order, events waited for) is
+ * done, and doing it at once is doing it in stream order, for an *Async
+ * call as for a synchronous one.  Nothing on the GPU advances: the
+ * stream's last point is complete already, so an event recorded after
+ * the operation is complete too, as the operation is.  On true it
+ * returns with the context lock held, so that no other thread records
+ * work that could run while the host writes; host_op_end releases it. */
+static bool
+host_op_begin(struct cuvk_context *ctx)
+{
    pthread_mutex_lock(&ctx->lock);
-   idle = cuvk_submit_is_idle(ctx);
+   /* A wait the host holds (external_semaphore_held.c) orders the stream
+    * after a semaphore the GPU has not been asked about: not idle. */
+   if (ctx->held_wait_count == 0 && cuvk_submit_is_idle(ctx) && cuvk_host_queue_is_empty(ctx)) {
+      cuvk_submit_trace_host_op(&ctx->submit);
+      return true;
+   }
    pthread_mutex_unlock(&ctx->lock);
-   return idle;
+   return false;
+}
+
+static void
+host_op_end(struct cuvk_context *ctx)
+{
+   pthread_mutex_unlock(&ctx->lock);
 }
 
 /* A staged transfer goes in chunks of at least STAGING_CHUNK_MIN, each a
@@ -787,11 +841,11 @@ copy_segment(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct 
 
    if (gpu_d && gpu_s) {
       bool host_side = span_is_host(ds) || span_is_host(ss);
-      bool cheap = (ds->cached && ss->cached) ? n <= DIRECT_SMALL_MAX : n <= DIRECT_UNCACHED_MAX;
       /* memmove: the two sides may be one allocation and overlap, which
        * cuvk defines as memmove's result (docs/design.md). */
-      if (!copy->async && dmap && smap && cheap && context_is_idle(ctx)) {
+      if (dmap && smap && host_op_cheap(n, ds->cached && ss->cached) && host_op_begin(ctx)) {
          memmove(dmap, smap, n);
+         host_op_end(ctx);
          return CUDA_SUCCESS;
       }
       pthread_mutex_lock(&ctx->lock);
@@ -972,12 +1026,27 @@ cuvk_copy(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct cuv
 }
 
 /* CPU fill of a host view whose address modulo 4 matches the device
- * address the pattern is laid out for. */
+ * address the pattern is laid out for: byte i of the pattern goes where
+ * the address is i modulo 4.  Word stores between byte-wise edges; a byte
+ * at a time ran at 2 GB/s on lavapipe's host, slower than the GPU path
+ * from 16 KiB on. */
 static void
 fill_cpu(uint8_t *p, size_t n, uint32_t pattern)
 {
-   for (size_t i = 0; i < n; i++)
-      p[i] = (uint8_t)(pattern >> ((((uintptr_t)(p + i)) & 3) * 8));
+   if (pattern == (pattern & 0xff) * 0x01010101u) {
+      memset(p, (int)(pattern & 0xff), n);
+      return;
+   }
+   while (n && ((uintptr_t)p & 7)) {
+      *p = (uint8_t)(pattern >> (((uintptr_t)p & 3) * 8));
+      p++;
+      n--;
+   }
+   uint64_t word = (uint64_t)pattern | (uint64_t)pattern << 32;
+   for (; n >= 8; p += 8, n -= 8)
+      memcpy(p, &word, 8);
+   for (; n; p++, n--)
+      *p = (uint8_t)(pattern >> (((uintptr_t)p & 3) * 8));
 }
 
 /* Fills the n bytes of one allocation at span, on the CPU when that is
@@ -988,12 +1057,12 @@ fill_segment(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct 
              const struct cuvk_mem_span *span, uint64_t n, uint64_t row_bytes, uint64_t pitch,
              uint32_t pattern)
 {
-   bool cheap = n <= (span->cached ? DIRECT_SMALL_MAX : DIRECT_UNCACHED_MAX);
    CUresult res;
 
-   if (!fill->async && span->map && cheap && context_is_idle(ctx)) {
+   if (span->map && host_op_cheap(n, span->cached) && host_op_begin(ctx)) {
       for (uint64_t r = 0; r < fill->height; r++)
          fill_cpu(span->map + r * pitch, fill->height > 1 ? row_bytes : n, pattern);
+      host_op_end(ctx);
       return CUDA_SUCCESS;
    }
 

@@ -710,6 +710,32 @@ held_destroy_first(void)
    API_CHECK_MSG(api_fd_count() == before, "%d fds open, %d before", api_fd_count(), before);
 }
 
+/* A small fill after a held wait, on an otherwise idle context: small
+ * enough for the host to do at once (src/cuda_api/transfer.c), it must
+ * still wait for the semaphore. */
+static void
+held_small_op_waits(void)
+{
+   struct cuvk_xsem *x;
+   CUexternalSemaphore sem = sem_import(CUVK_XSEM_TIMELINE, &x);
+   uint32_t *host;
+   API_REQUIRE_CU(cuMemAllocHost((void **)&host, 256));
+   memset(host, 0, 256);
+   API_CHECK_CU(cuCtxSynchronize());
+
+   API_CHECK_CU(sem_wait(sem, 1, NULL));
+   API_CHECK_CU(cuMemsetD32Async((CUdeviceptr)(uintptr_t)host, 0x5eed, 64, NULL));
+   usleep(50000);
+   API_CHECK_MSG(host[0] == 0 && host[63] == 0, "the small fill ran before the semaphore was signalled");
+   cuvk_xsem_signal(x, 1);
+   API_CHECK_CU(cuCtxSynchronize());
+   API_CHECK(host[0] == 0x5eed && host[63] == 0x5eed);
+
+   API_CHECK_CU(cuDestroyExternalSemaphore(sem));
+   API_CHECK_CU(cuMemFreeHost(host));
+   cuvk_xsem_destroy(x);
+}
+
 /* On an idle context a signal needs no GPU: with the policy on, the
  * exporter sees it when the call returns; after queued work, only once
  * that work is done (the fill's bytes are there). */
@@ -1026,6 +1052,7 @@ static const struct api_case cases[] = {
    API_CASE("external_semaphore.xsem.held.timeline_sync_blocks_until_signal", held_timeline_sync_blocks_until_signal),
    API_CASE("external_semaphore.xsem.held.binary_sync_blocks_until_signal", held_binary_sync_blocks_until_signal),
    API_CASE("external_semaphore.xsem.held.destroy_first", held_destroy_first),
+   API_CASE("external_semaphore.xsem.held.small_op_waits", held_small_op_waits),
    API_CASE("external_semaphore.xsem.host_signal_idle", host_signal_idle),
    API_CASE("external_semaphore.xsem.fd_hygiene", fd_hygiene),
    API_CASE("external_semaphore.xsem.destroyed_closed_by_sync", destroyed_closed_by_sync),
