@@ -162,9 +162,15 @@ cuvk_host_queue_wait_through(struct cuvk_context *ctx, uint64_t value)
    for (;;) {
       bool busy = false;
       cuvk_list_for_each_entry(struct cuvk_host_op, op, &q->ops, link) {
-         /* Points of one lane only compare with each other. */
-         if (op->after && cuvk_point_lane(op->after) == cuvk_point_lane(value) &&
-             op->after <= value) {
+         /* Points of one lane only compare with each other.  An op after
+          * point 0 (its stream's lane had submitted nothing yet) follows
+          * no GPU work, so it comes before any point; without this, an
+          * emulated signal on an idle stream was still queued, its xsem
+          * reference and fd held, when cuCtxSynchronize returned.  A wait
+          * op is left out: the GPU work behind its gate is what a
+          * synchronising call waits for. */
+         if (!op->after ? !op->wait :
+             cuvk_point_lane(op->after) == cuvk_point_lane(value) && op->after <= value) {
             busy = true;
             break;
          }
