@@ -43,9 +43,15 @@ sem_import(enum cuvk_xsem_type type, struct cuvk_xsem **out)
                                          : CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD,
    };
    desc.handle.fd = sem_fd(type, 0, out);
+   struct stat given, now;
+   API_REQUIRE(fstat(desc.handle.fd, &given) == 0);
    API_REQUIRE_CU(cuImportExternalSemaphore(&sem, &desc));
-   /* A successful import owns the fd and has closed it. */
-   API_CHECK(fcntl(desc.handle.fd, F_GETFD) < 0 && errno == EBADF);
+   /* A successful import owns the fd and has closed it.  Another thread
+    * (destroy_use_race's, a driver's) may have been given the same number
+    * since, for a file of its own: only the same file still there is
+    * wrong. */
+   bool same_file = fstat(desc.handle.fd, &now) == 0 && now.st_dev == given.st_dev && now.st_ino == given.st_ino;
+   API_CHECK_MSG(!same_file, "fd %d was left open by a successful import", desc.handle.fd);
    return sem;
 }
 
