@@ -99,11 +99,19 @@ run_mode() {
       # preload come before the sanitizer runtime).
       local preload
       preload=$(cuvk_lavapipe_library)
+      # Programs nvcc built are not linked with the sanitizer runtime;
+      # their wrappers (run_quiet.py, startup.py) preload it into them, or
+      # cuvk's malloc and free would bind to glibc's (no heap checks, no
+      # leak check).  Not into every test: Python would report its leaks.
+      local asan_runtime
+      asan_runtime=$(${CC:-cc} -print-file-name=libasan.so 2>/dev/null || true)
+      [[ $asan_runtime == /* && -e $asan_runtime ]] || asan_runtime=
       env=(
          ${preload:+"LD_PRELOAD=$preload${LD_PRELOAD:+:$LD_PRELOAD}"}
          "ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
          "LSAN_OPTIONS=suppressions=$supp_dir/lsan.supp:print_suppressions=1${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
          "UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
+         ${asan_runtime:+"CUVK_TEST_CHILD_PRELOAD=$asan_runtime"}
       )
       ;;
    thread)

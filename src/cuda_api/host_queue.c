@@ -173,13 +173,14 @@ cuvk_host_queue_wait_through(struct cuvk_context *ctx, uint64_t value)
    for (;;) {
       bool busy = false;
       cuvk_list_for_each_entry(struct cuvk_host_op, op, &q->ops, link) {
-         /* Points of one lane only compare with each other.  An op
-          * with no precondition at all (a semaphore signal on a stream
-          * whose work is all done, or was done by the host:
-          * transfer.c's host ops leave no point) may run at once and
-          * ends quickly, so it is waited for whatever the value: it can
-          * belong to the work waited for.  Host functions and waits,
-          * which may take long, are left to their gate step. */
+         /* Points of one lane only compare with each other.  An op with
+          * no precondition (after point 0: its stream's lane had nothing
+          * outstanding, or the host did the stream's work, transfer.c)
+          * follows no GPU work, so it comes before any point: without
+          * this an emulated signal on an idle stream was still queued,
+          * its xsem reference and fd held, when cuCtxSynchronize
+          * returned.  Host functions and waits, which may take long, are
+          * left to the GPU step behind their gate. */
          bool free_op = !op->after && !op->wait && !op->gate;
          if (free_op || (op->after && cuvk_point_lane(op->after) == cuvk_point_lane(value) &&
                          op->after <= value)) {

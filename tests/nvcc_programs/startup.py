@@ -33,6 +33,11 @@ KERNELS = 200
 
 def run(program, env):
     env = dict(env)
+    # As tests/runtime/run_quiet.py: the sanitizer runtime for the program
+    # alone under scripts/test.sh --sanitize=address.
+    pre = env.get("CUVK_TEST_CHILD_PRELOAD")
+    if pre:
+        env["LD_PRELOAD"] = ":".join(p for p in (pre, env.get("LD_PRELOAD", "")) if p)
     env["STARTUP_T0_NS"] = str(time.clock_gettime_ns(time.CLOCK_MONOTONIC))
     p = subprocess.run([program], env=env, capture_output=True, text=True)
     return p

@@ -10,14 +10,29 @@ version from a library that defines none, and refuses to start it
 means the program's runtime calls are not bound the way NVIDIA's library
 binds them.  The program's own exit status is passed on.
 """
+import os
 import subprocess
 import sys
 
 COMPLAINTS = ("no version information available", "' not found (required by")
 
 
+def child_env(env):
+    """The program's environment.  Under scripts/test.sh --sanitize=address
+    an nvcc-built program is not linked with the sanitizer runtime: cuvk
+    brings it in as a dependency of its own, after libc, so malloc and free
+    would stay glibc's (no heap checks, no leak check at exit).
+    CUVK_TEST_CHILD_PRELOAD names the runtime to preload into the program
+    alone (this interpreter would have its own allocations reported)."""
+    env = dict(env)
+    pre = env.get("CUVK_TEST_CHILD_PRELOAD")
+    if pre:
+        env["LD_PRELOAD"] = ":".join(p for p in (pre, env.get("LD_PRELOAD", "")) if p)
+    return env
+
+
 def main():
-    run = subprocess.run(sys.argv[1:], capture_output=True, text=True)
+    run = subprocess.run(sys.argv[1:], capture_output=True, text=True, env=child_env(os.environ))
     sys.stdout.write(run.stdout)
     sys.stderr.write(run.stderr)
     bad = [l for l in run.stderr.splitlines() if any(c in l for c in COMPLAINTS)]

@@ -43,9 +43,15 @@ sem_import(enum cuvk_xsem_type type, struct cuvk_xsem **out)
                                          : CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD,
    };
    desc.handle.fd = sem_fd(type, 0, out);
+   struct stat given, now;
+   API_REQUIRE(fstat(desc.handle.fd, &given) == 0);
    API_REQUIRE_CU(cuImportExternalSemaphore(&sem, &desc));
-   /* A successful import owns the fd and has closed it. */
-   API_CHECK(fcntl(desc.handle.fd, F_GETFD) < 0 && errno == EBADF);
+   /* A successful import owns the fd and has closed it.  Another thread
+    * (destroy_use_race's, a driver's) may have been given the same number
+    * since, for a file of its own: only the same file still there is
+    * wrong. */
+   bool same_file = fstat(desc.handle.fd, &now) == 0 && now.st_dev == given.st_dev && now.st_ino == given.st_ino;
+   API_CHECK_MSG(!same_file, "fd %d was left open by a successful import", desc.handle.fd);
    return sem;
 }
 
@@ -333,6 +339,52 @@ cuda_signal_seen_after_sync(enum cuvk_xsem_type type)
    API_CHECK_CU(cuMemFree(dev));
    API_CHECK_CU(cuDestroyExternalSemaphore(sem));
    cuvk_xsem_destroy(x);
+}
+
+/* The same with no GPU work at all, in a context of its own whose streams
+ * never submitted: the signal follows nothing, yet is queued for the host
+ * thread.  Synchronising calls passed it by (it named no point to wait
+ * for) and returned before the thread had signalled and dropped its
+ * reference, so the exporter saw an old value and the import's fd was
+ * still open (the cause of xsem.fd_hygiene's failures under load). */
+static void
+cuda_signal_seen_after_idle_sync(enum cuvk_xsem_type type)
+{
+   CUcontext ctx;
+   CUctxCreateParams params;
+   memset(&params, 0, sizeof(params));
+   API_REQUIRE_CU(cuCtxCreate(&ctx, &params, 0, api_dev));
+   int before = api_fd_count();
+   unsigned late = 0, open_fds = 0;
+   for (unsigned i = 1; i <= 300; i++) {
+      struct cuvk_xsem *x;
+      CUexternalSemaphore sem = sem_import(type, &x);
+      API_CHECK_CU(sem_signal(sem, i, NULL));
+      API_CHECK_CU(cuDestroyExternalSemaphore(sem));
+      API_CHECK_CU(i & 1 ? cuCtxSynchronize() : cuStreamSynchronize(NULL));
+      if (cuvk_xsem_value(x) < (type == CUVK_XSEM_TIMELINE ? i : 1))
+         late++;
+      /* Only the exporter's own xsem is left. */
+      if (api_fd_count() != before + 1)
+         open_fds++;
+      cuvk_xsem_destroy(x);
+   }
+   API_CHECK_MSG(late == 0, "%u of 300 signals were not visible when the synchronising call returned", late);
+   API_CHECK_MSG(open_fds == 0, "%u of 300 imports' fds were still open after the synchronising call",
+                 open_fds);
+   API_CHECK_CU(cuCtxDestroy(ctx));
+}
+
+static void
+timeline_cuda_signal_seen_after_idle_sync(void)
+{
+   cuda_signal_seen_after_idle_sync(CUVK_XSEM_TIMELINE);
+}
+
+static void
+binary_cuda_signal_seen_after_idle_sync(void)
+{
+   cuda_signal_seen_after_idle_sync(CUVK_XSEM_BINARY);
 }
 
 static void
@@ -1044,6 +1096,9 @@ static const struct api_case cases[] = {
    API_CASE("external_semaphore.xsem.binary.cuda_signal_host_sees", binary_cuda_signal_host_sees),
    API_CASE("external_semaphore.xsem.timeline.signal_seen_after_sync", timeline_cuda_signal_seen_after_sync),
    API_CASE("external_semaphore.xsem.binary.signal_seen_after_sync", binary_cuda_signal_seen_after_sync),
+   API_CASE("external_semaphore.xsem.timeline.signal_seen_after_idle_sync",
+            timeline_cuda_signal_seen_after_idle_sync),
+   API_CASE("external_semaphore.xsem.binary.signal_seen_after_idle_sync", binary_cuda_signal_seen_after_idle_sync),
    API_CASE("external_semaphore.xsem.timeline.ping_pong", timeline_ping_pong),
    API_CASE("external_semaphore.xsem.binary.ping_pong", binary_ping_pong),
    API_CASE("external_semaphore.xsem.several_in_one_call", several_in_one_call),
