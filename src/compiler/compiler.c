@@ -203,6 +203,8 @@ cuvk_cc_compile_kernel(struct cuvk_cc_module *m, const char *name,
    out->dynamic_shared = info.dynamic_shared;
    out->local_bytes = info.local_bytes;
    out->uses_printf = info.uses_printf;
+   out->tex_bindings = info.tex_bindings;
+   out->uses_textures = info.uses_textures;
    memcpy(out->reqntid, f->reqntid, sizeof(out->reqntid));
    memcpy(out->maxntid, f->maxntid, sizeof(out->maxntid));
    return true;

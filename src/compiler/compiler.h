@@ -43,6 +43,19 @@ struct cuvk_cc_target {
     * Fma round twice (lavapipe's f64 Fma does), so where false they are
     * computed exactly in a wider format, some 80 instructions for f32. */
    bool fma_fused;
+   /* Texture and surface objects (kernel_abi.h): the slots of the
+    * context's two tables, each binding of set CUVK_KERNEL_TEX_SET an
+    * array of that many descriptors; 0 refuses the instructions.  A
+    * kernel needing more bindings than max_sampled_descriptors /
+    * tex_slots (storage: max_storage_descriptors / surf_slots) is
+    * refused too (maxPerStageDescriptorSamplers and SampledImages, and
+    * StorageImages, are 32, 128 and 64 on lavapipe). */
+   uint32_t tex_slots, surf_slots;
+   uint32_t max_sampled_descriptors, max_storage_descriptors;
+   /* shaderSampledImageArrayNonUniformIndexing and the storage one: the
+    * index may be decorated NonUniform instead of made uniform by a loop
+    * (not used yet: the loop runs on every device). */
+   bool tex_nonuniform, surf_nonuniform;
 };
 
 /* One parameter of a kernel: where its bytes go in the parameter block. */
@@ -86,6 +99,12 @@ struct cuvk_cc_kernel {
    uint32_t reqntid[3];           /* 0 when not given */
    uint32_t maxntid[3];
    bool uses_printf;
+   /* Has texture or surface instructions: reads the records, so the
+    * launch pushes their addresses (tex_bindings may still be 0: txq). */
+   bool uses_textures;
+   /* Bit b set: the kernel declares binding b of set CUVK_KERNEL_TEX_SET
+    * (kernel_abi.h); 0 for a kernel without textures or surfaces. */
+   uint64_t tex_bindings;
 };
 
 struct cuvk_cc_module;

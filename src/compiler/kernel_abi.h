@@ -70,6 +70,9 @@ enum cuvk_kernel_fault {
    CUVK_KERNEL_FAULT_NONE = 0,
    CUVK_KERNEL_FAULT_ADDRESS = 1,    /* an access outside every allocation */
    CUVK_KERNEL_FAULT_TRAP = 2,       /* trap, or a failed assertion */
+   CUVK_KERNEL_FAULT_UNSUPPORTED = 3, /* a texture access the translation
+                                       * cannot serve (kernel_abi.h's
+                                       * texture records) */
 };
 
 /* Specialization constants: SpecId 0, 1, 2 are the block shape (x, y, z)
@@ -103,13 +106,17 @@ struct cuvk_kernel_push {
    uint64_t printf_buffer;    /* device address of the context's printf
                                * buffer (below); 0 for kernels that do
                                * not print */
+   uint64_t tex_records;      /* device address of the context's texture
+                               * records (below), one per texture slot;
+                               * 0 for kernels without textures */
+   uint64_t surf_records;     /* the same for surface slots */
 };
 
 struct cuvk_kernel_host_range {
    uint64_t start, end, delta;
 };
 
-_Static_assert(sizeof(struct cuvk_kernel_push) == 96, "push constant layout");
+_Static_assert(sizeof(struct cuvk_kernel_push) == 112, "push constant layout");
 
 /*
  * The printf buffer (device printf, vprintf): a header of
@@ -143,5 +150,123 @@ struct cuvk_kernel_span {
 /* The bytes a span must leave at its end for the widest access (v4.b64,
  * v8.b32) to stay inside a host range. */
 #define CUVK_KERNEL_SPAN_ACCESS 32u
+
+/*
+ * Texture and surface objects (docs/textures.md).
+ *
+ * A CUtexObject or CUsurfObject is a 64-bit value naming a slot of its
+ * context's texture table or surface table (two tables, two slot
+ * spaces):
+ *
+ *   bits  0..15  slot + 1
+ *   bits 16..47  the slot's generation when the object was made
+ *   bits 48..63  CUVK_KERNEL_HANDLE_TEX or CUVK_KERNEL_HANDLE_SURF
+ *
+ * so the value alone (a parameter, or loaded from memory) finds the
+ * descriptor.  A kernel takes the slot from the low bits; a value whose
+ * tag is not its kind's, or whose slot is not below the table's slot
+ * count (cuvk_cc_target.tex_slots / surf_slots), is a fault: the kernel
+ * stores CUVK_KERNEL_FAULT_ADDRESS, reads zeros and writes nothing.  A
+ * stale handle (its slot freed, maybe reused) is not told apart in the
+ * kernel: the host calls are where generations are checked.
+ *
+ * Descriptor set CUVK_KERNEL_TEX_SET of a kernel that uses textures or
+ * surfaces holds only the bindings its instructions need, each an array
+ * of tex_slots (surf_slots) descriptors indexed by slot:
+ *
+ *   - binding CUVK_KERNEL_TEX_BINDING(dim, type): combined image samplers
+ *     of that view dimension whose sampled type is float, sint or uint
+ *     (the slot's view format decides which; a texture is written into
+ *     the one binding of each dimension its type selects, the others
+ *     hold the dummy there);
+ *   - binding CUVK_KERNEL_SURF_BINDING(dim, size): storage images viewed
+ *     as the unsigned format of 1 << size bytes per texel (R8, R16, R32,
+ *     RG32, RGBA32 _UINT), which suld.b/sust.b read and write as raw
+ *     bits (declared formats: storage reads without a format are not
+ *     everywhere, lavapipe lacks them).
+ *
+ * Every element of a bound set is written: slots without an object of
+ * that binding's kind hold a 1x1 dummy image.  Without the device's
+ * non-uniform indexing features (cuvk_cc_target.tex_nonuniform), the
+ * index is made subgroup-uniform by a loop: the lanes whose handle
+ * equals the first active lane's (subgroupBroadcastFirst) do the access,
+ * the others repeat.
+ *
+ * Texture records: per slot, what a kernel needs that is not in a
+ * descriptor: the resource kind (linear and pitched memory have no
+ * image: tex1Dfetch reads them through the page table), its format and
+ * extent, and the sampling state txq reports.  A sampling instruction on a
+ * slot whose kind is not CUVK_KERNEL_RES_IMAGE, where the translation has
+ * no path for that kind, stores CUVK_KERNEL_FAULT_UNSUPPORTED and reads
+ * zeros, so the launch fails instead of returning wrong texels.
+ */
+#define CUVK_KERNEL_TEX_SET 0u
+
+#define CUVK_KERNEL_HANDLE_TEX UINT64_C(0x7e70)
+#define CUVK_KERNEL_HANDLE_SURF UINT64_C(0x5e70)
+#define CUVK_KERNEL_HANDLE_TAG_SHIFT 48
+#define CUVK_KERNEL_HANDLE_GEN_SHIFT 16
+#define CUVK_KERNEL_HANDLE_SLOT_MASK UINT64_C(0xffff)
+
+enum cuvk_kernel_tex_dim {
+   CUVK_KERNEL_DIM_1D,
+   CUVK_KERNEL_DIM_2D,
+   CUVK_KERNEL_DIM_3D,
+   CUVK_KERNEL_DIM_CUBE,
+   CUVK_KERNEL_DIM_1D_ARRAY,
+   CUVK_KERNEL_DIM_2D_ARRAY,
+   CUVK_KERNEL_DIM_CUBE_ARRAY,
+   CUVK_KERNEL_DIM_COUNT,
+};
+
+enum cuvk_kernel_tex_type {
+   CUVK_KERNEL_TEX_FLOAT,    /* float, unorm, snorm, sRGB views */
+   CUVK_KERNEL_TEX_SINT,
+   CUVK_KERNEL_TEX_UINT,
+   CUVK_KERNEL_TEX_TYPE_COUNT,
+};
+
+/* log2 of a surface view's bytes per texel: 0..4 */
+#define CUVK_KERNEL_SURF_SIZE_COUNT 5u
+
+#define CUVK_KERNEL_TEX_BINDING(dim, type) ((uint32_t)(dim) * CUVK_KERNEL_TEX_TYPE_COUNT + (uint32_t)(type))
+#define CUVK_KERNEL_SURF_BINDING_BASE 32u
+#define CUVK_KERNEL_SURF_BINDING(dim, size) \
+   (CUVK_KERNEL_SURF_BINDING_BASE + (uint32_t)(dim) * CUVK_KERNEL_SURF_SIZE_COUNT + (uint32_t)(size))
+/* Surfaces have no cube dimensions (CUDA addresses a cubemap's faces as
+ * the layers of a 2D array), so every binding number is below 64 and
+ * cuvk_cc_kernel.tex_bindings holds them as bits. */
+#define CUVK_KERNEL_BINDING_COUNT 64u
+_Static_assert(CUVK_KERNEL_SURF_BINDING(CUVK_KERNEL_DIM_2D_ARRAY, CUVK_KERNEL_SURF_SIZE_COUNT - 1) <
+                  CUVK_KERNEL_BINDING_COUNT, "surface bindings fit a 64-bit mask");
+
+enum cuvk_kernel_tex_kind {
+   CUVK_KERNEL_RES_NONE = 0,     /* a free slot */
+   CUVK_KERNEL_RES_IMAGE = 1,    /* an array or mipmapped array: descriptors */
+   CUVK_KERNEL_RES_LINEAR = 2,   /* linear memory: address, width */
+   CUVK_KERNEL_RES_PITCH2D = 3,  /* pitched memory: address, width, height, pitch */
+};
+
+/* Bits of cuvk_kernel_tex_record.flags */
+#define CUVK_KERNEL_TEX_READ_AS_INTEGER 0x01u  /* CU_TRSF_READ_AS_INTEGER */
+#define CUVK_KERNEL_TEX_NORMALIZED 0x02u       /* CU_TRSF_NORMALIZED_COORDINATES */
+#define CUVK_KERNEL_TEX_SRGB 0x10u             /* CU_TRSF_SRGB */
+
+struct cuvk_kernel_tex_record {
+   uint32_t kind;             /* enum cuvk_kernel_tex_kind */
+   uint32_t format;           /* CUarray_format of the elements */
+   uint32_t channels;
+   uint32_t flags;            /* CUVK_KERNEL_TEX_* */
+   uint32_t width, height, depth; /* elements (level 0); layers in depth
+                                   * for layered arrays */
+   uint32_t levels;
+   uint64_t address;          /* LINEAR, PITCH2D: the cuvk address */
+   uint64_t pitch;            /* PITCH2D: bytes from a row to the next */
+   uint32_t address_mode[3];  /* CUaddress_mode */
+   uint32_t filter_mode;      /* CUfilter_mode */
+   float border_color[4];
+};
+
+_Static_assert(sizeof(struct cuvk_kernel_tex_record) == 80, "texture record layout");
 
 #endif

@@ -108,10 +108,15 @@
    X(STACKSAVE,    "stacksave",    1, 1,  0)                                    \
    X(SUB,          "sub",          3, 3,  0)                                    \
    X(SUBC,         "subc",         3, 3,  0)                                    \
+   X(SULD,         "suld",         2, 2,  PTX_OPF_MEMORY)                       \
+   X(SUQ,          "suq",          2, 2,  0)                                    \
+   X(SUST,         "sust",         2, 2,  PTX_OPF_MEMORY | PTX_OPF_NO_DEST)     \
    X(SZEXT,        "szext",        3, 3,  0)                                    \
    X(TANH,         "tanh",         2, 2,  0)                                    \
    X(TESTP,        "testp",        2, 2,  0)                                    \
+   X(TEX,          "tex",          2, 4,  PTX_OPF_MEMORY)                       \
    X(TRAP,         "trap",         0, 0,  PTX_OPF_ENDS_BLOCK | PTX_OPF_NO_DEST) \
+   X(TXQ,          "txq",          2, 2,  0)                                    \
    X(VOTE,         "vote",         2, 3,  PTX_OPF_SYNC)                         \
    X(XOR,          "xor",          3, 3,  0)
 
@@ -149,6 +154,8 @@ enum ptx_mod_class {
    PTX_MODC_VEC,
    PTX_MODC_CACHE,     /* cache operators and eviction hints: performance only */
    PTX_MODC_MODE,      /* everything else: .ftz .sat .approx .wide .uni .sync ... */
+   PTX_MODC_GEOM,      /* texture and surface geometry: .1d .2d .3d .a1d .a2d .cube ... */
+   PTX_MODC_QUERY,     /* what txq and suq ask: .width .height .depth ... */
 };
 
 /* Type kinds of PTX_MODC_TYPE modifiers. */
@@ -320,7 +327,36 @@ enum ptx_type_kind {
    X(PROXY,           ".proxy",         PTX_MODC_MODE,   PTX_TK_NONE, 0)         \
    X(ALIAS,           ".alias",         PTX_MODC_MODE,   PTX_TK_NONE, 0)         \
    X(PACK,            ".pack",          PTX_MODC_MODE,   PTX_TK_NONE, 0)         \
-   X(NOINC,           ".noinc",         PTX_MODC_MODE,   PTX_TK_NONE, 0)
+   X(NOINC,           ".noinc",         PTX_MODC_MODE,   PTX_TK_NONE, 0)         \
+   X(GEOM_1D,         ".1d",            PTX_MODC_GEOM,   PTX_TK_NONE, 0)         \
+   X(GEOM_2D,         ".2d",            PTX_MODC_GEOM,   PTX_TK_NONE, 0)         \
+   X(GEOM_3D,         ".3d",            PTX_MODC_GEOM,   PTX_TK_NONE, 0)         \
+   X(GEOM_A1D,        ".a1d",           PTX_MODC_GEOM,   PTX_TK_NONE, 0)         \
+   X(GEOM_A2D,        ".a2d",           PTX_MODC_GEOM,   PTX_TK_NONE, 0)         \
+   X(GEOM_CUBE,       ".cube",          PTX_MODC_GEOM,   PTX_TK_NONE, 0)         \
+   X(GEOM_ACUBE,      ".acube",         PTX_MODC_GEOM,   PTX_TK_NONE, 0)         \
+   X(GEOM_2DMS,       ".2dms",          PTX_MODC_GEOM,   PTX_TK_NONE, 0)         \
+   X(GEOM_A2DMS,      ".a2dms",         PTX_MODC_GEOM,   PTX_TK_NONE, 0)         \
+   X(LEVEL,           ".level",         PTX_MODC_MODE,   PTX_TK_NONE, 0)         \
+   X(GRAD,            ".grad",          PTX_MODC_MODE,   PTX_TK_NONE, 0)         \
+   X(BASE,            ".base",          PTX_MODC_MODE,   PTX_TK_NONE, 0)         \
+   X(SU_B,            ".b",             PTX_MODC_MODE,   PTX_TK_NONE, 0)         \
+   X(SU_P,            ".p",             PTX_MODC_MODE,   PTX_TK_NONE, 0)         \
+   X(TRAP,            ".trap",          PTX_MODC_MODE,   PTX_TK_NONE, 0)         \
+   X(ZERO,            ".zero",          PTX_MODC_MODE,   PTX_TK_NONE, 0)         \
+   X(Q_WIDTH,         ".width",         PTX_MODC_QUERY,  PTX_TK_NONE, 0)         \
+   X(Q_HEIGHT,        ".height",        PTX_MODC_QUERY,  PTX_TK_NONE, 0)         \
+   X(Q_DEPTH,         ".depth",         PTX_MODC_QUERY,  PTX_TK_NONE, 0)         \
+   X(Q_CHANNEL_DATA_TYPE, ".channel_data_type", PTX_MODC_QUERY, PTX_TK_NONE, 0)   \
+   X(Q_CHANNEL_ORDER, ".channel_order", PTX_MODC_QUERY,  PTX_TK_NONE, 0)         \
+   X(Q_NORMALIZED_COORDS, ".normalized_coords", PTX_MODC_QUERY, PTX_TK_NONE, 0)   \
+   X(Q_FILTER_MODE,   ".filter_mode",   PTX_MODC_QUERY,  PTX_TK_NONE, 0)         \
+   X(Q_ADDR_MODE_0,   ".addr_mode_0",   PTX_MODC_QUERY,  PTX_TK_NONE, 0)         \
+   X(Q_ADDR_MODE_1,   ".addr_mode_1",   PTX_MODC_QUERY,  PTX_TK_NONE, 0)         \
+   X(Q_ADDR_MODE_2,   ".addr_mode_2",   PTX_MODC_QUERY,  PTX_TK_NONE, 0)         \
+   X(Q_ARRAY_SIZE,    ".array_size",    PTX_MODC_QUERY,  PTX_TK_NONE, 0)         \
+   X(Q_NUM_MIPMAP_LEVELS, ".num_mipmap_levels", PTX_MODC_QUERY, PTX_TK_NONE, 0)   \
+   X(Q_NUM_SAMPLES,   ".num_samples",   PTX_MODC_QUERY,  PTX_TK_NONE, 0)
 
 enum ptx_modifier {
 #define PTX_MOD_ENUM(e, text, cls, tk, bits) PTX_MOD_##e,

@@ -662,6 +662,19 @@ parse_operand(struct parser *p, struct ptx_operand *o, unsigned depth)
       if (peek(p)->kind == PTX_TOK_IDENT) {
          if (!(o->name = dup_token(p, next(p))) || !parse_offset(p, &o->value))
             return false;
+         /* Texture and surface instructions: [handle, {coordinates}].
+          * The coordinates become the operand's elements.  The
+          * independent form [texture, sampler, {...}] is refused. */
+         if (accept_punct(p, ',')) {
+            const struct ptx_token *c = peek(p);
+            if (!accept_punct(p, '{'))
+               return cuvk_cc_fail(p->err, CUVK_CC_UNSUPPORTED, c->line, c->column,
+                                   "a separate sampler operand (texmode_independent) is not supported");
+            if (!parse_operand_group(p, o, '}', depth))
+               return false;
+            if (o->elem_count == 0 || o->elem_count > 4)
+               return fail_at(p, c, "a coordinate vector has 1 to 4 elements");
+         }
       } else {
          const struct ptx_token *n = peek(p);
          if (n->kind != PTX_TOK_INT)

@@ -576,6 +576,15 @@ lower_operand(struct lower *l, const struct ptx_operand *o, struct value_list *o
             return fail(l, CUVK_CC_INVALID, o->line, "[%s]: not an address", o->name);
          }
       }
+      /* [handle, {coordinates}]: the handle register as the address, the
+       * coordinates as the values after it. */
+      if (o->elem_count) {
+         if (!v->has_reg || v->imm)
+            return fail(l, CUVK_CC_INVALID, o->line, "a texture or surface handle must be a register");
+         struct ptx_operand coords = { .kind = PTX_OPND_VEC, .line = o->line,
+                                       .elems = o->elems, .elem_count = o->elem_count };
+         return lower_operand(l, &coords, out);
+      }
       return true;
    default:
       return fail(l, CUVK_CC_INVALID, o->line, "unexpected operand");

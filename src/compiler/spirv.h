@@ -28,6 +28,8 @@ struct cuvk_spirv_kernel_info {
    bool dynamic_shared;
    uint32_t local_bytes;           /* .local and .func .param bytes per thread */
    bool uses_printf;
+   bool uses_textures;             /* cuvk_cc_kernel.uses_textures */
+   uint64_t tex_bindings;          /* cuvk_cc_kernel.tex_bindings */
 };
 
 /* *words is malloc'ed (free it), *word_count its length in words; info

@@ -94,15 +94,18 @@ static const uint32_t push_offsets[] = {
    offsetof(struct cuvk_kernel_push, nctaid[2]),
    offsetof(struct cuvk_kernel_push, reserved),
    offsetof(struct cuvk_kernel_push, printf_buffer),
+   offsetof(struct cuvk_kernel_push, tex_records),
+   offsetof(struct cuvk_kernel_push, surf_records),
 };
 #define PUSH_MEMBERS (sizeof(push_offsets) / sizeof(push_offsets[0]))
 #define PUSH_U64_MEMBERS 7
 
-/* The first PUSH_U64_MEMBERS members and printf_buffer are 64-bit. */
+/* The first PUSH_U64_MEMBERS members and those from printf_buffer on are
+ * 64-bit. */
 static unsigned
 push_bits(unsigned member)
 {
-   return member < PUSH_U64_MEMBERS || member == CUVK_SPIRV_PUSH_PRINTF_BUFFER ? 64 : 32;
+   return member < PUSH_U64_MEMBERS || member >= CUVK_SPIRV_PUSH_PRINTF_BUFFER ? 64 : 32;
 }
 
 /* The push constant block, declared on first use: members in
@@ -544,6 +547,7 @@ lower_frame(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
  * what that leaves (mov, which spirv_lower.h leaves to the emitter). */
 static int (*const lowerings[])(struct cuvk_spirv_emitter *, const struct cuvk_ir_instr *) = {
    lower_frame,
+   cuvk_spirv_lower_texture,
    cuvk_spirv_lower_memory,
    cuvk_spirv_lower_alu,
    cuvk_spirv_lower_basic,
@@ -894,6 +898,8 @@ cuvk_spirv_emit_kernel(struct cuvk_ir_module *module, const char *kernel,
       info->dynamic_shared = e->dynamic_shared;
       info->local_bytes = e->local_bytes;
       info->uses_printf = e->uses_printf;
+      info->tex_bindings = e->tex_bindings;
+      info->uses_textures = e->uses_textures;
    }
    ok = true;
 out:

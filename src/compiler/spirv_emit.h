@@ -86,6 +86,9 @@ struct cuvk_spirv_emitter {
    uint32_t (*span_ids)[3];
    uint32_t access_word;
    bool uses_printf;
+   /* Bindings of set CUVK_KERNEL_TEX_SET declared (spirv_texture.c). */
+   uint64_t tex_bindings;
+   bool uses_textures;
 
    /* Functions called from the kernel, emitted after it. */
    const struct cuvk_ir_function **pending;
@@ -178,8 +181,34 @@ bool cuvk_spirv_spans_begin(struct cuvk_spirv_emitter *e, const struct cuvk_ir_f
 /* Stores kind into the fault word. */
 void cuvk_spirv_store_fault(struct cuvk_spirv_emitter *e, enum cuvk_kernel_fault kind);
 
-/* The push constant member holding the printf buffer's address. */
+/* The push constant members holding the printf buffer's address and
+ * the texture and surface records'. */
 #define CUVK_SPIRV_PUSH_PRINTF_BUFFER 15
+#define CUVK_SPIRV_PUSH_TEX_RECORDS 16
+#define CUVK_SPIRV_PUSH_SURF_RECORDS 17
+
+/* A load or store through a buffer device address (u64), bytes aligned. */
+uint32_t cuvk_spirv_device_load(struct cuvk_spirv_emitter *e, uint32_t addr, uint32_t type,
+                                unsigned bytes);
+void cuvk_spirv_device_store(struct cuvk_spirv_emitter *e, uint32_t addr, uint32_t type,
+                             uint32_t value, unsigned bytes);
+
+/* A helper function of the module, emitted into its own stream between
+ * begin (which makes it current and returns its id) and end. */
+struct cuvk_spirv_helper {
+   struct cuvk_spirv_words words;
+   struct cuvk_spirv_words *saved;
+   uint32_t id;
+};
+uint32_t cuvk_spirv_helper_begin(struct cuvk_spirv_emitter *e, struct cuvk_spirv_helper *h,
+                                 uint32_t ret, const uint32_t *params, unsigned count,
+                                 uint32_t *param_ids);
+void cuvk_spirv_helper_end(struct cuvk_spirv_emitter *e, struct cuvk_spirv_helper *h,
+                           const char *name);
+
+/* tex, suld, sust, txq, suq (spirv_texture.c); same return values as
+ * cuvk_spirv_lower_alu. */
+int cuvk_spirv_lower_texture(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in);
 
 /* A call of vprintf (spirv_printf.c): 1 lowered, -1 failed. */
 int cuvk_spirv_lower_printf(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in);

@@ -394,15 +394,22 @@ cuvk_spirv_store_fault(struct cuvk_spirv_emitter *e, enum cuvk_kernel_fault kind
    device_store(e, cuvk_spirv_push_load(e, 6), u32, cuvk_spirv_const_u32(e, kind), 4, false);
 }
 
-/* Starts a helper function (its own stream); returns the saved state. */
-struct helper {
-   struct cuvk_spirv_words words;
-   struct cuvk_spirv_words *saved;
-   uint32_t id;
-};
+uint32_t
+cuvk_spirv_device_load(struct cuvk_spirv_emitter *e, uint32_t addr, uint32_t type, unsigned bytes)
+{
+   return device_load(e, addr, type, bytes, false);
+}
+
+void
+cuvk_spirv_device_store(struct cuvk_spirv_emitter *e, uint32_t addr, uint32_t type, uint32_t value,
+                        unsigned bytes)
+{
+   device_store(e, addr, type, value, bytes, false);
+}
+
 
 static uint32_t
-helper_begin_control(struct cuvk_spirv_emitter *e, struct helper *h, uint32_t ret,
+helper_begin_control(struct cuvk_spirv_emitter *e, struct cuvk_spirv_helper *h, uint32_t ret,
                      const uint32_t *params, unsigned count, uint32_t *param_ids,
                      uint32_t control)
 {
@@ -418,14 +425,14 @@ helper_begin_control(struct cuvk_spirv_emitter *e, struct helper *h, uint32_t re
 }
 
 static uint32_t
-helper_begin(struct cuvk_spirv_emitter *e, struct helper *h, uint32_t ret,
+helper_begin(struct cuvk_spirv_emitter *e, struct cuvk_spirv_helper *h, uint32_t ret,
              const uint32_t *params, unsigned count, uint32_t *param_ids)
 {
    return helper_begin_control(e, h, ret, params, count, param_ids, SpvFunctionControlMaskNone);
 }
 
 static void
-helper_end(struct cuvk_spirv_emitter *e, struct helper *h, const char *name)
+helper_end(struct cuvk_spirv_emitter *e, struct cuvk_spirv_helper *h, const char *name)
 {
    cuvk_spirv_do(e, SpvOpFunctionEnd);
    cuvk_spirv_append(&e->b, CUVK_SPIRV_FUNCTIONS, &h->words);
@@ -459,7 +466,7 @@ translate_fn(struct cuvk_spirv_emitter *e)
    uint32_t u32 = cuvk_spirv_type_uint(e, 32), u64 = cuvk_spirv_type_uint(e, 64);
    uint32_t t_bool = cuvk_spirv_type_bool(e);
    uint32_t params[2] = { u64, u64 }, p[2];
-   struct helper h;
+   struct cuvk_spirv_helper h;
    id = helper_begin(e, &h, u64, params, 2, p);
    cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_HELPER, 1, 0, 0, id);
    uint32_t addr = p[0], bytes = p[1];
@@ -580,7 +587,7 @@ translate_span_fn(struct cuvk_spirv_emitter *e)
    uint32_t tr = translate_fn(e);
    uint32_t u64 = cuvk_spirv_type_uint(e, 64), t_bool = cuvk_spirv_type_bool(e);
    uint32_t params[3] = { u64, u64, cuvk_spirv_type_vector(e, u64, 3) }, p[3];
-   struct helper h;
+   struct cuvk_spirv_helper h;
    id = helper_begin_control(e, &h, u64, params, 3, p, SpvFunctionControlInlineMask);
    cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_HELPER, 4, 0, 0, id);
 
@@ -803,7 +810,7 @@ generic_fn(struct cuvk_spirv_emitter *e, bool store, unsigned bits, bool is_vola
    uint32_t u32 = cuvk_spirv_type_uint(e, 32), u64 = cuvk_spirv_type_uint(e, 64);
    uint32_t tn = cuvk_spirv_type_uint(e, bits);
    uint32_t params[2] = { u64, tn }, p[2];
-   struct helper h;
+   struct cuvk_spirv_helper h;
    id = helper_begin(e, &h, store ? cuvk_spirv_type_void(e) : tn, params, store ? 2 : 1, p);
    cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_HELPER, key, bits, is_volatile, id);
 
@@ -1142,7 +1149,7 @@ cas_fn(struct cuvk_spirv_emitter *e, const struct atomic *a, bool shared)
    uint32_t u32 = cuvk_spirv_type_uint(e, 32), u64 = cuvk_spirv_type_uint(e, 64);
    uint32_t tn = cuvk_spirv_type_uint(e, a->bits), t_bool = cuvk_spirv_type_bool(e);
    uint32_t params[2] = { shared ? u32 : u64, tn }, p[2];
-   struct helper h;
+   struct cuvk_spirv_helper h;
    id = helper_begin(e, &h, tn, params, 2, p);
    cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_HELPER, key_a, a->bits, 0, id);
 
@@ -1263,7 +1270,7 @@ atomic_generic_fn(struct cuvk_spirv_emitter *e, const struct atomic *a)
    translate_fn(e);
    uint32_t u64 = cuvk_spirv_type_uint(e, 64), tn = cuvk_spirv_type_uint(e, a->bits);
    uint32_t params[3] = { u64, tn, tn }, p[3];
-   struct helper h;
+   struct cuvk_spirv_helper h;
    id = helper_begin(e, &h, tn, params, 3, p);
    cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_HELPER, key_a, key_b, 0, id);
 
@@ -1418,4 +1425,17 @@ cuvk_spirv_local_store(struct cuvk_spirv_emitter *e, uint32_t offset, uint32_t v
                        unsigned bits)
 {
    store_bits(e, SPACE_LOCAL, offset, value, bits, false, false);
+}
+
+uint32_t
+cuvk_spirv_helper_begin(struct cuvk_spirv_emitter *e, struct cuvk_spirv_helper *h, uint32_t ret,
+                        const uint32_t *params, unsigned count, uint32_t *param_ids)
+{
+   return helper_begin(e, h, ret, params, count, param_ids);
+}
+
+void
+cuvk_spirv_helper_end(struct cuvk_spirv_emitter *e, struct cuvk_spirv_helper *h, const char *name)
+{
+   helper_end(e, h, name);
 }

@@ -16,6 +16,7 @@
 #include "cuda_api/memory.h"
 #include "cuda_api/module.h"
 #include "cuda_api/pipeline.h"
+#include "cuda_api/texture.h"
 #include "cuda_api/transfer.h"
 #include "mem/page_table.h"
 #include "util/device_policy.h"
@@ -135,7 +136,11 @@ context_create_device(struct cuvk_context *ctx)
       /* NVIDIA's GPUs have one fused multiply-add per width (FFMA, DFMA),
        * which their compiler gives GLSL's Fma; no Vulkan feature says so. */
       .fma_fused = dev->props.vendorID == 0x10de,
+      .max_sampled_descriptors = CUVK_MIN(dev->props.limits.maxPerStageDescriptorSamplers,
+                                          dev->props.limits.maxPerStageDescriptorSampledImages),
+      .max_storage_descriptors = dev->props.limits.maxPerStageDescriptorStorageImages,
    };
+   cuvk_texture_target(&dev->props.limits, &ctx->kernel_target.tex_slots, &ctx->kernel_target.surf_slots);
    /* A queue per lane where the family has enough, and the transfer
     * lanes' queues (submit.h); one create info per family, its queues'
     * priorities in index order. */
@@ -464,6 +469,7 @@ cuvk_context_destroy(struct cuvk_context *ctx, bool held)
    cuvk_printf_finish(ctx);
    cuvk_module_release_context(ctx);
    cuvk_memory_release_context(ctx);
+   cuvk_texture_release_context(ctx); /* before the arrays they reference */
    cuvk_array_release_context(ctx); /* images before the imports they live in */
    cuvk_external_memory_release_context(ctx);
    cuvk_vmm_release_context(ctx);

@@ -166,6 +166,9 @@ struct cuvk_context {
    /* Device printf's buffer (printf.c): made under the lock at the first
     * launch of a kernel that prints, NULL before. */
    struct cuvk_printf *printf_fifo;
+   /* Texture and surface objects (texture.h): made at the first create,
+    * NULL before; set under the lock, read with an acquire load. */
+   struct cuvk_tex_tables *textures;
 
    /* How kernels reach memory (mem/page_table.h); made when the first
     * module is loaded, NULL before.  Set under the lock. */

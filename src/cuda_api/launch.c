@@ -12,6 +12,7 @@
 #include "cuda_api/driver.h"
 #include "cuda_api/memory.h"
 #include "cuda_api/module_cache.h"
+#include "cuda_api/texture.h"
 #include "mem/block_heap.h"
 #include "mem/page_table.h"
 #include "util/error.h"
@@ -264,7 +265,10 @@ cuvk_launch_fault(struct cuvk_context *ctx)
    if (__atomic_compare_exchange_n(&ctx->fault_error, &expected, CUDA_ERROR_ILLEGAL_ADDRESS, false,
                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
       cuvk_loge("a kernel %s; the context is unusable from now on (CUDA_ERROR_ILLEGAL_ADDRESS), as on CUDA",
-                word == CUVK_KERNEL_FAULT_TRAP ? "trapped" : "accessed memory outside every allocation");
+                word == CUVK_KERNEL_FAULT_TRAP ? "trapped"
+                : word == CUVK_KERNEL_FAULT_UNSUPPORTED
+                   ? "sampled a texture over linear or pitched memory, which cuvk does not serve yet"
+                   : "accessed memory outside every allocation");
    return CUDA_ERROR_ILLEGAL_ADDRESS;
 }
 
@@ -336,6 +340,12 @@ launch_pipeline(struct cuvk_context *ctx, struct cuvk_function *f, const uint32_
       .dataSize = sizeof(spec),
       .pData = spec,
    };
+   VkPipelineLayout layout = ctx->launch->layout;
+   if (f->k.tex_bindings) {
+      layout = cuvk_texture_layout(ctx, f->k.tex_bindings);
+      if (!layout)
+         return CUDA_ERROR_OUT_OF_MEMORY;
+   }
    VkComputePipelineCreateInfo info = {
       .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
       .stage = {
@@ -345,7 +355,7 @@ launch_pipeline(struct cuvk_context *ctx, struct cuvk_function *f, const uint32_
          .pName = f->k.name,
          .pSpecializationInfo = &spec_info,
       },
-      .layout = ctx->launch->layout,
+      .layout = layout,
    };
    VkPipeline pipeline;
    VkResult vr = vkCreateComputePipelines(ctx->vk, ctx->launch->cache, 1, &info, NULL, &pipeline);
@@ -465,6 +475,11 @@ launch_function(struct cuvk_function *f, const uint32_t grid[3], const uint32_t 
    res = cuvk_launch_fault(ctx);
    if (res != CUDA_SUCCESS)
       return res;
+   if (f->k.uses_textures) {
+      res = cuvk_texture_prepare(ctx, f->k.tex_bindings, entry);
+      if (res != CUDA_SUCCESS)
+         return res;
+   }
 
    struct cuvk_launch *l = ctx->launch;
    struct cuvk_mem_page_table *pt = l->page_table;
@@ -522,6 +537,11 @@ launch_function(struct cuvk_function *f, const uint32_t grid[3], const uint32_t 
       .nctaid = {grid[0], grid[1], grid[2]},
       .printf_buffer = printf_buffer,
    };
+   if (f->k.uses_textures) {
+      res = cuvk_texture_bind(ctx, f->k.tex_bindings, cmd, &push);
+      if (res != CUDA_SUCCESS)
+         goto commit;
+   }
    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
    /* Grids beyond what one dispatch may have are cut into several, each
     * told where it starts. */

@@ -18,14 +18,14 @@
 #include "util/sha256.h"
 
 /* Changes whenever an entry's layout does. */
-#define KERNEL_ENTRY_VERSION 1u
+#define KERNEL_ENTRY_VERSION 2u
 #define PIPELINE_ENTRY_VERSION 1u
 
 /* A field added to either struct changes what a translation depends on
  * or what an entry must hold: it has to be hashed (cache_key) or stored
  * (put/get) below, and these sizes updated. */
-_Static_assert(sizeof(struct cuvk_cc_target) == 24, "hash the new cuvk_cc_target field in cache_key");
-_Static_assert(sizeof(struct cuvk_cc_kernel) == 80, "store the new cuvk_cc_kernel field in the cache entry");
+_Static_assert(sizeof(struct cuvk_cc_target) == 44, "hash the new cuvk_cc_target field in cache_key");
+_Static_assert(sizeof(struct cuvk_cc_kernel) == 88, "store the new cuvk_cc_kernel field in the cache entry");
 
 /* cuvk's build: the ELF build ID of the object this code is in, or,
  * without one, its size and time (a rebuilt library differs in both). */
@@ -135,6 +135,8 @@ cuvk_module_cache_key(const struct cuvk_context *ctx, const uint8_t ptx_hash[32]
       t->subgroup_size, t->int8, t->int16, t->int64, t->float16, t->float64, t->atomic_int64,
       t->atomic_float32_add, t->atomic_float64_add, t->max_shared_bytes, t->shader_clock,
       t->denorm_preserve_f16, t->denorm_preserve_f32, t->denorm_preserve_f64, t->fma_fused,
+      t->tex_slots, t->surf_slots, t->max_sampled_descriptors, t->max_storage_descriptors,
+      t->tex_nonuniform, t->surf_nonuniform,
    };
    cuvk_sha256_update(&h, fields, sizeof(fields));
    cuvk_sha256_final(&h, key);
@@ -152,6 +154,9 @@ enum {
    F_REQNTID,
    F_MAXNTID = F_REQNTID + 3,
    F_USES_PRINTF = F_MAXNTID + 3,
+   F_TEX_BINDINGS_LO,
+   F_TEX_BINDINGS_HI,
+   F_USES_TEXTURES,
    F_COUNT,
 };
 
@@ -174,6 +179,9 @@ cuvk_module_cache_put(const uint8_t key[32], const struct cuvk_cc_kernel *k)
       e[F_MAXNTID + i] = k->maxntid[i];
    }
    e[F_USES_PRINTF] = k->uses_printf;
+   e[F_TEX_BINDINGS_LO] = (uint32_t)k->tex_bindings;
+   e[F_TEX_BINDINGS_HI] = (uint32_t)(k->tex_bindings >> 32);
+   e[F_USES_TEXTURES] = k->uses_textures;
    uint8_t *p = (uint8_t *)(e + F_COUNT);
    if (k->param_count)
       memcpy(p, k->params, k->param_count * sizeof(struct cuvk_cc_param));
@@ -224,6 +232,8 @@ cuvk_module_cache_get(const uint8_t key[32], struct cuvk_cc_kernel *k, struct cu
       k->maxntid[i] = e[F_MAXNTID + i];
    }
    k->uses_printf = e[F_USES_PRINTF] != 0;
+   k->tex_bindings = e[F_TEX_BINDINGS_LO] | (uint64_t)e[F_TEX_BINDINGS_HI] << 32;
+   k->uses_textures = e[F_USES_TEXTURES] != 0;
    *params = ps;
    free(e);
    return true;

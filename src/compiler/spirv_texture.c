@@ -1,0 +1,767 @@
+/*
+ * Texture and surface instructions: tex, suld.b, sust.b, txq, suq, over
+ * the descriptor set and records kernel_abi.h describes
+ * (docs/textures.md).
+ *
+ * Each access is a call of a helper function per binding (and mode), so
+ * the loop that makes the descriptor index uniform lives there, away
+ * from the kernel's structured control flow: the lanes of a subgroup
+ * take the first active lane's handle, those holding the same handle do
+ * the access, and the rest go round again.  That is correct on every
+ * device; devices with non-uniform indexing would not need the loop.
+ *
+ * Translated so far: tex.1d/2d/3d (and .level) .v4.{f32,s32,u32} with
+ * .f32 or .s32 coordinates on arrays and mipmapped arrays; suld.b and
+ * sust.b .1d/.2d/.3d with .clamp, .zero and .trap; txq and suq .width,
+ * .height, .depth and .num_mipmap_levels.  Layered and cube geometries,
+ * tex.grad, tld4, sust.p and textures over linear or pitched memory are
+ * refused with CUVK_CC_UNSUPPORTED naming the instruction.
+ */
+#include <string.h>
+
+#include "compiler/spirv_emit.h"
+
+/* Record fields (struct cuvk_kernel_tex_record). */
+#define RECORD_SIZE 80u
+#define RECORD_KIND 0u
+#define RECORD_FLAGS 12u
+#define RECORD_WIDTH 16u
+#define RECORD_HEIGHT 20u
+#define RECORD_DEPTH 24u
+#define RECORD_LEVELS 28u
+_Static_assert(sizeof(struct cuvk_kernel_tex_record) == RECORD_SIZE, "record layout");
+_Static_assert(offsetof(struct cuvk_kernel_tex_record, flags) == RECORD_FLAGS &&
+                  offsetof(struct cuvk_kernel_tex_record, width) == RECORD_WIDTH &&
+                  offsetof(struct cuvk_kernel_tex_record, levels) == RECORD_LEVELS,
+               "record layout");
+
+/* Helper kinds in the emitter's cache (CUVK_SPIRV_KEY_HELPER's a). */
+#define HELPER_BINDING 0x7e000u   /* + binding: the descriptor array */
+#define HELPER_SAMPLE 0x7e100u    /* + binding; b: integer coordinates */
+#define HELPER_SULD 0x7e200u      /* + binding; b: the out-of-range mode */
+#define HELPER_SUST 0x7e300u
+#define HELPER_QUERY 0x7e400u     /* + surface */
+
+enum oob_mode { OOB_TRAP, OOB_CLAMP, OOB_ZERO };
+
+static uint32_t
+new_id(struct cuvk_spirv_emitter *e)
+{
+   return cuvk_spirv_id(&e->b);
+}
+
+static void
+label(struct cuvk_spirv_emitter *e, uint32_t id)
+{
+   cuvk_spirv_do(e, SpvOpLabel, id);
+}
+
+static uint32_t
+type_sint32(struct cuvk_spirv_emitter *e)
+{
+   uint32_t id = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_TYPE_INT, 32, 1, 0);
+   if (!id) {
+      id = new_id(e);
+      cuvk_spirv_global(e, SpvOpTypeInt, id, 32, 1);
+      cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_TYPE_INT, 32, 1, 0, id);
+   }
+   return id;
+}
+
+static bool
+fail(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, const char *what)
+{
+   return cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, in, "%s is not translated yet", what);
+}
+
+/* The geometry of an instruction; false (failed) for those not done. */
+static bool
+geometry(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, enum cuvk_kernel_tex_dim *dim,
+         unsigned *coords)
+{
+   enum ptx_modifier g = cuvk_spirv_mod_of_class(in, PTX_MODC_GEOM);
+   switch (g) {
+   case PTX_MOD_GEOM_1D:
+      *dim = CUVK_KERNEL_DIM_1D;
+      *coords = 1;
+      return true;
+   case PTX_MOD_GEOM_2D:
+      *dim = CUVK_KERNEL_DIM_2D;
+      *coords = 2;
+      return true;
+   case PTX_MOD_GEOM_3D:
+      *dim = CUVK_KERNEL_DIM_3D;
+      *coords = 3;
+      return true;
+   case PTX_MOD_COUNT:
+      return cuvk_spirv_fail(e, CUVK_CC_INVALID, in, "%s without a geometry", ptx_opcode_table[in->op].name);
+   default:
+      return fail(e, in, ptx_modifier_table[g].name);
+   }
+}
+
+/* ---- descriptors ---- */
+
+static const SpvDim spv_dims[CUVK_KERNEL_DIM_COUNT] = {
+   SpvDim1D, SpvDim2D, SpvDim3D, SpvDimCube, SpvDim1D, SpvDim2D, SpvDimCube,
+};
+
+static bool
+dim_arrayed(enum cuvk_kernel_tex_dim dim)
+{
+   return dim == CUVK_KERNEL_DIM_1D_ARRAY || dim == CUVK_KERNEL_DIM_2D_ARRAY || dim == CUVK_KERNEL_DIM_CUBE_ARRAY;
+}
+
+struct binding {
+   uint32_t var;          /* UniformConstant array of slots */
+   uint32_t image_type;   /* OpTypeImage */
+   uint32_t elem_type;    /* OpTypeSampledImage, or the image type for storage */
+};
+
+/* The descriptor array of a binding, declared at first use, within the
+ * device's per-stage limits. */
+static bool
+binding_get(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t binding,
+            enum cuvk_kernel_tex_dim dim, bool storage, enum cuvk_kernel_tex_type type, unsigned size_log2,
+            struct binding *out)
+{
+   const struct cuvk_cc_target *t = e->target;
+   uint32_t var = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_HELPER, HELPER_BINDING + binding, 0, 0);
+   if (var) {
+      out->var = var;
+      out->image_type = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_HELPER, HELPER_BINDING + binding, 1, 0);
+      out->elem_type = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_HELPER, HELPER_BINDING + binding, 2, 0);
+      return true;
+   }
+   uint32_t slots = storage ? t->surf_slots : t->tex_slots;
+   uint32_t limit = storage ? t->max_storage_descriptors : t->max_sampled_descriptors;
+   if (!slots)
+      return cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, in, "the device has no %s descriptors for kernels",
+                             storage ? "storage image" : "sampled image");
+   unsigned used = 0;
+   for (uint32_t b = 0; b < CUVK_KERNEL_BINDING_COUNT; b++)
+      if ((e->tex_bindings >> b & 1) && (b >= CUVK_KERNEL_SURF_BINDING_BASE) == storage)
+         used++;
+   if ((uint64_t)(used + 1) * slots > limit)
+      return cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, in, "the kernel needs %u %s bindings of %u descriptors; "
+                             "the device allows %u a stage", used + 1,
+                             storage ? "storage image" : "sampled image", slots, limit);
+
+   uint32_t u32 = cuvk_spirv_type_uint(e, 32);
+   uint32_t sampled = storage || type == CUVK_KERNEL_TEX_UINT ? u32
+                      : type == CUVK_KERNEL_TEX_SINT        ? type_sint32(e)
+                                                            : cuvk_spirv_type_float(e, 32);
+   SpvImageFormat format = SpvImageFormatUnknown;
+   if (storage) {
+      static const SpvImageFormat formats[CUVK_KERNEL_SURF_SIZE_COUNT] = {
+         SpvImageFormatR8ui, SpvImageFormatR16ui, SpvImageFormatR32ui, SpvImageFormatRg32ui,
+         SpvImageFormatRgba32ui,
+      };
+      format = formats[size_log2];
+      if (format != SpvImageFormatR32ui && format != SpvImageFormatRgba32ui)
+         cuvk_spirv_capability(e, SpvCapabilityStorageImageExtendedFormats);
+   }
+   if (spv_dims[dim] == SpvDim1D)
+      cuvk_spirv_capability(e, storage ? SpvCapabilityImage1D : SpvCapabilitySampled1D);
+   if (dim == CUVK_KERNEL_DIM_CUBE_ARRAY)
+      cuvk_spirv_capability(e, SpvCapabilitySampledCubeArray);
+   uint32_t image = new_id(e);
+   cuvk_spirv_global(e, SpvOpTypeImage, image, sampled, spv_dims[dim], 0, dim_arrayed(dim), 0, storage ? 2 : 1,
+                     format);
+   uint32_t elem = image;
+   if (!storage) {
+      elem = new_id(e);
+      cuvk_spirv_global(e, SpvOpTypeSampledImage, elem, image);
+   }
+   uint32_t array = cuvk_spirv_type_array(e, elem, cuvk_spirv_const_u32(e, slots));
+   var = cuvk_spirv_global_var(e, SpvStorageClassUniformConstant, array);
+   cuvk_spirv_op(&e->b, CUVK_SPIRV_ANNOTATIONS, SpvOpDecorate, var, SpvDecorationDescriptorSet,
+                 CUVK_KERNEL_TEX_SET);
+   cuvk_spirv_op(&e->b, CUVK_SPIRV_ANNOTATIONS, SpvOpDecorate, var, SpvDecorationBinding, binding);
+   cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_HELPER, HELPER_BINDING + binding, 0, 0, var);
+   cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_HELPER, HELPER_BINDING + binding, 1, 0, image);
+   cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_HELPER, HELPER_BINDING + binding, 2, 0, elem);
+   e->tex_bindings |= UINT64_C(1) << binding;
+   out->var = var;
+   out->image_type = image;
+   out->elem_type = elem;
+   return true;
+}
+
+/* ---- handles ---- */
+
+/* The slot of a handle (u64) and whether the handle is one (kernel_abi.h):
+ * the tag of its kind and a slot below the table's count.  index is 0
+ * for a bad handle, which the caller reports as a fault. */
+static void
+handle_slot(struct cuvk_spirv_emitter *e, uint32_t handle, bool surface, uint32_t *index, uint32_t *valid)
+{
+   uint32_t u32 = cuvk_spirv_type_uint(e, 32), u64 = cuvk_spirv_type_uint(e, 64);
+   uint32_t t_bool = cuvk_spirv_type_bool(e);
+   uint32_t slots = surface ? e->target->surf_slots : e->target->tex_slots;
+   uint32_t tag = cuvk_spirv_val(e, SpvOpShiftRightLogical, u64, handle,
+                                 cuvk_spirv_const_u64(e, CUVK_KERNEL_HANDLE_TAG_SHIFT));
+   uint32_t tag_ok = cuvk_spirv_val(e, SpvOpIEqual, t_bool, tag,
+                                    cuvk_spirv_const_u64(e, surface ? CUVK_KERNEL_HANDLE_SURF
+                                                                    : CUVK_KERNEL_HANDLE_TEX));
+   uint32_t slot1 = cuvk_spirv_val(e, SpvOpUConvert, u32,
+                                   cuvk_spirv_val(e, SpvOpBitwiseAnd, u64, handle,
+                                                  cuvk_spirv_const_u64(e, CUVK_KERNEL_HANDLE_SLOT_MASK)));
+   uint32_t slot = cuvk_spirv_val(e, SpvOpISub, u32, slot1, cuvk_spirv_const_u32(e, 1));
+   /* slot1 0 wraps to UINT32_MAX: past every table. */
+   uint32_t in_range = cuvk_spirv_val(e, SpvOpULessThan, t_bool, slot, cuvk_spirv_const_u32(e, slots));
+   *valid = cuvk_spirv_val(e, SpvOpLogicalAnd, t_bool, tag_ok, in_range);
+   *index = cuvk_spirv_val(e, SpvOpSelect, u32, *valid, slot, cuvk_spirv_const_u32(e, 0));
+}
+
+/* if (!valid) the fault word says so. */
+static void
+fault_unless(struct cuvk_spirv_emitter *e, uint32_t valid, enum cuvk_kernel_fault kind)
+{
+   uint32_t l_fault = new_id(e), l_end = new_id(e);
+   cuvk_spirv_do(e, SpvOpSelectionMerge, l_end, SpvSelectionControlMaskNone);
+   cuvk_spirv_do(e, SpvOpBranchConditional, valid, l_end, l_fault);
+   label(e, l_fault);
+   cuvk_spirv_store_fault(e, kind);
+   cuvk_spirv_do(e, SpvOpBranch, l_end);
+   label(e, l_end);
+}
+
+/* A u32 field of a slot's record. */
+static uint32_t
+record_load(struct cuvk_spirv_emitter *e, bool surface, uint32_t index, unsigned offset)
+{
+   uint32_t u32 = cuvk_spirv_type_uint(e, 32), u64 = cuvk_spirv_type_uint(e, 64);
+   uint32_t base = cuvk_spirv_push_load(e, surface ? CUVK_SPIRV_PUSH_SURF_RECORDS : CUVK_SPIRV_PUSH_TEX_RECORDS);
+   uint32_t at = cuvk_spirv_val(e, SpvOpIMul, u64, cuvk_spirv_val(e, SpvOpUConvert, u64, index),
+                                cuvk_spirv_const_u64(e, RECORD_SIZE));
+   at = cuvk_spirv_val(e, SpvOpIAdd, u64, base, at);
+   if (offset)
+      at = cuvk_spirv_val(e, SpvOpIAdd, u64, at, cuvk_spirv_const_u64(e, offset));
+   return cuvk_spirv_device_load(e, at, u32, 4);
+}
+
+/*
+ * The uniform-index loop of a helper.  begin emits the loop up to the
+ * point where the lanes holding the subgroup's first handle continue
+ * (with the uniform handle in *first); end closes it.  The helper's
+ * Function variables must have been declared before begin.
+ */
+struct waterfall {
+   uint32_t l_head, l_merge, l_cont, l_skip, done;
+};
+
+static uint32_t
+waterfall_begin(struct cuvk_spirv_emitter *e, struct waterfall *w, uint32_t handle)
+{
+   uint32_t u32 = cuvk_spirv_type_uint(e, 32), u64 = cuvk_spirv_type_uint(e, 64);
+   uint32_t t_bool = cuvk_spirv_type_bool(e);
+   uint32_t l_head = w->l_head = new_id(e), l_body = new_id(e), l_mine = new_id(e);
+   w->l_merge = new_id(e);
+   w->l_cont = new_id(e);
+   w->l_skip = new_id(e);
+   cuvk_spirv_do(e, SpvOpStore, w->done, cuvk_spirv_const_bool(e, false));
+   cuvk_spirv_do(e, SpvOpBranch, l_head);
+   label(e, l_head);
+   cuvk_spirv_do(e, SpvOpLoopMerge, w->l_merge, w->l_cont, SpvLoopControlMaskNone);
+   cuvk_spirv_do(e, SpvOpBranch, l_body);
+   label(e, l_body);
+   /* Two 32-bit halves: 64-bit subgroup operations need
+    * shaderSubgroupExtendedTypes. */
+   cuvk_spirv_capability(e, SpvCapabilityGroupNonUniformBallot);
+   uint32_t scope = cuvk_spirv_const_u32(e, SpvScopeSubgroup);
+   uint32_t lo = cuvk_spirv_val(e, SpvOpUConvert, u32, handle);
+   uint32_t hi = cuvk_spirv_val(e, SpvOpUConvert, u32,
+                                cuvk_spirv_val(e, SpvOpShiftRightLogical, u64, handle, cuvk_spirv_const_u64(e, 32)));
+   lo = cuvk_spirv_val(e, SpvOpGroupNonUniformBroadcastFirst, u32, scope, lo);
+   hi = cuvk_spirv_val(e, SpvOpGroupNonUniformBroadcastFirst, u32, scope, hi);
+   uint32_t first = cuvk_spirv_val(e, SpvOpBitwiseOr, u64, cuvk_spirv_val(e, SpvOpUConvert, u64, lo),
+                                   cuvk_spirv_val(e, SpvOpShiftLeftLogical, u64,
+                                                  cuvk_spirv_val(e, SpvOpUConvert, u64, hi),
+                                                  cuvk_spirv_const_u64(e, 32)));
+   uint32_t mine = cuvk_spirv_val(e, SpvOpIEqual, t_bool, handle, first);
+   cuvk_spirv_do(e, SpvOpSelectionMerge, w->l_skip, SpvSelectionControlMaskNone);
+   cuvk_spirv_do(e, SpvOpBranchConditional, mine, l_mine, w->l_skip);
+   label(e, l_mine);
+   return first;
+}
+
+static void
+waterfall_end(struct cuvk_spirv_emitter *e, struct waterfall *w)
+{
+   cuvk_spirv_do(e, SpvOpStore, w->done, cuvk_spirv_const_bool(e, true));
+   cuvk_spirv_do(e, SpvOpBranch, w->l_skip);
+   label(e, w->l_skip);
+   cuvk_spirv_do(e, SpvOpBranch, w->l_cont);
+   label(e, w->l_cont);
+   uint32_t done = cuvk_spirv_val(e, SpvOpLoad, cuvk_spirv_type_bool(e), w->done);
+   cuvk_spirv_do(e, SpvOpBranchConditional, done, w->l_merge, w->l_head);
+   label(e, w->l_merge);
+}
+
+/* ---- tex ---- */
+
+/*
+ * vec4 (float, or the bits of int/uint) sample(u64 handle, vec4 coords,
+ * float lod) of one sampled binding.  Coordinates come as PTX gives them:
+ * floats, or with int_coords s32 texel indices (bit-cast in the vec4),
+ * which are sampled at the texel's centre.  Unnormalised coordinates
+ * (the record's flag) are divided by the level 0 extent, since samplers
+ * take normalised ones (docs/textures.md).
+ */
+static uint32_t
+sample_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t binding,
+          enum cuvk_kernel_tex_dim dim, unsigned ncoords, enum cuvk_kernel_tex_type type, bool int_coords)
+{
+   uint32_t id = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_HELPER, HELPER_SAMPLE + binding, int_coords, 0);
+   if (id)
+      return id;
+   struct binding b;
+   if (!binding_get(e, in, binding, dim, false, type, 0, &b))
+      return 0;
+   cuvk_spirv_capability(e, SpvCapabilityImageQuery);
+   uint32_t u32 = cuvk_spirv_type_uint(e, 32), u64 = cuvk_spirv_type_uint(e, 64);
+   uint32_t f32 = cuvk_spirv_type_float(e, 32), t_bool = cuvk_spirv_type_bool(e);
+   uint32_t vec4 = cuvk_spirv_type_vector(e, f32, 4), uvec4 = cuvk_spirv_type_vector(e, u32, 4);
+   uint32_t ret = type == CUVK_KERNEL_TEX_FLOAT ? vec4 : uvec4;
+   uint32_t sampled_vec = type == CUVK_KERNEL_TEX_FLOAT ? vec4
+                          : type == CUVK_KERNEL_TEX_SINT ? cuvk_spirv_type_vector(e, type_sint32(e), 4)
+                                                         : uvec4;
+   uint32_t params[3] = {u64, vec4, f32}, p[3];
+   struct cuvk_spirv_helper h;
+   id = cuvk_spirv_helper_begin(e, &h, ret, params, 3, p);
+   cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_HELPER, HELPER_SAMPLE + binding, int_coords, 0, id);
+
+   label(e, new_id(e));
+   struct waterfall w;
+   uint32_t result = new_id(e);
+   w.done = new_id(e);
+   cuvk_spirv_do(e, SpvOpVariable, cuvk_spirv_type_pointer(e, SpvStorageClassFunction, ret), result,
+                 SpvStorageClassFunction);
+   cuvk_spirv_do(e, SpvOpVariable, cuvk_spirv_type_pointer(e, SpvStorageClassFunction, t_bool), w.done,
+                 SpvStorageClassFunction);
+   uint32_t first = waterfall_begin(e, &w, p[0]);
+
+   uint32_t index, valid;
+   handle_slot(e, first, false, &index, &valid);
+   fault_unless(e, valid, CUVK_KERNEL_FAULT_ADDRESS);
+   /* Linear and pitched memory have no image yet: a fault, not the
+    * stand-in's zeros. */
+   uint32_t kind = record_load(e, false, index, RECORD_KIND);
+   uint32_t is_image = cuvk_spirv_val(e, SpvOpIEqual, t_bool, kind, cuvk_spirv_const_u32(e, CUVK_KERNEL_RES_IMAGE));
+   fault_unless(e, cuvk_spirv_val(e, SpvOpLogicalOr, t_bool, is_image, cuvk_spirv_val(e, SpvOpLogicalNot, t_bool, valid)),
+                CUVK_KERNEL_FAULT_UNSUPPORTED);
+   uint32_t ptr = cuvk_spirv_val(e, SpvOpAccessChain,
+                                 cuvk_spirv_type_pointer(e, SpvStorageClassUniformConstant, b.elem_type), b.var,
+                                 index);
+   uint32_t si = cuvk_spirv_val(e, SpvOpLoad, b.elem_type, ptr);
+
+   /* The coordinates as a float vector of the image's dimension. */
+   uint32_t cvec = ncoords == 1 ? f32 : cuvk_spirv_type_vector(e, f32, ncoords);
+   uint32_t uvec = ncoords == 1 ? u32 : cuvk_spirv_type_vector(e, u32, ncoords);
+   uint32_t c;
+   if (ncoords == 1) {
+      c = cuvk_spirv_val(e, SpvOpCompositeExtract, f32, p[1], 0);
+   } else {
+      uint32_t parts[4];
+      for (unsigned i = 0; i < ncoords; i++)
+         parts[i] = cuvk_spirv_val(e, SpvOpCompositeExtract, f32, p[1], i);
+      c = cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, cvec, parts, ncoords);
+   }
+   uint32_t half = cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0x3f000000u);
+   uint32_t halves = half;
+   if (ncoords > 1) {
+      uint32_t hs[4] = {half, half, half, half};
+      halves = cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, cvec, hs, ncoords);
+   }
+   if (int_coords) {
+      /* s32 texel indices: their centres. */
+      uint32_t ints = cuvk_spirv_val(e, SpvOpBitcast, uvec, c);
+      c = cuvk_spirv_val(e, SpvOpFAdd, cvec, cuvk_spirv_val(e, SpvOpConvertSToF, cvec, ints), halves);
+   }
+   uint32_t image = cuvk_spirv_val(e, SpvOpImage, b.image_type, si);
+   uint32_t size = cuvk_spirv_val(e, SpvOpImageQuerySizeLod, uvec, image, cuvk_spirv_const_u32(e, 0));
+   uint32_t scaled = cuvk_spirv_val(e, SpvOpFDiv, cvec, c, cuvk_spirv_val(e, SpvOpConvertUToF, cvec, size));
+   if (!int_coords) {
+      uint32_t flags = record_load(e, false, index, RECORD_FLAGS);
+      uint32_t normalized = cuvk_spirv_val(e, SpvOpINotEqual, t_bool,
+                                           cuvk_spirv_val(e, SpvOpBitwiseAnd, u32, flags,
+                                                          cuvk_spirv_const_u32(e, CUVK_KERNEL_TEX_NORMALIZED)),
+                                           cuvk_spirv_const_u32(e, 0));
+      scaled = cuvk_spirv_val(e, SpvOpSelect, cvec, normalized, c, scaled);
+   }
+   uint32_t v = cuvk_spirv_val(e, SpvOpImageSampleExplicitLod, sampled_vec, si, scaled, SpvImageOperandsLodMask,
+                               p[2]);
+   if (sampled_vec != ret)
+      v = cuvk_spirv_val(e, SpvOpBitcast, ret, v);
+   cuvk_spirv_do(e, SpvOpStore, result, v);
+   waterfall_end(e, &w);
+   cuvk_spirv_do(e, SpvOpReturnValue, cuvk_spirv_val(e, SpvOpLoad, ret, result));
+   cuvk_spirv_helper_end(e, &h, "cuvk_tex_sample");
+   return id;
+}
+
+static int
+lower_tex(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
+{
+   enum cuvk_kernel_tex_dim dim;
+   unsigned ncoords;
+   if (cuvk_spirv_has_mod(in, PTX_MOD_GRAD))
+      return fail(e, in, "tex.grad") ? 1 : -1;
+   if (cuvk_spirv_has_mod(in, PTX_MOD_BASE))
+      return fail(e, in, "tex.base") ? 1 : -1;
+   if (!geometry(e, in, &dim, &ncoords))
+      return -1;
+   bool level = cuvk_spirv_has_mod(in, PTX_MOD_LEVEL);
+   enum ptx_modifier dtype = cuvk_spirv_type_mod(in, 0), ctype = cuvk_spirv_type_mod(in, 1);
+   if (!cuvk_spirv_has_mod(in, PTX_MOD_V4) || in->dst_count != 4)
+      return fail(e, in, "a texture fetch of other than four components") ? 1 : -1;
+   enum cuvk_kernel_tex_type type;
+   enum cuvk_spirv_kind kind;
+   switch (dtype) {
+   case PTX_MOD_F32:
+      type = CUVK_KERNEL_TEX_FLOAT;
+      kind = CUVK_SPIRV_FLOAT;
+      break;
+   case PTX_MOD_S32:
+      type = CUVK_KERNEL_TEX_SINT;
+      kind = CUVK_SPIRV_UINT;
+      break;
+   case PTX_MOD_U32:
+      type = CUVK_KERNEL_TEX_UINT;
+      kind = CUVK_SPIRV_UINT;
+      break;
+   default:
+      return fail(e, in, "a texture fetch of this element type") ? 1 : -1;
+   }
+   if (ctype != PTX_MOD_F32 && ctype != PTX_MOD_S32)
+      return cuvk_spirv_fail(e, CUVK_CC_INVALID, in, "tex: coordinates must be .f32 or .s32") ? 1 : -1;
+   bool int_coords = ctype == PTX_MOD_S32;
+   unsigned given = in->src_count - 1 - (level ? 1 : 0);
+   if (in->src_count < 2 || in->src[0].kind != CUVK_IR_VAL_ADDR || !in->src[0].has_reg || given < ncoords ||
+       given > 4 || (level && int_coords))
+      return cuvk_spirv_fail(e, CUVK_CC_INVALID, in, "tex: expected [handle, {coordinates}]%s",
+                             level ? " and a level" : "") ? 1 : -1;
+
+   uint32_t fn = sample_fn(e, in, CUVK_KERNEL_TEX_BINDING(dim, type), dim, ncoords, type, int_coords);
+   if (!fn)
+      return -1;
+   uint32_t f32 = cuvk_spirv_type_float(e, 32), u32 = cuvk_spirv_type_uint(e, 32);
+   struct cuvk_ir_value hv = {.kind = CUVK_IR_VAL_REG, .reg = in->src[0].reg};
+   uint32_t handle = cuvk_spirv_read(e, &hv, CUVK_SPIRV_UINT, 64);
+   uint32_t parts[4];
+   for (unsigned i = 0; i < 4; i++) {
+      if (i < ncoords)
+         parts[i] = int_coords ? cuvk_spirv_val(e, SpvOpBitcast, f32,
+                                                cuvk_spirv_read(e, &in->src[1 + i], CUVK_SPIRV_UINT, 32))
+                               : cuvk_spirv_read(e, &in->src[1 + i], CUVK_SPIRV_FLOAT, 32);
+      else
+         parts[i] = cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0);
+   }
+   uint32_t vec4 = cuvk_spirv_type_vector(e, f32, 4);
+   uint32_t coords = cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, vec4, parts, 4);
+   uint32_t lod = level ? cuvk_spirv_read(e, &in->src[in->src_count - 1], CUVK_SPIRV_FLOAT, 32)
+                        : cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0);
+   uint32_t ret = type == CUVK_KERNEL_TEX_FLOAT ? vec4 : cuvk_spirv_type_vector(e, u32, 4);
+   uint32_t v = cuvk_spirv_val(e, SpvOpFunctionCall, ret, fn, handle, coords, lod);
+   for (unsigned i = 0; i < 4; i++)
+      cuvk_spirv_write(e, &in->dst[i], cuvk_spirv_val(e, SpvOpCompositeExtract, kind == CUVK_SPIRV_FLOAT ? f32 : u32,
+                                                      v, i),
+                       kind, 32);
+   return e->failed ? -1 : 1;
+}
+
+/* ---- suld.b, sust.b ---- */
+
+/* Clamps, or tells whether, texel coordinates c (a u32 vector of n, s32
+ * values) lie inside size. */
+static uint32_t
+coords_inside(struct cuvk_spirv_emitter *e, uint32_t c, uint32_t size, unsigned n)
+{
+   uint32_t t_bool = cuvk_spirv_type_bool(e);
+   uint32_t bvec = n == 1 ? t_bool : cuvk_spirv_type_vector(e, t_bool, n);
+   /* Negative s32 values are huge as unsigned: one comparison. */
+   uint32_t lt = cuvk_spirv_val(e, SpvOpULessThan, bvec, c, size);
+   return n == 1 ? lt : cuvk_spirv_val(e, SpvOpAll, t_bool, lt);
+}
+
+/*
+ * uvec4 suld(u64 handle, uvec4 coords) and void sust(u64 handle, uvec4
+ * coords, uvec4 texel) of one storage binding: texel coordinates (s32
+ * bits), out-of-range accesses per mode (clamped; zero: reads 0, writes
+ * dropped; trap: the fault word, reads 0, writes dropped).
+ */
+static uint32_t
+surface_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, bool store, uint32_t binding,
+           enum cuvk_kernel_tex_dim dim, unsigned ncoords, unsigned size_log2, enum oob_mode mode)
+{
+   uint32_t kind = (store ? HELPER_SUST : HELPER_SULD) + binding;
+   uint32_t id = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_HELPER, kind, mode, 0);
+   if (id)
+      return id;
+   struct binding b;
+   if (!binding_get(e, in, binding, dim, true, CUVK_KERNEL_TEX_UINT, size_log2, &b))
+      return 0;
+   cuvk_spirv_capability(e, SpvCapabilityImageQuery);
+   uint32_t u32 = cuvk_spirv_type_uint(e, 32), u64 = cuvk_spirv_type_uint(e, 64);
+   uint32_t t_bool = cuvk_spirv_type_bool(e), uvec4 = cuvk_spirv_type_vector(e, u32, 4);
+   uint32_t uvec = ncoords == 1 ? u32 : cuvk_spirv_type_vector(e, u32, ncoords);
+   uint32_t params[3] = {u64, uvec4, uvec4}, p[3];
+   struct cuvk_spirv_helper h;
+   uint32_t ret = store ? cuvk_spirv_type_void(e) : uvec4;
+   id = cuvk_spirv_helper_begin(e, &h, ret, params, store ? 3 : 2, p);
+   cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_HELPER, kind, mode, 0, id);
+
+   label(e, new_id(e));
+   struct waterfall w;
+   uint32_t result = new_id(e);
+   w.done = new_id(e);
+   cuvk_spirv_do(e, SpvOpVariable, cuvk_spirv_type_pointer(e, SpvStorageClassFunction, uvec4), result,
+                 SpvStorageClassFunction);
+   cuvk_spirv_do(e, SpvOpVariable, cuvk_spirv_type_pointer(e, SpvStorageClassFunction, t_bool), w.done,
+                 SpvStorageClassFunction);
+   uint32_t zero4 = cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, uvec4,
+                                          (const uint32_t[]){cuvk_spirv_const_u32(e, 0), cuvk_spirv_const_u32(e, 0),
+                                                             cuvk_spirv_const_u32(e, 0), cuvk_spirv_const_u32(e, 0)},
+                                          4);
+   cuvk_spirv_do(e, SpvOpStore, result, zero4);
+   uint32_t first = waterfall_begin(e, &w, p[0]);
+
+   uint32_t index, valid;
+   handle_slot(e, first, true, &index, &valid);
+   fault_unless(e, valid, CUVK_KERNEL_FAULT_ADDRESS);
+   uint32_t ptr = cuvk_spirv_val(e, SpvOpAccessChain,
+                                 cuvk_spirv_type_pointer(e, SpvStorageClassUniformConstant, b.elem_type), b.var,
+                                 index);
+   uint32_t image = cuvk_spirv_val(e, SpvOpLoad, b.elem_type, ptr);
+   uint32_t c;
+   if (ncoords == 1) {
+      c = cuvk_spirv_val(e, SpvOpCompositeExtract, u32, p[1], 0);
+   } else {
+      uint32_t parts[4];
+      for (unsigned i = 0; i < ncoords; i++)
+         parts[i] = cuvk_spirv_val(e, SpvOpCompositeExtract, u32, p[1], i);
+      c = cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, uvec, parts, ncoords);
+   }
+   uint32_t size = cuvk_spirv_val(e, SpvOpImageQuerySize, uvec, image);
+   uint32_t inside = coords_inside(e, c, size, ncoords);
+   if (mode == OOB_CLAMP) {
+      /* Signed clamp into [0, size - 1]. */
+      uint32_t zero = cuvk_spirv_const_u32(e, 0), one = cuvk_spirv_const_u32(e, 1);
+      uint32_t zeros = zero, ones = one;
+      if (ncoords > 1) {
+         uint32_t z[4] = {zero, zero, zero, zero}, o[4] = {one, one, one, one};
+         zeros = cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, uvec, z, ncoords);
+         ones = cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, uvec, o, ncoords);
+      }
+      uint32_t top = cuvk_spirv_val(e, SpvOpISub, uvec, size, ones);
+      c = cuvk_spirv_glsl(e, GLSLstd450SClamp, uvec, c, zeros, top);
+      inside = cuvk_spirv_const_bool(e, true);
+   } else if (mode == OOB_TRAP) {
+      fault_unless(e, inside, CUVK_KERNEL_FAULT_ADDRESS);
+   }
+   uint32_t l_do = new_id(e), l_done = new_id(e);
+   cuvk_spirv_do(e, SpvOpSelectionMerge, l_done, SpvSelectionControlMaskNone);
+   cuvk_spirv_do(e, SpvOpBranchConditional, inside, l_do, l_done);
+   label(e, l_do);
+   if (store)
+      cuvk_spirv_do(e, SpvOpImageWrite, image, c, p[2]);
+   else
+      cuvk_spirv_do(e, SpvOpStore, result, cuvk_spirv_val(e, SpvOpImageRead, uvec4, image, c));
+   cuvk_spirv_do(e, SpvOpBranch, l_done);
+   label(e, l_done);
+   waterfall_end(e, &w);
+   if (store)
+      cuvk_spirv_do(e, SpvOpReturn);
+   else
+      cuvk_spirv_do(e, SpvOpReturnValue, cuvk_spirv_val(e, SpvOpLoad, uvec4, result));
+   cuvk_spirv_helper_end(e, &h, store ? "cuvk_sust" : "cuvk_suld");
+   return id;
+}
+
+static int
+lower_surface(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
+{
+   bool store = in->op == PTX_OP_SUST;
+   enum cuvk_kernel_tex_dim dim;
+   unsigned ncoords;
+   if (!cuvk_spirv_has_mod(in, PTX_MOD_SU_B))
+      return fail(e, in, cuvk_spirv_has_mod(in, PTX_MOD_SU_P) ? "formatted access (.p)" : "this form") ? 1 : -1;
+   if (!geometry(e, in, &dim, &ncoords))
+      return -1;
+   /* PTX passes .3d coordinates as a .v4. */
+   unsigned given_coords = dim == CUVK_KERNEL_DIM_3D ? 4 : ncoords;
+   enum oob_mode mode = cuvk_spirv_has_mod(in, PTX_MOD_CLAMP) ? OOB_CLAMP
+                        : cuvk_spirv_has_mod(in, PTX_MOD_ZERO) ? OOB_ZERO
+                                                               : OOB_TRAP;
+   enum ptx_modifier type = cuvk_spirv_type_mod(in, 0);
+   unsigned tbits = type < PTX_MOD_COUNT ? ptx_modifier_table[type].bits : 0;
+   unsigned vec = cuvk_spirv_has_mod(in, PTX_MOD_V4) ? 4 : cuvk_spirv_has_mod(in, PTX_MOD_V2) ? 2 : 1;
+   unsigned bytes = vec * tbits / 8;
+   if ((tbits != 8 && tbits != 16 && tbits != 32 && tbits != 64) || bytes > 16)
+      return cuvk_spirv_fail(e, CUVK_CC_INVALID, in, "%s.b: a %u-byte access", ptx_opcode_table[in->op].name,
+                             bytes) ? 1 : -1;
+   unsigned values = store ? in->src_count - 1 - given_coords : in->dst_count;
+   if (in->src_count < 1 + given_coords || in->src[0].kind != CUVK_IR_VAL_ADDR || !in->src[0].has_reg ||
+       values != vec)
+      return cuvk_spirv_fail(e, CUVK_CC_INVALID, in, "%s: expected [handle, {coordinates}] and %u values",
+                             ptx_opcode_table[in->op].name, vec) ? 1 : -1;
+   unsigned size_log2 = (unsigned)__builtin_ctz(bytes);
+   uint32_t fn = surface_fn(e, in, store, CUVK_KERNEL_SURF_BINDING(dim, size_log2), dim, ncoords, size_log2, mode);
+   if (!fn)
+      return -1;
+
+   uint32_t u32 = cuvk_spirv_type_uint(e, 32), u64 = cuvk_spirv_type_uint(e, 64);
+   uint32_t uvec4 = cuvk_spirv_type_vector(e, u32, 4);
+   struct cuvk_ir_value hv = {.kind = CUVK_IR_VAL_REG, .reg = in->src[0].reg};
+   uint32_t handle = cuvk_spirv_read(e, &hv, CUVK_SPIRV_UINT, 64);
+   uint32_t zero = cuvk_spirv_const_u32(e, 0);
+   uint32_t parts[4] = {zero, zero, zero, zero};
+   for (unsigned i = 0; i < ncoords; i++)
+      parts[i] = cuvk_spirv_read(e, &in->src[1 + i], CUVK_SPIRV_UINT, 32);
+   /* The x coordinate of .b accesses is in bytes. */
+   if (size_log2)
+      parts[0] = cuvk_spirv_val(e, SpvOpShiftRightArithmetic, u32, parts[0], cuvk_spirv_const_u32(e, size_log2));
+   uint32_t coords = cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, uvec4, parts, 4);
+
+   if (!store) {
+      uint32_t raw = cuvk_spirv_val(e, SpvOpFunctionCall, uvec4, fn, handle, coords);
+      for (unsigned i = 0; i < vec; i++) {
+         uint32_t v;
+         if (tbits == 64) {
+            uint32_t lo = cuvk_spirv_val(e, SpvOpCompositeExtract, u32, raw, 2 * i);
+            uint32_t hi = cuvk_spirv_val(e, SpvOpCompositeExtract, u32, raw, 2 * i + 1);
+            v = cuvk_spirv_val(e, SpvOpBitwiseOr, u64, cuvk_spirv_val(e, SpvOpUConvert, u64, lo),
+                               cuvk_spirv_val(e, SpvOpShiftLeftLogical, u64, cuvk_spirv_val(e, SpvOpUConvert, u64, hi),
+                                              cuvk_spirv_const_u64(e, 32)));
+         } else {
+            unsigned bit = i * tbits;
+            v = cuvk_spirv_val(e, SpvOpCompositeExtract, u32, raw, bit / 32);
+            if (bit % 32)
+               v = cuvk_spirv_val(e, SpvOpShiftRightLogical, u32, v, cuvk_spirv_const_u32(e, bit % 32));
+            if (tbits < 32)
+               v = cuvk_spirv_val(e, SpvOpUConvert, cuvk_spirv_type_uint(e, tbits), v);
+         }
+         cuvk_spirv_write(e, &in->dst[i], v, CUVK_SPIRV_UINT, tbits);
+      }
+      return e->failed ? -1 : 1;
+   }
+
+   uint32_t words[4] = {zero, zero, zero, zero};
+   for (unsigned i = 0; i < vec; i++) {
+      const struct cuvk_ir_value *sv = &in->src[1 + given_coords + i];
+      if (tbits == 64) {
+         uint32_t v = cuvk_spirv_read(e, sv, CUVK_SPIRV_UINT, 64);
+         words[2 * i] = cuvk_spirv_val(e, SpvOpUConvert, u32, v);
+         words[2 * i + 1] = cuvk_spirv_val(e, SpvOpUConvert, u32,
+                                           cuvk_spirv_val(e, SpvOpShiftRightLogical, u64, v, cuvk_spirv_const_u64(e, 32)));
+         continue;
+      }
+      uint32_t v = cuvk_spirv_read(e, sv, CUVK_SPIRV_UINT, tbits);
+      if (tbits < 32)
+         v = cuvk_spirv_val(e, SpvOpUConvert, u32, v);
+      unsigned bit = i * tbits;
+      if (bit % 32)
+         v = cuvk_spirv_val(e, SpvOpShiftLeftLogical, u32, v, cuvk_spirv_const_u32(e, bit % 32));
+      words[bit / 32] = words[bit / 32] == zero ? v : cuvk_spirv_val(e, SpvOpBitwiseOr, u32, words[bit / 32], v);
+   }
+   uint32_t texel = cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, uvec4, words, 4);
+   cuvk_spirv_do(e, SpvOpFunctionCall, cuvk_spirv_type_void(e), new_id(e), fn, handle, coords, texel);
+   return e->failed ? -1 : 1;
+}
+
+/* ---- txq, suq ---- */
+
+/* u32 query(u64 handle, u32 offset): a field of the handle's record. */
+static uint32_t
+query_fn(struct cuvk_spirv_emitter *e, bool surface)
+{
+   uint32_t id = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_HELPER, HELPER_QUERY + surface, 0, 0);
+   if (id)
+      return id;
+   uint32_t u32 = cuvk_spirv_type_uint(e, 32), u64 = cuvk_spirv_type_uint(e, 64);
+   uint32_t params[2] = {u64, u32}, p[2];
+   struct cuvk_spirv_helper h;
+   id = cuvk_spirv_helper_begin(e, &h, u32, params, 2, p);
+   cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_HELPER, HELPER_QUERY + surface, 0, 0, id);
+   label(e, new_id(e));
+   uint32_t index, valid;
+   handle_slot(e, p[0], surface, &index, &valid);
+   fault_unless(e, valid, CUVK_KERNEL_FAULT_ADDRESS);
+   uint32_t base = cuvk_spirv_push_load(e, surface ? CUVK_SPIRV_PUSH_SURF_RECORDS : CUVK_SPIRV_PUSH_TEX_RECORDS);
+   uint32_t at = cuvk_spirv_val(e, SpvOpIAdd, u64, base,
+                                cuvk_spirv_val(e, SpvOpIMul, u64, cuvk_spirv_val(e, SpvOpUConvert, u64, index),
+                                               cuvk_spirv_const_u64(e, RECORD_SIZE)));
+   at = cuvk_spirv_val(e, SpvOpIAdd, u64, at, cuvk_spirv_val(e, SpvOpUConvert, u64, p[1]));
+   /* Only a valid handle's record is read: without objects the
+    * records' address is 0. */
+   uint32_t l_read = new_id(e), l_zero = new_id(e);
+   cuvk_spirv_do(e, SpvOpSelectionMerge, l_zero, SpvSelectionControlMaskNone);
+   cuvk_spirv_do(e, SpvOpBranchConditional, valid, l_read, l_zero);
+   label(e, l_read);
+   cuvk_spirv_do(e, SpvOpReturnValue, cuvk_spirv_device_load(e, at, u32, 4));
+   label(e, l_zero);
+   cuvk_spirv_do(e, SpvOpReturnValue, cuvk_spirv_const_u32(e, 0));
+   cuvk_spirv_helper_end(e, &h, surface ? "cuvk_suq" : "cuvk_txq");
+   return id;
+}
+
+static int
+lower_query(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
+{
+   bool surface = in->op == PTX_OP_SUQ;
+   enum ptx_modifier q = cuvk_spirv_mod_of_class(in, PTX_MODC_QUERY);
+   unsigned offset;
+   switch (q) {
+   case PTX_MOD_Q_WIDTH:
+      offset = RECORD_WIDTH;
+      break;
+   case PTX_MOD_Q_HEIGHT:
+      offset = RECORD_HEIGHT;
+      break;
+   case PTX_MOD_Q_DEPTH:
+      offset = RECORD_DEPTH;
+      break;
+   case PTX_MOD_Q_NUM_MIPMAP_LEVELS:
+      if (!surface) {
+         offset = RECORD_LEVELS;
+         break;
+      }
+      /* fallthrough */
+   default:
+      return fail(e, in, q < PTX_MOD_COUNT ? ptx_modifier_table[q].name : "this query") ? 1 : -1;
+   }
+   if (cuvk_spirv_has_mod(in, PTX_MOD_LEVEL))
+      return fail(e, in, "txq.level") ? 1 : -1;
+   if (in->dst_count != 1 || in->src_count != 1 || in->src[0].kind != CUVK_IR_VAL_ADDR || !in->src[0].has_reg)
+      return cuvk_spirv_fail(e, CUVK_CC_INVALID, in, "%s: expected d, [handle]", ptx_opcode_table[in->op].name)
+                ? 1 : -1;
+   /* A level's extent is not kept: width and height are those of the
+    * level the object was made on (level 0 of a mipmapped array). */
+   struct cuvk_ir_value hv = {.kind = CUVK_IR_VAL_REG, .reg = in->src[0].reg};
+   uint32_t handle = cuvk_spirv_read(e, &hv, CUVK_SPIRV_UINT, 64);
+   uint32_t v = cuvk_spirv_val(e, SpvOpFunctionCall, cuvk_spirv_type_uint(e, 32), query_fn(e, surface), handle,
+                               cuvk_spirv_const_u32(e, offset));
+   cuvk_spirv_write(e, &in->dst[0], v, CUVK_SPIRV_UINT, 32);
+   return e->failed ? -1 : 1;
+}
+
+int
+cuvk_spirv_lower_texture(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
+{
+   if (in->op == PTX_OP_TEX || in->op == PTX_OP_SULD || in->op == PTX_OP_SUST || in->op == PTX_OP_TXQ ||
+       in->op == PTX_OP_SUQ)
+      e->uses_textures = true;
+   switch (in->op) {
+   case PTX_OP_TEX:
+      return lower_tex(e, in);
+   case PTX_OP_SULD:
+   case PTX_OP_SUST:
+      return lower_surface(e, in);
+   case PTX_OP_TXQ:
+   case PTX_OP_SUQ:
+      return lower_query(e, in);
+   default:
+      return 0;
+   }
+}

@@ -1,0 +1,1264 @@
+/*
+ * Texture and surface objects: cuTexObject* and cuSurfObject*
+ * (texture.h, docs/textures.md).
+ */
+#include "cuda_api/texture.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "array/array.h"
+#include "cuda_api/context.h"
+#include "cuda_api/driver.h"
+#include "cuda_api/module.h"
+#include "mem/budget.h"
+#include "util/error.h"
+#include "util/log.h"
+#include "util/macros.h"
+
+/* What CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT and _TEXTURE_PITCH_ALIGNMENT
+ * report (device.c): linear memory must start, and pitched rows be
+ * spaced, on these. */
+#define TEXTURE_ALIGNMENT 256u
+#define TEXTURE_PITCH_ALIGNMENT 512u
+/* CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH on CUDA's devices:
+ * 2^27 elements. */
+#define LINEAR_MAX_ELEMENTS (1u << 27)
+/* The most slots a table has, where the device's limits allow more. */
+#define MAX_SLOTS 4096u
+
+void
+cuvk_texture_target(const VkPhysicalDeviceLimits *l, uint32_t *tex_slots, uint32_t *surf_slots)
+{
+   /* Two sampled bindings (say float and uint 2D) and four storage ones
+    * fit every kernel's stage at these counts; a kernel that needs more
+    * is refused by the compiler, naming the limit. */
+   uint32_t sampled = CUVK_MIN(l->maxPerStageDescriptorSamplers, l->maxPerStageDescriptorSampledImages);
+   sampled = CUVK_MIN(sampled, l->maxPerStageResources);
+   *tex_slots = CUVK_MIN(sampled / 2, MAX_SLOTS);
+   *surf_slots = CUVK_MIN(CUVK_MIN(l->maxPerStageDescriptorStorageImages, l->maxPerStageResources) / 4, MAX_SLOTS);
+}
+
+/* A 1x1 image standing in for every slot of a binding without an object
+ * of its kind: without descriptor indexing each element must be valid. */
+struct dummy {
+   struct cuvk_array_image *img;
+   VkImageView view;
+};
+
+/* What kernels with one set of bindings share: the set layout, the
+ * pipeline layout, and the set written for the tables' versions. */
+struct binding_set {
+   struct cuvk_list link;
+   uint64_t mask;
+   VkDescriptorSetLayout set_layout;
+   VkPipelineLayout layout;
+   VkDescriptorPool pool;         /* VK_NULL_HANDLE: no set written yet */
+   VkDescriptorSet set;
+   uint64_t tex_version, surf_version;
+};
+
+struct retired_pool {
+   struct cuvk_deferred node;
+   VkDescriptorPool pool;
+};
+
+static void dummy_free(struct cuvk_context *ctx, struct dummy *d);
+
+/* ---- Handles ---- */
+
+static uint64_t
+handle_tag(bool surfaces)
+{
+   return surfaces ? CUVK_KERNEL_HANDLE_SURF : CUVK_KERNEL_HANDLE_TEX;
+}
+
+static uint64_t
+handle_make(const struct cuvk_tex_table *t, uint32_t slot)
+{
+   return handle_tag(t->surfaces) << CUVK_KERNEL_HANDLE_TAG_SHIFT |
+          (uint64_t)t->slots[slot].generation << CUVK_KERNEL_HANDLE_GEN_SHIFT | (uint64_t)(slot + 1);
+}
+
+static const char *
+kind_name(bool surfaces)
+{
+   return surfaces ? "surface object" : "texture object";
+}
+
+/* The slot a handle names: live, of this table's kind, of its
+ * generation.  Context lock held. */
+static CUresult
+slot_find(const struct cuvk_tex_table *t, uint64_t handle, const char *entry, uint32_t *out)
+{
+   if (!handle)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: %s 0", entry, kind_name(t->surfaces));
+   uint64_t tag = handle >> CUVK_KERNEL_HANDLE_TAG_SHIFT;
+   uint32_t slot = (uint32_t)(handle & CUVK_KERNEL_HANDLE_SLOT_MASK);
+   uint32_t gen = (uint32_t)(handle >> CUVK_KERNEL_HANDLE_GEN_SHIFT);
+   if (tag == handle_tag(!t->surfaces))
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is a %s, not a %s", entry, (unsigned long long)handle,
+                        kind_name(!t->surfaces), kind_name(t->surfaces));
+   if (tag != handle_tag(t->surfaces) || slot == 0 || slot > t->slot_count || !t->slots ||
+       !t->slots[slot - 1].used || t->slots[slot - 1].generation != gen)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is not a live %s of the current context", entry,
+                        (unsigned long long)handle, kind_name(t->surfaces));
+   *out = slot - 1;
+   return CUDA_SUCCESS;
+}
+
+/* ---- Tables ---- */
+
+static CUresult
+table_init(struct cuvk_context *ctx, struct cuvk_tex_table *t, bool surfaces, uint32_t slots)
+{
+   uint8_t *map;
+   t->surfaces = surfaces;
+   t->slot_count = slots;
+   if (!slots)
+      return CUDA_SUCCESS;
+   t->slots = calloc(slots, sizeof(*t->slots));
+   if (!t->slots)
+      return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory for the %s table", kind_name(surfaces));
+   CUresult res = cuvk_launch_buffer_create(ctx, (VkDeviceSize)slots * sizeof(struct cuvk_kernel_tex_record),
+                                            &t->records_buffer, &map, &t->records_address);
+   if (res != CUDA_SUCCESS) {
+      free(t->slots);
+      t->slots = NULL;
+      return res;
+   }
+   t->records = (struct cuvk_kernel_tex_record *)map;
+   memset(t->records, 0, (size_t)slots * sizeof(struct cuvk_kernel_tex_record));
+   return CUDA_SUCCESS;
+}
+
+static void
+table_finish(struct cuvk_context *ctx, struct cuvk_tex_table *t)
+{
+   free(t->slots);
+   cuvk_launch_buffer_destroy(ctx->vk, t->records_buffer);
+}
+
+/* The context's tables, made at first use. */
+static CUresult
+tables_get(struct cuvk_context *ctx, struct cuvk_tex_tables **out)
+{
+   struct cuvk_tex_tables *tt = __atomic_load_n(&ctx->textures, __ATOMIC_ACQUIRE);
+   if (tt) {
+      *out = tt;
+      return CUDA_SUCCESS;
+   }
+   uint32_t tex_slots = ctx->kernel_target.tex_slots, surf_slots = ctx->kernel_target.surf_slots;
+   tt = calloc(1, sizeof(*tt));
+   if (tt)
+      tt->dummies = calloc(CUVK_KERNEL_BINDING_COUNT, sizeof(*tt->dummies));
+   if (!tt || !tt->dummies) {
+      free(tt);
+      return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory for the texture tables");
+   }
+   cuvk_list_init(&tt->binding_sets);
+   CUresult res = table_init(ctx, &tt->tex, false, tex_slots);
+   if (res == CUDA_SUCCESS) {
+      res = table_init(ctx, &tt->surf, true, surf_slots);
+      if (res != CUDA_SUCCESS)
+         table_finish(ctx, &tt->tex);
+   }
+   if (res != CUDA_SUCCESS) {
+      free(tt->dummies);
+      free(tt);
+      return res;
+   }
+   pthread_mutex_lock(&ctx->lock);
+   if (ctx->textures) {
+      /* Another thread made them first. */
+      pthread_mutex_unlock(&ctx->lock);
+      table_finish(ctx, &tt->tex);
+      table_finish(ctx, &tt->surf);
+      free(tt->dummies);
+      free(tt);
+      *out = ctx->textures;
+      return CUDA_SUCCESS;
+   }
+   __atomic_store_n(&ctx->textures, tt, __ATOMIC_RELEASE);
+   pthread_mutex_unlock(&ctx->lock);
+   *out = tt;
+   return CUDA_SUCCESS;
+}
+
+/* A free slot, or CUDA_ERROR_OUT_OF_MEMORY when all are taken.  Lock held. */
+static CUresult
+slot_alloc(struct cuvk_tex_table *t, const char *entry, uint32_t *out)
+{
+   for (uint32_t i = 0; i < t->slot_count; i++) {
+      if (!t->slots[i].used) {
+         *out = i;
+         return CUDA_SUCCESS;
+      }
+   }
+   return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "%s: all %u %s slots of this device are in use "
+                     "(docs/textures.md: the descriptor limits of the device set the count)",
+                     entry, t->slot_count, kind_name(t->surfaces));
+}
+
+/* ---- Vulkan views and samplers ---- */
+
+/* The Vulkan objects a slot holds while its object lives, and what goes
+ * in its record and descriptor. */
+struct slot_setup {
+   struct cuvk_object *resource;
+   VkImageView view;
+   VkSampler sampler;
+   uint32_t binding;
+   struct cuvk_kernel_tex_record record;
+};
+
+static void
+setup_discard(struct cuvk_context *ctx, struct slot_setup *s)
+{
+   if (s->view)
+      vkDestroyImageView(ctx->vk, s->view, NULL);
+   if (s->sampler)
+      vkDestroySampler(ctx->vk, s->sampler, NULL);
+   if (s->resource)
+      cuvk_object_put(s->resource);
+}
+
+/* The image behind an array or mipmapped array resource, with a reference
+ * on its handle. */
+struct resource_image {
+   struct cuvk_array_image *img;
+   const struct cuvk_format *format;
+   const CUDA_ARRAY3D_DESCRIPTOR *desc;
+   uint32_t base_level, levels;
+   VkExtent3D extent;                    /* of base_level */
+};
+
+static CUresult
+resource_image_get(const CUDA_RESOURCE_DESC *res, const char *entry, struct slot_setup *s,
+                   struct resource_image *out)
+{
+   if (res->resType == CU_RESOURCE_TYPE_ARRAY) {
+      struct cuvk_array *a;
+      CUresult r = cuvk_array_get(res->res.array.hArray, entry, &a);
+      if (r != CUDA_SUCCESS)
+         return r;
+      s->resource = &a->base;
+      *out = (struct resource_image){
+         .img = a->img, .format = a->format, .desc = &a->desc,
+         .base_level = a->level, .levels = 1, .extent = a->extent,
+      };
+      return CUDA_SUCCESS;
+   }
+   CUmipmappedArray h = res->res.mipmap.hMipmappedArray;
+   if (!h)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: the mipmapped array is NULL", entry);
+   struct cuvk_object *obj = cuvk_object_get(h, CUVK_OBJECT_MIPMAPPED_ARRAY);
+   if (!obj)
+      return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "%s: %p is not a live CUmipmappedArray", entry, (void *)h);
+   struct cuvk_mipmapped_array *m = cuvk_container_of(obj, struct cuvk_mipmapped_array, base);
+   s->resource = obj;
+   *out = (struct resource_image){
+      .img = m->img, .format = m->format, .desc = &m->desc,
+      .base_level = 0, .levels = m->levels, .extent = m->img->extent,
+   };
+   return CUDA_SUCCESS;
+}
+
+static enum cuvk_kernel_tex_dim
+image_dim(const struct resource_image *ri, bool surface, VkImageViewType *view_type)
+{
+   const struct cuvk_array_image *img = ri->img;
+   unsigned flags = ri->desc->Flags;
+   bool layered = flags & CUDA_ARRAY3D_LAYERED;
+   if (img->type == VK_IMAGE_TYPE_3D) {
+      *view_type = VK_IMAGE_VIEW_TYPE_3D;
+      return CUVK_KERNEL_DIM_3D;
+   }
+   if (img->type == VK_IMAGE_TYPE_1D) {
+      *view_type = layered ? VK_IMAGE_VIEW_TYPE_1D_ARRAY : VK_IMAGE_VIEW_TYPE_1D;
+      return layered ? CUVK_KERNEL_DIM_1D_ARRAY : CUVK_KERNEL_DIM_1D;
+   }
+   /* CUDA addresses a cubemap's faces as layers in surface calls. */
+   if ((flags & CUDA_ARRAY3D_CUBEMAP) && !surface) {
+      *view_type = layered ? VK_IMAGE_VIEW_TYPE_CUBE_ARRAY : VK_IMAGE_VIEW_TYPE_CUBE;
+      return layered ? CUVK_KERNEL_DIM_CUBE_ARRAY : CUVK_KERNEL_DIM_CUBE;
+   }
+   if (layered || (flags & CUDA_ARRAY3D_CUBEMAP)) {
+      *view_type = VK_IMAGE_VIEW_TYPE_2D_ARRAY;
+      return CUVK_KERNEL_DIM_2D_ARRAY;
+   }
+   *view_type = VK_IMAGE_VIEW_TYPE_2D;
+   return CUVK_KERNEL_DIM_2D;
+}
+
+/* The format a texture views an array's image as, and the type a kernel
+ * samples it as.  CUDA reads 8- and 16-bit integer elements either as
+ * they are (CU_TRSF_READ_AS_INTEGER) or as normalised floats: the
+ * image's _UINT/_SINT format, or the _UNORM/_SNORM (_SRGB) one of the
+ * same layout.  Vulkan numbers each layout's formats in the order UNORM,
+ * SNORM, USCALED, SSCALED, UINT, SINT(, SRGB), which the arithmetic below
+ * relies on. */
+_Static_assert(VK_FORMAT_R8_UINT - VK_FORMAT_R8_UNORM == 4 && VK_FORMAT_R8_SINT - VK_FORMAT_R8_SNORM == 4 &&
+                  VK_FORMAT_R8G8_UINT - VK_FORMAT_R8G8_UNORM == 4 &&
+                  VK_FORMAT_R8G8B8A8_UINT - VK_FORMAT_R8G8B8A8_UNORM == 4 &&
+                  VK_FORMAT_R16_UINT - VK_FORMAT_R16_UNORM == 4 && VK_FORMAT_R16G16_UINT - VK_FORMAT_R16G16_UNORM == 4 &&
+                  VK_FORMAT_R16G16B16A16_UINT - VK_FORMAT_R16G16B16A16_UNORM == 4 &&
+                  VK_FORMAT_R8_SRGB - VK_FORMAT_R8_UINT == 2 && VK_FORMAT_R8G8_SRGB - VK_FORMAT_R8G8_UINT == 2 &&
+                  VK_FORMAT_R8G8B8A8_SRGB - VK_FORMAT_R8G8B8A8_UINT == 2,
+               "Vulkan's format numbering");
+
+static CUresult
+texture_view_format(const struct cuvk_format *f, unsigned flags, const char *entry, VkFormat *vk,
+                    enum cuvk_kernel_tex_type *type)
+{
+   bool as_integer = flags & CU_TRSF_READ_AS_INTEGER;
+   bool srgb = flags & CU_TRSF_SRGB;
+   *vk = f->vk;
+   switch (f->cu) {
+   case CU_AD_FORMAT_UNSIGNED_INT8:
+   case CU_AD_FORMAT_UNSIGNED_INT16:
+   case CU_AD_FORMAT_SIGNED_INT8:
+   case CU_AD_FORMAT_SIGNED_INT16: {
+      bool is_signed = f->cu == CU_AD_FORMAT_SIGNED_INT8 || f->cu == CU_AD_FORMAT_SIGNED_INT16;
+      if (as_integer) {
+         *type = is_signed ? CUVK_KERNEL_TEX_SINT : CUVK_KERNEL_TEX_UINT;
+         return CUDA_SUCCESS;
+      }
+      *type = CUVK_KERNEL_TEX_FLOAT;
+      if (srgb && f->cu == CU_AD_FORMAT_UNSIGNED_INT8)
+         *vk = (VkFormat)(f->vk + 2);
+      else
+         *vk = (VkFormat)(f->vk - 4);
+      return CUDA_SUCCESS;
+   }
+   case CU_AD_FORMAT_UNSIGNED_INT32:
+   case CU_AD_FORMAT_SIGNED_INT32:
+      /* No normalised form: CUDA reads 32-bit integers as they are. */
+      *type = f->cu == CU_AD_FORMAT_SIGNED_INT32 ? CUVK_KERNEL_TEX_SINT : CUVK_KERNEL_TEX_UINT;
+      return CUDA_SUCCESS;
+   default:
+      /* Floats, halves, the normalised vector formats, 10-10-10-2 and the
+       * block-compressed ones all read as floats. */
+      *type = CUVK_KERNEL_TEX_FLOAT;
+      if (srgb) {
+         if (f->vk == VK_FORMAT_R8G8B8A8_UNORM)
+            *vk = VK_FORMAT_R8G8B8A8_SRGB;
+         else if (f->vk == VK_FORMAT_BC1_RGBA_UNORM_BLOCK || f->vk == VK_FORMAT_BC2_UNORM_BLOCK ||
+                  f->vk == VK_FORMAT_BC3_UNORM_BLOCK || f->vk == VK_FORMAT_BC7_UNORM_BLOCK)
+            *vk = (VkFormat)(f->vk + 1);
+      }
+      (void)entry;
+      return CUDA_SUCCESS;
+   }
+}
+
+static CUresult
+view_create(struct cuvk_context *ctx, const struct resource_image *ri, VkImageViewType view_type,
+            VkFormat format, VkImageUsageFlags usage, const char *entry, VkImageView *out)
+{
+   const struct cuvk_array_image *img = ri->img;
+   if (format != img->vk_format && !(img->create_flags & VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT))
+      return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "%s: the array's image (format %d) cannot be viewed as format "
+                        "%d: it was made without VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT", entry, img->vk_format,
+                        format);
+   VkImageViewUsageCreateInfo usage_info = {
+      .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_USAGE_CREATE_INFO,
+      .usage = usage,
+   };
+   VkImageViewCreateInfo info = {
+      .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+      .pNext = &usage_info,
+      .image = img->image,
+      .viewType = view_type,
+      .format = format,
+      .subresourceRange = {
+         .aspectMask = cuvk_array_image_aspect(img),
+         .baseMipLevel = ri->base_level,
+         .levelCount = ri->levels,
+         .baseArrayLayer = 0,
+         .layerCount = img->layers,
+      },
+   };
+   VkResult vr = vkCreateImageView(ctx->vk, &info, NULL, out);
+   if (vr != VK_SUCCESS)
+      return cuvk_vk_error(vr, "vkCreateImageView for a texture or surface object");
+   return CUDA_SUCCESS;
+}
+
+static VkSamplerAddressMode
+address_mode(CUaddress_mode mode, bool normalized)
+{
+   switch (mode) {
+   case CU_TR_ADDRESS_MODE_WRAP:
+      /* Without normalised coordinates CUDA clamps whatever the mode
+       * says, except border. */
+      return normalized ? VK_SAMPLER_ADDRESS_MODE_REPEAT : VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+   case CU_TR_ADDRESS_MODE_MIRROR:
+      return normalized ? VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT : VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+   case CU_TR_ADDRESS_MODE_BORDER:
+      return VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER;
+   default:
+      return VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+   }
+}
+
+/* Checks the parts of a texture description every resource shares. */
+static CUresult
+check_texture_desc(const CUDA_TEXTURE_DESC *td, const char *entry)
+{
+   for (unsigned i = 0; i < 3; i++) {
+      if ((unsigned)td->addressMode[i] > CU_TR_ADDRESS_MODE_BORDER)
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: addressMode[%u] %d is not a CUaddress_mode", entry, i,
+                           td->addressMode[i]);
+   }
+   if ((unsigned)td->filterMode > CU_TR_FILTER_MODE_LINEAR ||
+       (unsigned)td->mipmapFilterMode > CU_TR_FILTER_MODE_LINEAR)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: filter modes %d, %d: not a CUfilter_mode", entry,
+                        td->filterMode, td->mipmapFilterMode);
+   const unsigned known = CU_TRSF_READ_AS_INTEGER | CU_TRSF_NORMALIZED_COORDINATES | CU_TRSF_SRGB |
+                          CU_TRSF_DISABLE_TRILINEAR_OPTIMIZATION | CU_TRSF_SEAMLESS_CUBEMAP;
+   if (td->flags & ~known)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: unknown texture flags 0x%x", entry, td->flags & ~known);
+   if (isnan(td->mipmapLevelBias) || isnan(td->minMipmapLevelClamp) || isnan(td->maxMipmapLevelClamp))
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: a mipmap bias or clamp is NaN", entry);
+   return CUDA_SUCCESS;
+}
+
+static CUresult
+sampler_create(struct cuvk_context *ctx, const CUDA_TEXTURE_DESC *td, bool integer, uint32_t levels,
+               const char *entry, VkSampler *out)
+{
+   bool normalized = td->flags & CU_TRSF_NORMALIZED_COORDINATES;
+   bool border = false;
+   VkSamplerAddressMode modes[3];
+   for (unsigned i = 0; i < 3; i++) {
+      modes[i] = address_mode(td->addressMode[i], normalized);
+      border |= modes[i] == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER;
+   }
+   /* Vulkan's border colours without VK_EXT_custom_border_color: the
+    * three fixed ones. */
+   VkBorderColor color = integer ? VK_BORDER_COLOR_INT_TRANSPARENT_BLACK : VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK;
+   const float *b = td->borderColor;
+   if (border) {
+      if (b[0] == 0 && b[1] == 0 && b[2] == 0 && b[3] == 1)
+         color = integer ? VK_BORDER_COLOR_INT_OPAQUE_BLACK : VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK;
+      else if (b[0] == 1 && b[1] == 1 && b[2] == 1 && b[3] == 1)
+         color = integer ? VK_BORDER_COLOR_INT_OPAQUE_WHITE : VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE;
+      else if (b[0] != 0 || b[1] != 0 || b[2] != 0 || b[3] != 0)
+         return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "%s: border colour (%g, %g, %g, %g): cuvk has only "
+                           "(0,0,0,0), (0,0,0,1) and (1,1,1,1)", entry, b[0], b[1], b[2], b[3]);
+   }
+   VkFilter filter = td->filterMode == CU_TR_FILTER_MODE_LINEAR ? VK_FILTER_LINEAR : VK_FILTER_NEAREST;
+   float max_bias = ctx->dev->props.limits.maxSamplerLodBias;
+   float min_lod = 0, max_lod = 0;
+   if (levels > 1) {
+      min_lod = CUVK_MAX(td->minMipmapLevelClamp, 0.0f);
+      max_lod = CUVK_MIN(td->maxMipmapLevelClamp, (float)(levels - 1));
+      max_lod = CUVK_MAX(max_lod, min_lod);
+   }
+   VkSamplerCreateInfo info = {
+      .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+      .magFilter = filter,
+      .minFilter = filter,
+      .mipmapMode = td->mipmapFilterMode == CU_TR_FILTER_MODE_LINEAR ? VK_SAMPLER_MIPMAP_MODE_LINEAR
+                                                                      : VK_SAMPLER_MIPMAP_MODE_NEAREST,
+      .addressModeU = modes[0],
+      .addressModeV = modes[1],
+      .addressModeW = modes[2],
+      .mipLodBias = CUVK_MAX(CUVK_MIN(td->mipmapLevelBias, max_bias), -max_bias),
+      .minLod = min_lod,
+      .maxLod = max_lod,
+      .borderColor = color,
+      /* Kernels always pass normalised coordinates: the translation
+       * divides CUDA's unnormalised ones by the extent (Vulkan allows
+       * unnormalised ones only for single-level 1D and 2D views). */
+      .unnormalizedCoordinates = VK_FALSE,
+   };
+   VkResult vr = vkCreateSampler(ctx->vk, &info, NULL, out);
+   if (vr != VK_SUCCESS)
+      return cuvk_vk_error(vr, "vkCreateSampler for a texture object");
+   return CUDA_SUCCESS;
+}
+
+static void
+record_image(struct cuvk_kernel_tex_record *r, const struct resource_image *ri)
+{
+   const struct cuvk_array_image *img = ri->img;
+   r->kind = CUVK_KERNEL_RES_IMAGE;
+   r->format = ri->format->cu;
+   r->channels = ri->format->channels;
+   r->width = ri->extent.width;
+   r->height = img->type == VK_IMAGE_TYPE_1D ? 1 : ri->extent.height;
+   r->depth = img->type == VK_IMAGE_TYPE_3D ? ri->extent.depth : img->layers;
+   r->levels = ri->levels;
+}
+
+static void
+record_sampling(struct cuvk_kernel_tex_record *r, const CUDA_TEXTURE_DESC *td)
+{
+   r->flags = td->flags & (CUVK_KERNEL_TEX_READ_AS_INTEGER | CUVK_KERNEL_TEX_NORMALIZED | CUVK_KERNEL_TEX_SRGB);
+   for (unsigned i = 0; i < 3; i++)
+      r->address_mode[i] = td->addressMode[i];
+   r->filter_mode = td->filterMode;
+   memcpy(r->border_color, td->borderColor, sizeof(r->border_color));
+}
+
+/* A texture over an array or a mipmapped array. */
+static CUresult
+texture_image_setup(struct cuvk_context *ctx, const CUDA_RESOURCE_DESC *rd, const CUDA_TEXTURE_DESC *td,
+                    const char *entry, struct slot_setup *s)
+{
+   struct resource_image ri;
+   CUresult res = resource_image_get(rd, entry, s, &ri);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (ri.img->ctx != ctx)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: the array belongs to another context", entry);
+   if (!(ri.img->usage & VK_IMAGE_USAGE_SAMPLED_BIT))
+      return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "%s: %s cannot sample CU_AD_FORMAT_%s images", entry,
+                        ctx->dev->props.deviceName, ri.format->name);
+   VkFormat vk;
+   enum cuvk_kernel_tex_type type;
+   res = texture_view_format(ri.format, td->flags, entry, &vk, &type);
+   if (res != CUDA_SUCCESS)
+      return res;
+   VkFormatProperties props;
+   vkGetPhysicalDeviceFormatProperties(ctx->dev->pdev, vk, &props);
+   VkFormatFeatureFlags need = VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT;
+   if (td->filterMode == CU_TR_FILTER_MODE_LINEAR ||
+       (ri.levels > 1 && td->mipmapFilterMode == CU_TR_FILTER_MODE_LINEAR)) {
+      /* CUDA filters only what it returns as floats. */
+      if (type != CUVK_KERNEL_TEX_FLOAT)
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: linear filtering of CU_AD_FORMAT_%s read as integers",
+                           entry, ri.format->name);
+      need |= VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
+   }
+   if ((props.optimalTilingFeatures & need) != need)
+      return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "%s: %s cannot %s CU_AD_FORMAT_%s%s", entry,
+                        ctx->dev->props.deviceName,
+                        (need & VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT) ? "filter" : "sample",
+                        ri.format->name, (td->flags & CU_TRSF_SRGB) ? " as sRGB" : "");
+   VkImageViewType view_type;
+   enum cuvk_kernel_tex_dim dim = image_dim(&ri, false, &view_type);
+   /* The context does not enable imageCubeArray (yet). */
+   if (view_type == VK_IMAGE_VIEW_TYPE_CUBE_ARRAY)
+      return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "%s: textures of layered cubemaps are not supported by cuvk yet",
+                        entry);
+   res = view_create(ctx, &ri, view_type, vk, VK_IMAGE_USAGE_SAMPLED_BIT, entry, &s->view);
+   if (res != CUDA_SUCCESS)
+      return res;
+   res = sampler_create(ctx, td, type != CUVK_KERNEL_TEX_FLOAT, ri.levels, entry, &s->sampler);
+   if (res != CUDA_SUCCESS)
+      return res;
+   s->binding = CUVK_KERNEL_TEX_BINDING(dim, type);
+   record_image(&s->record, &ri);
+   record_sampling(&s->record, td);
+   return CUDA_SUCCESS;
+}
+
+/* Linear and pitched memory: only a record; the kernel reads the memory
+ * through the page table. */
+static CUresult
+texture_memory_setup(const CUDA_RESOURCE_DESC *rd, const CUDA_TEXTURE_DESC *td, const char *entry,
+                     struct slot_setup *s)
+{
+   const struct cuvk_format *f;
+   struct cuvk_kernel_tex_record *r = &s->record;
+   bool linear = rd->resType == CU_RESOURCE_TYPE_LINEAR;
+   CUdeviceptr ptr = linear ? rd->res.linear.devPtr : rd->res.pitch2D.devPtr;
+   CUresult res = cuvk_format_lookup(linear ? rd->res.linear.format : rd->res.pitch2D.format,
+                                     linear ? rd->res.linear.numChannels : rd->res.pitch2D.numChannels, entry, &f);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (f->block != 1 || f->vk == VK_FORMAT_A2B10G10R10_UNORM_PACK32)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: CU_AD_FORMAT_%s is not a format of linear textures", entry,
+                        f->name);
+   if (!ptr || ptr % TEXTURE_ALIGNMENT)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: devPtr 0x%llx is NULL or not a multiple of %u", entry,
+                        (unsigned long long)ptr, TEXTURE_ALIGNMENT);
+   r->format = f->cu;
+   r->channels = f->channels;
+   r->address = ptr;
+   r->levels = 1;
+   r->depth = 1;
+   if (linear) {
+      size_t elems = rd->res.linear.sizeInBytes / f->elem_size;
+      if (elems == 0 || elems > LINEAR_MAX_ELEMENTS)
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: %zu bytes of CU_AD_FORMAT_%s is no element or more "
+                           "than %u", entry, rd->res.linear.sizeInBytes, f->name, LINEAR_MAX_ELEMENTS);
+      r->kind = CUVK_KERNEL_RES_LINEAR;
+      r->width = (uint32_t)elems;
+      r->height = 1;
+   } else {
+      size_t w = rd->res.pitch2D.width, h = rd->res.pitch2D.height, pitch = rd->res.pitch2D.pitchInBytes;
+      if (w == 0 || h == 0 || w > 65536 || h > 65536 || pitch < w * f->elem_size || pitch % TEXTURE_PITCH_ALIGNMENT)
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: pitched texture %zux%zu, pitch %zu: empty, too large, or "
+                           "a pitch below the row or not a multiple of %u", entry, w, h, pitch,
+                           TEXTURE_PITCH_ALIGNMENT);
+      r->kind = CUVK_KERNEL_RES_PITCH2D;
+      r->width = (uint32_t)w;
+      r->height = (uint32_t)h;
+      r->pitch = pitch;
+   }
+   if (td->filterMode == CU_TR_FILTER_MODE_LINEAR &&
+       ((td->flags & CU_TRSF_READ_AS_INTEGER) || f->cu == CU_AD_FORMAT_UNSIGNED_INT32 ||
+        f->cu == CU_AD_FORMAT_SIGNED_INT32))
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: linear filtering of CU_AD_FORMAT_%s read as integers", entry,
+                        f->name);
+   s->binding = UINT32_MAX;
+   record_sampling(r, td);
+   return CUDA_SUCCESS;
+}
+
+static CUresult
+surface_setup(struct cuvk_context *ctx, const CUDA_RESOURCE_DESC *rd, const char *entry, struct slot_setup *s)
+{
+   if (rd->resType != CU_RESOURCE_TYPE_ARRAY)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: a surface's resource must be a CUDA array (resType %d)",
+                        entry, rd->resType);
+   struct resource_image ri;
+   CUresult res = resource_image_get(rd, entry, s, &ri);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (ri.img->ctx != ctx)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: the array belongs to another context", entry);
+   if (!(ri.desc->Flags & CUDA_ARRAY3D_SURFACE_LDST))
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: the array was made without CUDA_ARRAY3D_SURFACE_LDST", entry);
+   if (ri.format->block != 1)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: CU_AD_FORMAT_%s is block-compressed", entry,
+                        ri.format->name);
+   static const VkFormat raw[CUVK_KERNEL_SURF_SIZE_COUNT] = {
+      VK_FORMAT_R8_UINT, VK_FORMAT_R16_UINT, VK_FORMAT_R32_UINT, VK_FORMAT_R32G32_UINT,
+      VK_FORMAT_R32G32B32A32_UINT,
+   };
+   unsigned size_log2 = (unsigned)__builtin_ctz(ri.format->elem_size);
+   VkFormat vk = raw[size_log2];
+   VkFormatProperties props;
+   vkGetPhysicalDeviceFormatProperties(ctx->dev->pdev, vk, &props);
+   if (!(ri.img->usage & VK_IMAGE_USAGE_STORAGE_BIT) ||
+       !(props.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT))
+      return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "%s: %s cannot load and store CU_AD_FORMAT_%s as %u-byte texels",
+                        entry, ctx->dev->props.deviceName, ri.format->name, 1u << size_log2);
+   VkImageViewType view_type;
+   enum cuvk_kernel_tex_dim dim = image_dim(&ri, true, &view_type);
+   res = view_create(ctx, &ri, view_type, vk, VK_IMAGE_USAGE_STORAGE_BIT, entry, &s->view);
+   if (res != CUDA_SUCCESS)
+      return res;
+   s->binding = CUVK_KERNEL_SURF_BINDING(dim, size_log2);
+   record_image(&s->record, &ri);
+   return CUDA_SUCCESS;
+}
+
+/* ---- Create and destroy ---- */
+
+static CUresult
+object_create(bool surface, unsigned long long *handle, const CUDA_RESOURCE_DESC *rd, const CUDA_TEXTURE_DESC *td,
+              const char *entry)
+{
+   struct cuvk_context *ctx;
+   struct cuvk_tex_tables *tt;
+   CUresult res = cuvk_context_current(entry, &ctx);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!handle || !rd || (!surface && !td))
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: NULL argument", entry);
+   if (rd->flags)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: resource flags 0x%x (must be 0)", entry, rd->flags);
+   if ((unsigned)rd->resType > CU_RESOURCE_TYPE_PITCH2D)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: resType %d is not a CUresourcetype", entry, rd->resType);
+   if (!surface) {
+      res = check_texture_desc(td, entry);
+      if (res != CUDA_SUCCESS)
+         return res;
+   }
+   res = tables_get(ctx, &tt);
+   if (res != CUDA_SUCCESS)
+      return res;
+   struct cuvk_tex_table *t = surface ? &tt->surf : &tt->tex;
+   if (!t->slot_count)
+      return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "%s: %s has no descriptors for %ss", entry,
+                        ctx->dev->props.deviceName, kind_name(surface));
+
+   struct slot_setup s = {.binding = UINT32_MAX};
+   if (surface)
+      res = surface_setup(ctx, rd, entry, &s);
+   else if (rd->resType == CU_RESOURCE_TYPE_ARRAY || rd->resType == CU_RESOURCE_TYPE_MIPMAPPED_ARRAY)
+      res = texture_image_setup(ctx, rd, td, entry, &s);
+   else
+      res = texture_memory_setup(rd, td, entry, &s);
+   if (res != CUDA_SUCCESS) {
+      setup_discard(ctx, &s);
+      return res;
+   }
+
+   pthread_mutex_lock(&ctx->lock);
+   uint32_t i = 0;
+   res = slot_alloc(t, entry, &i);
+   if (res == CUDA_SUCCESS) {
+      struct cuvk_tex_slot *slot = &t->slots[i];
+      slot->used = true;
+      /* A new generation, never 0, so an old handle of this slot fails. */
+      slot->generation = (slot->generation + 1) & 0xffffffffu;
+      if (!slot->generation)
+         slot->generation = 1;
+      slot->res = *rd;
+      if (td)
+         slot->tex = *td;
+      slot->resource = s.resource;
+      slot->view = s.view;
+      slot->sampler = s.sampler;
+      slot->binding = s.binding;
+      t->records[i] = s.record;
+      t->version++;
+      *handle = handle_make(t, i);
+   }
+   pthread_mutex_unlock(&ctx->lock);
+   if (res != CUDA_SUCCESS)
+      setup_discard(ctx, &s);
+   return res;
+}
+
+struct retired_views {
+   struct cuvk_deferred node;
+   VkImageView view;
+   VkSampler sampler;
+};
+
+static void
+retired_views_free(struct cuvk_context *ctx, void *data)
+{
+   struct retired_views *r = data;
+   vkDestroyImageView(ctx->vk, r->view, NULL);
+   vkDestroySampler(ctx->vk, r->sampler, NULL);
+   free(r);
+}
+
+static CUresult
+object_destroy(bool surface, uint64_t handle, const char *entry)
+{
+   struct cuvk_context *ctx;
+   CUresult res = cuvk_context_current(entry, &ctx);
+   if (res != CUDA_SUCCESS)
+      return res;
+   struct cuvk_tex_tables *tt = __atomic_load_n(&ctx->textures, __ATOMIC_ACQUIRE);
+   if (!tt)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is not a live %s of the current context", entry,
+                        (unsigned long long)handle, kind_name(surface));
+   /* Allocated before the lock so that nothing can fail once the slot is
+    * emptied. */
+   struct retired_views *r = calloc(1, sizeof(*r));
+   if (!r)
+      return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", entry);
+   struct cuvk_tex_table *t = surface ? &tt->surf : &tt->tex;
+   struct cuvk_object *resource = NULL;
+   uint32_t i = 0;
+   pthread_mutex_lock(&ctx->lock);
+   res = slot_find(t, handle, entry, &i);
+   if (res == CUDA_SUCCESS) {
+      struct cuvk_tex_slot *slot = &t->slots[i];
+      resource = slot->resource;
+      /* Work recorded before may still sample the view: it goes once
+       * that work is done.  The slot itself is free at once; a new
+       * object in it gets a new generation and new descriptors. */
+      if (slot->view || slot->sampler) {
+         r->view = slot->view;
+         r->sampler = slot->sampler;
+         r->node.fn = retired_views_free;
+         r->node.data = r;
+         cuvk_submit_defer(ctx, &r->node);
+         r = NULL;
+      }
+      slot->used = false;
+      slot->resource = NULL;
+      slot->view = VK_NULL_HANDLE;
+      slot->sampler = VK_NULL_HANDLE;
+      slot->binding = UINT32_MAX;
+      memset(&t->records[i], 0, sizeof(t->records[i]));
+      t->version++;
+   }
+   pthread_mutex_unlock(&ctx->lock);
+   free(r);
+   /* The array's reference goes last, outside the lock: dropping it may
+    * free the array, which defers its image after the views above. */
+   if (resource)
+      cuvk_object_put(resource);
+   return res;
+}
+
+/* Copies what a live object's slot holds, under the lock. */
+static CUresult
+object_query(bool surface, uint64_t handle, const char *entry, CUDA_RESOURCE_DESC *rd, CUDA_TEXTURE_DESC *td)
+{
+   struct cuvk_context *ctx;
+   CUresult res = cuvk_context_current(entry, &ctx);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!rd && !td)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: NULL argument", entry);
+   struct cuvk_tex_tables *tt = __atomic_load_n(&ctx->textures, __ATOMIC_ACQUIRE);
+   if (!tt)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is not a live %s of the current context", entry,
+                        (unsigned long long)handle, kind_name(surface));
+   struct cuvk_tex_table *t = surface ? &tt->surf : &tt->tex;
+   uint32_t i = 0;
+   pthread_mutex_lock(&ctx->lock);
+   res = slot_find(t, handle, entry, &i);
+   if (res == CUDA_SUCCESS) {
+      if (rd)
+         *rd = t->slots[i].res;
+      if (td)
+         *td = t->slots[i].tex;
+   }
+   pthread_mutex_unlock(&ctx->lock);
+   return res;
+}
+
+static void
+table_release(struct cuvk_context *ctx, struct cuvk_tex_table *t)
+{
+   for (uint32_t i = 0; i < t->slot_count; i++) {
+      struct cuvk_tex_slot *slot = &t->slots[i];
+      if (!slot->used)
+         continue;
+      vkDestroyImageView(ctx->vk, slot->view, NULL);
+      vkDestroySampler(ctx->vk, slot->sampler, NULL);
+      if (slot->resource)
+         cuvk_object_put(slot->resource);
+   }
+   table_finish(ctx, t);
+}
+
+void
+cuvk_texture_release_context(struct cuvk_context *ctx)
+{
+   struct cuvk_tex_tables *tt = ctx->textures;
+   if (!tt)
+      return;
+   /* Objects the application never destroyed: CUDA frees them with the
+    * context.  Their references go before the arrays are freed. */
+   table_release(ctx, &tt->tex);
+   table_release(ctx, &tt->surf);
+   cuvk_list_for_each_entry_safe(struct binding_set, s, &tt->binding_sets, link) {
+      vkDestroyDescriptorPool(ctx->vk, s->pool, NULL);
+      vkDestroyPipelineLayout(ctx->vk, s->layout, NULL);
+      vkDestroyDescriptorSetLayout(ctx->vk, s->set_layout, NULL);
+      free(s);
+   }
+   for (uint32_t b = 0; b < CUVK_KERNEL_BINDING_COUNT; b++)
+      dummy_free(ctx, &tt->dummies[b]);
+   free(tt->dummies);
+   vkDestroySampler(ctx->vk, tt->dummy_sampler, NULL);
+   free(tt);
+   ctx->textures = NULL;
+}
+
+/* ---- Launches (docs/textures.md, "Without descriptor indexing") ---- */
+
+static bool
+binding_is_storage(uint32_t b)
+{
+   return b >= CUVK_KERNEL_SURF_BINDING_BASE;
+}
+
+/* The dimension, and the sampled type or texel size, of a binding. */
+static void
+binding_decode(uint32_t b, enum cuvk_kernel_tex_dim *dim, unsigned *sub)
+{
+   if (binding_is_storage(b)) {
+      *dim = (enum cuvk_kernel_tex_dim)((b - CUVK_KERNEL_SURF_BINDING_BASE) / CUVK_KERNEL_SURF_SIZE_COUNT);
+      *sub = (b - CUVK_KERNEL_SURF_BINDING_BASE) % CUVK_KERNEL_SURF_SIZE_COUNT;
+   } else {
+      *dim = (enum cuvk_kernel_tex_dim)(b / CUVK_KERNEL_TEX_TYPE_COUNT);
+      *sub = b % CUVK_KERNEL_TEX_TYPE_COUNT;
+   }
+}
+
+static void
+dummy_free(struct cuvk_context *ctx, struct dummy *d)
+{
+   if (!d->img)
+      return;
+   vkDestroyImageView(ctx->vk, d->view, NULL);
+   vkDestroyImage(ctx->vk, d->img->image, NULL);
+   vkFreeMemory(ctx->vk, d->img->memory, NULL);
+   cuvk_mem_budget_unreserve(&ctx->dev->budget, d->img->memory_type, d->img->memory_size);
+   free(d->img);
+   d->img = NULL;
+}
+
+/* The dummy of binding b, made at first need.  Context lock not held (the
+ * image's layout transition is recorded). */
+static CUresult
+dummy_get(struct cuvk_context *ctx, struct cuvk_tex_tables *tt, uint32_t b, const char *entry)
+{
+   if (tt->dummies[b].img)
+      return CUDA_SUCCESS;
+   enum cuvk_kernel_tex_dim dim;
+   unsigned sub;
+   binding_decode(b, &dim, &sub);
+   bool storage = binding_is_storage(b);
+   CUarray_format cf;
+   unsigned channels = 1;
+   if (storage) {
+      static const CUarray_format formats[] = {CU_AD_FORMAT_UNSIGNED_INT8, CU_AD_FORMAT_UNSIGNED_INT16,
+                                               CU_AD_FORMAT_UNSIGNED_INT32, CU_AD_FORMAT_UNSIGNED_INT32,
+                                               CU_AD_FORMAT_UNSIGNED_INT32};
+      cf = formats[sub];
+      channels = sub == 3 ? 2 : sub == 4 ? 4 : 1;
+   } else {
+      cf = sub == CUVK_KERNEL_TEX_FLOAT ? CU_AD_FORMAT_FLOAT
+           : sub == CUVK_KERNEL_TEX_SINT ? CU_AD_FORMAT_SIGNED_INT32 : CU_AD_FORMAT_UNSIGNED_INT32;
+   }
+   const struct cuvk_format *f;
+   CUresult res = cuvk_format_lookup(cf, channels, entry, &f);
+   if (res != CUDA_SUCCESS)
+      return res;
+   struct cuvk_array_geometry geo = {.extent = {1, 1, 1}, .layers = 1, .max_levels = 1};
+   VkImageViewType view_type;
+   switch (dim) {
+   case CUVK_KERNEL_DIM_1D:
+      geo.type = VK_IMAGE_TYPE_1D;
+      view_type = VK_IMAGE_VIEW_TYPE_1D;
+      break;
+   case CUVK_KERNEL_DIM_2D:
+      geo.type = VK_IMAGE_TYPE_2D;
+      view_type = VK_IMAGE_VIEW_TYPE_2D;
+      break;
+   case CUVK_KERNEL_DIM_3D:
+      geo.type = VK_IMAGE_TYPE_3D;
+      view_type = VK_IMAGE_VIEW_TYPE_3D;
+      break;
+   default:
+      return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "%s: binding %u's dimension has no stand-in image yet", entry, b);
+   }
+   VkImageUsageFlags usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
+                             (storage ? VK_IMAGE_USAGE_STORAGE_BIT : VK_IMAGE_USAGE_SAMPLED_BIT);
+   struct cuvk_array_image *img;
+   res = cuvk_array_image_create(ctx, f, &geo, 1, usage, entry, &img);
+   if (res != CUDA_SUCCESS)
+      return res;
+   struct resource_image ri = {.img = img, .format = f, .base_level = 0, .levels = 1, .extent = geo.extent};
+   VkImageView view;
+   res = view_create(ctx, &ri, view_type, f->vk, storage ? VK_IMAGE_USAGE_STORAGE_BIT : VK_IMAGE_USAGE_SAMPLED_BIT,
+                     entry, &view);
+   if (res != CUDA_SUCCESS) {
+      struct dummy d = {.img = img};
+      cuvk_submit_wait_idle(ctx);
+      dummy_free(ctx, &d);
+      return res;
+   }
+   pthread_mutex_lock(&ctx->lock);
+   bool lost = tt->dummies[b].img != NULL;
+   if (!lost)
+      tt->dummies[b] = (struct dummy){.img = img, .view = view};
+   pthread_mutex_unlock(&ctx->lock);
+   if (lost) {
+      /* Another launch made it first. */
+      struct dummy d = {.img = img, .view = view};
+      cuvk_submit_wait_idle(ctx);
+      dummy_free(ctx, &d);
+   }
+   return CUDA_SUCCESS;
+}
+
+/* The layouts of one set of bindings.  Lock held. */
+static CUresult
+binding_set_get(struct cuvk_context *ctx, struct cuvk_tex_tables *tt, uint64_t mask, struct binding_set **out)
+{
+   cuvk_list_for_each_entry(struct binding_set, s, &tt->binding_sets, link) {
+      if (s->mask == mask) {
+         *out = s;
+         return CUDA_SUCCESS;
+      }
+   }
+   struct binding_set *s = calloc(1, sizeof(*s));
+   if (!s)
+      return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory for a kernel's descriptor layout");
+   VkDescriptorSetLayoutBinding bindings[CUVK_KERNEL_BINDING_COUNT];
+   uint32_t n = 0;
+   for (uint32_t b = 0; b < CUVK_KERNEL_BINDING_COUNT; b++) {
+      if (!(mask >> b & 1))
+         continue;
+      bool storage = binding_is_storage(b);
+      bindings[n++] = (VkDescriptorSetLayoutBinding){
+         .binding = b,
+         .descriptorType = storage ? VK_DESCRIPTOR_TYPE_STORAGE_IMAGE : VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+         .descriptorCount = storage ? tt->surf.slot_count : tt->tex.slot_count,
+         .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
+      };
+   }
+   VkDescriptorSetLayoutCreateInfo set_info = {
+      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+      .bindingCount = n,
+      .pBindings = bindings,
+   };
+   VkResult vr = vkCreateDescriptorSetLayout(ctx->vk, &set_info, NULL, &s->set_layout);
+   if (vr != VK_SUCCESS) {
+      free(s);
+      return cuvk_vk_error(vr, "vkCreateDescriptorSetLayout for a kernel's textures");
+   }
+   /* The push constants as every kernel has them, so pushes recorded
+    * with the common layout stay compatible. */
+   VkPushConstantRange range = {
+      .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
+      .size = sizeof(struct cuvk_kernel_push),
+   };
+   VkPipelineLayoutCreateInfo info = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+      .setLayoutCount = 1,
+      .pSetLayouts = &s->set_layout,
+      .pushConstantRangeCount = 1,
+      .pPushConstantRanges = &range,
+   };
+   vr = vkCreatePipelineLayout(ctx->vk, &info, NULL, &s->layout);
+   if (vr != VK_SUCCESS) {
+      vkDestroyDescriptorSetLayout(ctx->vk, s->set_layout, NULL);
+      free(s);
+      return cuvk_vk_error(vr, "vkCreatePipelineLayout for a kernel's textures");
+   }
+   s->mask = mask;
+   cuvk_list_addtail(&s->link, &tt->binding_sets);
+   *out = s;
+   return CUDA_SUCCESS;
+}
+
+CUresult
+cuvk_texture_prepare(struct cuvk_context *ctx, uint64_t mask, const char *entry)
+{
+   struct cuvk_tex_tables *tt;
+   CUresult res = tables_get(ctx, &tt);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!tt->dummy_sampler) {
+      VkSamplerCreateInfo info = {
+         .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+         .magFilter = VK_FILTER_NEAREST,
+         .minFilter = VK_FILTER_NEAREST,
+         .addressModeU = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+         .addressModeV = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+         .addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+         .borderColor = VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK,
+      };
+      VkSampler sampler;
+      VkResult vr = vkCreateSampler(ctx->vk, &info, NULL, &sampler);
+      if (vr != VK_SUCCESS)
+         return cuvk_vk_error(vr, "vkCreateSampler for unused texture slots");
+      pthread_mutex_lock(&ctx->lock);
+      bool lost = tt->dummy_sampler != VK_NULL_HANDLE;
+      if (!lost)
+         tt->dummy_sampler = sampler;
+      pthread_mutex_unlock(&ctx->lock);
+      if (lost)
+         vkDestroySampler(ctx->vk, sampler, NULL);
+   }
+   for (uint32_t b = 0; b < CUVK_KERNEL_BINDING_COUNT; b++) {
+      if (mask >> b & 1) {
+         res = dummy_get(ctx, tt, b, entry);
+         if (res != CUDA_SUCCESS)
+            return res;
+      }
+   }
+   return CUDA_SUCCESS;
+}
+
+VkPipelineLayout
+cuvk_texture_layout(struct cuvk_context *ctx, uint64_t mask)
+{
+   struct binding_set *s;
+   if (binding_set_get(ctx, ctx->textures, mask, &s) != CUDA_SUCCESS)
+      return VK_NULL_HANDLE;
+   return s->layout;
+}
+
+static void
+retired_pool_free(struct cuvk_context *ctx, void *data)
+{
+   struct retired_pool *r = data;
+   vkDestroyDescriptorPool(ctx->vk, r->pool, NULL);
+   free(r);
+}
+
+/* Writes a new set for the tables as they are. */
+static CUresult
+set_write(struct cuvk_context *ctx, struct cuvk_tex_tables *tt, struct binding_set *s)
+{
+   uint32_t sampled = 0, storage = 0;
+   for (uint32_t b = 0; b < CUVK_KERNEL_BINDING_COUNT; b++) {
+      if (s->mask >> b & 1) {
+         if (binding_is_storage(b))
+            storage += tt->surf.slot_count;
+         else
+            sampled += tt->tex.slot_count;
+      }
+   }
+   VkDescriptorPoolSize sizes[2];
+   uint32_t nsizes = 0;
+   if (sampled)
+      sizes[nsizes++] = (VkDescriptorPoolSize){VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, sampled};
+   if (storage)
+      sizes[nsizes++] = (VkDescriptorPoolSize){VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, storage};
+   VkDescriptorPoolCreateInfo pool_info = {
+      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+      .maxSets = 1,
+      .poolSizeCount = nsizes,
+      .pPoolSizes = sizes,
+   };
+   struct retired_pool *retired = NULL;
+   if (s->pool) {
+      retired = calloc(1, sizeof(*retired));
+      if (!retired)
+         return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory for a descriptor set");
+   }
+   VkDescriptorPool pool;
+   VkResult vr = vkCreateDescriptorPool(ctx->vk, &pool_info, NULL, &pool);
+   if (vr != VK_SUCCESS) {
+      free(retired);
+      return cuvk_vk_error(vr, "vkCreateDescriptorPool for a kernel's textures");
+   }
+   VkDescriptorSet set;
+   vr = vkAllocateDescriptorSets(ctx->vk, &(VkDescriptorSetAllocateInfo){
+      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+      .descriptorPool = pool,
+      .descriptorSetCount = 1,
+      .pSetLayouts = &s->set_layout,
+   }, &set);
+   if (vr != VK_SUCCESS) {
+      vkDestroyDescriptorPool(ctx->vk, pool, NULL);
+      free(retired);
+      return cuvk_vk_error(vr, "vkAllocateDescriptorSets for a kernel's textures");
+   }
+   uint32_t most = CUVK_MAX(tt->tex.slot_count, tt->surf.slot_count);
+   VkDescriptorImageInfo *infos = malloc(sizeof(*infos) * most);
+   if (!infos) {
+      vkDestroyDescriptorPool(ctx->vk, pool, NULL);
+      free(retired);
+      return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory for a descriptor set");
+   }
+   for (uint32_t b = 0; b < CUVK_KERNEL_BINDING_COUNT; b++) {
+      if (!(s->mask >> b & 1))
+         continue;
+      bool is_storage = binding_is_storage(b);
+      const struct cuvk_tex_table *t = is_storage ? &tt->surf : &tt->tex;
+      for (uint32_t i = 0; i < t->slot_count; i++) {
+         const struct cuvk_tex_slot *slot = &t->slots[i];
+         bool mine = slot->used && slot->binding == b;
+         infos[i] = (VkDescriptorImageInfo){
+            .sampler = is_storage ? VK_NULL_HANDLE : mine ? slot->sampler : tt->dummy_sampler,
+            .imageView = mine ? slot->view : tt->dummies[b].view,
+            .imageLayout = VK_IMAGE_LAYOUT_GENERAL,
+         };
+      }
+      VkWriteDescriptorSet write = {
+         .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+         .dstSet = set,
+         .dstBinding = b,
+         .descriptorCount = t->slot_count,
+         .descriptorType = is_storage ? VK_DESCRIPTOR_TYPE_STORAGE_IMAGE : VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+         .pImageInfo = infos,
+      };
+      vkUpdateDescriptorSets(ctx->vk, 1, &write, 0, NULL);
+   }
+   free(infos);
+   /* The old set goes once the work that bound it is done. */
+   if (retired) {
+      retired->pool = s->pool;
+      retired->node.fn = retired_pool_free;
+      retired->node.data = retired;
+      cuvk_submit_defer(ctx, &retired->node);
+   }
+   s->pool = pool;
+   s->set = set;
+   s->tex_version = tt->tex.version;
+   s->surf_version = tt->surf.version;
+   return CUDA_SUCCESS;
+}
+
+CUresult
+cuvk_texture_bind(struct cuvk_context *ctx, uint64_t mask, VkCommandBuffer cmd, struct cuvk_kernel_push *push)
+{
+   struct cuvk_tex_tables *tt = ctx->textures;
+   struct binding_set *s;
+   CUresult res = binding_set_get(ctx, tt, mask, &s);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (mask && (!s->pool || s->tex_version != tt->tex.version || s->surf_version != tt->surf.version)) {
+      res = set_write(ctx, tt, s);
+      if (res != CUDA_SUCCESS)
+         return res;
+   }
+   if (mask)
+      vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s->layout, CUVK_KERNEL_TEX_SET, 1, &s->set, 0,
+                              NULL);
+   push->tex_records = tt->tex.records_address;
+   push->surf_records = tt->surf.records_address;
+   return CUDA_SUCCESS;
+}
+
+/* ---- Entry points ---- */
+
+CUVK_EXPORT CUresult CUDAAPI
+cuTexObjectCreate(CUtexObject *pTexObject, const CUDA_RESOURCE_DESC *pResDesc, const CUDA_TEXTURE_DESC *pTexDesc,
+                  const CUDA_RESOURCE_VIEW_DESC *pResViewDesc)
+{
+   if (pResViewDesc)
+      return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "cuTexObjectCreate: resource views are not supported by cuvk yet");
+   return object_create(false, pTexObject, pResDesc, pTexDesc, "cuTexObjectCreate");
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuTexObjectDestroy(CUtexObject texObject)
+{
+   return object_destroy(false, texObject, "cuTexObjectDestroy");
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUtexObject texObject)
+{
+   if (!pResDesc)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuTexObjectGetResourceDesc: pResDesc is NULL");
+   return object_query(false, texObject, "cuTexObjectGetResourceDesc", pResDesc, NULL);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC *pTexDesc, CUtexObject texObject)
+{
+   if (!pTexDesc)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuTexObjectGetTextureDesc: pTexDesc is NULL");
+   return object_query(false, texObject, "cuTexObjectGetTextureDesc", NULL, pTexDesc);
+}
+
+/* Resource views are refused at creation (not supported yet), so no
+ * texture has one: CUDA's answer for a texture made without a view. */
+CUVK_EXPORT CUresult CUDAAPI
+cuTexObjectGetResourceViewDesc(CUDA_RESOURCE_VIEW_DESC *pResViewDesc, CUtexObject texObject)
+{
+   if (!pResViewDesc)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuTexObjectGetResourceViewDesc: pResViewDesc is NULL");
+   CUDA_TEXTURE_DESC td;
+   CUresult res = object_query(false, texObject, "cuTexObjectGetResourceViewDesc", NULL, &td);
+   if (res != CUDA_SUCCESS)
+      return res;
+   return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuTexObjectGetResourceViewDesc: texture object 0x%llx was made "
+                     "without a resource view", (unsigned long long)texObject);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuSurfObjectCreate(CUsurfObject *pSurfObject, const CUDA_RESOURCE_DESC *pResDesc)
+{
+   return object_create(true, pSurfObject, pResDesc, NULL, "cuSurfObjectCreate");
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuSurfObjectDestroy(CUsurfObject surfObject)
+{
+   return object_destroy(true, surfObject, "cuSurfObjectDestroy");
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUsurfObject surfObject)
+{
+   if (!pResDesc)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuSurfObjectGetResourceDesc: pResDesc is NULL");
+   return object_query(true, surfObject, "cuSurfObjectGetResourceDesc", pResDesc, NULL);
+}

@@ -1,0 +1,349 @@
+/*
+ * Texture and surface objects through the driver API: creation over every
+ * kind of resource, the descriptions read back as given, handles that
+ * stay apart (texture vs surface, destroyed, from another context), the
+ * arrays they keep alive, and bad input.  What kernels read through them
+ * is tested in tests/kernels.
+ */
+#include "array_test.h"
+
+static CUDA_TEXTURE_DESC
+tex_desc(CUaddress_mode mode, CUfilter_mode filter, unsigned flags)
+{
+   CUDA_TEXTURE_DESC td;
+   memset(&td, 0, sizeof(td));
+   td.addressMode[0] = td.addressMode[1] = td.addressMode[2] = mode;
+   td.filterMode = filter;
+   td.flags = flags;
+   return td;
+}
+
+static CUDA_RESOURCE_DESC
+array_res(CUarray a)
+{
+   CUDA_RESOURCE_DESC rd;
+   memset(&rd, 0, sizeof(rd));
+   rd.resType = CU_RESOURCE_TYPE_ARRAY;
+   rd.res.array.hArray = a;
+   return rd;
+}
+
+static CUarray
+make_array(size_t w, size_t h, size_t d, CUarray_format f, unsigned ch, unsigned flags)
+{
+   CUDA_ARRAY3D_DESCRIPTOR desc = {w, h, d, f, ch, flags};
+   CUarray a = NULL;
+   AT_OK(cuArray3DCreate(&a, &desc));
+   return a;
+}
+
+/* Every shape, format class and sampling state makes a texture whose
+ * descriptions read back unchanged. */
+static void
+create_kinds(void)
+{
+   struct {
+      size_t w, h, d;
+      CUarray_format f;
+      unsigned ch, flags;
+      CUfilter_mode filter;
+      CUaddress_mode mode;
+      unsigned tflags;
+   } cases[] = {
+      {64, 0, 0, CU_AD_FORMAT_FLOAT, 1, 0, CU_TR_FILTER_MODE_LINEAR, CU_TR_ADDRESS_MODE_CLAMP, 0},
+      {64, 32, 0, CU_AD_FORMAT_FLOAT, 4, 0, CU_TR_FILTER_MODE_LINEAR, CU_TR_ADDRESS_MODE_WRAP,
+       CU_TRSF_NORMALIZED_COORDINATES},
+      {64, 32, 0, CU_AD_FORMAT_UNSIGNED_INT8, 4, 0, CU_TR_FILTER_MODE_LINEAR, CU_TR_ADDRESS_MODE_MIRROR,
+       CU_TRSF_NORMALIZED_COORDINATES},
+      {64, 32, 0, CU_AD_FORMAT_UNSIGNED_INT8, 4, 0, CU_TR_FILTER_MODE_POINT, CU_TR_ADDRESS_MODE_BORDER,
+       CU_TRSF_READ_AS_INTEGER},
+      {64, 32, 0, CU_AD_FORMAT_UNSIGNED_INT8, 4, 0, CU_TR_FILTER_MODE_LINEAR, CU_TR_ADDRESS_MODE_CLAMP,
+       CU_TRSF_SRGB | CU_TRSF_NORMALIZED_COORDINATES},
+      {16, 16, 0, CU_AD_FORMAT_SIGNED_INT16, 2, 0, CU_TR_FILTER_MODE_LINEAR, CU_TR_ADDRESS_MODE_CLAMP, 0},
+      {16, 16, 0, CU_AD_FORMAT_SIGNED_INT32, 1, 0, CU_TR_FILTER_MODE_POINT, CU_TR_ADDRESS_MODE_CLAMP, 0},
+      {16, 16, 0, CU_AD_FORMAT_HALF, 2, 0, CU_TR_FILTER_MODE_LINEAR, CU_TR_ADDRESS_MODE_CLAMP, 0},
+      {16, 16, 8, CU_AD_FORMAT_FLOAT, 1, 0, CU_TR_FILTER_MODE_LINEAR, CU_TR_ADDRESS_MODE_WRAP,
+       CU_TRSF_NORMALIZED_COORDINATES},
+      {16, 0, 4, CU_AD_FORMAT_FLOAT, 1, CUDA_ARRAY3D_LAYERED, CU_TR_FILTER_MODE_POINT, CU_TR_ADDRESS_MODE_CLAMP, 0},
+      {16, 16, 4, CU_AD_FORMAT_FLOAT, 1, CUDA_ARRAY3D_LAYERED, CU_TR_FILTER_MODE_POINT, CU_TR_ADDRESS_MODE_CLAMP, 0},
+      {16, 16, 6, CU_AD_FORMAT_FLOAT, 4, CUDA_ARRAY3D_CUBEMAP, CU_TR_FILTER_MODE_LINEAR, CU_TR_ADDRESS_MODE_CLAMP,
+       CU_TRSF_NORMALIZED_COORDINATES},
+   };
+   for (size_t i = 0; i < AT_ARRAY_SIZE(cases); i++) {
+      CUarray a = make_array(cases[i].w, cases[i].h, cases[i].d, cases[i].f, cases[i].ch, cases[i].flags);
+      CUDA_RESOURCE_DESC rd = array_res(a);
+      CUDA_TEXTURE_DESC td = tex_desc(cases[i].mode, cases[i].filter, cases[i].tflags);
+      td.maxAnisotropy = 1;
+      CUtexObject t = 0;
+      CUresult res = cuTexObjectCreate(&t, &rd, &td, NULL);
+      if (res != CUDA_SUCCESS) {
+         fprintf(stderr, "case %zu\n", i);
+         AT_OK(res);
+         AT_OK(cuArrayDestroy(a));
+         continue;
+      }
+      AT_CHECK(t != 0);
+      CUDA_RESOURCE_DESC rd2;
+      CUDA_TEXTURE_DESC td2;
+      memset(&rd2, 0xab, sizeof(rd2));
+      memset(&td2, 0xab, sizeof(td2));
+      AT_OK(cuTexObjectGetResourceDesc(&rd2, t));
+      AT_OK(cuTexObjectGetTextureDesc(&td2, t));
+      AT_CHECK(rd2.resType == CU_RESOURCE_TYPE_ARRAY && rd2.res.array.hArray == a && rd2.flags == 0);
+      AT_CHECK(memcmp(&td2, &td, sizeof(td)) == 0);
+      AT_OK(cuTexObjectDestroy(t));
+      AT_OK(cuArrayDestroy(a));
+   }
+}
+
+/* Linear and pitched memory: records only, checked like CUDA checks. */
+static void
+create_memory(void)
+{
+   CUdeviceptr p;
+   AT_OK(cuMemAlloc(&p, 1 << 20));
+   CUDA_RESOURCE_DESC rd;
+   memset(&rd, 0, sizeof(rd));
+   rd.resType = CU_RESOURCE_TYPE_LINEAR;
+   rd.res.linear.devPtr = p;
+   rd.res.linear.format = CU_AD_FORMAT_FLOAT;
+   rd.res.linear.numChannels = 1;
+   rd.res.linear.sizeInBytes = 4096;
+   CUDA_TEXTURE_DESC td = tex_desc(CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, 0);
+   CUtexObject t = 0;
+   AT_OK(cuTexObjectCreate(&t, &rd, &td, NULL));
+   CUDA_RESOURCE_DESC rd2;
+   AT_OK(cuTexObjectGetResourceDesc(&rd2, t));
+   AT_CHECK(rd2.resType == CU_RESOURCE_TYPE_LINEAR && rd2.res.linear.devPtr == p &&
+            rd2.res.linear.sizeInBytes == 4096 && rd2.res.linear.numChannels == 1);
+   AT_OK(cuTexObjectDestroy(t));
+
+   CUtexObject bad;
+   rd.res.linear.devPtr = p + 4; /* not on the texture alignment */
+   AT_EXPECT(CUDA_ERROR_INVALID_VALUE, cuTexObjectCreate(&bad, &rd, &td, NULL));
+   rd.res.linear.devPtr = p;
+   rd.res.linear.sizeInBytes = 0;
+   AT_EXPECT(CUDA_ERROR_INVALID_VALUE, cuTexObjectCreate(&bad, &rd, &td, NULL));
+   rd.res.linear.sizeInBytes = 4096;
+   rd.res.linear.numChannels = 3;
+   AT_EXPECT(CUDA_ERROR_INVALID_VALUE, cuTexObjectCreate(&bad, &rd, &td, NULL));
+   rd.res.linear.numChannels = 1;
+   rd.res.linear.format = CU_AD_FORMAT_SIGNED_INT32;
+   td.filterMode = CU_TR_FILTER_MODE_LINEAR;
+   AT_EXPECT(CUDA_ERROR_INVALID_VALUE, cuTexObjectCreate(&bad, &rd, &td, NULL));
+   td.filterMode = CU_TR_FILTER_MODE_POINT;
+
+   memset(&rd, 0, sizeof(rd));
+   rd.resType = CU_RESOURCE_TYPE_PITCH2D;
+   rd.res.pitch2D.devPtr = p;
+   rd.res.pitch2D.format = CU_AD_FORMAT_UNSIGNED_INT8;
+   rd.res.pitch2D.numChannels = 4;
+   rd.res.pitch2D.width = 100;
+   rd.res.pitch2D.height = 50;
+   rd.res.pitch2D.pitchInBytes = 512;
+   AT_OK(cuTexObjectCreate(&t, &rd, &td, NULL));
+   AT_OK(cuTexObjectGetResourceDesc(&rd2, t));
+   AT_CHECK(rd2.resType == CU_RESOURCE_TYPE_PITCH2D && rd2.res.pitch2D.pitchInBytes == 512 &&
+            rd2.res.pitch2D.width == 100 && rd2.res.pitch2D.height == 50);
+   AT_OK(cuTexObjectDestroy(t));
+   rd.res.pitch2D.pitchInBytes = 256; /* below the row: 400 bytes */
+   AT_EXPECT(CUDA_ERROR_INVALID_VALUE, cuTexObjectCreate(&bad, &rd, &td, NULL));
+   AT_OK(cuMemFree(p));
+}
+
+/* A texture over a whole mipmapped array and over one of its levels, and
+ * surfaces over levels (the vulkanImageCUDA pattern). */
+static void
+mipmapped(void)
+{
+   CUDA_ARRAY3D_DESCRIPTOR desc = {64, 64, 0, CU_AD_FORMAT_UNSIGNED_INT8, 4, CUDA_ARRAY3D_SURFACE_LDST};
+   CUmipmappedArray m;
+   AT_OK(cuMipmappedArrayCreate(&m, &desc, 7));
+   CUDA_RESOURCE_DESC rd;
+   memset(&rd, 0, sizeof(rd));
+   rd.resType = CU_RESOURCE_TYPE_MIPMAPPED_ARRAY;
+   rd.res.mipmap.hMipmappedArray = m;
+   CUDA_TEXTURE_DESC td = tex_desc(CU_TR_ADDRESS_MODE_WRAP, CU_TR_FILTER_MODE_LINEAR, CU_TRSF_NORMALIZED_COORDINATES);
+   td.mipmapFilterMode = CU_TR_FILTER_MODE_LINEAR;
+   td.maxMipmapLevelClamp = 6;
+   CUtexObject whole;
+   AT_OK(cuTexObjectCreate(&whole, &rd, &td, NULL));
+   CUDA_RESOURCE_DESC rd2;
+   AT_OK(cuTexObjectGetResourceDesc(&rd2, whole));
+   AT_CHECK(rd2.resType == CU_RESOURCE_TYPE_MIPMAPPED_ARRAY && rd2.res.mipmap.hMipmappedArray == m);
+
+   CUtexObject tex[7];
+   CUsurfObject surf[7];
+   for (unsigned l = 0; l < 7; l++) {
+      CUarray level;
+      AT_OK(cuMipmappedArrayGetLevel(&level, m, l));
+      CUDA_RESOURCE_DESC lr = array_res(level);
+      AT_OK(cuTexObjectCreate(&tex[l], &lr, &td, NULL));
+      AT_OK(cuSurfObjectCreate(&surf[l], &lr));
+      AT_OK(cuSurfObjectGetResourceDesc(&rd2, surf[l]));
+      AT_CHECK(rd2.resType == CU_RESOURCE_TYPE_ARRAY && rd2.res.array.hArray == level);
+   }
+   /* Destroying the mipmapped array first is allowed (CUDA leaves it
+    * undefined what the objects then read); the objects keep the image
+    * until they go. */
+   AT_OK(cuMipmappedArrayDestroy(m));
+   for (unsigned l = 0; l < 7; l++) {
+      AT_OK(cuTexObjectDestroy(tex[l]));
+      AT_OK(cuSurfObjectDestroy(surf[l]));
+   }
+   AT_OK(cuTexObjectDestroy(whole));
+}
+
+/* Handles: a texture handle is no surface, a destroyed one is dead even
+ * when its slot is reused, and 0 or garbage is refused. */
+static void
+handles(void)
+{
+   CUarray a = make_array(32, 32, 0, CU_AD_FORMAT_FLOAT, 1, CUDA_ARRAY3D_SURFACE_LDST);
+   CUDA_RESOURCE_DESC rd = array_res(a), rd2;
+   CUDA_TEXTURE_DESC td = tex_desc(CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, 0), td2;
+   CUtexObject t1, t2;
+   CUsurfObject s1;
+   AT_OK(cuTexObjectCreate(&t1, &rd, &td, NULL));
+   AT_OK(cuSurfObjectCreate(&s1, &rd));
+   AT_CHECK(t1 != s1);
+   AT_EXPECT(CUDA_ERROR_INVALID_VALUE, cuSurfObjectGetResourceDesc(&rd2, t1));
+   AT_EXPECT(CUDA_ERROR_INVALID_VALUE, cuTexObjectGetResourceDesc(&rd2, s1));
+   AT_EXPECT(CUDA_ERROR_INVALID_VALUE, cuSurfObjectDestroy(t1));
+   AT_EXPECT(CUDA_ERROR_INVALID_VALUE, cuTexObjectDestroy(s1));
+   AT_OK(cuTexObjectDestroy(t1));
+   AT_EXPECT(CUDA_ERROR_INVALID_VALUE, cuTexObjectDestroy(t1));
+   AT_EXPECT(CUDA_ERROR_INVALID_VALUE, cuTexObjectGetTextureDesc(&td2, t1));
+   /* The slot comes back with a new generation. */
+   AT_OK(cuTexObjectCreate(&t2, &rd, &td, NULL));
+   AT_CHECK(t2 != t1);
+   AT_EXPECT(CUDA_ERROR_INVALID_VALUE, cuTexObjectGetTextureDesc(&td2, t1));
+   AT_OK(cuTexObjectGetTextureDesc(&td2, t2));
+   CUDA_RESOURCE_VIEW_DESC vd;
+   AT_EXPECT(CUDA_ERROR_INVALID_VALUE, cuTexObjectGetResourceViewDesc(&vd, t2)); /* made without a view */
+   AT_EXPECT(CUDA_ERROR_INVALID_VALUE, cuTexObjectGetResourceViewDesc(NULL, t2));
+   AT_EXPECT(CUDA_ERROR_INVALID_VALUE, cuTexObjectDestroy(0));
+   AT_EXPECT(CUDA_ERROR_INVALID_VALUE, cuTexObjectDestroy(0x1234567ull));
+   AT_EXPECT(CUDA_ERROR_INVALID_VALUE, cuSurfObjectDestroy(~0ull));
+   AT_EXPECT(CUDA_ERROR_INVALID_VALUE, cuTexObjectGetResourceDesc(NULL, t2));
+   AT_EXPECT(CUDA_ERROR_INVALID_VALUE, cuTexObjectGetTextureDesc(NULL, t2));
+   AT_EXPECT(CUDA_ERROR_INVALID_VALUE, cuSurfObjectGetResourceDesc(NULL, s1));
+
+   /* Another context's handle is not this one's. */
+   CUcontext other;
+   AT_OK(cuCtxCreate(&other, NULL, 0, at_dev));
+   AT_EXPECT(CUDA_ERROR_INVALID_VALUE, cuTexObjectGetTextureDesc(&td2, t2));
+   AT_EXPECT(CUDA_ERROR_INVALID_VALUE, cuTexObjectDestroy(t2));
+   AT_OK(cuCtxDestroy(other));
+   AT_OK(cuCtxSetCurrent(at_ctx));
+
+   /* The array goes first; the objects still destroy cleanly. */
+   AT_OK(cuArrayDestroy(a));
+   AT_OK(cuTexObjectDestroy(t2));
+   AT_OK(cuSurfObjectDestroy(s1));
+
+   /* Objects left alive go with their context (the validation layer
+    * reports any view or sampler left behind). */
+   a = make_array(8, 8, 0, CU_AD_FORMAT_FLOAT, 1, 0);
+   rd = array_res(a);
+   AT_OK(cuCtxCreate(&other, NULL, 0, at_dev));
+   AT_EXPECT(CUDA_ERROR_INVALID_VALUE, cuTexObjectCreate(&t1, &rd, &td, NULL)); /* another context's array */
+   CUarray b = make_array(8, 8, 0, CU_AD_FORMAT_FLOAT, 1, 0);
+   rd = array_res(b);
+   AT_OK(cuTexObjectCreate(&t1, &rd, &td, NULL));
+   AT_OK(cuCtxDestroy(other));
+   AT_OK(cuCtxSetCurrent(at_ctx));
+   AT_OK(cuArrayDestroy(a));
+}
+
+/* Bad descriptions, each with CUDA's answer. */
+static void
+errors(void)
+{
+   CUarray a = make_array(32, 32, 0, CU_AD_FORMAT_UNSIGNED_INT32, 1, 0);
+   CUDA_RESOURCE_DESC rd = array_res(a);
+   CUDA_TEXTURE_DESC td = tex_desc(CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, 0);
+   CUtexObject t;
+   CUsurfObject s;
+   AT_EXPECT(CUDA_ERROR_INVALID_VALUE, cuTexObjectCreate(NULL, &rd, &td, NULL));
+   AT_EXPECT(CUDA_ERROR_INVALID_VALUE, cuTexObjectCreate(&t, NULL, &td, NULL));
+   AT_EXPECT(CUDA_ERROR_INVALID_VALUE, cuTexObjectCreate(&t, &rd, NULL, NULL));
+   AT_EXPECT(CUDA_ERROR_INVALID_VALUE, cuSurfObjectCreate(NULL, &rd));
+   AT_EXPECT(CUDA_ERROR_INVALID_VALUE, cuSurfObjectCreate(&s, NULL));
+   rd.flags = 1;
+   AT_EXPECT(CUDA_ERROR_INVALID_VALUE, cuTexObjectCreate(&t, &rd, &td, NULL));
+   rd.flags = 0;
+   rd.resType = (CUresourcetype)9;
+   AT_EXPECT(CUDA_ERROR_INVALID_VALUE, cuTexObjectCreate(&t, &rd, &td, NULL));
+   rd.resType = CU_RESOURCE_TYPE_ARRAY;
+   td.addressMode[1] = (CUaddress_mode)7;
+   AT_EXPECT(CUDA_ERROR_INVALID_VALUE, cuTexObjectCreate(&t, &rd, &td, NULL));
+   td.addressMode[1] = CU_TR_ADDRESS_MODE_CLAMP;
+   td.filterMode = (CUfilter_mode)2;
+   AT_EXPECT(CUDA_ERROR_INVALID_VALUE, cuTexObjectCreate(&t, &rd, &td, NULL));
+   /* 32-bit integers read as integers: no linear filtering. */
+   td.filterMode = CU_TR_FILTER_MODE_LINEAR;
+   AT_EXPECT(CUDA_ERROR_INVALID_VALUE, cuTexObjectCreate(&t, &rd, &td, NULL));
+   td.filterMode = CU_TR_FILTER_MODE_POINT;
+   td.flags = 0x1000;
+   AT_EXPECT(CUDA_ERROR_INVALID_VALUE, cuTexObjectCreate(&t, &rd, &td, NULL));
+   td.flags = 0;
+   /* A surface needs SURFACE_LDST and an array. */
+   AT_EXPECT(CUDA_ERROR_INVALID_VALUE, cuSurfObjectCreate(&s, &rd));
+   CUDA_RESOURCE_DESC lin;
+   memset(&lin, 0, sizeof(lin));
+   lin.resType = CU_RESOURCE_TYPE_LINEAR;
+   AT_EXPECT(CUDA_ERROR_INVALID_VALUE, cuSurfObjectCreate(&s, &lin));
+   /* Dead or NULL arrays. */
+   rd.res.array.hArray = NULL;
+   AT_EXPECT(CUDA_ERROR_INVALID_VALUE, cuTexObjectCreate(&t, &rd, &td, NULL));
+   AT_OK(cuArrayDestroy(a));
+   rd.res.array.hArray = a;
+   AT_EXPECT(CUDA_ERROR_INVALID_HANDLE, cuTexObjectCreate(&t, &rd, &td, NULL));
+   /* Border colours Vulkan has no fixed colour for. */
+   a = make_array(8, 8, 0, CU_AD_FORMAT_FLOAT, 1, 0);
+   rd.res.array.hArray = a;
+   td = tex_desc(CU_TR_ADDRESS_MODE_BORDER, CU_TR_FILTER_MODE_POINT, 0);
+   td.borderColor[0] = 0.5f;
+   AT_EXPECT(CUDA_ERROR_NOT_SUPPORTED, cuTexObjectCreate(&t, &rd, &td, NULL));
+   td.borderColor[0] = 1;
+   td.borderColor[1] = 1;
+   td.borderColor[2] = 1;
+   td.borderColor[3] = 1;
+   AT_OK(cuTexObjectCreate(&t, &rd, &td, NULL));
+   AT_OK(cuTexObjectDestroy(t));
+   AT_OK(cuArrayDestroy(a));
+}
+
+/* Slots run out at the device's count and come back when freed. */
+static void
+slots(void)
+{
+   CUarray a = make_array(4, 4, 0, CU_AD_FORMAT_FLOAT, 1, 0);
+   CUDA_RESOURCE_DESC rd = array_res(a);
+   CUDA_TEXTURE_DESC td = tex_desc(CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, 0);
+   CUtexObject t[8192];
+   unsigned n = 0;
+   CUresult res = CUDA_SUCCESS;
+   while (n < AT_ARRAY_SIZE(t) && (res = cuTexObjectCreate(&t[n], &rd, &td, NULL)) == CUDA_SUCCESS)
+      n++;
+   printf("%u texture slots\n", n);
+   AT_CHECK(n >= 8 && n < AT_ARRAY_SIZE(t));
+   AT_EXPECT(CUDA_ERROR_OUT_OF_MEMORY, res);
+   AT_OK(cuTexObjectDestroy(t[n / 2]));
+   AT_OK(cuTexObjectCreate(&t[n / 2], &rd, &td, NULL));
+   for (unsigned i = 0; i < n; i++)
+      AT_OK(cuTexObjectDestroy(t[i]));
+   AT_OK(cuArrayDestroy(a));
+}
+
+static const struct at_case cases[] = {
+   AT_CASE("texture.object.kinds", create_kinds),
+   AT_CASE("texture.object.memory", create_memory),
+   AT_CASE("texture.object.mipmapped", mipmapped),
+   AT_CASE("texture.object.handles", handles),
+   AT_CASE("texture.object.errors", errors),
+   AT_CASE("texture.object.slots", slots),
+};
+
+AT_MAIN(cases)

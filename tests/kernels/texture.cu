@@ -1,0 +1,113 @@
+// Texture and surface objects in kernels: every fetch form the tests
+// check against host references (tests/compiler/test_spirv_texture.c
+// translates each kernel; the launch tests run them).
+
+// tex2D with float coordinates: point or linear filtering, any address
+// mode, normalised or not (the object decides).
+extern "C" __global__ void tex2d_float4(cudaTextureObject_t t, float4 *out, int w, int h, float scale,
+                                        float shift)
+{
+   int x = blockIdx.x * blockDim.x + threadIdx.x;
+   int y = blockIdx.y;
+   if (x >= w || y >= h)
+      return;
+   out[y * w + x] = tex2D<float4>(t, x * scale + shift, y * scale + shift);
+}
+
+// Element-type reads of 8-bit unsigned texels.
+extern "C" __global__ void tex2d_uchar4(cudaTextureObject_t t, uchar4 *out, int w, int h)
+{
+   int x = blockIdx.x * blockDim.x + threadIdx.x;
+   int y = blockIdx.y;
+   if (x < w && y < h)
+      out[y * w + x] = tex2D<uchar4>(t, x + 0.5f, y + 0.5f);
+}
+
+extern "C" __global__ void tex2d_int(cudaTextureObject_t t, int *out, int w, int h)
+{
+   int x = blockIdx.x * blockDim.x + threadIdx.x;
+   int y = blockIdx.y;
+   if (x < w && y < h)
+      out[y * w + x] = tex2D<int>(t, x + 0.5f, y + 0.5f);
+}
+
+extern "C" __global__ void tex1d_float(cudaTextureObject_t t, float *out, int n, float scale)
+{
+   int x = blockIdx.x * blockDim.x + threadIdx.x;
+   if (x < n)
+      out[x] = tex1D<float>(t, x * scale);
+}
+
+extern "C" __global__ void tex3d_float(cudaTextureObject_t t, float *out, int w, int h, int d)
+{
+   int x = threadIdx.x, y = blockIdx.x, z = blockIdx.y;
+   if (x < w && y < h && z < d)
+      out[(z * h + y) * w + x] = tex3D<float>(t, x + 0.5f, y + 0.5f, z + 0.5f);
+}
+
+// A level of a mipmapped array through tex2DLod.
+extern "C" __global__ void tex2d_lod(cudaTextureObject_t t, float4 *out, int w, int h, float level)
+{
+   int x = blockIdx.x * blockDim.x + threadIdx.x;
+   int y = blockIdx.y;
+   if (x < w && y < h)
+      out[y * w + x] = tex2DLod<float4>(t, (x + 0.5f) / w, (y + 0.5f) / h, level);
+}
+
+// Handles loaded from a device array, differing between the threads of
+// a warp.
+extern "C" __global__ void tex2d_many(const cudaTextureObject_t *t, int count, float *out, int w)
+{
+   int x = threadIdx.x;
+   cudaTextureObject_t mine = t[x % count];
+   out[x] = tex2D<float>(mine, (x % w) + 0.5f, 0.5f);
+}
+
+extern "C" __global__ void tex_query(cudaTextureObject_t t, cudaSurfaceObject_t s, unsigned *out)
+{
+   unsigned v;
+   out += 4 * threadIdx.x;
+   asm("txq.width.b32 %0, [%1];" : "=r"(v) : "l"(t));
+   out[0] = v;
+   asm("txq.height.b32 %0, [%1];" : "=r"(v) : "l"(t));
+   out[1] = v;
+   asm("suq.width.b32 %0, [%1];" : "=r"(v) : "l"(s));
+   out[2] = v;
+   asm("suq.height.b32 %0, [%1];" : "=r"(v) : "l"(s));
+   out[3] = v;
+}
+
+// Surfaces: raw texels in and out, the vulkanImageCUDA box filter's way
+// (objects kept in a device array), each boundary mode.
+extern "C" __global__ void surf2d_copy(cudaSurfaceObject_t src, cudaSurfaceObject_t dst, int w, int h)
+{
+   int x = blockIdx.x * blockDim.x + threadIdx.x;
+   int y = blockIdx.y;
+   if (x < w && y < h) {
+      uchar4 v = surf2Dread<uchar4>(src, x * 4, y);
+      v.x = 255 - v.x;
+      surf2Dwrite(v, dst, x * 4, y);
+   }
+}
+
+extern "C" __global__ void surf2d_modes(const cudaSurfaceObject_t *s, float *out, int w, int h, int dx)
+{
+   int x = blockIdx.x * blockDim.x + threadIdx.x;
+   int y = blockIdx.y;
+   if (x < w && y < h) {
+      float a = surf2Dread<float>(s[0], (x + dx) * 4, y, cudaBoundaryModeClamp);
+      float b = surf2Dread<float>(s[0], (x + dx) * 4, y, cudaBoundaryModeZero);
+      out[y * w + x] = a + 1000.0f * b;
+      surf2Dwrite(a, s[1], (x + dx) * 4, y, cudaBoundaryModeZero);
+   }
+}
+
+extern "C" __global__ void surf2d_float4(cudaSurfaceObject_t s, int w, int h)
+{
+   int x = blockIdx.x * blockDim.x + threadIdx.x;
+   int y = blockIdx.y;
+   if (x < w && y < h) {
+      float4 v = surf2Dread<float4>(s, x * 16, y);
+      surf2Dwrite(make_float4(v.w, v.z, v.y, v.x), s, x * 16, y);
+   }
+}

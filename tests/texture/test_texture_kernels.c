@@ -1,0 +1,592 @@
+/*
+ * texture.kernel.*: kernels of tests/kernels/texture.cu reading texture
+ * objects and reading and writing surface objects through the driver API,
+ * each result checked against a reference the test computes: point and
+ * linear filtering (CUDA's weights have 8 bits of fraction, so linear
+ * results are compared within a 256th of the neighbours' spread), every
+ * address mode, normalised and unnormalised coordinates, element-type and
+ * normalised-float reads, a level of a mipmapped array, handles loaded
+ * from device memory, surfaces with each boundary mode, txq and suq.
+ *
+ *    test_texture_kernels CASE TEXTURE.ptx
+ */
+#include <cuda.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static unsigned failures;
+
+#define CHECK(cond)                                                                   \
+   do {                                                                               \
+      if (!(cond)) {                                                                  \
+         fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);     \
+         failures++;                                                                  \
+      }                                                                               \
+   } while (0)
+
+#define OK(expr)                                                                      \
+   do {                                                                               \
+      CUresult r_ = (expr);                                                           \
+      if (r_ != CUDA_SUCCESS) {                                                       \
+         fprintf(stderr, "%s:%d: %s gave %d\n", __FILE__, __LINE__, #expr, (int)r_);  \
+         failures++;                                                                  \
+      }                                                                               \
+   } while (0)
+
+static CUmodule mod;
+
+static CUfunction
+kernel(const char *name)
+{
+   CUfunction f = NULL;
+   OK(cuModuleGetFunction(&f, mod, name));
+   return f;
+}
+
+static CUarray
+array2d(unsigned w, unsigned h, CUarray_format f, unsigned ch, unsigned flags, const void *data, size_t elem)
+{
+   CUDA_ARRAY3D_DESCRIPTOR d = {w, h, 0, f, ch, flags};
+   CUarray a = NULL;
+   OK(cuArray3DCreate(&a, &d));
+   CUDA_MEMCPY2D c = {0};
+   c.srcMemoryType = CU_MEMORYTYPE_HOST;
+   c.srcHost = data;
+   c.srcPitch = w * elem;
+   c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+   c.dstArray = a;
+   c.WidthInBytes = w * elem;
+   c.Height = h;
+   OK(cuMemcpy2D(&c));
+   return a;
+}
+
+static CUtexObject
+texture(CUarray a, CUaddress_mode mode, CUfilter_mode filter, unsigned flags)
+{
+   CUDA_RESOURCE_DESC rd = {0};
+   rd.resType = CU_RESOURCE_TYPE_ARRAY;
+   rd.res.array.hArray = a;
+   CUDA_TEXTURE_DESC td = {0};
+   td.addressMode[0] = td.addressMode[1] = td.addressMode[2] = mode;
+   td.filterMode = filter;
+   td.flags = flags;
+   CUtexObject t = 0;
+   OK(cuTexObjectCreate(&t, &rd, &td, NULL));
+   return t;
+}
+
+static void
+launch(CUfunction f, unsigned gx, unsigned gy, unsigned bx, void **args)
+{
+   OK(cuLaunchKernel(f, gx, gy, 1, bx, 1, 1, 0, NULL, args, NULL));
+   OK(cuCtxSynchronize());
+}
+
+/* A texel index along one axis of n for texel coordinate x (floor of it)
+ * under CUDA's address modes, or -1 for the border. */
+static int
+address(int i, int n, CUaddress_mode mode)
+{
+   switch (mode) {
+   case CU_TR_ADDRESS_MODE_WRAP:
+      return ((i % n) + n) % n;
+   case CU_TR_ADDRESS_MODE_MIRROR: {
+      int p = ((i % (2 * n)) + 2 * n) % (2 * n);
+      return p < n ? p : 2 * n - 1 - p;
+   }
+   case CU_TR_ADDRESS_MODE_BORDER:
+      return i < 0 || i >= n ? -1 : i;
+   default:
+      return i < 0 ? 0 : i >= n ? n - 1 : i;
+   }
+}
+
+#define W 8
+#define H 6
+
+static float src4[H][W][4];
+
+static void
+fill_src(void)
+{
+   for (int y = 0; y < H; y++)
+      for (int x = 0; x < W; x++)
+         for (int c = 0; c < 4; c++)
+            src4[y][x][c] = (float)(y * 100 + x * 10 + c) + 0.25f;
+}
+
+static float
+texel(int x, int y, int c, CUaddress_mode mode)
+{
+   int ix = address(x, W, mode), iy = address(y, H, mode);
+   if (ix < 0 || iy < 0)
+      return 0.0f;
+   return src4[iy][ix][c];
+}
+
+/* tex2D<float4> over every address mode, point filtering, normalised
+ * coordinates reaching outside [0, 1) on both sides; and unnormalised
+ * ones with clamp. */
+static void
+case_point_modes(void)
+{
+   fill_src();
+   CUarray a = array2d(W, H, CU_AD_FORMAT_FLOAT, 4, 0, src4, 16);
+   CUfunction f = kernel("tex2d_float4");
+   const int OW = 3 * W, OH = 3 * H;
+   float *out_h = malloc(sizeof(float) * 4 * OW * OH);
+   CUdeviceptr out;
+   OK(cuMemAlloc(&out, sizeof(float) * 4 * OW * OH));
+   CUaddress_mode modes[] = {CU_TR_ADDRESS_MODE_WRAP, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_ADDRESS_MODE_MIRROR,
+                             CU_TR_ADDRESS_MODE_BORDER};
+   for (unsigned m = 0; m < 4; m++) {
+      for (int normalized = 1; normalized >= 0; normalized--) {
+         if (!normalized && m != 1 && m != 3)
+            continue;
+         CUtexObject t = texture(a, modes[m], CU_TR_FILTER_MODE_POINT,
+                                 normalized ? CU_TRSF_NORMALIZED_COORDINATES : 0);
+         /* Output pixel (x, y) samples texel (x - W) + 0.5 (centre of
+          * texel x - W), so x covers -W .. 2W - 1. */
+         int w = OW, h = OH;
+         float scale = normalized ? 1.0f / W : 1.0f;
+         float shift = normalized ? (-W + 0.5f) / W : -W + 0.5f;
+         /* y uses the same scale: the grid is square in texels only when
+          * normalised per axis, so y is checked through its own axis. */
+         (void)scale;
+         void *args[] = {&t, &out, &w, &h, &scale, &shift};
+         launch(f, OW, OH, 1, args);
+         OK(cuMemcpyDtoH(out_h, out, sizeof(float) * 4 * OW * OH));
+         unsigned bad = 0;
+         for (int y = 0; y < OH; y++) {
+            for (int x = 0; x < OW; x++) {
+               /* The kernel uses x * scale + shift for both axes. */
+               float u = x * scale + shift, v = y * scale + shift;
+               int tx = (int)floorf(normalized ? u * W : u), ty = (int)floorf(normalized ? v * H : v);
+               for (int c = 0; c < 4; c++) {
+                  float want = texel(tx, ty, c, normalized ? modes[m] : (modes[m] == CU_TR_ADDRESS_MODE_BORDER
+                                                                             ? CU_TR_ADDRESS_MODE_BORDER
+                                                                             : CU_TR_ADDRESS_MODE_CLAMP));
+                  float got = out_h[(y * OW + x) * 4 + c];
+                  if (got != want && bad++ < 5)
+                     fprintf(stderr, "mode %u normalized %d: (%d, %d).%d = %g, expected %g\n", m, normalized, x, y,
+                             c, got, want);
+               }
+            }
+         }
+         CHECK(bad == 0);
+         OK(cuTexObjectDestroy(t));
+      }
+   }
+   OK(cuMemFree(out));
+   free(out_h);
+   OK(cuArrayDestroy(a));
+}
+
+/* Bilinear filtering at fractional positions, unnormalised, clamp:
+ * compared within CUDA's precision. */
+static void
+case_linear(void)
+{
+   fill_src();
+   CUarray a = array2d(W, H, CU_AD_FORMAT_FLOAT, 4, 0, src4, 16);
+   CUfunction f = kernel("tex2d_float4");
+   CUtexObject t = texture(a, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_LINEAR, 0);
+   int w = W, h = H;
+   float scale = 0.75f, shift = 0.8f;
+   CUdeviceptr out;
+   float out_h[H][W][4];
+   OK(cuMemAlloc(&out, sizeof(out_h)));
+   void *args[] = {&t, &out, &w, &h, &scale, &shift};
+   launch(f, W, H, 1, args);
+   OK(cuMemcpyDtoH(out_h, out, sizeof(out_h)));
+   unsigned bad = 0;
+   for (int y = 0; y < H; y++) {
+      for (int x = 0; x < W; x++) {
+         float u = x * scale + shift - 0.5f, v = y * scale + shift - 0.5f;
+         int i = (int)floorf(u), j = (int)floorf(v);
+         float a_ = u - i, b_ = v - j;
+         for (int c = 0; c < 4; c++) {
+            float t00 = texel(i, j, c, CU_TR_ADDRESS_MODE_CLAMP), t10 = texel(i + 1, j, c, CU_TR_ADDRESS_MODE_CLAMP);
+            float t01 = texel(i, j + 1, c, CU_TR_ADDRESS_MODE_CLAMP);
+            float t11 = texel(i + 1, j + 1, c, CU_TR_ADDRESS_MODE_CLAMP);
+            float want = (1 - a_) * (1 - b_) * t00 + a_ * (1 - b_) * t10 + (1 - a_) * b_ * t01 + a_ * b_ * t11;
+            /* 8 bits of fraction in each weight: an error of up to a
+             * 256th of the spread along each axis, plus rounding. */
+            float spread = fabsf(t10 - t00) + fabsf(t01 - t00) + fabsf(t11 - t01) + fabsf(t11 - t10);
+            float tol = spread / 256.0f + 1e-3f;
+            float got = out_h[y][x][c];
+            if (fabsf(got - want) > tol && bad++ < 5)
+               fprintf(stderr, "(%d, %d).%d = %g, expected %g within %g\n", x, y, c, got, want, tol);
+         }
+      }
+   }
+   CHECK(bad == 0);
+   OK(cuTexObjectDestroy(t));
+   OK(cuMemFree(out));
+   OK(cuArrayDestroy(a));
+}
+
+/* 8-bit texels read as integers and as normalised floats; 32-bit signed
+ * integers. */
+static void
+case_read_modes(void)
+{
+   uint8_t px[H][W][4];
+   for (int y = 0; y < H; y++)
+      for (int x = 0; x < W; x++)
+         for (int c = 0; c < 4; c++)
+            px[y][x][c] = (uint8_t)(y * 40 + x * 7 + c * 50);
+   CUarray a = array2d(W, H, CU_AD_FORMAT_UNSIGNED_INT8, 4, 0, px, 4);
+   int w = W, h = H;
+   CUdeviceptr out;
+   OK(cuMemAlloc(&out, sizeof(float) * 4 * W * H));
+
+   CUtexObject t = texture(a, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, CU_TRSF_READ_AS_INTEGER);
+   void *args[] = {&t, &out, &w, &h};
+   launch(kernel("tex2d_uchar4"), W, H, 1, args);
+   uint8_t got8[H][W][4];
+   OK(cuMemcpyDtoH(got8, out, sizeof(got8)));
+   CHECK(memcmp(got8, px, sizeof(px)) == 0);
+   OK(cuTexObjectDestroy(t));
+
+   t = texture(a, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, 0);
+   float scale = 1, shift = 0.5f;
+   void *fargs[] = {&t, &out, &w, &h, &scale, &shift};
+   launch(kernel("tex2d_float4"), W, H, 1, fargs);
+   float gotf[H][W][4];
+   OK(cuMemcpyDtoH(gotf, out, sizeof(gotf)));
+   unsigned bad = 0;
+   for (int y = 0; y < H; y++)
+      for (int x = 0; x < W; x++)
+         for (int c = 0; c < 4; c++)
+            if (fabsf(gotf[y][x][c] - px[y][x][c] / 255.0f) > 1e-6f && bad++ < 5)
+               fprintf(stderr, "normalised (%d, %d).%d = %g, expected %g\n", x, y, c, gotf[y][x][c],
+                       px[y][x][c] / 255.0f);
+   CHECK(bad == 0);
+   OK(cuTexObjectDestroy(t));
+   OK(cuArrayDestroy(a));
+
+   int32_t ints[H][W];
+   for (int y = 0; y < H; y++)
+      for (int x = 0; x < W; x++)
+         ints[y][x] = (y - 3) * 1000003 + x * -7;
+   a = array2d(W, H, CU_AD_FORMAT_SIGNED_INT32, 1, 0, ints, 4);
+   t = texture(a, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, 0);
+   void *iargs[] = {&t, &out, &w, &h};
+   launch(kernel("tex2d_int"), W, H, 1, iargs);
+   int32_t goti[H][W];
+   OK(cuMemcpyDtoH(goti, out, sizeof(goti)));
+   CHECK(memcmp(goti, ints, sizeof(ints)) == 0);
+   OK(cuTexObjectDestroy(t));
+   OK(cuArrayDestroy(a));
+   OK(cuMemFree(out));
+}
+
+/* Handles loaded from a device array, different across the lanes of a
+ * subgroup: the uniform-index loop. */
+static void
+case_handles_in_memory(void)
+{
+   enum { N = 3, WIDTH = 16 };
+   float rows[N][WIDTH];
+   CUarray a[N];
+   CUtexObject t[N];
+   for (int i = 0; i < N; i++) {
+      for (int x = 0; x < WIDTH; x++)
+         rows[i][x] = (float)(i * 1000 + x);
+      a[i] = array2d(WIDTH, 1, CU_AD_FORMAT_FLOAT, 1, 0, rows[i], 4);
+      t[i] = texture(a[i], CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, 0);
+   }
+   CUdeviceptr handles, out;
+   OK(cuMemAlloc(&handles, sizeof(t)));
+   OK(cuMemcpyHtoD(handles, t, sizeof(t)));
+   OK(cuMemAlloc(&out, 64 * sizeof(float)));
+   int count = N, w = WIDTH;
+   void *args[] = {&handles, &count, &out, &w};
+   OK(cuLaunchKernel(kernel("tex2d_many"), 1, 1, 1, 64, 1, 1, 0, NULL, args, NULL));
+   OK(cuCtxSynchronize());
+   float got[64];
+   OK(cuMemcpyDtoH(got, out, sizeof(got)));
+   for (int x = 0; x < 64; x++)
+      CHECK(got[x] == rows[x % N][x % WIDTH]);
+   for (int i = 0; i < N; i++) {
+      OK(cuTexObjectDestroy(t[i]));
+      OK(cuArrayDestroy(a[i]));
+   }
+   OK(cuMemFree(handles));
+   OK(cuMemFree(out));
+}
+
+/* tex2DLod on a mipmapped array whose levels hold different values. */
+static void
+case_mip_level(void)
+{
+   CUDA_ARRAY3D_DESCRIPTOR d = {16, 16, 0, CU_AD_FORMAT_FLOAT, 4, 0};
+   CUmipmappedArray m;
+   OK(cuMipmappedArrayCreate(&m, &d, 5));
+   for (unsigned l = 0; l < 5; l++) {
+      unsigned n = 16 >> l;
+      float *px = malloc(sizeof(float) * 4 * n * n);
+      for (unsigned i = 0; i < 4 * n * n; i++)
+         px[i] = (float)(l * 10 + i % 4);
+      CUarray level;
+      OK(cuMipmappedArrayGetLevel(&level, m, l));
+      CUDA_MEMCPY2D c = {0};
+      c.srcMemoryType = CU_MEMORYTYPE_HOST;
+      c.srcHost = px;
+      c.srcPitch = n * 16;
+      c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+      c.dstArray = level;
+      c.WidthInBytes = n * 16;
+      c.Height = n;
+      OK(cuMemcpy2D(&c));
+      free(px);
+   }
+   CUDA_RESOURCE_DESC rd = {0};
+   rd.resType = CU_RESOURCE_TYPE_MIPMAPPED_ARRAY;
+   rd.res.mipmap.hMipmappedArray = m;
+   CUDA_TEXTURE_DESC td = {0};
+   td.filterMode = CU_TR_FILTER_MODE_POINT;
+   td.mipmapFilterMode = CU_TR_FILTER_MODE_POINT;
+   td.flags = CU_TRSF_NORMALIZED_COORDINATES;
+   td.maxMipmapLevelClamp = 4;
+   CUtexObject t;
+   OK(cuTexObjectCreate(&t, &rd, &td, NULL));
+   CUdeviceptr out;
+   OK(cuMemAlloc(&out, sizeof(float) * 4 * 4 * 4));
+   for (unsigned l = 0; l < 5; l++) {
+      int w = 4, h = 4;
+      float level = (float)l;
+      void *args[] = {&t, &out, &w, &h, &level};
+      launch(kernel("tex2d_lod"), 4, 4, 1, args);
+      float got[4 * 4 * 4];
+      OK(cuMemcpyDtoH(got, out, sizeof(got)));
+      for (unsigned i = 0; i < 64; i++)
+         if (got[i] != (float)(l * 10 + i % 4)) {
+            fprintf(stderr, "level %u: [%u] = %g\n", l, i, got[i]);
+            failures++;
+            break;
+         }
+   }
+   OK(cuTexObjectDestroy(t));
+   OK(cuMemFree(out));
+   OK(cuMipmappedArrayDestroy(m));
+}
+
+/* Surfaces: RGBA8 texels through uchar4, floats with clamp and zero
+ * boundary modes from handles in device memory, float4 in place; and the
+ * extents txq and suq report. */
+static void
+case_surfaces(void)
+{
+   uint8_t px[H][W][4], got[H][W][4];
+   for (int y = 0; y < H; y++)
+      for (int x = 0; x < W; x++)
+         for (int c = 0; c < 4; c++)
+            px[y][x][c] = (uint8_t)(y * 31 + x * 5 + c * 60);
+   CUarray src = array2d(W, H, CU_AD_FORMAT_UNSIGNED_INT8, 4, CUDA_ARRAY3D_SURFACE_LDST, px, 4);
+   CUarray dst = array2d(W, H, CU_AD_FORMAT_UNSIGNED_INT8, 4, CUDA_ARRAY3D_SURFACE_LDST, px, 4);
+   CUDA_RESOURCE_DESC rd = {0};
+   rd.resType = CU_RESOURCE_TYPE_ARRAY;
+   CUsurfObject s_src, s_dst;
+   rd.res.array.hArray = src;
+   OK(cuSurfObjectCreate(&s_src, &rd));
+   rd.res.array.hArray = dst;
+   OK(cuSurfObjectCreate(&s_dst, &rd));
+   int w = W, h = H;
+   void *args[] = {&s_src, &s_dst, &w, &h};
+   launch(kernel("surf2d_copy"), W, H, 1, args);
+   CUDA_MEMCPY2D c = {0};
+   c.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+   c.srcArray = dst;
+   c.dstMemoryType = CU_MEMORYTYPE_HOST;
+   c.dstHost = got;
+   c.dstPitch = W * 4;
+   c.WidthInBytes = W * 4;
+   c.Height = H;
+   OK(cuMemcpy2D(&c));
+   unsigned bad = 0;
+   for (int y = 0; y < H; y++)
+      for (int x = 0; x < W; x++)
+         for (int k = 0; k < 4; k++)
+            if (got[y][x][k] != (k == 0 ? 255 - px[y][x][k] : px[y][x][k]) && bad++ < 5)
+               fprintf(stderr, "surface copy (%d, %d).%d = %u\n", x, y, k, got[y][x][k]);
+   CHECK(bad == 0);
+
+   /* txq/suq: the texture's and the surface's extents. */
+   CUtexObject t = texture(src, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, CU_TRSF_READ_AS_INTEGER);
+   CUdeviceptr q;
+   OK(cuMemAlloc(&q, 16));
+   void *qargs[] = {&t, &s_dst, &q};
+   launch(kernel("tex_query"), 1, 1, 1, qargs);
+   unsigned dims[4];
+   OK(cuMemcpyDtoH(dims, q, sizeof(dims)));
+   CHECK(dims[0] == W && dims[1] == H && dims[2] == W && dims[3] == H);
+   OK(cuMemFree(q));
+   OK(cuTexObjectDestroy(t));
+   OK(cuSurfObjectDestroy(s_src));
+   OK(cuSurfObjectDestroy(s_dst));
+   OK(cuArrayDestroy(src));
+   OK(cuArrayDestroy(dst));
+
+   /* Floats shifted by dx texels: clamp repeats the edge, zero reads 0
+    * and drops the write. */
+   float fs[H][W], fd[H][W];
+   for (int y = 0; y < H; y++)
+      for (int x = 0; x < W; x++)
+         fs[y][x] = (float)(y * W + x + 1);
+   memset(fd, 0, sizeof(fd));
+   CUarray fa = array2d(W, H, CU_AD_FORMAT_FLOAT, 1, CUDA_ARRAY3D_SURFACE_LDST, fs, 4);
+   CUarray fb = array2d(W, H, CU_AD_FORMAT_FLOAT, 1, CUDA_ARRAY3D_SURFACE_LDST, fd, 4);
+   CUsurfObject sv[2];
+   rd.res.array.hArray = fa;
+   OK(cuSurfObjectCreate(&sv[0], &rd));
+   rd.res.array.hArray = fb;
+   OK(cuSurfObjectCreate(&sv[1], &rd));
+   CUdeviceptr handles, out;
+   OK(cuMemAlloc(&handles, sizeof(sv)));
+   OK(cuMemcpyHtoD(handles, sv, sizeof(sv)));
+   OK(cuMemAlloc(&out, sizeof(float) * W * H));
+   int dx = 3;
+   void *margs[] = {&handles, &out, &w, &h, &dx};
+   launch(kernel("surf2d_modes"), W, H, 1, margs);
+   float res[H][W], written[H][W];
+   OK(cuMemcpyDtoH(res, out, sizeof(res)));
+   c = (CUDA_MEMCPY2D){0};
+   c.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+   c.srcArray = fb;
+   c.dstMemoryType = CU_MEMORYTYPE_HOST;
+   c.dstHost = written;
+   c.dstPitch = W * 4;
+   c.WidthInBytes = W * 4;
+   c.Height = H;
+   OK(cuMemcpy2D(&c));
+   bad = 0;
+   for (int y = 0; y < H; y++) {
+      for (int x = 0; x < W; x++) {
+         int sx = x + dx;
+         float clamped = fs[y][sx < W ? sx : W - 1];
+         float zero = sx < W ? fs[y][sx] : 0.0f;
+         if (res[y][x] != clamped + 1000.0f * zero && bad++ < 5)
+            fprintf(stderr, "modes (%d, %d) = %g, expected %g\n", x, y, res[y][x], clamped + 1000.0f * zero);
+         /* Written at x + dx where inside: the clamped read of x. */
+         if (sx < W && written[y][sx] != clamped && bad++ < 5)
+            fprintf(stderr, "written (%d, %d) = %g, expected %g\n", sx, y, written[y][sx], clamped);
+      }
+      for (int x = 0; x < dx; x++)
+         if (written[y][x] != 0.0f && bad++ < 5)
+            fprintf(stderr, "written (%d, %d) = %g, expected untouched\n", x, y, written[y][x]);
+   }
+   CHECK(bad == 0);
+   OK(cuSurfObjectDestroy(sv[0]));
+   OK(cuSurfObjectDestroy(sv[1]));
+   OK(cuArrayDestroy(fa));
+   OK(cuArrayDestroy(fb));
+   OK(cuMemFree(handles));
+   OK(cuMemFree(out));
+}
+
+/* A texture over linear memory sampled by tex1D: not served yet, so the
+ * launch fails as a fault does, rather than reading zeros. */
+static void
+case_linear_memory_refused(void)
+{
+   CUdeviceptr p, out;
+   OK(cuMemAlloc(&p, 4096));
+   OK(cuMemsetD32(p, 0x3f800000u, 1024));
+   OK(cuMemAlloc(&out, 64 * sizeof(float)));
+   CUDA_RESOURCE_DESC rd = {0};
+   rd.resType = CU_RESOURCE_TYPE_LINEAR;
+   rd.res.linear.devPtr = p;
+   rd.res.linear.format = CU_AD_FORMAT_FLOAT;
+   rd.res.linear.numChannels = 1;
+   rd.res.linear.sizeInBytes = 4096;
+   CUDA_TEXTURE_DESC td = {0};
+   CUtexObject t;
+   OK(cuTexObjectCreate(&t, &rd, &td, NULL));
+   int n = 64;
+   float scale = 1.0f;
+   void *args[] = {&t, &out, &n, &scale};
+   OK(cuLaunchKernel(kernel("tex1d_float"), 1, 1, 1, 64, 1, 1, 0, NULL, args, NULL));
+   CUresult r = cuCtxSynchronize();
+   CHECK(r == CUDA_ERROR_ILLEGAL_ADDRESS);
+   /* The context is unusable now, as after any fault; its objects go
+    * with it. */
+   mod = NULL;
+}
+
+static const struct {
+   const char *name;
+   void (*run)(void);
+} cases[] = {
+   {"texture.kernel.linear_memory_refused", case_linear_memory_refused},
+   {"texture.kernel.point_modes", case_point_modes},
+   {"texture.kernel.linear", case_linear},
+   {"texture.kernel.read_modes", case_read_modes},
+   {"texture.kernel.handles_in_memory", case_handles_in_memory},
+   {"texture.kernel.mip_level", case_mip_level},
+   {"texture.kernel.surfaces", case_surfaces},
+};
+
+static char *
+read_file(const char *path)
+{
+   FILE *f = fopen(path, "rb");
+   if (!f) {
+      perror(path);
+      exit(1);
+   }
+   fseek(f, 0, SEEK_END);
+   long n = ftell(f);
+   fseek(f, 0, SEEK_SET);
+   char *data = malloc((size_t)n + 1);
+   if (!data || fread(data, 1, (size_t)n, f) != (size_t)n)
+      exit(1);
+   data[n] = 0;
+   fclose(f);
+   return data;
+}
+
+int
+main(int argc, char **argv)
+{
+   if (argc >= 2 && strcmp(argv[1], "--skip") == 0) {
+      printf("skipped: %s\n", argc > 2 ? argv[2] : "");
+      return 77;
+   }
+   if (argc != 3) {
+      fprintf(stderr, "usage: %s CASE TEXTURE.ptx\n", argv[0]);
+      return 2;
+   }
+   CUdevice dev;
+   CUcontext ctx;
+   OK(cuInit(0));
+   OK(cuDeviceGet(&dev, 0));
+   OK(cuDevicePrimaryCtxRetain(&ctx, dev));
+   OK(cuCtxSetCurrent(ctx));
+   char *ptx = read_file(argv[2]);
+   OK(cuModuleLoadData(&mod, ptx));
+   free(ptx);
+   bool found = false;
+   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+      if (strcmp(cases[i].name, argv[1]) == 0) {
+         cases[i].run();
+         found = true;
+      }
+   }
+   if (!found) {
+      fprintf(stderr, "no case %s\n", argv[1]);
+      return 2;
+   }
+   if (mod)
+      OK(cuModuleUnload(mod));
+   /* A faulted context still releases. */
+   CHECK(cuDevicePrimaryCtxRelease(dev) == CUDA_SUCCESS);
+   printf("%s: %s\n", argv[1], failures ? "FAIL" : "pass");
+   return failures ? 1 : 0;
+}
