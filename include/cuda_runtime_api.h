@@ -366,6 +366,7 @@ extern cudaError_t CUDARTAPI cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p
 
 #if defined(__CUDART_API_PER_THREAD_DEFAULT_STREAM)
 #define cudaLaunchKernel            __CUDART_API_PTSZ(cudaLaunchKernel)
+#define cudaLaunchKernelExC         __CUDART_API_PTSZ(cudaLaunchKernelExC)
 #define cudaMemcpyToSymbol          __CUDART_API_PTDS(cudaMemcpyToSymbol)
 #define cudaMemcpyFromSymbol        __CUDART_API_PTDS(cudaMemcpyFromSymbol)
 #define cudaMemcpyToSymbolAsync     __CUDART_API_PTSZ(cudaMemcpyToSymbolAsync)
@@ -378,6 +379,14 @@ extern "C" {
 
 extern cudaError_t CUDARTAPI cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                                              size_t sharedMem, cudaStream_t stream);
+/* The launch attributes are cuLaunchKernelEx's (api-coverage.md says which
+ * are honoured).  NVIDIA's C++ template cudaLaunchKernelEx, which takes
+ * the kernel's arguments by value, comes with nvcc's cuda_runtime.h and
+ * calls this. */
+extern cudaError_t CUDARTAPI cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func,
+                                                void **args);
+extern cudaError_t CUDARTAPI cudaFuncGetParamInfo(const void *func, size_t paramIndex, size_t *paramOffset,
+                                                 size_t *paramSize);
 extern cudaError_t CUDARTAPI cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr);
 extern cudaError_t CUDARTAPI cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const void *symbolPtr);
 extern cudaError_t CUDARTAPI cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func);
@@ -410,6 +419,7 @@ extern cudaError_t CUDARTAPI cudaGetSymbolSize(size_t *size, const void *symbol)
 
 #if defined(__CUDA_API_VERSION_INTERNAL)
 #undef cudaLaunchKernel
+#undef cudaLaunchKernelExC
 #undef cudaMemcpyToSymbol
 #undef cudaMemcpyFromSymbol
 #undef cudaMemcpyToSymbolAsync
@@ -417,6 +427,8 @@ extern cudaError_t CUDARTAPI cudaGetSymbolSize(size_t *size, const void *symbol)
 
 extern cudaError_t CUDARTAPI cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                                              size_t sharedMem, cudaStream_t stream);
+extern cudaError_t CUDARTAPI cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func,
+                                                void **args);
 extern cudaError_t CUDARTAPI cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count,
                                                size_t offset, enum cudaMemcpyKind kind);
 extern cudaError_t CUDARTAPI cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count,

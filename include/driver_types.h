@@ -937,4 +937,118 @@ typedef struct CUexternalSemaphore_st *cudaExternalSemaphore_t;
 /* cudaLaunchHostFunc */
 typedef void (CUDART_CB *cudaHostFn_t)(void *userData);
 
+/* ---- Extensible launches (cudaLaunchKernelExC) ---- */
+
+/* The driver's CUlaunchAttribute* under the runtime's names: the same
+ * numbers, members and 64-byte value, so cuvk hands them on as they are. */
+enum cudaAccessProperty {
+   cudaAccessPropertyNormal = 0,
+   cudaAccessPropertyStreaming = 1,
+   cudaAccessPropertyPersisting = 2
+};
+
+struct cudaAccessPolicyWindow {
+   void *base_ptr;
+   size_t num_bytes;
+   float hitRatio;
+   enum cudaAccessProperty hitProp;
+   enum cudaAccessProperty missProp;
+};
+
+enum cudaSynchronizationPolicy {
+   cudaSyncPolicyAuto = 1,
+   cudaSyncPolicySpin = 2,
+   cudaSyncPolicyYield = 3,
+   cudaSyncPolicyBlockingSync = 4
+};
+
+enum cudaClusterSchedulingPolicy {
+   cudaClusterSchedulingPolicyDefault = 0,
+   cudaClusterSchedulingPolicySpread = 1,
+   cudaClusterSchedulingPolicyLoadBalancing = 2
+};
+
+typedef enum cudaLaunchMemSyncDomain {
+   cudaLaunchMemSyncDomainDefault = 0,
+   cudaLaunchMemSyncDomainRemote = 1
+} cudaLaunchMemSyncDomain;
+
+typedef struct cudaLaunchMemSyncDomainMap_st {
+   unsigned char default_;
+   unsigned char remote;
+} cudaLaunchMemSyncDomainMap;
+
+typedef struct CUgraphDeviceUpdatableNode_st *cudaGraphDeviceNode_t;
+
+typedef enum cudaLaunchAttributeID {
+   cudaLaunchAttributeIgnore = 0,
+   cudaLaunchAttributeAccessPolicyWindow = 1,
+   cudaLaunchAttributeCooperative = 2,
+   cudaLaunchAttributeSynchronizationPolicy = 3,
+   cudaLaunchAttributeClusterDimension = 4,
+   cudaLaunchAttributeClusterSchedulingPolicyPreference = 5,
+   cudaLaunchAttributeProgrammaticStreamSerialization = 6,
+   cudaLaunchAttributeProgrammaticEvent = 7,
+   cudaLaunchAttributePriority = 8,
+   cudaLaunchAttributeMemSyncDomainMap = 9,
+   cudaLaunchAttributeMemSyncDomain = 10,
+   cudaLaunchAttributePreferredClusterDimension = 11,
+   cudaLaunchAttributeLaunchCompletionEvent = 12,
+   cudaLaunchAttributeDeviceUpdatableKernelNode = 13,
+   cudaLaunchAttributePreferredSharedMemoryCarveout = 14,
+   cudaLaunchAttributeNvlinkUtilCentricScheduling = 16
+} cudaLaunchAttributeID;
+
+typedef union cudaLaunchAttributeValue {
+   char pad[64];
+   struct cudaAccessPolicyWindow accessPolicyWindow;
+   int cooperative;
+   enum cudaSynchronizationPolicy syncPolicy;
+   struct {
+      unsigned int x;
+      unsigned int y;
+      unsigned int z;
+   } clusterDim;
+   enum cudaClusterSchedulingPolicy clusterSchedulingPolicyPreference;
+   int programmaticStreamSerializationAllowed;
+   struct {
+      cudaEvent_t event;
+      int flags;
+      int triggerAtBlockStart;
+   } programmaticEvent;
+   int priority;
+   cudaLaunchMemSyncDomainMap memSyncDomainMap;
+   cudaLaunchMemSyncDomain memSyncDomain;
+   struct {
+      unsigned int x;
+      unsigned int y;
+      unsigned int z;
+   } preferredClusterDim;
+   struct {
+      cudaEvent_t event;
+      int flags;
+   } launchCompletionEvent;
+   struct {
+      int deviceUpdatable;
+      cudaGraphDeviceNode_t devNode;
+   } deviceUpdatableKernelNode;
+   unsigned int sharedMemCarveout;
+   unsigned int nvlinkUtilCentricScheduling;
+} cudaLaunchAttributeValue;
+
+typedef struct cudaLaunchAttribute_st {
+   cudaLaunchAttributeID id;
+   char pad[8 - sizeof(cudaLaunchAttributeID)];
+   cudaLaunchAttributeValue val;
+} cudaLaunchAttribute;
+
+typedef struct cudaLaunchConfig_st {
+   dim3 gridDim;
+   dim3 blockDim;
+   size_t dynamicSmemBytes;         /* per block */
+   cudaStream_t stream;
+   cudaLaunchAttribute *attrs;      /* may be NULL when numAttrs is 0 */
+   unsigned int numAttrs;
+} cudaLaunchConfig_t;
+
 #endif

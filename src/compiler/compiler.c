@@ -165,6 +165,13 @@ cuvk_cc_module_kernel_name(const struct cuvk_cc_module *m, size_t i)
    return i < m->kernel_count ? m->kernels[i].func->name : NULL;
 }
 
+const struct cuvk_cc_param *
+cuvk_cc_module_kernel_params(const struct cuvk_cc_module *m, size_t i, uint32_t *count)
+{
+   *count = i < m->kernel_count ? (uint32_t)m->kernels[i].func->param_count : 0;
+   return i < m->kernel_count ? m->kernels[i].params : NULL;
+}
+
 size_t
 cuvk_cc_module_global_count(const struct cuvk_cc_module *m)
 {

@@ -119,6 +119,12 @@ void cuvk_cc_module_destroy(struct cuvk_cc_module *m);
 
 size_t cuvk_cc_module_kernel_count(const struct cuvk_cc_module *m);
 const char *cuvk_cc_module_kernel_name(const struct cuvk_cc_module *m, size_t i);
+/* Kernel i's parameter layout, the one cuvk_cc_compile_kernel reports,
+ * known without translating the kernel (cuKernelGetParamInfo asks before
+ * any context has it): *count parameters, NULL past the last kernel.
+ * Owned by the module. */
+const struct cuvk_cc_param *cuvk_cc_module_kernel_params(const struct cuvk_cc_module *m, size_t i,
+                                                         uint32_t *count);
 size_t cuvk_cc_module_global_count(const struct cuvk_cc_module *m);
 const struct cuvk_cc_global *cuvk_cc_module_global(const struct cuvk_cc_module *m, size_t i);
 

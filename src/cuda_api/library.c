@@ -40,6 +40,8 @@ struct cuvk_kernel {
    struct cuvk_object base;
    struct cuvk_library *lib;
    const char *name;                /* in lib->names */
+   const struct cuvk_cc_param *params;   /* in lib->params */
+   uint32_t param_count;
    /* Set by cuKernelSetAttribute / cuKernelSetCacheConfig; under lib->lock. */
    uint32_t gen;                    /* 0: nothing set */
    int max_dynamic_shared;          /* -1: not set */
@@ -62,6 +64,7 @@ struct cuvk_library {
    char *ptx;                       /* nul-terminated */
    size_t len;
    char *names;                     /* the kernels' names, back to back */
+   struct cuvk_cc_param *params;    /* the kernels' parameters, back to back */
    struct cuvk_kernel *kernels;
    size_t kernel_count;
    struct cuvk_list loads;          /* library_load, under library_links */
@@ -121,6 +124,7 @@ library_free(struct cuvk_library *lib)
    pthread_mutex_destroy(&lib->lock);
    free(lib->kernels);
    free(lib->names);
+   free(lib->params);
    free(lib->ptx);
    free(lib);
 }
@@ -138,28 +142,41 @@ library_index(struct cuvk_library *lib, const char *entry)
                                                          : CUDA_ERROR_INVALID_PTX;
       return cuvk_error(res, "%s: the PTX does not load: PTX line %u: %s", entry, err.line, err.message);
    }
-   size_t n = cuvk_cc_module_kernel_count(cc), bytes = 0;
-   for (size_t i = 0; i < n; i++)
+   size_t n = cuvk_cc_module_kernel_count(cc), bytes = 0, params = 0;
+   for (size_t i = 0; i < n; i++) {
+      uint32_t count;
       bytes += strlen(cuvk_cc_module_kernel_name(cc, i)) + 1;
+      cuvk_cc_module_kernel_params(cc, i, &count);
+      params += count;
+   }
    lib->kernels = calloc(n ? n : 1, sizeof(*lib->kernels));
    lib->names = malloc(bytes ? bytes : 1);
-   if (!lib->kernels || !lib->names) {
+   lib->params = calloc(params ? params : 1, sizeof(*lib->params));
+   if (!lib->kernels || !lib->names || !lib->params) {
       cuvk_cc_module_destroy(cc);
       return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for %zu kernels", entry, n);
    }
    char *p = lib->names;
+   struct cuvk_cc_param *param = lib->params;
    for (size_t i = 0; i < n; i++) {
       const char *name = cuvk_cc_module_kernel_name(cc, i);
       size_t l = strlen(name) + 1;
+      uint32_t count;
+      const struct cuvk_cc_param *kp = cuvk_cc_module_kernel_params(cc, i, &count);
       memcpy(p, name, l);
+      if (count)
+         memcpy(param, kp, count * sizeof(*param));
       lib->kernels[i] = (struct cuvk_kernel){
          .lib = lib,
          .name = p,
+         .params = param,
+         .param_count = count,
          .max_dynamic_shared = -1,
          .carveout = -2,
          .cache_config = -1,
       };
       p += l;
+      param += count;
    }
    lib->kernel_count = n;
    cuvk_cc_module_destroy(cc);
@@ -546,6 +563,19 @@ cuKernelGetName(const char **name, CUkernel hfunc)
       return res;
    *name = k->name;
    return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex, size_t *paramOffset, size_t *paramSize)
+{
+   struct cuvk_kernel *k;
+   CUresult res = kernel_lookup(kernel, "cuKernelGetParamInfo", &k);
+   if (res != CUDA_SUCCESS)
+      return res;
+   /* The layout is the library's, known since it was parsed: no context
+    * needs to have the kernel. */
+   return cuvk_param_info(k->params, k->param_count, paramIndex, paramOffset, paramSize,
+                          "cuKernelGetParamInfo");
 }
 
 /* The current context, which must be on dev: a kernel's per-device

@@ -17,8 +17,16 @@
  * every function definition, callees before callers (the compiler takes a
  * function's signature from its definition, which must precede the
  * calls); then the entries.  A single input is passed through as it is.
- * What the merge cannot reconcile (two inputs defining the same symbol,
- * module-local helpers of one name in two inputs) fails at cuLinkComplete
+ *
+ * Symbols resolve as NVIDIA's linker resolves them (measured on an H100,
+ * CUDA 13.0, driver 580.159.04): a `.visible` definition (or `.entry`) of
+ * a name another input already defines visibly fails cuLinkAddData of the
+ * second input with CUDA_ERROR_INVALID_SOURCE and "Multiple definition of
+ * 'f' in 'b', first defined in 'a'" in the error log, and cuLinkComplete
+ * answers the same from then on; a `.weak` definition gives way to a
+ * visible one wherever it comes, and of several weak ones the first input's
+ * is kept.  What the merge still cannot reconcile (module-local helpers of
+ * one name in two inputs, which NVIDIA keeps apart) fails at cuLinkComplete
  * with the compiler's message, CUDA_ERROR_INVALID_PTX.
  */
 #include <ctype.h>
@@ -53,6 +61,7 @@ struct link_state {
    char *output;
    char *error_log;           /* CU_JIT_ERROR_LOG_BUFFER, or NULL */
    size_t error_log_size;
+   CUresult failed;           /* an input clashed: every later cuLinkComplete answers this */
 };
 
 /* One module-scope statement of an input. */
@@ -62,7 +71,9 @@ struct stmt {
    enum { STMT_HEADER, STMT_FILE, STMT_EXTERN_VAR, STMT_VAR, STMT_FUNC_DECL, STMT_FUNC_DEF, STMT_ENTRY,
           STMT_OTHER } kind;
    char name[128];            /* the variable's or function's */
+   enum { LINK_LOCAL, LINK_VISIBLE, LINK_WEAK } linkage;   /* of a definition */
    bool written;
+   bool dropped;              /* a .weak definition another one overrides */
 };
 
 /* A live link state, with a reference (STATE_HELD). */
@@ -158,6 +169,48 @@ cuLinkCreate(unsigned int numOptions, CUjit_option *options, void **optionValues
    return cuLinkCreate_v2(numOptions, options, optionValues, stateOut);
 }
 
+static CUresult split(const char *ptx, size_t len, struct stmt **out, size_t *count);
+
+static bool
+is_definition(const struct stmt *st)
+{
+   return (st->kind == STMT_VAR || st->kind == STMT_FUNC_DEF || st->kind == STMT_ENTRY) && st->name[0];
+}
+
+/* Whether the input being added (ptx, called name) defines visibly a
+ * symbol an earlier input defines visibly: NVIDIA's linker refuses that
+ * input there, so cuvk does too, rather than at cuLinkComplete. */
+static CUresult
+link_clash(struct link_state *s, const char *ptx, size_t len, const char *name, const char *entry)
+{
+   struct stmt *added = NULL, *old = NULL;
+   size_t added_count = 0, old_count = 0;
+   CUresult res = split(ptx, len, &added, &added_count);
+   for (size_t i = 0; i < s->count && res == CUDA_SUCCESS; i++) {
+      res = split(s->inputs[i].ptx, s->inputs[i].len, &old, &old_count);
+      for (size_t a = 0; a < added_count && res == CUDA_SUCCESS; a++) {
+         if (!is_definition(&added[a]) || added[a].linkage != LINK_VISIBLE)
+            continue;
+         for (size_t b = 0; b < old_count; b++) {
+            if (!is_definition(&old[b]) || old[b].linkage != LINK_VISIBLE ||
+                strcmp(old[b].name, added[a].name) != 0)
+               continue;
+            if (s->error_log && s->error_log_size)
+               snprintf(s->error_log, s->error_log_size, "error   : Multiple definition of '%s' in '%s', "
+                        "first defined in '%s'", added[a].name, name, s->inputs[i].name);
+            s->failed = CUDA_ERROR_INVALID_SOURCE;
+            res = cuvk_error(CUDA_ERROR_INVALID_SOURCE, "%s: multiple definition of '%s' in '%s', first "
+                             "defined in '%s'", entry, added[a].name, name, s->inputs[i].name);
+            break;
+         }
+      }
+      free(old);
+      old = NULL;
+   }
+   free(added);
+   return res;
+}
+
 static CUresult
 link_add(struct link_state *s, CUjitInputType type, const void *data, size_t size, const char *name,
          const char *entry)
@@ -184,6 +237,12 @@ link_add(struct link_state *s, CUjitInputType type, const void *data, size_t siz
    if (res != CUDA_SUCCESS)
       return res;
    pthread_mutex_lock(&s->lock);
+   res = link_clash(s, ptx, len, name ? name : "unnamed", entry);
+   if (res != CUDA_SUCCESS) {
+      pthread_mutex_unlock(&s->lock);
+      free(ptx);
+      return res;
+   }
    struct link_input *grown = realloc(s->inputs, (s->count + 1) * sizeof(*grown));
    char *copy = strdup(name ? name : "unnamed");
    if (!grown || !copy) {
@@ -450,10 +509,15 @@ push_stmt(struct stmt **v, size_t *n, size_t *cap, const char *start, const char
       bool body = memchr(start, '{', (size_t)(se - start)) != NULL;
       s->kind = has_word(start, se, ".entry") ? STMT_ENTRY : body ? STMT_FUNC_DEF : STMT_FUNC_DECL;
       func_name(start, se, s->name, sizeof(s->name));
+      s->linkage = has_word(start, se, ".weak") ? LINK_WEAK : has_word(start, se, ".visible") ? LINK_VISIBLE
+                                                                                              : LINK_LOCAL;
    } else if (*start == '.' &&
                  (has_word(start, se, ".global") || has_word(start, se, ".const"))) {
          s->kind = has_word(start, se, ".extern") ? STMT_EXTERN_VAR : STMT_VAR;
          var_name(start, se, s->name, sizeof(s->name));
+         s->linkage = has_word(start, se, ".weak") || has_word(start, se, ".common") ? LINK_WEAK
+                      : has_word(start, se, ".visible")                              ? LINK_VISIBLE
+                                                                                     : LINK_LOCAL;
    }
    return true;
 }
@@ -509,6 +573,30 @@ link_merge(struct link_state *s, struct buf *out)
    if (res != CUDA_SUCCESS)
       goto out;
 
+   /* A .weak definition gives way to a visible one of its name in any
+    * input, and to a .weak one of an earlier input: it is dropped, and
+    * everything that names the symbol reaches the one kept. */
+   for (size_t i = 0; i < s->count; i++) {
+      for (size_t j = 0; j < counts[i]; j++) {
+         struct stmt *w = &stmts[i][j];
+         if (!is_definition(w) || w->linkage != LINK_WEAK)
+            continue;
+         for (size_t a = 0; a < s->count && !w->dropped; a++) {
+            for (size_t b = 0; b < counts[a] && !w->dropped; b++) {
+               const struct stmt *o = &stmts[a][b];
+               if (o == w || !is_definition(o) || o->dropped || strcmp(o->name, w->name) != 0)
+                  continue;
+               if (o->linkage == LINK_VISIBLE || (o->linkage == LINK_WEAK && a < i)) {
+                  cuvk_logd("cuLinkComplete: the weak definition of '%s' in '%s' gives way to the one in '%s'",
+                            w->name, s->inputs[i].name, s->inputs[a].name);
+                  w->dropped = true;
+                  w->written = true;
+               }
+            }
+         }
+      }
+   }
+
    /* The header: the newest .version, the first .target and
     * .address_size. */
    unsigned best_major = 0, best_minor = 0;
@@ -555,6 +643,8 @@ link_merge(struct link_state *s, struct buf *out)
          if (st->kind == STMT_EXTERN_VAR && st->name[0]) {
             struct stmt *def = find(stmts, counts, s->count, STMT_VAR, st->name);
             if (def) {
+               /* A dropped weak definition stands for the one kept,
+                * which its own input writes. */
                if (!def->written) {
                   put(out, def->text, def->len);
                   put(out, "\n", 1);
@@ -622,7 +712,7 @@ link_merge(struct link_state *s, struct buf *out)
    }
    for (size_t i = 0; i < s->count; i++) {
       for (size_t j = 0; j < counts[i]; j++) {
-         if (stmts[i][j].kind == STMT_ENTRY) {
+         if (stmts[i][j].kind == STMT_ENTRY && !stmts[i][j].dropped) {
             put(out, stmts[i][j].text, stmts[i][j].len);
             put(out, "\n", 1);
          }
@@ -643,6 +733,8 @@ static CUresult
 link_complete_locked(struct link_state *s, void **cubinOut, size_t *sizeOut)
 {
    CUresult res;
+   if (s->failed != CUDA_SUCCESS)
+      return cuvk_error(s->failed, "cuLinkComplete: an input did not link (the error log says which)");
    if (s->count == 0)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuLinkComplete: nothing was added to link");
    struct buf out = {0};

@@ -670,6 +670,33 @@ cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfunc)
    return res;
 }
 
+CUresult
+cuvk_param_info(const struct cuvk_cc_param *params, uint32_t count, size_t index, size_t *offset, size_t *size,
+                const char *entry)
+{
+   if (!offset)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: paramOffset is NULL", entry);
+   if (index >= count)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: parameter %zu of a kernel with %u", entry, index, count);
+   *offset = params[index].offset;
+   if (size)
+      *size = params[index].size;
+   return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuFuncGetParamInfo(CUfunction func, size_t paramIndex, size_t *paramOffset, size_t *paramSize)
+{
+   struct cuvk_function *f;
+   CUresult res = cuvk_function_get(func, "cuFuncGetParamInfo", &f);
+   if (res != CUDA_SUCCESS)
+      return res;
+   res = cuvk_param_info(f->k.params, f->k.param_count, paramIndex, paramOffset, paramSize,
+                         "cuFuncGetParamInfo");
+   cuvk_function_put(f);
+   return res;
+}
+
 static CUresult
 func_set_attribute(struct cuvk_function *f, CUfunction_attribute attrib, int value)
 {

@@ -148,6 +148,12 @@ CUresult cuvk_launch_kernel(CUfunction hfunc, const uint32_t grid[3], const uint
 CUresult cuvk_kernel_function(CUkernel hkernel, struct cuvk_context *ctx, const char *entry,
                               struct cuvk_function **out);
 
+/* cuFuncGetParamInfo / cuKernelGetParamInfo's answer from a kernel's
+ * parameter layout: CUDA_ERROR_INVALID_VALUE for an index past the last
+ * parameter or a NULL offset (size may be NULL). */
+CUresult cuvk_param_info(const struct cuvk_cc_param *params, uint32_t count, size_t index, size_t *offset,
+                         size_t *size, const char *entry);
+
 /* Tells mod's library, if it has one, that mod is gone with its context
  * (library.c). */
 void cuvk_library_module_gone(struct cuvk_module *mod);

@@ -11,6 +11,7 @@
  */
 #include "runtime/runtime.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -23,9 +24,8 @@
 #define RT_GRID_MAX_X 0x7fffffffu
 #define RT_GRID_MAX_YZ 65535u
 
-cudaError_t
-cuvk_rt_launch(CUfunction hfunc, dim3 grid, dim3 block, void **args, size_t shared, cudaStream_t stream,
-               const char *entry)
+static cudaError_t
+rt_launch_check(CUfunction hfunc, dim3 grid, dim3 block, size_t shared, const char *entry)
 {
    /* The configuration is checked against the limits cudaDeviceProp
     * reports for the function's device.  CUDA 13's runtime answers a bad
@@ -55,6 +55,16 @@ cuvk_rt_launch(CUfunction hfunc, dim3 grid, dim3 block, void **args, size_t shar
                            lim->maxComputeWorkGroupSize[2], max_threads);
    if (shared > UINT32_MAX)
       return cuvk_rt_error(cudaErrorInvalidValue, "%s: %zu bytes of dynamic shared memory", entry, shared);
+   return cudaSuccess;
+}
+
+cudaError_t
+cuvk_rt_launch(CUfunction hfunc, dim3 grid, dim3 block, void **args, size_t shared, cudaStream_t stream,
+               const char *entry)
+{
+   cudaError_t err = rt_launch_check(hfunc, grid, block, shared, entry);
+   if (err != cudaSuccess)
+      return err;
    return cuvk_rt_from_cu(cuLaunchKernel(hfunc, grid.x, grid.y, grid.z, block.x, block.y, block.z,
                                          (unsigned)shared, (CUstream)stream, args, NULL));
 }
@@ -83,6 +93,76 @@ cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args
 {
    return cuvk_rt_return(rt_launch(func, gridDim, blockDim, args, sharedMem,
                                    stream ? stream : cudaStreamPerThread, "cudaLaunchKernel_ptsz"));
+}
+
+/* The runtime's launch attributes are the driver's: the same numbers, the
+ * same 8-byte header and 64-byte value union (driver_types.h and cuda.h),
+ * and a cudaEvent_t is a CUevent here. */
+_Static_assert(sizeof(cudaLaunchAttribute) == sizeof(CUlaunchAttribute), "launch attribute layout");
+_Static_assert(offsetof(cudaLaunchAttribute, val) == offsetof(CUlaunchAttribute, value), "launch attribute");
+_Static_assert(sizeof(cudaLaunchAttributeValue) == sizeof(CUlaunchAttributeValue), "launch attribute value");
+_Static_assert((int)cudaLaunchAttributeClusterDimension == (int)CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION &&
+                  (int)cudaLaunchAttributeLaunchCompletionEvent == (int)CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT &&
+                  (int)cudaLaunchAttributeNvlinkUtilCentricScheduling ==
+                     (int)CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING,
+               "launch attribute numbers");
+
+/* cudaLaunchKernelExC: the runtime's configuration checks, then
+ * cuLaunchKernelEx, which honours, accepts or refuses each attribute
+ * (launch_ex.c). */
+static cudaError_t
+rt_launch_ex(const cudaLaunchConfig_t *config, const void *func, void **args, bool per_thread,
+             const char *entry)
+{
+   if (!config)
+      return cuvk_rt_error(cudaErrorInvalidValue, "%s: config is NULL", entry);
+   if (config->numAttrs && !config->attrs)
+      return cuvk_rt_error(cudaErrorInvalidValue, "%s: %u attributes and attrs is NULL", entry,
+                           config->numAttrs);
+   CUfunction f;
+   cudaError_t err = cuvk_rt_function(func, entry, &f);
+   if (err == cudaSuccess)
+      err = rt_launch_check(f, config->gridDim, config->blockDim, config->dynamicSmemBytes, entry);
+   if (err != cudaSuccess)
+      return err;
+   cudaStream_t stream = config->stream;
+   if (per_thread && !stream)
+      stream = cudaStreamPerThread;
+   CUlaunchConfig cu = {
+      .gridDimX = config->gridDim.x,
+      .gridDimY = config->gridDim.y,
+      .gridDimZ = config->gridDim.z,
+      .blockDimX = config->blockDim.x,
+      .blockDimY = config->blockDim.y,
+      .blockDimZ = config->blockDim.z,
+      .sharedMemBytes = (unsigned)config->dynamicSmemBytes,
+      .hStream = (CUstream)stream,
+      .attrs = (CUlaunchAttribute *)config->attrs,
+      .numAttrs = config->numAttrs,
+   };
+   return cuvk_rt_from_cu(cuLaunchKernelEx(&cu, f, args, NULL));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args)
+{
+   return cuvk_rt_return(rt_launch_ex(config, func, args, false, "cudaLaunchKernelExC"));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const void *func, void **args)
+{
+   return cuvk_rt_return(rt_launch_ex(config, func, args, true, "cudaLaunchKernelExC_ptsz"));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaFuncGetParamInfo(const void *func, size_t paramIndex, size_t *paramOffset, size_t *paramSize)
+{
+   CUfunction f;
+   cudaError_t err = cuvk_rt_function(func, "cudaFuncGetParamInfo", &f);
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   return cuvk_rt_return_cu(cuFuncGetParamInfo(f, paramIndex, paramOffset, paramSize));
 }
 
 CUVK_EXPORT cudaError_t CUDARTAPI

@@ -410,6 +410,12 @@ snippets(void)
                  k.params[2].align == 16 && k.params[3].offset == 36 && k.param_bytes == 37);
       UNIT_CHECK(k.reqntid[0] == 64 && k.reqntid[1] == 2 && k.reqntid[2] == 1);
       UNIT_CHECK(k.maxntid[0] == 0);
+      /* The same layout without translating (cuKernelGetParamInfo). */
+      uint32_t pcount = 99;
+      const struct cuvk_cc_param *pp = cuvk_cc_module_kernel_params(m, 0, &pcount);
+      UNIT_CHECK(pcount == 4 && pp && memcmp(pp, k.params, 4 * sizeof(*pp)) == 0);
+      UNIT_CHECK(cuvk_cc_module_kernel_params(m, 1, &pcount) && pcount == 0);
+      UNIT_CHECK(cuvk_cc_module_kernel_params(m, 2, &pcount) == NULL && pcount == 0);
       UNIT_CHECK(k.static_shared_bytes == 0 && k.local_bytes == 0);
       printf("k: reqntid %u %u %u maxntid %u shared %u local %u\n", k.reqntid[0], k.reqntid[1],
              k.reqntid[2], k.maxntid[0], k.static_shared_bytes, k.local_bytes);

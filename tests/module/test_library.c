@@ -113,6 +113,22 @@ case_library(void)
    CHECK_CU(cuLibraryGetKernel(&k, lib, "no_such_kernel"), CUDA_ERROR_NOT_FOUND);
    OK(cuLibraryGetKernel(&k, lib, "vector_add"));
 
+   /* vector_add(const float *, const float *, float *, int): CUDA's
+    * layout, each parameter at its own alignment, known before any
+    * launch; an index past the last is INVALID_VALUE. */
+   static const size_t want_offset[4] = {0, 8, 16, 24}, want_size[4] = {8, 8, 8, 4};
+   for (size_t i = 0; i < 4; i++) {
+      size_t off = 99, size = 99;
+      OK(cuKernelGetParamInfo(k, i, &off, &size));
+      CHECK(off == want_offset[i] && size == want_size[i]);
+   }
+   size_t off = 99, psize = 99;
+   OK(cuKernelGetParamInfo(k, 3, &off, NULL));
+   CHECK(off == 24);
+   CHECK_CU(cuKernelGetParamInfo(k, 4, &off, &psize), CUDA_ERROR_INVALID_VALUE);
+   CHECK_CU(cuKernelGetParamInfo(k, 0, NULL, &psize), CUDA_ERROR_INVALID_VALUE);
+   CHECK_CU(cuKernelGetParamInfo(NULL, 0, &off, &psize), CUDA_ERROR_INVALID_HANDLE);
+
    /* A CUkernel cast to CUfunction launches, as in CUDA. */
    OK(cuLaunchKernel((CUfunction)k, (N + 127) / 128, 1, 1, 128, 1, 1, 0, NULL, v.params, NULL));
    vadd_check(&v, __LINE__);
@@ -123,6 +139,16 @@ case_library(void)
    OK(cuLibraryGetModule(&mod, lib));
    OK(cuModuleGetFunction(&f2, mod, "vector_add"));
    CHECK(f == f2);
+   for (size_t i = 0; i < 4; i++) {
+      size_t o = 99, sz = 99;
+      OK(cuFuncGetParamInfo(f, i, &o, &sz));
+      CHECK(o == want_offset[i] && sz == want_size[i]);
+      OK(cuFuncGetParamInfo((CUfunction)k, i, &o, NULL));
+      CHECK(o == want_offset[i]);
+   }
+   CHECK_CU(cuFuncGetParamInfo(f, 4, &off, &psize), CUDA_ERROR_INVALID_VALUE);
+   CHECK_CU(cuFuncGetParamInfo(f, (size_t)-1, &off, NULL), CUDA_ERROR_INVALID_VALUE);
+   CHECK_CU(cuFuncGetParamInfo(f, 0, NULL, NULL), CUDA_ERROR_INVALID_VALUE);
    OK(cuLaunchKernel(f, (N + 63) / 64, 1, 1, 64, 1, 1, 0, NULL, v.params, NULL));
    vadd_check(&v, __LINE__);
    CHECK_CU(cuModuleUnload(mod), CUDA_ERROR_NOT_PERMITTED);
@@ -170,6 +196,7 @@ case_library(void)
    OK(cuLibraryUnload(lib));
    CHECK_CU(cuLibraryUnload(lib), CUDA_ERROR_INVALID_HANDLE);
    CHECK_CU(cuKernelGetFunction(&f, k), CUDA_ERROR_INVALID_HANDLE);
+   CHECK_CU(cuKernelGetParamInfo(k, 0, &off, &psize), CUDA_ERROR_INVALID_HANDLE);
    CHECK_CU(cuLaunchKernel((CUfunction)k, 1, 1, 1, 1, 1, 1, 0, NULL, v.params, NULL), CUDA_ERROR_INVALID_HANDLE);
 
    /* From a file, and from a fatbin; a SASS-only fatbin is refused. */
@@ -361,8 +388,25 @@ static const char link_lib_ptx[] =
    "   ret;\n"
    "}\n";
 
+/* link_lib_ptx's symbols again, .weak, with another scale and addend:
+ * the visible definitions win over them, the first input's weak ones
+ * over a later input's (NVIDIA's linker, measured on an H100). */
+#define LINK_WEAK_PTX(scale, add)                                                   \
+   ".version 8.0\n.target sm_75\n.address_size 64\n"                             \
+   ".weak .global .align 4 .u32 link_scale = " #scale ";\n"                        \
+   ".weak .func (.param .b32 func_retval0) link_add(\n"                            \
+   "   .param .b32 link_add_param_0\n)\n{\n"                                       \
+   "   .reg .b32 %r<3>;\n"                                                          \
+   "   ld.param.b32 %r1, [link_add_param_0];\n"                                     \
+   "   add.s32 %r2, %r1, " #add ";\n"                                               \
+   "   st.param.b32 [func_retval0], %r2;\n"                                         \
+   "   ret;\n}\n"
+static const char link_weak5_ptx[] = LINK_WEAK_PTX(5, 11);
+static const char link_weak2_ptx[] = LINK_WEAK_PTX(2, 13);
+
+/* Runs link_main of image: out[i] = i * scale + add. */
 static void
-link_run(const void *image)
+link_run_with(const void *image, unsigned scale, unsigned add, int line)
 {
    CUmodule mod;
    CUfunction f;
@@ -376,9 +420,9 @@ link_run(const void *image)
    OK(cuMemcpyDtoH(h, out, sizeof(h)));
    int bad = 0;
    for (unsigned i = 0; i < 64; i++)
-      bad += h[i] != i * 3 + 7;
+      bad += h[i] != i * scale + add;
    if (bad)
-      fprintf(stderr, "link: %d of 64 wrong (h[1] = %u, want 10)\n", bad, h[1]);
+      fprintf(stderr, "line %d: link: %d of 64 wrong (h[1] = %u, want %u)\n", line, bad, h[1], scale + add);
    CHECK(bad == 0);
    size_t bytes = 0;
    CUdeviceptr g;
@@ -386,6 +430,30 @@ link_run(const void *image)
    CHECK(bytes == 4);
    OK(cuMemFree(out));
    OK(cuModuleUnload(mod));
+}
+
+static void
+link_run(const void *image)
+{
+   link_run_with(image, 3, 7, __LINE__);
+}
+
+/* Links main with two more inputs and runs the result. */
+static void
+link_three(const char *b, size_t b_size, const char *c, size_t c_size, unsigned scale, unsigned add, int line)
+{
+   CUlinkState state;
+   void *cubin = NULL;
+   size_t size = 0;
+   OK(cuLinkCreate(0, NULL, NULL, &state));
+   OK(cuLinkAddData(state, CU_JIT_INPUT_PTX, (void *)link_main_ptx, sizeof(link_main_ptx), "main", 0, NULL,
+                    NULL));
+   OK(cuLinkAddData(state, CU_JIT_INPUT_PTX, (void *)b, b_size, "b", 0, NULL, NULL));
+   OK(cuLinkAddData(state, CU_JIT_INPUT_PTX, (void *)c, c_size, "c", 0, NULL, NULL));
+   OK(cuLinkComplete(state, &cubin, &size));
+   if (cubin)
+      link_run_with(cubin, scale, add, line);
+   OK(cuLinkDestroy(state));
 }
 
 static void
@@ -424,14 +492,23 @@ case_link(void)
    OK(cuModuleUnload(mod));
    OK(cuLinkDestroy(state));
 
-   /* What does not link fails clearly: a symbol defined twice, an input
-    * type cuvk has no reader for, a SASS-only fatbin, nothing at all. */
+   /* .weak definitions: a visible one wins wherever it comes, the first
+    * of two weak ones wins. */
+   link_three(link_weak5_ptx, sizeof(link_weak5_ptx), link_lib_ptx, sizeof(link_lib_ptx), 3, 7, __LINE__);
+   link_three(link_lib_ptx, sizeof(link_lib_ptx), link_weak5_ptx, sizeof(link_weak5_ptx), 3, 7, __LINE__);
+   link_three(link_weak5_ptx, sizeof(link_weak5_ptx), link_weak2_ptx, sizeof(link_weak2_ptx), 5, 11, __LINE__);
+   link_three(link_weak2_ptx, sizeof(link_weak2_ptx), link_weak5_ptx, sizeof(link_weak5_ptx), 2, 13, __LINE__);
+
+   /* What does not link fails clearly: a symbol defined twice (refused
+    * as the second input is added, CUDA_ERROR_INVALID_SOURCE and nvlink's
+    * words, as on an H100), an input type cuvk has no reader for, a
+    * SASS-only fatbin, nothing at all. */
    OK(cuLinkCreate(2, opts, vals, &state));
    OK(cuLinkAddData(state, CU_JIT_INPUT_PTX, (void *)link_lib_ptx, sizeof(link_lib_ptx), "lib", 0, NULL, NULL));
-   OK(cuLinkAddData(state, CU_JIT_INPUT_PTX, (void *)link_lib_ptx, sizeof(link_lib_ptx), "again", 0, NULL,
-                    NULL));
-   CHECK_CU(cuLinkComplete(state, &cubin, &size), CUDA_ERROR_INVALID_PTX);
-   CHECK(log[0] != 0);
+   CHECK_CU(cuLinkAddData(state, CU_JIT_INPUT_PTX, (void *)link_lib_ptx, sizeof(link_lib_ptx), "again", 0, NULL,
+                          NULL), CUDA_ERROR_INVALID_SOURCE);
+   CHECK(strstr(log, "Multiple definition of 'link_scale' in 'again', first defined in 'lib'") != NULL);
+   CHECK_CU(cuLinkComplete(state, &cubin, &size), CUDA_ERROR_INVALID_SOURCE);
    CHECK_CU(cuLinkAddData(state, CU_JIT_INPUT_OBJECT, (void *)link_lib_ptx, sizeof(link_lib_ptx), "obj", 0,
                           NULL, NULL), CUDA_ERROR_NOT_SUPPORTED);
    char *sass = drv_test_read_file(paths[2], &size);
