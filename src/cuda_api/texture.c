@@ -26,7 +26,12 @@
  * 2^27 elements. */
 #define LINEAR_MAX_ELEMENTS (1u << 27)
 /* The most slots a table has, where the device's limits allow more. */
-#define MAX_SLOTS 4096u
+/* Slots at most, on any device.  Without descriptor indexing every
+ * element of a binding is written whenever objects come or go, and each
+ * object has a VkSampler of its own: measured on an H100, 4096 slots
+ * took the texture tests past two minutes and past the driver's 4000
+ * samplers (maxSamplerAllocationCount). */
+#define MAX_SLOTS 256u
 
 void
 cuvk_texture_target(const VkPhysicalDeviceLimits *l, uint32_t *tex_slots, uint32_t *surf_slots)
@@ -656,7 +661,7 @@ static CUresult
 object_create(bool surface, unsigned long long *handle, const CUDA_RESOURCE_DESC *rd, const CUDA_TEXTURE_DESC *td,
               const char *entry)
 {
-   struct cuvk_context *ctx;
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    struct cuvk_tex_tables *tt;
    CUresult res = cuvk_context_current(entry, &ctx);
    if (res != CUDA_SUCCESS)
@@ -737,7 +742,7 @@ retired_views_free(struct cuvk_context *ctx, void *data)
 static CUresult
 object_destroy(bool surface, uint64_t handle, const char *entry)
 {
-   struct cuvk_context *ctx;
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    CUresult res = cuvk_context_current(entry, &ctx);
    if (res != CUDA_SUCCESS)
       return res;
@@ -790,7 +795,7 @@ object_destroy(bool surface, uint64_t handle, const char *entry)
 static CUresult
 object_query(bool surface, uint64_t handle, const char *entry, CUDA_RESOURCE_DESC *rd, CUDA_TEXTURE_DESC *td)
 {
-   struct cuvk_context *ctx;
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    CUresult res = cuvk_context_current(entry, &ctx);
    if (res != CUDA_SUCCESS)
       return res;

@@ -665,9 +665,13 @@ link_race_user(void *data)
                                  0, NULL, NULL);
       CUresult c = cuLinkComplete(state, &cubin, &size);
       /* Complete may find the destroyer's input alone, or it with this
-       * thread's (linked), or several of this thread's: PTX that defines
-       * a symbol twice does not link. */
-      if (!race_ok(a) || !(race_ok(c) || c == CUDA_ERROR_INVALID_PTX || c == CUDA_ERROR_INVALID_VALUE)) {
+       * thread's (linked), or several of this thread's: a second input
+       * defining the same visible symbol is refused at add, and the state
+       * answers CUDA_ERROR_INVALID_SOURCE from then on, as NVIDIA's
+       * linker does (link.ptx). */
+      if (!(race_ok(a) || a == CUDA_ERROR_INVALID_SOURCE) ||
+          !(race_ok(c) || c == CUDA_ERROR_INVALID_PTX || c == CUDA_ERROR_INVALID_VALUE ||
+            c == CUDA_ERROR_INVALID_SOURCE)) {
          fprintf(stderr, "on a link state being destroyed: add %d, complete %d\n", (int)a, (int)c);
          atomic_fetch_add(&r->bad, 1);
          break;
