@@ -160,3 +160,24 @@ cuvk_object_put(struct cuvk_object *obj)
    if (ctx)
       object_unref(ctx);
 }
+
+void
+cuvk_object_keep(struct cuvk_object *obj)
+{
+   if (obj->owner)
+      obj = obj->owner;
+   /* The caller holds obj's context by other means (it is the call's
+    * own), so this cannot be its last reference. */
+   if (obj->ctx)
+      object_unref(obj->ctx);
+}
+
+void
+cuvk_object_put_kept(struct cuvk_object *obj)
+{
+   if (!obj)
+      return;
+   if (obj->owner)
+      obj = obj->owner;
+   object_unref(obj);
+}

@@ -101,4 +101,13 @@ struct cuvk_object *cuvk_object_get(const void *handle, enum cuvk_object_type ty
  * ignored. */
 void cuvk_object_put(struct cuvk_object *obj);
 
+/* Turns a reference cuvk_object_get took into one that holds obj alone,
+ * not its context: for an object of the context that keeps it (a texture
+ * slot keeps its array), which would otherwise hold its own context and
+ * keep the context's destroy waiting for it forever.  The caller must
+ * hold obj's context otherwise while it calls this.  Dropped with
+ * cuvk_object_put_kept, before the context's teardown frees obj. */
+void cuvk_object_keep(struct cuvk_object *obj);
+void cuvk_object_put_kept(struct cuvk_object *obj);
+
 #endif

@@ -710,6 +710,10 @@ object_create(bool surface, unsigned long long *handle, const CUDA_RESOURCE_DESC
       slot->res = *rd;
       if (td)
          slot->tex = *td;
+      /* The slot keeps its array without holding the context, which
+       * frees the slot at its teardown. */
+      if (s.resource)
+         cuvk_object_keep(s.resource);
       slot->resource = s.resource;
       slot->view = s.view;
       slot->sampler = s.sampler;
@@ -787,7 +791,7 @@ object_destroy(bool surface, uint64_t handle, const char *entry)
    /* The array's reference goes last, outside the lock: dropping it may
     * free the array, which defers its image after the views above. */
    if (resource)
-      cuvk_object_put(resource);
+      cuvk_object_put_kept(resource);
    return res;
 }
 
@@ -829,7 +833,7 @@ table_release(struct cuvk_context *ctx, struct cuvk_tex_table *t)
       vkDestroyImageView(ctx->vk, slot->view, NULL);
       vkDestroySampler(ctx->vk, slot->sampler, NULL);
       if (slot->resource)
-         cuvk_object_put(slot->resource);
+         cuvk_object_put_kept(slot->resource);
    }
    table_finish(ctx, t);
 }
