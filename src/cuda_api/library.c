@@ -568,7 +568,7 @@ cuKernelGetName(const char **name, CUkernel hfunc)
 CUVK_EXPORT CUresult CUDAAPI
 cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex, size_t *paramOffset, size_t *paramSize)
 {
-   struct cuvk_kernel *k;
+   struct cuvk_kernel *k KERNEL_HELD = NULL;
    CUresult res = kernel_lookup(kernel, "cuKernelGetParamInfo", &k);
    if (res != CUDA_SUCCESS)
       return res;
