@@ -410,16 +410,12 @@ static unsigned
 signal_on_host(struct cuvk_context *ctx, struct cuvk_external_semaphore *const *sems,
                const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *params, unsigned n)
 {
-   bool emulated = false;
-
-   if (!ctx->host_semaphore_ops || ctx->held_wait_count || ctx->fault_error != CUDA_SUCCESS)
+   if (!ctx->host_semaphore_ops || ctx->fault_error != CUDA_SUCCESS)
       return 0;
-   for (unsigned i = 0; i < n; i++) {
+   for (unsigned i = 0; i < n; i++)
       if (sems[i]->semaphore && !sems[i]->timeline)
          return 0;
-      emulated |= sems[i]->xsem != NULL;
-   }
-   if (!cuvk_submit_is_idle(ctx) || (emulated && !cuvk_host_queue_is_empty(ctx)))
+   if (!cuvk_submit_host_turn(ctx))
       return 0;
    for (unsigned i = 0; i < n; i++) {
       struct cuvk_external_semaphore *sem = sems[i];

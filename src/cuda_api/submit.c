@@ -1070,6 +1070,12 @@ cuvk_submit_is_idle(struct cuvk_context *ctx)
    return cuvk_submit_frontier_passed(ctx, &now);
 }
 
+bool
+cuvk_submit_host_turn(struct cuvk_context *ctx)
+{
+   return ctx->held_wait_count == 0 && cuvk_submit_is_idle(ctx) && cuvk_host_queue_is_empty(ctx);
+}
+
 void
 cuvk_submit_defer(struct cuvk_context *ctx, struct cuvk_deferred *node)
 {

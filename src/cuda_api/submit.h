@@ -315,6 +315,11 @@ bool cuvk_submit_point_passed(struct cuvk_context *ctx, uint64_t point);
 /* True when nothing recorded is outstanding on any lane; retires first.
  * Lock held. */
 bool cuvk_submit_is_idle(struct cuvk_context *ctx);
+/* Whether the host may do a stream's next operation itself, now, in
+ * stream order: nothing recorded is outstanding on any lane, no wait is
+ * held (external_semaphore_held.c) and no host op is queued, so whatever
+ * the operation follows in any stream's order is done.  Lock held. */
+bool cuvk_submit_host_turn(struct cuvk_context *ctx);
 
 /* Blocks until point has completed, flushing first if it is in an open
  * batch.  Takes the context lock itself; must be called without it. */

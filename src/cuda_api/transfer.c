@@ -580,9 +580,7 @@ static bool
 host_op_begin(struct cuvk_context *ctx)
 {
    pthread_mutex_lock(&ctx->lock);
-   /* A wait the host holds (external_semaphore_held.c) orders the stream
-    * after a semaphore the GPU has not been asked about: not idle. */
-   if (ctx->held_wait_count == 0 && cuvk_submit_is_idle(ctx) && cuvk_host_queue_is_empty(ctx)) {
+   if (cuvk_submit_host_turn(ctx)) {
       cuvk_submit_trace_host_op(&ctx->submit);
       return true;
    }
