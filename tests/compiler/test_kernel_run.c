@@ -18,7 +18,7 @@
 #include "compiler_test.h"
 #include "kernel_runner.h"
 
-#define HEADER ".version 9.0\n.target sm_75\n.address_size 64\n"
+#define HEADER COMPILER_TEST_PTX_HEADER
 
 static unsigned failures;
 /* A kernel the compiler refuses as unsupported (the structurizer or the
