@@ -140,6 +140,11 @@ struct bench_vk {
    /* The empty compute pipeline (bench_vk_record_empty_dispatch). */
    VkPipelineLayout empty_layout;
    VkPipeline empty_pipeline;
+   /* The timeline semaphore of bench_vk_submit_timeline_wait, made at
+    * its first call, and its last signalled value. */
+   VkSemaphore timeline;
+   uint64_t timeline_value;
+   bool has_timeline;        /* the timelineSemaphore feature is on */
    bool can_export;
    bool export_dedicated_only;
    PFN_vkGetMemoryFdKHR GetMemoryFdKHR;
@@ -191,6 +196,19 @@ bool bench_vk_record_empty_dispatch(struct bench_vk *vk);
 
 /* Submits the recorded command buffer and waits for its fence. */
 bool bench_vk_submit_wait(struct bench_vk *vk);
+
+/* The empty dispatch and the barrier cuvk ends a batch with (which
+ * orders later work after it and makes its writes visible to the host),
+ * recorded anew; one_time as cuvk's batches are. */
+bool bench_vk_record_empty_dispatch_barriers(struct bench_vk *vk, bool one_time);
+
+/* Submits the recorded command buffer with a timeline semaphore signal
+ * and no fence, as cuvk does, and waits for the value on the host:
+ * polling vkGetSemaphoreCounterValue on a GPU, vkWaitSemaphores on a CPU
+ * device.  The two halves apart: the submit, and the wait for it. */
+bool bench_vk_submit_timeline_wait(struct bench_vk *vk);
+bool bench_vk_submit_timeline(struct bench_vk *vk);
+bool bench_vk_timeline_wait(struct bench_vk *vk);
 
 /* A new OPAQUE_FD of an exportable buffer's memory; -1 on failure. */
 /* The driver's own import cycle of fd (an export of b): import into a
@@ -268,6 +286,10 @@ struct bench_row {
     * which gives the row a bandwidth too; 0 when it has none. */
    uint64_t bytes;
    char label[64];
+   /* The implementations the row measures, as bits of enum bench_impl;
+    * 0 for all the table shows.  A row of one implementation's steps
+    * (the kernel table's Vulkan rows) says so in the JSON, "measures". */
+   unsigned impls;
    struct bench_result r[BENCH_IMPL_COUNT];
 };
 

@@ -281,6 +281,13 @@ bench_report_write_json(const struct bench_report *rep, FILE *f)
             tool_json_string(&j, "operation", row->label);
          if (!bw && row->bytes)
             tool_json_uint(&j, "bytes", row->bytes);
+         if (row->impls) {
+            tool_json_array_begin(&j, "measures");
+            for (int i = 0; i < BENCH_IMPL_COUNT; i++)
+               if (row->impls & (1u << i))
+                  tool_json_string(&j, NULL, bench_impl_json_names[i]);
+            tool_json_array_end(&j);
+         }
          tool_json_object_begin(&j, "results");
          for (int i = 0; i < BENCH_IMPL_COUNT; i++)
             if (column_shown(rep, t, i))

@@ -149,14 +149,18 @@ bench_vk_init(struct bench_vk *vk, const uint8_t *uuid, char *err, size_t len)
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
    };
    bool semaphores = false;
-   if (vk->props.apiVersion >= VK_API_VERSION_1_2 &&
-       tool_vk_has_extension(exts, ext_count, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME)) {
+   if (vk->props.apiVersion >= VK_API_VERSION_1_2) {
       VkPhysicalDeviceFeatures2 f2 = {
          .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
          .pNext = &features12,
       };
       vkGetPhysicalDeviceFeatures2(vk->pdev, &f2);
-      semaphores = features12.timelineSemaphore;
+      /* The kernel table's timeline rows need the feature alone. */
+      vk->has_timeline = features12.timelineSemaphore;
+   }
+   if (vk->has_timeline &&
+       tool_vk_has_extension(exts, ext_count, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME)) {
+      semaphores = true;
       for (int timeline = 0; timeline < 2 && semaphores; timeline++) {
          VkSemaphoreTypeCreateInfo type = {
             .sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
@@ -195,7 +199,7 @@ bench_vk_init(struct bench_vk *vk, const uint8_t *uuid, char *err, size_t len)
       .pQueueCreateInfos = &qinfo,
       .enabledExtensionCount = enabled_count,
       .ppEnabledExtensionNames = enabled,
-      .pNext = semaphores ? &features12 : NULL,
+      .pNext = vk->has_timeline ? &features12 : NULL,
    };
    vr = vkCreateDevice(vk->pdev, &dinfo, NULL, &vk->device);
    if (vr != VK_SUCCESS) {
@@ -256,6 +260,7 @@ bench_vk_finish(struct bench_vk *vk)
    if (!vk->device)
       return;
    vkDeviceWaitIdle(vk->device);
+   vkDestroySemaphore(vk->device, vk->timeline, NULL);
    vkDestroyPipeline(vk->device, vk->empty_pipeline, NULL);
    vkDestroyPipelineLayout(vk->device, vk->empty_layout, NULL);
    vkDestroyFence(vk->device, vk->fence, NULL);
@@ -521,6 +526,108 @@ bench_vk_record_empty_dispatch(struct bench_vk *vk)
    if (vr != VK_SUCCESS)
       return vk_fail(vr, "vkEndCommandBuffer");
    return true;
+}
+
+bool
+bench_vk_record_empty_dispatch_barriers(struct bench_vk *vk, bool one_time)
+{
+   if (!vk_empty_pipeline(vk))
+      return false;
+   VkResult vr = vkResetCommandBuffer(vk->cmd, 0);
+   if (vr != VK_SUCCESS)
+      return vk_fail(vr, "vkResetCommandBuffer");
+   VkCommandBufferBeginInfo info = {
+      .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+      .flags = one_time ? VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT : 0,
+   };
+   vr = vkBeginCommandBuffer(vk->cmd, &info);
+   if (vr != VK_SUCCESS)
+      return vk_fail(vr, "vkBeginCommandBuffer");
+   /* cuvk's barrier, as src/cuda_api/submit.c records it for a batch of
+    * one command: none before it (the previous batch's last barrier
+    * orders it), one at the end that orders later work after the batch
+    * and makes its writes visible to the host. */
+   const VkPipelineStageFlags work = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+   const VkAccessFlags writes = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+   vkCmdBindPipeline(vk->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, vk->empty_pipeline);
+   vkCmdDispatch(vk->cmd, 1, 1, 1);
+   VkMemoryBarrier after = {
+      .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+      .srcAccessMask = writes,
+      .dstAccessMask = writes | VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_HOST_READ_BIT,
+   };
+   vkCmdPipelineBarrier(vk->cmd, work, work | VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &after, 0, NULL, 0, NULL);
+   vr = vkEndCommandBuffer(vk->cmd);
+   if (vr != VK_SUCCESS)
+      return vk_fail(vr, "vkEndCommandBuffer");
+   return true;
+}
+
+bool
+bench_vk_submit_timeline_wait(struct bench_vk *vk)
+{
+   return bench_vk_submit_timeline(vk) && bench_vk_timeline_wait(vk);
+}
+
+bool
+bench_vk_submit_timeline(struct bench_vk *vk)
+{
+   VkResult vr;
+   if (!vk->has_timeline) {
+      fprintf(stderr, "cuvk-bench: Vulkan: %s has no timeline semaphores\n", vk->props.deviceName);
+      return false;
+   }
+   if (!vk->timeline) {
+      VkSemaphoreTypeCreateInfo type = {
+         .sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
+         .semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE,
+      };
+      VkSemaphoreCreateInfo info = { .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &type };
+      vr = vkCreateSemaphore(vk->device, &info, NULL, &vk->timeline);
+      if (vr != VK_SUCCESS)
+         return vk_fail(vr, "vkCreateSemaphore (timeline)");
+   }
+   uint64_t value = ++vk->timeline_value;
+   VkTimelineSemaphoreSubmitInfo values = {
+      .sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
+      .signalSemaphoreValueCount = 1,
+      .pSignalSemaphoreValues = &value,
+   };
+   VkSubmitInfo submit = {
+      .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+      .pNext = &values,
+      .commandBufferCount = 1,
+      .pCommandBuffers = &vk->cmd,
+      .signalSemaphoreCount = 1,
+      .pSignalSemaphores = &vk->timeline,
+   };
+   vr = vkQueueSubmit(vk->queue, 1, &submit, VK_NULL_HANDLE);
+   return vr == VK_SUCCESS || vk_fail(vr, "vkQueueSubmit");
+}
+
+bool
+bench_vk_timeline_wait(struct bench_vk *vk)
+{
+   uint64_t value = vk->timeline_value;
+   VkResult vr;
+   /* Polled on a GPU, as cuvk's wait does for its first 2 ms. */
+   if (vk->props.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU) {
+      uint64_t now = 0;
+      do
+         vr = vkGetSemaphoreCounterValue(vk->device, vk->timeline, &now);
+      while (vr == VK_SUCCESS && now < value);
+      if (vr != VK_SUCCESS)
+         return vk_fail(vr, "vkGetSemaphoreCounterValue");
+      return true;
+   }
+   VkSemaphoreWaitInfo wait = {
+      .sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO,
+      .semaphoreCount = 1,
+      .pSemaphores = &vk->timeline,
+      .pValues = &value,
+   };
+   vr = vkWaitSemaphores(vk->device, &wait, UINT64_MAX);
+   return vr == VK_SUCCESS || vk_fail(vr, "vkWaitSemaphores");
 }
 
 bool

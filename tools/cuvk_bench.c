@@ -1460,6 +1460,13 @@ enum kernel_row {
    KERNEL_ROW_FIRST_SAXPY,
    KERNEL_ROW_FIRST_SAXPY_CACHED,
    KERNEL_ROW_EMPTY,
+   /* The empty row's parts and, for the Vulkan column, its driver round
+    * trip built up step by step towards what cuvk submits. */
+   KERNEL_ROW_EMPTY_LAUNCH,
+   KERNEL_ROW_EMPTY_SYNC,
+   KERNEL_ROW_EMPTY_VK_TIMELINE,
+   KERNEL_ROW_EMPTY_VK_BARRIERS,
+   KERNEL_ROW_EMPTY_VK_RECORDED,
    KERNEL_ROW_SAXPY,
    KERNEL_ROW_COUNT,
 };
@@ -1490,6 +1497,106 @@ static bool
 op_kernel_launch(void *p)
 {
    return kernel_launch_sync(p);
+}
+
+/* The empty row taken apart: each run times its two halves (the
+ * launch and the synchronisation after it, or Vulkan's record + submit and
+ * the wait) separately, and the two rows get the medians of each half (so
+ * they need not add up to the whole row's median).  As bench_measure,
+ * warm-up runs first. */
+static bool
+measure_parts(struct bench_state *s, struct bench_table *t, enum bench_impl impl, bench_op_fn first,
+              bench_op_fn second, void *ctx)
+{
+   struct bench_result *out[2] = {
+      &t->rows[KERNEL_ROW_EMPTY_LAUNCH].r[impl],
+      &t->rows[KERNEL_ROW_EMPTY_SYNC].r[impl],
+   };
+   double warm_start = now_s(), estimate = INFINITY;
+   bool ok = true;
+
+   for (unsigned i = 0; ok && (i < 2 || now_s() - warm_start < s->opt.warmup_s); i++) {
+      double t0 = now_s();
+      ok = first(ctx) && second(ctx);
+      estimate = TOOL_MIN(estimate, now_s() - t0);
+   }
+   unsigned samples = (unsigned)ceil(s->opt.min_time_s / TOOL_MAX(estimate, 1e-9));
+   samples = TOOL_MIN(TOOL_MAX(samples, BENCH_MIN_SAMPLES), BENCH_MAX_SAMPLES);
+   double *times = ok ? malloc(2 * samples * sizeof(*times)) : NULL;
+   ok = times != NULL;
+   for (unsigned i = 0; ok && i < samples; i++) {
+      double t0 = now_s();
+      ok = first(ctx);
+      double t1 = now_s();
+      ok = ok && second(ctx);
+      times[i] = t1 - t0;
+      times[samples + i] = now_s() - t1;
+   }
+   for (unsigned part = 0; ok && part < 2; part++) {
+      struct bench_result *r = out[part];
+      double *p = times + part * samples;
+      qsort(p, samples, sizeof(*p), cmp_double);
+      memset(r, 0, sizeof(*r));
+      r->median_s = samples % 2 ? p[samples / 2] : 0.5 * (p[samples / 2 - 1] + p[samples / 2]);
+      r->min_s = p[0];
+      r->samples = samples;
+      r->reps = 1;
+      r->valid = true;
+      bench_clock_read(&s->clock, r);
+   }
+   free(times);
+   if (!ok) {
+      bench_table_note(t, "%s: timing the two halves of the empty row apart failed (see the messages above)",
+                       bench_impl_names[impl]);
+      s->failures++;
+   }
+   return ok;
+}
+
+static bool
+op_kernel_launch_only(void *p)
+{
+   struct kernel_ctx *c = p;
+   return bench_cu_ok(c->cu, c->cu->LaunchKernel(c->func, c->grid, 1, 1, c->block, 1, 1, 0, NULL, c->params, NULL),
+                      "cuLaunchKernel");
+}
+
+static bool
+op_kernel_sync_only(void *p)
+{
+   struct kernel_ctx *c = p;
+   return bench_cu_ok(c->cu, c->cu->CtxSynchronize(), "cuCtxSynchronize");
+}
+
+/* The Vulkan steps of the empty row: the recorded command buffer
+ * resubmitted with a timeline signal, or recorded afresh first. */
+static bool
+op_vk_timeline(void *p)
+{
+   struct op_ctx *c = p;
+   return bench_vk_submit_timeline_wait(c->vk);
+}
+
+static bool
+op_vk_record_timeline(void *p)
+{
+   struct op_ctx *c = p;
+   return bench_vk_record_empty_dispatch_barriers(c->vk, true) && bench_vk_submit_timeline_wait(c->vk);
+}
+
+/* Its two halves, for the empty row's parts. */
+static bool
+op_vk_record_submit(void *p)
+{
+   struct op_ctx *c = p;
+   return bench_vk_record_empty_dispatch_barriers(c->vk, true) && bench_vk_submit_timeline(c->vk);
+}
+
+static bool
+op_vk_timeline_wait(void *p)
+{
+   struct op_ctx *c = p;
+   return bench_vk_timeline_wait(c->vk);
 }
 
 static bool
@@ -1614,6 +1721,13 @@ bench_kernel(struct bench_state *s)
    (void)op_kernel_launch;
    (void)op_kernel_first;
    (void)op_kernel_unload;
+   (void)measure_parts;
+   (void)op_kernel_launch_only;
+   (void)op_kernel_sync_only;
+   (void)op_vk_timeline;
+   (void)op_vk_record_timeline;
+   (void)op_vk_record_submit;
+   (void)op_vk_timeline_wait;
    (void)kernel_cache_env;
    (void)kernel_cache_remove;
 #else
@@ -1630,6 +1744,13 @@ bench_kernel(struct bench_state *s)
    table_add_row(t, "first launch: saxpy.ptx, 1 block, cold", 0);
    table_add_row(t, "first launch: saxpy.ptx, 1 block, from disk cache", 0);
    table_add_row(t, "empty <<<1, 1>>> + sync", 0);
+   table_add_row(t, "  empty: the launch", 0);
+   table_add_row(t, "  empty: the synchronisation after it", 0);
+   table_add_row(t, "  empty, Vulkan: timeline signal, host wait", 0);
+   table_add_row(t, "  empty, Vulkan: + cuvk's batch barrier", 0);
+   table_add_row(t, "  empty, Vulkan: + recorded each time", 0);
+   for (unsigned r = KERNEL_ROW_EMPTY_VK_TIMELINE; r <= KERNEL_ROW_EMPTY_VK_RECORDED; r++)
+      t->rows[r].impls = 1u << BENCH_IMPL_VULKAN;
    tool_format_size(size, sz, sizeof(sz));
    const char *why = "";
    if (size < (s->opt.quick ? KERNEL_SAXPY_QUICK_SIZE : KERNEL_SAXPY_SIZE))
@@ -1647,6 +1768,15 @@ bench_kernel(struct bench_state *s)
                     "that the warm-up runs filled; the context's VkPipelineCache is kept in both");
    bench_table_note(t, "real CUDA: both rows are what its JIT cache gives (~/.nv/ComputeCache, read at cuInit; "
                     "CUDA_CACHE_DISABLE=1 for the bench turns it off)");
+   bench_table_note(t, "empty's two halves, each run timed apart, medians of each: cuLaunchKernel, then "
+                    "the cuCtxSynchronize after it; for Vulkan, recording the command buffer with cuvk's "
+                    "barrier + vkQueueSubmit with a timeline signal, then the host's wait for it "
+                    "(CUVK_TRACE_SUBMIT=2 splits cuvk's further, per wait)");
+   bench_table_note(t, "Vulkan's steps towards what cuvk submits for the empty launch: the command buffer "
+                    "signalling a timeline semaphore instead of a fence; then with the barrier cuvk ends "
+                    "a batch with (later work and the host's reads after it); then recorded anew "
+                    "(one-time) before each submit, as cuvk records every batch; waits polled on a GPU, "
+                    "as cuvk's");
    bench_table_note(t, "saxpy: y = a*x + y over two arrays of %s, one element a thread in blocks of "
                     "%u; GB/s counts x read, y read and written (3 x %s)", sz, KERNEL_BLOCK, sz);
 
@@ -1723,7 +1853,8 @@ bench_kernel(struct bench_state *s)
          goto next;
       }
       c = (struct kernel_ctx){ .cu = cu, .func = empty_fn, .grid = 1, .block = 1 };
-      if (!kernel_measure(s, t, KERNEL_ROW_EMPTY, impl, &c, op_kernel_launch, NULL))
+      if (!kernel_measure(s, t, KERNEL_ROW_EMPTY, impl, &c, op_kernel_launch, NULL) ||
+          !measure_parts(s, t, impl, op_kernel_launch_only, op_kernel_sync_only, &c))
          goto next;
       c.func = saxpy_fn;
       c.block = KERNEL_BLOCK;
@@ -1756,9 +1887,17 @@ bench_kernel(struct bench_state *s)
       struct op_ctx vc = { .vk = &s->vk, .fd = -1 };
       progress(s, t->id, "Vulkan");
       t->impl_what[BENCH_IMPL_VULKAN] = "vkCmdDispatch(1, 1, 1) of an empty shader, recorded once, "
-                                        "submitted and waited for (empty row only)";
+                                        "submitted and its fence waited for (empty rows only)";
       if (!bench_vk_record_empty_dispatch(&s->vk) ||
-          !bench_measure(s, op_vk_submit, NULL, &vc, &t->rows[KERNEL_ROW_EMPTY].r[BENCH_IMPL_VULKAN])) {
+          !bench_measure(s, op_vk_submit, NULL, &vc, &t->rows[KERNEL_ROW_EMPTY].r[BENCH_IMPL_VULKAN]) ||
+          !bench_measure(s, op_vk_timeline, NULL, &vc,
+                         &t->rows[KERNEL_ROW_EMPTY_VK_TIMELINE].r[BENCH_IMPL_VULKAN]) ||
+          !bench_vk_record_empty_dispatch_barriers(&s->vk, false) ||
+          !bench_measure(s, op_vk_timeline, NULL, &vc,
+                         &t->rows[KERNEL_ROW_EMPTY_VK_BARRIERS].r[BENCH_IMPL_VULKAN]) ||
+          !bench_measure(s, op_vk_record_timeline, NULL, &vc,
+                         &t->rows[KERNEL_ROW_EMPTY_VK_RECORDED].r[BENCH_IMPL_VULKAN]) ||
+          !measure_parts(s, t, BENCH_IMPL_VULKAN, op_vk_record_submit, op_vk_timeline_wait, &vc)) {
          bench_table_note(t, "Vulkan: the empty dispatch failed (see the messages above)");
          s->failures++;
       }

@@ -74,10 +74,14 @@ chunk_destroy(VkDevice vk, struct chunk *c)
    free(c);
 }
 
-/* Host-visible, coherent memory with a device address; device-local too
- * where the device has such a type, since every thread reads it. */
+/* Host-visible, coherent memory with a device address.  Launch data is
+ * device-local too where the device has such a type, since every thread
+ * reads it; what the host reads after each synchronisation (host_read:
+ * the fault word) is host-cached where it can be, since device-local
+ * host-visible memory is, on a discrete GPU, a read across the bus each
+ * time, and the GPU writes it only when a kernel faults. */
 static CUresult
-chunk_create(struct cuvk_context *ctx, VkDeviceSize size, struct chunk **out)
+chunk_create(struct cuvk_context *ctx, VkDeviceSize size, bool host_read, struct chunk **out)
 {
    const VkPhysicalDeviceMemoryProperties *props = &ctx->dev->mem;
    struct chunk *c = calloc(1, sizeof(*c));
@@ -102,7 +106,9 @@ chunk_create(struct cuvk_context *ctx, VkDeviceSize size, struct chunk **out)
    const VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
    vr = VK_ERROR_OUT_OF_DEVICE_MEMORY;
    for (unsigned pass = 0; pass < 2 && vr != VK_SUCCESS; pass++) {
-      VkMemoryPropertyFlags want = pass == 0 ? host | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT : host;
+      VkMemoryPropertyFlags first = host_read ? VK_MEMORY_PROPERTY_HOST_CACHED_BIT
+                                              : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+      VkMemoryPropertyFlags want = pass == 0 ? host | first : host;
       for (uint32_t i = 0; i < props->memoryTypeCount && vr != VK_SUCCESS; i++) {
          if ((reqs.memoryTypeBits & (1u << i)) && (props->memoryTypes[i].propertyFlags & want) == want)
             vr = cuvk_mem_allocate(ctx->vk, reqs.size, i, NULL, &c->memory);
@@ -148,7 +154,7 @@ cuvk_launch_buffer_create(struct cuvk_context *ctx, VkDeviceSize size, struct cu
                           uint8_t **map, VkDeviceAddress *address)
 {
    struct chunk *c;
-   CUresult res = chunk_create(ctx, size, &c);
+   CUresult res = chunk_create(ctx, size, false, &c);
    if (res != CUDA_SUCCESS)
       return res;
    *map = c->map;
@@ -206,7 +212,7 @@ cuvk_launch_init(struct cuvk_context *ctx)
    }
    /* The fault word at a 16-byte aligned address, then the scratch bytes
     * faulting accesses land in (kernel_abi.h). */
-   res = chunk_create(ctx, 16 + CUVK_KERNEL_SCRATCH_SIZE + 16, &l->fault);
+   res = chunk_create(ctx, 16 + CUVK_KERNEL_SCRATCH_SIZE + 16, true, &l->fault);
    if (res != CUDA_SUCCESS)
       goto fail;
    memset(l->fault->map, 0, l->fault->size);
@@ -307,7 +313,7 @@ launch_data(struct cuvk_context *ctx, VkDeviceSize bytes, uint64_t value, uint8_
          cuvk_list_del(&oldest->link);
          c = oldest;
       } else {
-         CUresult res = chunk_create(ctx, CUVK_MAX((VkDeviceSize)CHUNK_SIZE, bytes), &c);
+         CUresult res = chunk_create(ctx, CUVK_MAX((VkDeviceSize)CHUNK_SIZE, bytes), false, &c);
          if (res != CUDA_SUCCESS)
             return res;
       }
@@ -530,7 +536,11 @@ launch_function(struct cuvk_function *f, const uint32_t grid[3], const uint32_t 
    res = cuvk_stream_resolve(ctx, hstream, entry, &stream);
    if (res != CUDA_SUCCESS)
       return res;
-   res = cuvk_launch_fault(ctx);
+   /* The sticky error only: the fault word is read where work is known
+    * complete (synchronisations and queries), not at every launch, where
+    * on a GPU it is a read across the bus and can only see work that
+    * already ended. */
+   res = cuvk_context_faulted(ctx, entry);
    if (res != CUDA_SUCCESS)
       return res;
    if (f->k.uses_textures) {

@@ -456,6 +456,7 @@ batch_get(struct cuvk_context *ctx, struct cuvk_lane *lane, struct cuvk_batch **
    }
    cuvk_list_init(&batch->link);
    batch->command_count = 0;
+   batch->recorded = false;
    *out = batch;
    return CUDA_SUCCESS;
 }
@@ -564,14 +565,17 @@ batch_flush(struct cuvk_context *ctx, struct cuvk_lane *lane, const struct cuvk_
    signal_values[signal_count] = batch->value;
 
    /* Make the batch's writes visible to the host once it signals, for
-    * readers that map the memory. */
+    * readers that map the memory, and to every later command of the
+    * queue: a barrier's second scope is everything later in submission
+    * order, later batches included, so the first command of the lane's
+    * next batch needs no barrier of its own (record_on). */
+   VkPipelineStageFlags stages = lane->transfer ? transfer_stages : work_stages;
    VkMemoryBarrier barrier = {
       .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
       .srcAccessMask = lane->transfer ? transfer_writes : work_writes,
-      .dstAccessMask = VK_ACCESS_HOST_READ_BIT,
+      .dstAccessMask = (lane->transfer ? transfer_access : work_access) | VK_ACCESS_HOST_READ_BIT,
    };
-   vkCmdPipelineBarrier(batch->cmd, lane->transfer ? transfer_stages : work_stages,
-                        VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier,
+   vkCmdPipelineBarrier(batch->cmd, stages, stages | VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier,
                         0, NULL, 0, NULL);
 
    uint64_t t0 = ctx->submit.trace.level ? trace_now() : 0;
@@ -769,14 +773,20 @@ record_on(struct cuvk_context *ctx, struct cuvk_stream *stream, struct cuvk_lane
 
    /* The barrier's first scope is everything earlier in submission order
     * on this queue, earlier batches included: this one barrier is what
-    * orders every command after every previous one of the lane. */
-   VkMemoryBarrier barrier = {
-      .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-      .srcAccessMask = lane->transfer ? transfer_writes : work_writes,
-      .dstAccessMask = lane->transfer ? transfer_access : work_access,
-   };
-   VkPipelineStageFlags stages = lane->transfer ? transfer_stages : work_stages;
-   vkCmdPipelineBarrier(lane->open->cmd, stages, stages, 0, 1, &barrier, 0, NULL, 0, NULL);
+    * orders every command after every previous one of the lane.  The
+    * batch's first command needs none: the barrier that ended the lane's
+    * previous batch (batch_flush) orders it, and nothing of the lane
+    * comes before a lane's first batch. */
+   if (lane->open->recorded) {
+      VkMemoryBarrier barrier = {
+         .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+         .srcAccessMask = lane->transfer ? transfer_writes : work_writes,
+         .dstAccessMask = lane->transfer ? transfer_access : work_access,
+      };
+      VkPipelineStageFlags stages = lane->transfer ? transfer_stages : work_stages;
+      vkCmdPipelineBarrier(lane->open->cmd, stages, stages, 0, 1, &barrier, 0, NULL, 0, NULL);
+   }
+   lane->open->recorded = true;
 
    if (stream_is_blocking(ctx, stream))
       lane->blocking = lane->open->value;
@@ -1251,6 +1261,42 @@ done:
    return CUDA_SUCCESS;
 }
 
+/* What follows a synchronisation once the GPU has reached what it waited
+ * for: the caller must see host functions and emulated signals up to
+ * points done (a signal visible to the exporter, a callback returned),
+ * kernels' printf printed, and a fault of the work waited for reported,
+ * as on CUDA (the wait and every later call fail). */
+static CUresult
+submit_wait_after(struct cuvk_context *ctx, const uint64_t *points, uint32_t count)
+{
+   bool nothing = false;
+   for (uint32_t i = 0; i < count; i++) {
+      /* Point 0 (an idle lane) stands for the ops with no precondition:
+       * once is enough. */
+      if (!points[i]) {
+         if (nothing)
+            continue;
+         nothing = true;
+      }
+      cuvk_host_queue_wait_through(ctx, points[i]);
+   }
+   cuvk_printf_flush(ctx);
+   CUresult res = cuvk_launch_fault(ctx);
+   cuvk_launch_cache_checkpoint(ctx);
+   return res;
+}
+
+static void
+submit_wait_trace(struct cuvk_context *ctx, const struct wait_trace *tr)
+{
+   if (!tr->start)
+      return;
+   uint64_t end = trace_now();
+   pthread_mutex_lock(&ctx->lock);
+   trace_wait_done(ctx, tr->seen - tr->start, tr->polls, tr->blocked, end - tr->seen);
+   pthread_mutex_unlock(&ctx->lock);
+}
+
 CUresult
 cuvk_submit_wait(struct cuvk_context *ctx, uint64_t point)
 {
@@ -1258,39 +1304,52 @@ cuvk_submit_wait(struct cuvk_context *ctx, uint64_t point)
    CUresult res = submit_wait_gpu(ctx, point, &tr);
    if (res != CUDA_SUCCESS)
       return res;
-   /* Work up to point includes what the host does after the GPU reached
-    * it: host functions and the signals of emulated semaphores.  A caller
-    * that synchronised must see them done (a signal visible to the
-    * exporter, a callback returned). */
-   cuvk_host_queue_wait_through(ctx, point);
-   /* Every synchronisation prints what kernels printf'ed, as CUDA does. */
-   cuvk_printf_flush(ctx);
-   /* A kernel that faulted in the work waited for makes the wait, and
-    * every later one, fail as on CUDA. */
-   res = cuvk_launch_fault(ctx);
-   cuvk_launch_cache_checkpoint(ctx);
-   if (tr.start) {
-      uint64_t end = trace_now();
-      pthread_mutex_lock(&ctx->lock);
-      trace_wait_done(ctx, tr.seen - tr.start, tr.polls, tr.blocked, end - tr.seen);
-      pthread_mutex_unlock(&ctx->lock);
-   }
+   res = submit_wait_after(ctx, &point, 1);
+   submit_wait_trace(ctx, &tr);
    return res;
 }
 
 CUresult
 cuvk_submit_wait_idle(struct cuvk_context *ctx)
 {
+   struct cuvk_submit *s = &ctx->submit;
    struct cuvk_frontier now;
+   uint64_t points[CUVK_MAX_LANES];
    /* Everything includes what waits the host holds. */
    CUresult res = cuvk_held_waits_wait(ctx, NULL);
    if (res != CUDA_SUCCESS)
       return res;
 
+   /* One synchronisation, whatever the number of lanes: the GPU waits
+    * for the lanes with work outstanding, then one retire, one printf
+    * flush and one read of the fault word.  Waiting lane by lane with
+    * cuvk_submit_wait did all of that once per lane (7 on an H100), the
+    * fault word a read across the bus each time. */
+   struct wait_trace tr = { .start = s->trace.level ? trace_now() : 0 };
+   bool retired = false;
    pthread_mutex_lock(&ctx->lock);
    cuvk_submit_frontier(ctx, &now);
    pthread_mutex_unlock(&ctx->lock);
-   for (uint32_t i = 0; i < ctx->submit.lane_count && res == CUDA_SUCCESS; i++)
-      res = cuvk_submit_wait(ctx, cuvk_point(i, now.value[i]));
+   for (uint32_t i = 0; i < s->lane_count; i++) {
+      points[i] = cuvk_point(i, now.value[i]);
+      if (now.value[i] > __atomic_load_n(&s->lanes[i].completed, __ATOMIC_RELAXED)) {
+         res = submit_wait_gpu(ctx, points[i], &tr);
+         if (res != CUDA_SUCCESS)
+            return res;
+         retired = true;
+      }
+   }
+   if (!retired) {
+      /* Still retire: what was deferred behind completed work (freed
+       * memory, a destroyed semaphore's fd) is gone when a synchronising
+       * call returns. */
+      pthread_mutex_lock(&ctx->lock);
+      cuvk_submit_retire(ctx);
+      pthread_mutex_unlock(&ctx->lock);
+      if (tr.start)
+         tr.seen = trace_now();
+   }
+   res = submit_wait_after(ctx, points, s->lane_count);
+   submit_wait_trace(ctx, &tr);
    return res;
 }

@@ -95,6 +95,7 @@ struct cuvk_batch {
    VkCommandBuffer cmd;
    uint64_t value;         /* timeline value signalled when it completes */
    uint32_t command_count;
+   bool recorded;          /* a command was recorded (cuvk_submit_record) */
 };
 
 /* A VkQueue of the context.  Lanes may share one (more lanes than the
