@@ -606,8 +606,13 @@ texture_memory_setup(const CUDA_RESOURCE_DESC *rd, const CUDA_TEXTURE_DESC *td, 
       r->height = (uint32_t)h;
       r->pitch = pitch;
    }
+   /* CU_TRSF_READ_AS_INTEGER concerns 8/16-bit integers only (the
+    * runtime sets it for every cudaReadModeElementType texture, floats
+    * included). */
+   bool small_int = f->cu == CU_AD_FORMAT_UNSIGNED_INT8 || f->cu == CU_AD_FORMAT_SIGNED_INT8 ||
+                    f->cu == CU_AD_FORMAT_UNSIGNED_INT16 || f->cu == CU_AD_FORMAT_SIGNED_INT16;
    if (td->filterMode == CU_TR_FILTER_MODE_LINEAR &&
-       ((td->flags & CU_TRSF_READ_AS_INTEGER) || f->cu == CU_AD_FORMAT_UNSIGNED_INT32 ||
+       ((small_int && (td->flags & CU_TRSF_READ_AS_INTEGER)) || f->cu == CU_AD_FORMAT_UNSIGNED_INT32 ||
         f->cu == CU_AD_FORMAT_SIGNED_INT32))
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: linear filtering of CU_AD_FORMAT_%s read as integers", entry,
                         f->name);
