@@ -1209,6 +1209,42 @@ cuvk_texture_bind(struct cuvk_context *ctx, uint64_t mask, VkCommandBuffer cmd, 
    return CUDA_SUCCESS;
 }
 
+unsigned
+cuvk_texture_external_images(struct cuvk_context *ctx, uint64_t mask, struct cuvk_array_image **imgs,
+                             unsigned max)
+{
+   struct cuvk_tex_tables *tt = ctx->textures;
+   unsigned n = 0;
+   if (!tt)
+      return 0;
+   for (unsigned k = 0; k < 2; k++) {
+      const struct cuvk_tex_table *t = k ? &tt->surf : &tt->tex;
+      for (uint32_t i = 0; i < t->slot_count; i++) {
+         const struct cuvk_tex_slot *slot = &t->slots[i];
+         if (!slot->used || !slot->resource || slot->binding >= CUVK_KERNEL_BINDING_COUNT ||
+             !(mask >> slot->binding & 1))
+            continue;
+         /* The resource type says which handle the slot keeps (the
+          * handle may be destroyed, its object out of the table). */
+         struct cuvk_array_image *img =
+            slot->res.resType == CU_RESOURCE_TYPE_ARRAY ?
+               cuvk_container_of(slot->resource, struct cuvk_array, base)->img :
+               cuvk_container_of(slot->resource, struct cuvk_mipmapped_array, base)->img;
+         if (!img->external)
+            continue;
+         bool seen = false;
+         for (unsigned j = 0; j < n && j < max && !seen; j++)
+            seen = imgs[j] == img;
+         if (seen)
+            continue;
+         if (n < max)
+            imgs[n] = img;
+         n++;
+      }
+   }
+   return n;
+}
+
 /* ---- Entry points ---- */
 
 CUVK_EXPORT CUresult CUDAAPI
