@@ -304,6 +304,23 @@ extern cudaError_t CUDARTAPI cudaArrayGetInfo(struct cudaChannelFormatDesc *desc
 extern struct cudaChannelFormatDesc CUDARTAPI cudaCreateChannelDesc(int x, int y, int z, int w,
                                                                     enum cudaChannelFormatKind f);
 extern cudaError_t CUDARTAPI cudaGetChannelDesc(struct cudaChannelFormatDesc *desc, cudaArray_const_t array);
+/* Texture and surface objects */
+extern cudaError_t CUDARTAPI cudaCreateTextureObject(cudaTextureObject_t *pTexObject,
+                                                    const struct cudaResourceDesc *pResDesc,
+                                                    const struct cudaTextureDesc *pTexDesc,
+                                                    const struct cudaResourceViewDesc *pResViewDesc);
+extern cudaError_t CUDARTAPI cudaDestroyTextureObject(cudaTextureObject_t texObject);
+extern cudaError_t CUDARTAPI cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *pResDesc,
+                                                             cudaTextureObject_t texObject);
+extern cudaError_t CUDARTAPI cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *pTexDesc,
+                                                            cudaTextureObject_t texObject);
+extern cudaError_t CUDARTAPI cudaGetTextureObjectResourceViewDesc(struct cudaResourceViewDesc *pResViewDesc,
+                                                                 cudaTextureObject_t texObject);
+extern cudaError_t CUDARTAPI cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject,
+                                                    const struct cudaResourceDesc *pResDesc);
+extern cudaError_t CUDARTAPI cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject);
+extern cudaError_t CUDARTAPI cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *pResDesc,
+                                                             cudaSurfaceObject_t surfObject);
 extern cudaError_t CUDARTAPI cudaMallocMipmappedArray(cudaMipmappedArray_t *mipmappedArray,
                                                      const struct cudaChannelFormatDesc *desc,
                                                      struct cudaExtent extent, unsigned int numLevels,

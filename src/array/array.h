@@ -262,4 +262,12 @@ void cuvk_array_use_begin(struct cuvk_context *ctx, VkCommandBuffer cmd,
 void cuvk_array_use_end(struct cuvk_context *ctx, VkCommandBuffer cmd,
                         const struct cuvk_array_use *uses, unsigned count);
 
+/* Acquires (to_us) from VK_QUEUE_FAMILY_EXTERNAL, or releases to it,
+ * whole distinct shared images in GENERAL for compute shaders: a kernel
+ * launch's texture and surface objects over imported images (launch.c).
+ * The caller orders the command after the last array command of any lane
+ * (submit.h, array_point), as copies do. */
+void cuvk_array_images_ownership(struct cuvk_context *ctx, VkCommandBuffer cmd,
+                                 struct cuvk_array_image *const *imgs, unsigned count, bool to_us);
+
 #endif

@@ -118,6 +118,34 @@ ownership(struct cuvk_context *ctx, VkCommandBuffer cmd, const struct cuvk_array
       vkCmdPipelineBarrier(cmd, array_stages, array_stages, 0, 0, NULL, 0, NULL, n, barriers);
 }
 
+void
+cuvk_array_images_ownership(struct cuvk_context *ctx, VkCommandBuffer cmd, struct cuvk_array_image *const *imgs,
+                            unsigned count, bool to_us)
+{
+   VkImageMemoryBarrier barriers[16];
+   uint32_t n = 0;
+
+   for (unsigned i = 0; i < count; i++) {
+      VkImageMemoryBarrier b = whole_image_barrier(imgs[i]);
+      if (to_us) {
+         b.srcQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
+         b.dstQueueFamilyIndex = ctx->dev->queue_family;
+         b.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+      } else {
+         b.srcQueueFamilyIndex = ctx->dev->queue_family;
+         b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
+         b.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+      }
+      barriers[n++] = b;
+      /* Batches of what fits on the stack: a launch may name hundreds. */
+      if (n == CUVK_ARRAY_SIZE(barriers) || i + 1 == count) {
+         vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0,
+                              NULL, 0, NULL, n, barriers);
+         n = 0;
+      }
+   }
+}
+
 /* GENERAL <-> each use's transfer layout, for the subresources it
  * touches.  Transfer layouts let the driver pick its fastest copy path
  * (and keep validation's performance checks quiet). */

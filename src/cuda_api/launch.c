@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "array/array.h"
 #include "compiler/kernel_abi.h"
 #include "cuda_api/context.h"
 #include "cuda_api/driver.h"
@@ -553,14 +554,42 @@ launch_function(struct cuvk_function *f, const uint32_t grid[3], const uint32_t 
    struct cuvk_mem_page_table *pt = l->page_table;
    VkCommandBuffer cmd;
    uint64_t value;
+   /* Images over imported memory under the kernel's textures and
+    * surfaces: acquired from the external queue family around the
+    * dispatch, as copies do (layout.c). */
+   struct cuvk_array_image *ext_local[8], **ext_imgs = ext_local;
+   unsigned ext_count = 0;
    pthread_mutex_lock(&ctx->lock);
    VkPipeline pipeline = VK_NULL_HANDLE;
    res = launch_pipeline(ctx, f, block, shared, &pipeline);
    if (res != CUDA_SUCCESS)
       goto out;
+   if (f->k.uses_textures) {
+      ext_count = cuvk_texture_external_images(ctx, f->k.tex_bindings, ext_imgs, CUVK_ARRAY_SIZE(ext_local));
+      if (ext_count > CUVK_ARRAY_SIZE(ext_local)) {
+         ext_imgs = malloc(sizeof(*ext_imgs) * ext_count);
+         if (!ext_imgs) {
+            ext_imgs = ext_local;
+            ext_count = 0;
+            res = cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the imported images", entry);
+            goto out;
+         }
+         ext_count = cuvk_texture_external_images(ctx, f->k.tex_bindings, ext_imgs, ext_count);
+      }
+      /* Ownership moves like layouts do: after the last array command
+       * of any lane (submit.h, array_point). */
+      if (ext_count)
+         res = cuvk_submit_stream_wait(ctx, stream, ctx->submit.array_point);
+      if (res != CUDA_SUCCESS)
+         goto out;
+   }
    res = cuvk_submit_record(ctx, stream, &cmd, &value);
    if (res != CUDA_SUCCESS)
       goto out;
+   if (ext_count) {
+      ctx->submit.array_point = value;
+      cuvk_array_images_ownership(ctx, cmd, ext_imgs, ext_count, true);
+   }
 
    /* The host ranges as they are now: the list only changes while no
     * work that could see the change is recorded, but a thread may add a
@@ -634,6 +663,8 @@ launch_function(struct cuvk_function *f, const uint32_t grid[3], const uint32_t 
    }
    stream->last_value = value;
 commit:
+   if (ext_count)
+      cuvk_array_images_ownership(ctx, cmd, ext_imgs, ext_count, false);
    /* A command buffer with a barrier and nothing else is harmless; the
     * batch goes either way. */
    {
@@ -642,6 +673,8 @@ commit:
    }
 out:
    pthread_mutex_unlock(&ctx->lock);
+   if (ext_imgs != ext_local)
+      free(ext_imgs);
    return res;
 }
 

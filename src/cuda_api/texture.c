@@ -606,8 +606,13 @@ texture_memory_setup(const CUDA_RESOURCE_DESC *rd, const CUDA_TEXTURE_DESC *td, 
       r->height = (uint32_t)h;
       r->pitch = pitch;
    }
+   /* CU_TRSF_READ_AS_INTEGER concerns 8/16-bit integers only (the
+    * runtime sets it for every cudaReadModeElementType texture, floats
+    * included). */
+   bool small_int = f->cu == CU_AD_FORMAT_UNSIGNED_INT8 || f->cu == CU_AD_FORMAT_SIGNED_INT8 ||
+                    f->cu == CU_AD_FORMAT_UNSIGNED_INT16 || f->cu == CU_AD_FORMAT_SIGNED_INT16;
    if (td->filterMode == CU_TR_FILTER_MODE_LINEAR &&
-       ((td->flags & CU_TRSF_READ_AS_INTEGER) || f->cu == CU_AD_FORMAT_UNSIGNED_INT32 ||
+       ((small_int && (td->flags & CU_TRSF_READ_AS_INTEGER)) || f->cu == CU_AD_FORMAT_UNSIGNED_INT32 ||
         f->cu == CU_AD_FORMAT_SIGNED_INT32))
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: linear filtering of CU_AD_FORMAT_%s read as integers", entry,
                         f->name);
@@ -1202,6 +1207,42 @@ cuvk_texture_bind(struct cuvk_context *ctx, uint64_t mask, VkCommandBuffer cmd, 
    push->tex_records = tt->tex.records_address;
    push->surf_records = tt->surf.records_address;
    return CUDA_SUCCESS;
+}
+
+unsigned
+cuvk_texture_external_images(struct cuvk_context *ctx, uint64_t mask, struct cuvk_array_image **imgs,
+                             unsigned max)
+{
+   struct cuvk_tex_tables *tt = ctx->textures;
+   unsigned n = 0;
+   if (!tt)
+      return 0;
+   for (unsigned k = 0; k < 2; k++) {
+      const struct cuvk_tex_table *t = k ? &tt->surf : &tt->tex;
+      for (uint32_t i = 0; i < t->slot_count; i++) {
+         const struct cuvk_tex_slot *slot = &t->slots[i];
+         if (!slot->used || !slot->resource || slot->binding >= CUVK_KERNEL_BINDING_COUNT ||
+             !(mask >> slot->binding & 1))
+            continue;
+         /* The resource type says which handle the slot keeps (the
+          * handle may be destroyed, its object out of the table). */
+         struct cuvk_array_image *img =
+            slot->res.resType == CU_RESOURCE_TYPE_ARRAY ?
+               cuvk_container_of(slot->resource, struct cuvk_array, base)->img :
+               cuvk_container_of(slot->resource, struct cuvk_mipmapped_array, base)->img;
+         if (!img->external)
+            continue;
+         bool seen = false;
+         for (unsigned j = 0; j < n && j < max && !seen; j++)
+            seen = imgs[j] == img;
+         if (seen)
+            continue;
+         if (n < max)
+            imgs[n] = img;
+         n++;
+      }
+   }
+   return n;
 }
 
 /* ---- Entry points ---- */

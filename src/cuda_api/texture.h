@@ -33,6 +33,7 @@
 
 struct cuvk_context;
 struct cuvk_object;
+struct cuvk_array_image;
 struct cuvk_launch_buffer;
 
 struct cuvk_tex_slot {
@@ -86,6 +87,15 @@ VkPipelineLayout cuvk_texture_layout(struct cuvk_context *ctx, uint64_t bindings
  * one) and fills the records' addresses in push; prepared, lock held. */
 CUresult cuvk_texture_bind(struct cuvk_context *ctx, uint64_t bindings, VkCommandBuffer cmd,
                            struct cuvk_kernel_push *push);
+
+/* The distinct images over imported memory (cuvk_array_image.external)
+ * that the objects of these bindings view, lock held: a launch acquires
+ * them from the external queue family before its dispatch and releases
+ * them after, as array copies do (any object of a bound table may be
+ * reached through a handle the kernel loads from memory).  Fills up to
+ * max, returns how many there are; duplicates past max may be counted. */
+unsigned cuvk_texture_external_images(struct cuvk_context *ctx, uint64_t bindings,
+                                      struct cuvk_array_image **imgs, unsigned max);
 
 /* Frees every object of a context being destroyed (GPU idle), before its
  * arrays go. */

@@ -76,6 +76,8 @@ struct layer_instance {
    PFN_vkGetPhysicalDeviceProperties2 GetPhysicalDeviceProperties2;
    PFN_vkGetPhysicalDeviceProperties2KHR GetPhysicalDeviceProperties2KHR;
    PFN_vkGetPhysicalDeviceMemoryProperties GetPhysicalDeviceMemoryProperties;
+   PFN_vkGetPhysicalDeviceFormatProperties GetPhysicalDeviceFormatProperties;
+   PFN_vkGetPhysicalDeviceImageFormatProperties2 GetPhysicalDeviceImageFormatProperties2; /* 1.1 only */
    PFN_vkGetPhysicalDeviceExternalSemaphoreProperties GetPhysicalDeviceExternalSemaphoreProperties;
    PFN_vkGetPhysicalDeviceExternalSemaphorePropertiesKHR GetPhysicalDeviceExternalSemaphorePropertiesKHR;
 };
@@ -90,6 +92,13 @@ struct layer_device {
    uint8_t driver_uuid[VK_UUID_SIZE];
    uint32_t memory_type_count;
    VkMemoryPropertyFlags memory_type_flags[VK_MAX_MEMORY_TYPES];
+
+   /* Exportable images get the usage CUDA's textures and surfaces need
+    * (layer_memory.c, layer_image_widen): set where the device is Vulkan
+    * 1.1 (the 1.1 format query with external memory). */
+   VkPhysicalDevice physical_device;
+   PFN_vkGetPhysicalDeviceFormatProperties GetPhysicalDeviceFormatProperties;
+   PFN_vkGetPhysicalDeviceImageFormatProperties2 GetPhysicalDeviceImageFormatProperties2;
 
    /* Every tracked image, buffer and memory of this device (struct
     * layer_object::device_link), so vkDestroyDevice can drop them. */

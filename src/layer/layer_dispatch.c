@@ -295,8 +295,10 @@ layer_CreateInstance(const VkInstanceCreateInfo *pCreateInfo, const VkAllocation
    GET(EnumerateDeviceExtensionProperties);
    GET(GetPhysicalDeviceProperties);
    GET(GetPhysicalDeviceMemoryProperties);
+   GET(GetPhysicalDeviceFormatProperties);
    if (inst->api_version >= VK_API_VERSION_1_1) {
       GET(GetPhysicalDeviceProperties2);
+      GET(GetPhysicalDeviceImageFormatProperties2);
       GET(GetPhysicalDeviceExternalSemaphoreProperties);
    }
    if (inst->khr_get_physical_device_properties2)
@@ -463,6 +465,17 @@ layer_CreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo *pC
    dev->memory_type_count = mem_props.memoryTypeCount;
    for (uint32_t i = 0; i < mem_props.memoryTypeCount; i++)
       dev->memory_type_flags[i] = mem_props.memoryTypes[i].propertyFlags;
+
+   /* The device's version is the lower of the instance's and the
+    * physical device's. */
+   VkPhysicalDeviceProperties pd_props;
+   inst->GetPhysicalDeviceProperties(physicalDevice, &pd_props);
+   if (inst->GetPhysicalDeviceImageFormatProperties2 && inst->GetPhysicalDeviceFormatProperties &&
+       pd_props.apiVersion >= VK_API_VERSION_1_1) {
+      dev->physical_device = physicalDevice;
+      dev->GetPhysicalDeviceFormatProperties = inst->GetPhysicalDeviceFormatProperties;
+      dev->GetPhysicalDeviceImageFormatProperties2 = inst->GetPhysicalDeviceImageFormatProperties2;
+   }
 
    dev->node.kind = LAYER_KIND_DEVICE;
    dev->node.key = layer_dispatch_key(*pDevice);

@@ -17,6 +17,7 @@
 
 #include <string.h>
 
+#include "array/format.h"
 #include "mem/registry.h"
 #include "util/log.h"
 
@@ -145,6 +146,159 @@ layer_image_info_init(struct cuvk_mem_image_info *info, const VkImageCreateInfo 
    }
 }
 
+/* The unsigned format as wide as a texel of format (cuvk's surface views,
+ * src/cuda_api/texture.c), VK_FORMAT_UNDEFINED for formats CUDA cannot
+ * load and store. */
+static VkFormat
+layer_raw_format(VkFormat format)
+{
+   unsigned elem, block;
+   cuvk_vk_format_size(format, &elem, &block);
+   if (block != 1)
+      return VK_FORMAT_UNDEFINED;
+   switch (elem) {
+   case 1: return VK_FORMAT_R8_UINT;
+   case 2: return VK_FORMAT_R16_UINT;
+   case 4: return VK_FORMAT_R32_UINT;
+   case 8: return VK_FORMAT_R32G32_UINT;
+   case 16: return VK_FORMAT_R32G32B32A32_UINT;
+   default: return VK_FORMAT_UNDEFINED;
+   }
+}
+
+/* Whether the device takes an exportable image created as ci, and what it
+ * allows its memory. */
+static bool
+layer_image_supported(struct layer_device *dev, const VkImageCreateInfo *ci,
+                      VkExternalMemoryHandleTypeFlagBits handle_type, VkExternalMemoryFeatureFlags *features)
+{
+   VkPhysicalDeviceExternalImageFormatInfo ext_info = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_IMAGE_FORMAT_INFO,
+      .handleType = handle_type,
+   };
+   VkPhysicalDeviceImageFormatInfo2 info = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_FORMAT_INFO_2,
+      .pNext = &ext_info,
+      .format = ci->format,
+      .type = ci->imageType,
+      .tiling = ci->tiling,
+      .usage = ci->usage,
+      .flags = ci->flags,
+   };
+   VkExternalImageFormatProperties ext_props = {
+      .sType = VK_STRUCTURE_TYPE_EXTERNAL_IMAGE_FORMAT_PROPERTIES,
+   };
+   VkImageFormatProperties2 props = {
+      .sType = VK_STRUCTURE_TYPE_IMAGE_FORMAT_PROPERTIES_2,
+      .pNext = &ext_props,
+   };
+   if (dev->GetPhysicalDeviceImageFormatProperties2(dev->physical_device, &info, &props) != VK_SUCCESS)
+      return false;
+   const VkImageFormatProperties *p = &props.imageFormatProperties;
+   if (ci->extent.width > p->maxExtent.width || ci->extent.height > p->maxExtent.height ||
+       ci->extent.depth > p->maxExtent.depth || ci->mipLevels > p->maxMipLevels ||
+       ci->arrayLayers > p->maxArrayLayers || !(p->sampleCounts & ci->samples))
+      return false;
+   *features = ext_props.externalMemoryProperties.externalMemoryFeatures;
+   return true;
+}
+
+/* CUDA reads an exported image through textures (a SAMPLED view) and
+ * writes it through surfaces (a STORAGE view as the unsigned format of
+ * its texel size), on cuvk's own image over the imported memory.  Vulkan
+ * guarantees that two images share their contents only when created with
+ * identical parameters (external memory: the importer repeats the
+ * exporter's create info), so cuvk's image cannot simply have more usage
+ * than the application's.  Instead the application's image gets what CUDA
+ * needs, where the device allows it for this image and its export, and
+ * the record (what cuvk repeats) has the same:
+ *
+ * - SAMPLED where the format can be sampled;
+ * - STORAGE where the format and its unsigned twin can be stored to, and
+ *   every format the application may view the image as can be too (its
+ *   own views inherit the usage); then MUTABLE_FORMAT, with no format
+ *   list: cuvk views the image as the integer, normalised and sRGB twins
+ *   of its format too (texture read modes), and the raw unsigned one.
+ *
+ * Nothing changes when the image already has it all, or when the device
+ * would refuse the result or treat its memory differently (another
+ * external memory feature set: dedicated-only, say).  Returns true with
+ * wide filled when it changes. */
+static bool
+layer_image_widen(struct layer_device *dev, const VkImageCreateInfo *ci, VkExternalMemoryHandleTypeFlags handle_types,
+                  VkImageCreateInfo *wide)
+{
+   if (!dev->GetPhysicalDeviceImageFormatProperties2 || ci->tiling != VK_IMAGE_TILING_OPTIMAL ||
+       ci->samples != VK_SAMPLE_COUNT_1_BIT)
+      return false;
+   VkFormat raw = layer_raw_format(ci->format);
+   if (raw == VK_FORMAT_UNDEFINED)
+      return false;
+   VkFormatProperties own, twin;
+   dev->GetPhysicalDeviceFormatProperties(dev->physical_device, ci->format, &own);
+   dev->GetPhysicalDeviceFormatProperties(dev->physical_device, raw, &twin);
+
+   const VkImageFormatListCreateInfo *app_list =
+      layer_find_struct(ci->pNext, VK_STRUCTURE_TYPE_IMAGE_FORMAT_LIST_CREATE_INFO);
+   bool has_list = app_list && app_list->viewFormatCount;
+   bool mutable_format = ci->flags & VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
+
+   VkImageUsageFlags usage = ci->usage;
+   VkImageCreateFlags flags = ci->flags;
+   if (own.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT)
+      usage |= VK_IMAGE_USAGE_SAMPLED_BIT;
+
+   bool storage = (own.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT) &&
+                  (twin.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT);
+   if (storage && raw != ci->format) {
+      if (mutable_format && has_list) {
+         /* The application's list must name the twin, and each format in
+          * it must allow storage: views of it inherit STORAGE. */
+         bool twin_listed = false;
+         for (uint32_t i = 0; i < app_list->viewFormatCount && storage; i++) {
+            VkFormatProperties p;
+            dev->GetPhysicalDeviceFormatProperties(dev->physical_device, app_list->pViewFormats[i], &p);
+            storage = p.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT;
+            twin_listed |= app_list->pViewFormats[i] == raw;
+         }
+         storage = storage && twin_listed;
+      } else if (mutable_format || has_list) {
+         /* Views of any compatible format, or a list without the flag
+          * that cannot simply be replaced: leave the image alone. */
+         storage = false;
+      } else {
+         flags |= VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
+      }
+   }
+   if (storage)
+      usage |= VK_IMAGE_USAGE_STORAGE_BIT;
+   else
+      flags = ci->flags;
+   if (usage == ci->usage && flags == ci->flags)
+      return false;
+
+   *wide = *ci;
+   wide->usage = usage;
+   wide->flags = flags;
+
+   for (uint32_t bits = handle_types; bits; bits &= bits - 1) {
+      VkExternalMemoryHandleTypeFlagBits type = (VkExternalMemoryHandleTypeFlagBits)(bits & -bits);
+      VkExternalMemoryFeatureFlags before, after;
+      if (!layer_image_supported(dev, ci, type, &before))
+         return false; /* the driver answers the application's call as it will */
+      if (!layer_image_supported(dev, wide, type, &after) || after != before) {
+         cuvk_logd("vkCreateImage: the device would take the exportable image (format %d) differently with "
+                   "usage 0x%x, flags 0x%x; left as created, so CUDA cannot use it as a surface",
+                   (int)ci->format, (unsigned)usage, (unsigned)flags);
+         return false;
+      }
+   }
+   cuvk_logd("vkCreateImage: exportable image (format %d) given usage 0x%x (was 0x%x), flags 0x%x (was 0x%x) "
+             "for CUDA's textures and surfaces", (int)ci->format, (unsigned)usage, (unsigned)ci->usage,
+             (unsigned)flags, (unsigned)ci->flags);
+   return true;
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL
 layer_CreateImage(VkDevice device, const VkImageCreateInfo *pCreateInfo,
                   const VkAllocationCallbacks *pAllocator, VkImage *pImage)
@@ -155,6 +309,10 @@ layer_CreateImage(VkDevice device, const VkImageCreateInfo *pCreateInfo,
       layer_find_struct(pCreateInfo->pNext, VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_IMAGE_CREATE_INFO);
    if (!ext || !ext->handleTypes)
       return dev->CreateImage(device, pCreateInfo, pAllocator, pImage);
+
+   VkImageCreateInfo wide;
+   if (layer_image_widen(dev, pCreateInfo, ext->handleTypes, &wide))
+      pCreateInfo = &wide;
 
    struct layer_allocator allocator;
    struct layer_image *img = layer_zalloc(pAllocator, sizeof(*img),

@@ -479,6 +479,58 @@ vulkan_image_cuda_flow_runtime(void)
    image_flow(true);
 }
 
+/* An application's image without STORAGE usage (vulkanImageCUDA's:
+ * transfer and sampled) still takes CUDA surfaces: the layer gives
+ * exportable images the usage CUDA needs, and cuvk's image over the
+ * import repeats it (docs/layer.md).  One the application made
+ * MUTABLE_FORMAT without a format list is left alone (its views of any
+ * format would inherit STORAGE): no surfaces there, NOT_SUPPORTED. */
+static void
+surfaces(void)
+{
+   vk_begin("array.external.surfaces");
+   for (int mutable_format = 0; mutable_format < 2; mutable_format++) {
+      VkImageCreateInfo info = image_info(VK_IMAGE_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, 64, 32, 1, 1, 7,
+                                          mutable_format ? VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT : 0);
+      struct avk_image img;
+      if (!avk_image_create(&vk, &info, true, 0, &img)) {
+         AT_CHECK(!"exporting the image failed");
+         continue;
+      }
+      CUexternalMemory ext;
+      CUmipmappedArray mip;
+      CUarray level;
+      CUDA_ARRAY3D_DESCRIPTOR desc = { 64, 32, 0, CU_AD_FORMAT_UNSIGNED_INT8, 4, CUDA_ARRAY3D_SURFACE_LDST };
+      AT_OK(import_image(&img, &ext));
+      AT_OK(map_image(ext, 0, &desc, 7, &mip));
+      AT_OK(cuMipmappedArrayGetLevel(&level, mip, 3));
+      CUDA_RESOURCE_DESC rd;
+      memset(&rd, 0, sizeof(rd));
+      rd.resType = CU_RESOURCE_TYPE_ARRAY;
+      rd.res.array.hArray = level;
+      CUsurfObject surf = 0;
+      AT_EXPECT(mutable_format ? CUDA_ERROR_NOT_SUPPORTED : CUDA_SUCCESS, cuSurfObjectCreate(&surf, &rd));
+      if (surf)
+         AT_OK(cuSurfObjectDestroy(surf));
+      /* Textures in both read modes: the image's own format and its
+       * integer twin. */
+      for (int as_integer = 0; as_integer < 2; as_integer++) {
+         CUDA_TEXTURE_DESC td;
+         memset(&td, 0, sizeof(td));
+         td.filterMode = CU_TR_FILTER_MODE_POINT;
+         td.flags = as_integer ? CU_TRSF_READ_AS_INTEGER : 0;
+         CUtexObject tex = 0;
+         AT_OK(cuTexObjectCreate(&tex, &rd, &td, NULL));
+         if (tex)
+            AT_OK(cuTexObjectDestroy(tex));
+      }
+      AT_OK(cuMipmappedArrayDestroy(mip));
+      AT_OK(cuDestroyExternalMemory(ext));
+      avk_image_destroy(&vk, &img);
+   }
+   vk_end();
+}
+
 /* The import may go before its arrays; they keep it alive. */
 static void
 lifetime(void)
@@ -613,6 +665,7 @@ static const struct at_case cases[] = {
    AT_CASE("array.external.formats", formats),
    AT_CASE("array.external.vulkan_image_cuda_flow", vulkan_image_cuda_flow),
    AT_CASE("array.runtime.vulkan_image_cuda_flow", vulkan_image_cuda_flow_runtime),
+   AT_CASE("array.external.surfaces", surfaces),
    AT_CASE("array.external.lifetime", lifetime),
    AT_CASE("array.external.no_record", no_record),
    AT_CASE("array.errors.external", errors_external),

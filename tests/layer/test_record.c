@@ -77,6 +77,59 @@ check_allocation(const struct vkh *h, const struct cuvk_mem_export_record *rec,
    VKH_CHECK(!rec->bindings_truncated);
 }
 
+/* An exportable image with the usage vulkanImageCUDA gives it (transfer
+ * only here) is created, and recorded, with what CUDA's textures and
+ * surfaces need: SAMPLED and STORAGE usage and MUTABLE_FORMAT (docs/
+ * layer.md).  The image the application holds is that image: its views
+ * and copies stay valid, which validation, in either order, checks. */
+static int
+test_widened_image(void)
+{
+   struct vkh h;
+   if (!vkh_init(&h, "layer.record.widened_image", NULL))
+      return VKH_EXIT_FAIL;
+
+   VkImageCreateInfo ci = vkh_image_info_2d(VK_FORMAT_R8G8B8A8_UNORM, 32, 32, 6, 1,
+                                            VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                                            VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+   VkImage image;
+   VkDeviceMemory memory;
+   VkDeviceSize size;
+   uint32_t type;
+   VKH_CHECK_VK(vkh_create_image(&h, &ci, VKH_OPAQUE_FD, &image));
+   VKH_CHECK_VK(vkh_allocate_for_image(&h, image, true, VKH_OPAQUE_FD, &memory, &size, &type));
+   VKH_CHECK_VK(vkBindImageMemory(h.device, image, memory, 0));
+   /* The application's own view, of its own format. */
+   VkImageView view;
+   VkImageViewCreateInfo view_info = {
+      .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+      .image = image,
+      .viewType = VK_IMAGE_VIEW_TYPE_2D,
+      .format = VK_FORMAT_R8G8B8A8_UNORM,
+      .subresourceRange = { VK_IMAGE_ASPECT_COLOR_BIT, 0, 6, 0, 1 },
+   };
+   VKH_CHECK_VK(vkCreateImageView(h.device, &view_info, NULL, &view));
+   vkDestroyImageView(h.device, view, NULL);
+
+   int fd = vkh_get_memory_fd(&h, memory, VKH_OPAQUE_FD);
+   VKH_CHECK(fd >= 0);
+   struct cuvk_mem_export_record rec;
+   VKH_CHECK(lookup(fd, &rec));
+   check_allocation(&h, &rec, size, type);
+   VKH_CHECK(rec.dedicated == CUVK_MEM_DEDICATED_IMAGE);
+   VkImageCreateInfo wide = ci;
+   wide.usage |= VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT;
+   wide.flags |= VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
+   check_image_info(&rec.dedicated_image, &wide, VKH_OPAQUE_FD);
+   VKH_CHECK(rec.dedicated_image.view_format_count == 0);
+   check_image_info(&rec.images[0].info, &wide, VKH_OPAQUE_FD);
+
+   close(fd);
+   vkDestroyImage(h.device, image, NULL);
+   vkFreeMemory(h.device, memory, NULL);
+   return vkh_exit(vkh_finish(&h));
+}
+
 /* A dedicated allocation of a mutable-format, mipmapped, layered image,
  * bound with vkBindImageMemory2: every create parameter comes back. */
 static int
@@ -697,6 +750,7 @@ static const struct {
    int (*run)(void);
 } tests[] = {
    { "dedicated_image", test_dedicated_image },
+   { "widened_image", test_widened_image },
    { "dedicated_buffer", test_dedicated_buffer },
    { "suballocated_buffers", test_suballocated_buffers },
    { "dup_fd_finds_record", test_dup_fd_finds_record },
