@@ -875,6 +875,16 @@ copy_segment(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct 
 
    bool read_ok = !sfound || !gpu_s || ss->cached || n <= DIRECT_UNCACHED_MAX;
    if (dmap && smap && (read_ok || !gpu_s) && path == CUVK_PAGEABLE_AUTO) {
+      /* The other context is reached through a pointer, not a handle the
+       * caller passed: held for the copy, so that its destroy on another
+       * thread waits for the copy instead of freeing the memory under it,
+       * and a context already gone is an error, not a crash. */
+      struct cuvk_context *held_other CUVK_HELD_CONTEXT = NULL;
+      if (other) {
+         res = cuvk_context_resolve((CUcontext)other, copy->entry, &held_other);
+         if (res != CUDA_SUCCESS)
+            return res;
+      }
       res = cuvk_submit_wait_idle(ctx);
       if (res == CUDA_SUCCESS && other)
          res = cuvk_submit_wait_idle(other);

@@ -1315,6 +1315,115 @@ thread_primary_reset_use(void)
    API_CHECK_CU(cuDevicePrimaryCtxReset(api_dev));
 }
 
+/* Copies that reach another context only through a device pointer: the
+ * users copy, in a context of their own, from memory of a context that
+ * another thread keeps destroying.  The pointer names no handle the call
+ * could hold, so cuvk holds the context it finds behind it for the copy;
+ * a copy answers with the bytes the memory held or an error, never with
+ * a crash or a use of freed memory (ASan run). */
+struct cross_race {
+   CUdevice dev;
+   pthread_mutex_t lock;
+   CUdeviceptr ptr;    /* in the current victim context, 0 between two */
+   unsigned char value;
+   bool _Atomic stop;
+   unsigned _Atomic uses;
+   pthread_barrier_t start;
+};
+
+enum { CROSS_BYTES = 4096 };
+
+static void *
+cross_race_destroyer(void *data)
+{
+   struct cross_race *r = data;
+   pthread_barrier_wait(&r->start);
+   double end = api_now() + 2.0;
+   for (unsigned gen = 0; api_now() < end && !cuvk_test_failures(); gen++) {
+      CUcontext ctx;
+      CUdeviceptr p;
+      unsigned char value = (unsigned char)(1 + gen % 255);
+      if (!API_CHECK_CU(cuCtxCreate(&ctx, NULL, 0, r->dev)))
+         break;
+      bool ok = API_CHECK_CU(cuMemAlloc(&p, CROSS_BYTES)) && API_CHECK_CU(cuMemsetD8(p, value, CROSS_BYTES)) &&
+                API_CHECK_CU(cuCtxSynchronize());
+      API_CHECK_CU(cuCtxPopCurrent(NULL));
+      if (!ok)
+         break;
+      pthread_mutex_lock(&r->lock);
+      r->ptr = p;
+      r->value = value;
+      pthread_mutex_unlock(&r->lock);
+      unsigned seen = atomic_load(&r->uses);
+      double wait_end = api_now() + 0.2;
+      while (atomic_load(&r->uses) < seen + 3 && api_now() < wait_end)
+         sched_yield();
+      /* Destroyed with the pointer still published: users race it. */
+      API_CHECK_CU(cuCtxDestroy(ctx));
+      pthread_mutex_lock(&r->lock);
+      r->ptr = 0;
+      pthread_mutex_unlock(&r->lock);
+   }
+   atomic_store(&r->stop, true);
+   return NULL;
+}
+
+static void *
+cross_race_user(void *data)
+{
+   struct cross_race *r = data;
+   CUcontext own;
+   unsigned char host[CROSS_BYTES];
+   pthread_barrier_wait(&r->start);
+   if (!API_CHECK_CU(cuCtxCreate(&own, NULL, 0, r->dev)))
+      return NULL;
+   while (!atomic_load(&r->stop) && !cuvk_test_failures()) {
+      pthread_mutex_lock(&r->lock);
+      CUdeviceptr p = r->ptr;
+      pthread_mutex_unlock(&r->lock);
+      if (!p) {
+         sched_yield();
+         continue;
+      }
+      memset(host, 0, sizeof(host));
+      CUresult c = cuMemcpyDtoH(host, p, CROSS_BYTES);
+      if (c == CUDA_SUCCESS) {
+         /* Whichever generation's memory the address held then: every
+          * byte one value, never zero (each generation fills 1..255). */
+         bool same = host[0] != 0;
+         for (unsigned i = 1; i < CROSS_BYTES && same; i++)
+            same = host[i] == host[0];
+         if (!API_CHECK_MSG(same, "a copy from another context's memory read mixed bytes"))
+            break;
+      } else if (!API_CHECK_MSG(c == CUDA_ERROR_INVALID_VALUE || c == CUDA_ERROR_INVALID_CONTEXT ||
+                                c == CUDA_ERROR_CONTEXT_IS_DESTROYED || c == CUDA_ERROR_NOT_SUPPORTED,
+                                "cuMemcpyDtoH from a context being destroyed gave %d", (int)c)) {
+         break;
+      }
+      atomic_fetch_add(&r->uses, 1);
+   }
+   API_CHECK_CU(cuCtxDestroy(own));
+   return NULL;
+}
+
+static void
+thread_ctx_destroy_copy_from(void)
+{
+   enum { USERS = 2 };
+   struct cross_race r = { .dev = api_dev };
+   pthread_t threads[1 + USERS];
+   pthread_mutex_init(&r.lock, NULL);
+   pthread_barrier_init(&r.start, NULL, 1 + USERS);
+   API_REQUIRE(pthread_create(&threads[0], NULL, cross_race_destroyer, &r) == 0);
+   for (int i = 1; i <= USERS; i++)
+      API_REQUIRE(pthread_create(&threads[i], NULL, cross_race_user, &r) == 0);
+   for (int i = 0; i <= USERS; i++)
+      pthread_join(threads[i], NULL);
+   pthread_barrier_destroy(&r.start);
+   pthread_mutex_destroy(&r.lock);
+   API_CHECK_MSG(atomic_load(&r.uses) > 0, "no copy ever reached the other context's memory");
+}
+
 static const struct api_case cases[] = {
    API_CASE("api.thread.streams", thread_streams),
    API_CASE_BARE("api.thread.shared_context", thread_shared_context),
@@ -1331,6 +1440,7 @@ static const struct api_case cases[] = {
    API_CASE("api.thread.array_destroy_use", thread_array_destroy_use),
    API_CASE_BARE("api.thread.ctx_destroy_use", thread_ctx_destroy_use),
    API_CASE_BARE("api.thread.primary_reset_use", thread_primary_reset_use),
+   API_CASE_BARE("api.thread.ctx_destroy_copy_from", thread_ctx_destroy_copy_from),
 };
 
 API_MAIN(cases)
