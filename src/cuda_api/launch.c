@@ -372,27 +372,10 @@ cuvk_launch_cache_checkpoint(struct cuvk_context *ctx)
    pthread_mutex_unlock(&l->cache_lock);
 }
 
-/* f's pipeline for this shape, made at first use.  Context lock held. */
 static CUresult
-launch_pipeline(struct cuvk_context *ctx, struct cuvk_function *f, const uint32_t block[3],
-                uint32_t dynamic_shared, VkPipeline *out)
+pipeline_make(struct cuvk_context *ctx, const struct cuvk_function *f, const uint32_t block[3],
+              uint32_t dynamic_shared, VkPipeline *out)
 {
-   for (uint32_t i = 0; i < f->pipeline_count; i++) {
-      const struct cuvk_kernel_pipeline *p = &f->pipelines[i];
-      if (p->block[0] == block[0] && p->block[1] == block[1] && p->block[2] == block[2] &&
-          p->dynamic_shared == dynamic_shared) {
-         *out = p->pipeline;
-         return CUDA_SUCCESS;
-      }
-   }
-   if (f->pipeline_count == f->pipeline_capacity) {
-      uint32_t cap = f->pipeline_capacity ? f->pipeline_capacity * 2 : 4;
-      struct cuvk_kernel_pipeline *grown = realloc(f->pipelines, cap * sizeof(*grown));
-      if (!grown)
-         return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory for a pipeline");
-      f->pipelines = grown;
-      f->pipeline_capacity = cap;
-   }
    uint32_t spec[4] = {block[0], block[1], block[2], dynamic_shared};
    VkSpecializationMapEntry entries[4];
    for (uint32_t i = 0; i < 4; i++)
@@ -421,11 +404,47 @@ launch_pipeline(struct cuvk_context *ctx, struct cuvk_function *f, const uint32_
       },
       .layout = layout,
    };
-   VkPipeline pipeline;
-   VkResult vr = vkCreateComputePipelines(ctx->vk, ctx->launch->cache, 1, &info, NULL, &pipeline);
+   VkResult vr = vkCreateComputePipelines(ctx->vk, ctx->launch->cache, 1, &info, NULL, out);
    if (vr != VK_SUCCESS)
       return cuvk_vk_error(vr, "vkCreateComputePipelines for a kernel");
    __atomic_add_fetch(&ctx->launch->cache_dirty, 1, __ATOMIC_RELAXED);
+   return CUDA_SUCCESS;
+}
+
+CUresult
+cuvk_launch_pipeline_create(struct cuvk_context *ctx, const struct cuvk_function *f, const uint32_t block[3],
+                            uint32_t dynamic_shared, VkPipeline *out)
+{
+   if (f->k.tex_bindings)
+      return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "a kernel's pipeline with textures is made at its launch");
+   return pipeline_make(ctx, f, block, dynamic_shared, out);
+}
+
+/* f's pipeline for this shape, made at first use.  Context lock held. */
+static CUresult
+launch_pipeline(struct cuvk_context *ctx, struct cuvk_function *f, const uint32_t block[3],
+                uint32_t dynamic_shared, VkPipeline *out)
+{
+   for (uint32_t i = 0; i < f->pipeline_count; i++) {
+      const struct cuvk_kernel_pipeline *p = &f->pipelines[i];
+      if (p->block[0] == block[0] && p->block[1] == block[1] && p->block[2] == block[2] &&
+          p->dynamic_shared == dynamic_shared) {
+         *out = p->pipeline;
+         return CUDA_SUCCESS;
+      }
+   }
+   if (f->pipeline_count == f->pipeline_capacity) {
+      uint32_t cap = f->pipeline_capacity ? f->pipeline_capacity * 2 : 4;
+      struct cuvk_kernel_pipeline *grown = realloc(f->pipelines, cap * sizeof(*grown));
+      if (!grown)
+         return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory for a pipeline");
+      f->pipelines = grown;
+      f->pipeline_capacity = cap;
+   }
+   VkPipeline pipeline;
+   CUresult res = pipeline_make(ctx, f, block, dynamic_shared, &pipeline);
+   if (res != CUDA_SUCCESS)
+      return res;
    f->pipelines[f->pipeline_count++] = (struct cuvk_kernel_pipeline){
       .block = {block[0], block[1], block[2]},
       .dynamic_shared = dynamic_shared,
@@ -549,6 +568,10 @@ launch_function(struct cuvk_function *f, const uint32_t grid[3], const uint32_t 
       if (res != CUDA_SUCCESS)
          return res;
    }
+
+   /* The module's other kernels start building while this one's
+    * pipeline is made below. */
+   cuvk_module_ahead_start(f->mod, block, shared);
 
    struct cuvk_launch *l = ctx->launch;
    struct cuvk_mem_page_table *pt = l->page_table;

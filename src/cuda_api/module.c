@@ -108,6 +108,8 @@ out:
 static void
 module_free(struct cuvk_module *mod)
 {
+   /* Builds under way use the module: they end first. */
+   cuvk_module_ahead_finish(mod);
    cuvk_list_for_each_entry_safe(struct cuvk_function, f, &mod->functions, link) {
       cuvk_list_del(&f->link);
       cuvk_function_destroy(f);
@@ -179,6 +181,9 @@ cuvk_module_load_in(struct cuvk_context *ctx, const void *image, size_t size, co
    if (res != CUDA_SUCCESS)
       goto fail;
    res = module_globals(mod, entry);
+   if (res != CUDA_SUCCESS)
+      goto fail;
+   res = cuvk_module_ahead_init(mod, &ptx, len);
    if (res != CUDA_SUCCESS)
       goto fail;
    free(ptx);
@@ -389,6 +394,9 @@ cuvk_module_unload(struct cuvk_module *mod)
    cuvk_list_for_each_entry(struct cuvk_function, f, &mod->functions, link)
       cuvk_object_remove(&f->base);
    pthread_mutex_unlock(&mod->lock);
+   /* Its kernels stop being built ahead now, not when the last launch
+    * that uses it has run. */
+   cuvk_module_ahead_stop(mod);
    return first && cuvk_object_release(&mod->base);
 }
 
@@ -421,6 +429,28 @@ cuvk_function_destroy(struct cuvk_function *f)
    free(f);
 }
 
+CUresult
+cuvk_function_make_shader(struct cuvk_function *f, const char *entry)
+{
+   struct cuvk_context *ctx = f->mod->ctx;
+   VkShaderModuleCreateInfo info = {
+      .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+      .codeSize = f->k.word_count * sizeof(uint32_t),
+      .pCode = f->k.words,
+   };
+   VkResult vr = vkCreateShaderModule(ctx->vk, &info, NULL, &f->shader);
+   free(f->k.words);
+   f->k.words = NULL;
+   if (vr != VK_SUCCESS) {
+      f->shader = VK_NULL_HANDLE;
+      cuvk_loge("%s: %s: the driver refused its SPIR-V", entry, f->k.name);
+      return cuvk_vk_error(vr, "vkCreateShaderModule");
+   }
+   uint32_t limit = ctx->dev->props.limits.maxComputeSharedMemorySize;
+   f->max_dynamic_shared = (int)(limit - CUVK_MIN(f->k.static_shared_bytes, limit));
+   return CUDA_SUCCESS;
+}
+
 CUVK_EXPORT CUresult CUDAAPI
 cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
 {
@@ -446,15 +476,29 @@ cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
       }
    }
    const char *known = NULL;
+   size_t index = 0;
    for (size_t i = 0; i < cuvk_cc_module_kernel_count(mod->cc) && !known; i++) {
-      if (strcmp(cuvk_cc_module_kernel_name(mod->cc, i), name) == 0)
+      if (strcmp(cuvk_cc_module_kernel_name(mod->cc, i), name) == 0) {
          known = cuvk_cc_module_kernel_name(mod->cc, i);
+         index = i;
+      }
    }
    if (!known) {
       res = cuvk_error(CUDA_ERROR_NOT_FOUND, "cuModuleGetFunction: the module has no kernel %s", name);
       goto out;
    }
-   struct cuvk_function *f = calloc(1, sizeof(*f));
+   /* Built ahead by a worker (module_ahead.c), or being built: waits for
+    * it, with the module's lock let go meanwhile. */
+   struct cuvk_function *f = cuvk_module_ahead_take(mod, index);
+   if (mod->unloaded) {
+      if (f)
+         cuvk_function_destroy(f);
+      res = cuvk_error(CUDA_ERROR_INVALID_HANDLE, "cuModuleGetFunction: %p was unloaded meanwhile", (void *)hmod);
+      goto out;
+   }
+   if (f)
+      goto enter;
+   f = calloc(1, sizeof(*f));
    if (!f) {
       res = cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "cuModuleGetFunction: out of host memory");
       goto out;
@@ -480,23 +524,12 @@ cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
          cuvk_module_cache_put(key, &f->k);
    }
    cuvk_logd("cuModuleGetFunction: %s %s", name, hit ? "read from the disk cache" : "translated");
-   VkShaderModuleCreateInfo info = {
-      .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-      .codeSize = f->k.word_count * sizeof(uint32_t),
-      .pCode = f->k.words,
-   };
-   VkResult vr = vkCreateShaderModule(mod->ctx->vk, &info, NULL, &f->shader);
-   free(f->k.words);
-   f->k.words = NULL;
-   if (vr != VK_SUCCESS) {
-      res = cuvk_vk_error(vr, "cuModuleGetFunction: vkCreateShaderModule");
-      free(f->cached_params);
-      free(f);
+   res = cuvk_function_make_shader(f, "cuModuleGetFunction");
+   if (res != CUDA_SUCCESS) {
+      cuvk_function_destroy(f);
       goto out;
    }
-   f->max_dynamic_shared =
-      (int)(mod->ctx->dev->props.limits.maxComputeSharedMemorySize - CUVK_MIN(f->k.static_shared_bytes,
-            mod->ctx->dev->props.limits.maxComputeSharedMemorySize));
+enter:
    cuvk_object_add_owned(&f->base, CUVK_OBJECT_FUNCTION, &mod->base);
    cuvk_list_addtail(&f->link, &mod->functions);
    *hfunc = (CUfunction)f;

@@ -55,6 +55,12 @@ struct cuvk_module {
    struct cuvk_library *library;    /* the library that loaded it here, or NULL */
    bool cached;                     /* the disk cache is on: ptx_hash is set */
    uint8_t ptx_hash[32];            /* SHA-256 of the PTX (module_cache.h) */
+   /* Building ahead (module_ahead.c): the PTX, kept for workers' own
+    * parses of it, and their state; NULL when the pool is off or the
+    * module has one kernel. */
+   char *ptx;
+   size_t ptx_len;
+   struct cuvk_module_ahead *ahead;
 };
 
 /* A kernel's pipeline for one launch shape. */
@@ -81,6 +87,47 @@ struct cuvk_function {
    uint32_t pipeline_count;
    uint32_t pipeline_capacity;
 };
+
+/* ---- Building ahead (module_ahead.c) ----
+ *
+ * At the first launch of a kernel of a module, the module's other kernels
+ * are translated (or read from the disk cache) on the compile pool
+ * (util/work_pool.h), each gets its shader module and a pipeline for the
+ * shape just launched, outside every lock but the module's, briefly.
+ * cuModuleGetFunction then takes a kernel built ahead as it is, waits for
+ * one being built, and builds one nobody has started itself. */
+
+/* Sets up mod's state (mod->ptx set, mod->lock made); takes ptx (NULL
+ * from then on in the caller's hands).  Building ahead stays off for the
+ * module when the pool is off or the module has a single kernel. */
+CUresult cuvk_module_ahead_init(struct cuvk_module *mod, char **ptx, size_t len);
+
+/* At a launch of a kernel of mod with this shape: starts building the
+ * others, the first time.  No lock held. */
+void cuvk_module_ahead_start(struct cuvk_module *mod, const uint32_t block[3], uint32_t dynamic_shared);
+
+/* Under mod->lock, from cuModuleGetFunction, for kernel index: waits
+ * for its build if a worker has it; returns the function built ahead
+ * (now the caller's to enter), or NULL when the caller builds it (nobody
+ * did, or the build failed: the caller's own reports why).  Either way,
+ * no worker takes the kernel from then on. */
+struct cuvk_function *cuvk_module_ahead_take(struct cuvk_module *mod, size_t index);
+
+/* Cancels what is queued and waits for builds under way; kernels built
+ * and never asked for are destroyed.  No lock held; idempotent. */
+void cuvk_module_ahead_stop(struct cuvk_module *mod);
+/* Stops and frees the state (module_free). */
+void cuvk_module_ahead_finish(struct cuvk_module *mod);
+
+/* Makes f's shader module from f->k (and frees f->k.words) and sets what
+ * follows from k.  No lock needed. */
+CUresult cuvk_function_make_shader(struct cuvk_function *f, const char *entry);
+
+/* A pipeline of f for this shape, made now and not entered in
+ * f->pipelines; f's kernel has no texture bindings.  No lock needed: the
+ * pipeline cache is internally synchronised. */
+CUresult cuvk_launch_pipeline_create(struct cuvk_context *ctx, const struct cuvk_function *f,
+                                     const uint32_t block[3], uint32_t dynamic_shared, VkPipeline *out);
 
 /* The launch state of a context (launch.c). */
 struct cuvk_launch;

@@ -1,7 +1,9 @@
 #include "util/device_policy.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/log.h"
 #include "util/macros.h"
@@ -365,4 +367,38 @@ cuvk_policy_lane_families(const struct cuvk_lane_plan *plan, uint32_t out[2])
          out[n++] = plan->queue_family[q];
    }
    return n;
+}
+
+unsigned
+cuvk_policy_compile_threads(const char **why)
+{
+   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+   unsigned n = (unsigned)CUVK_MIN(CUVK_MAX(cpus - 1, 0L), (long)CUVK_POLICY_COMPILE_THREADS_MAX);
+   *why = "the CPUs online less one";
+   const char *env = getenv("CUVK_COMPILE_THREADS");
+   if (!env || !*env)
+      return n;
+   char *end;
+   errno = 0;
+   unsigned long v = strtoul(env, &end, 10);
+   if (errno || *end || v > 64) {
+      cuvk_logw("CUVK_COMPILE_THREADS=%s is not a number of threads from 0 to 64; using %u", env, n);
+      return n;
+   }
+   *why = v ? "CUVK_COMPILE_THREADS" : "CUVK_COMPILE_THREADS=0 (off)";
+   return (unsigned)v;
+}
+
+bool
+cuvk_policy_pipelines_ahead(VkPhysicalDeviceType type, const char **why)
+{
+   const char *env = getenv("CUVK_COMPILE_PIPELINES");
+   if (env && (strcmp(env, "0") == 0 || strcmp(env, "1") == 0)) {
+      *why = "CUVK_COMPILE_PIPELINES";
+      return env[0] == '1';
+   }
+   if (env && *env)
+      cuvk_logw("CUVK_COMPILE_PIPELINES=%s is not 0 or 1; ignored", env);
+   *why = type == VK_PHYSICAL_DEVICE_TYPE_CPU ? "a CPU device compiles at its first dispatch" : "a GPU";
+   return type != VK_PHYSICAL_DEVICE_TYPE_CPU;
 }

@@ -153,4 +153,26 @@ void cuvk_policy_lanes(uint32_t family, uint32_t family_queues, uint32_t transfe
  * VK_SHARING_MODE_CONCURRENT over them when there are two. */
 uint32_t cuvk_policy_lane_families(const struct cuvk_lane_plan *plan, uint32_t out[2]);
 
+/* Worker threads that translate a module's kernels and build their
+ * pipelines ahead of their first launch (util/work_pool.h), and in *why
+ * what decided it: the CPUs online less one (the launching thread builds
+ * too), at most CUVK_POLICY_COMPILE_THREADS_MAX, since a driver's
+ * compiler is CPU-bound and the cold start of a program with many
+ * kernels is mostly that compiler.  CUVK_COMPILE_THREADS=N overrides;
+ * 0 turns building ahead off. */
+#define CUVK_POLICY_COMPILE_THREADS_MAX 16u
+unsigned cuvk_policy_compile_threads(const char **why);
+
+/* Whether those workers also make each kernel's pipeline for the launched
+ * shape, and in *why what decided it.  Yes on GPUs, where the driver
+ * compiles the kernel to machine code in vkCreateComputePipelines (most
+ * of a cold start on NVIDIA).  No on CPU devices: lavapipe compiles a
+ * compute shader's machine code at its first dispatch, on its queue's
+ * thread, so a pipeline made ahead saves little there, and a pipeline
+ * made on one thread and destroyed on another reaches lavapipe's queue
+ * thread through a futex lock ThreadSanitizer cannot see (reported as a
+ * race between lavapipe's own malloc and free).
+ * CUVK_COMPILE_PIPELINES=0|1 overrides. */
+bool cuvk_policy_pipelines_ahead(VkPhysicalDeviceType type, const char **why);
+
 #endif

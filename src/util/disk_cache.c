@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,16 +184,16 @@ older_first(const void *a, const void *b)
 
 /* Removes the least recently used entries until the cache is within 90%
  * of its bound (some room, so the next write does not trim again), and
- * temporary files their writers left behind. */
-static void
-trim(const char *dir)
+ * temporary files their writers left behind; returns the bytes left. */
+static uint64_t
+trim(const char *dir, uint64_t limit)
 {
-   uint64_t limit = max_size(), total = 0;
+   uint64_t total = 0;
    struct file *files = NULL;
    size_t count = 0, cap = 0;
    DIR *top = opendir(dir);
    if (!top)
-      return;
+      return 0;
    time_t now = time(NULL);
    struct dirent *d;
    while ((d = readdir(top))) {
@@ -250,6 +251,35 @@ trim(const char *dir)
    for (size_t i = 0; i < count; i++)
       free(files[i].path);
    free(files);
+   return total;
+}
+
+/* What this process knows of the cache's size, so that a write need not
+ * list the whole cache: a stat per entry on every write made the 200
+ * writes of a cold start with 200 kernels a third of its time on
+ * lavapipe, and grows with the cache.  The cache is listed (and trimmed)
+ * at this process's first write, and again only when its writes since
+ * may have taken it past the bound, or the folder or bound changed;
+ * other processes' writes meanwhile count from that listing on. */
+static pthread_mutex_t size_lock = PTHREAD_MUTEX_INITIALIZER;
+static char size_dir[4096];
+static uint64_t size_limit, size_estimate;
+static bool size_known;
+
+static void
+account(const char *dir, uint64_t bytes)
+{
+   uint64_t limit = max_size();
+   pthread_mutex_lock(&size_lock);
+   if (!size_known || size_limit != limit || strcmp(size_dir, dir) != 0 || size_estimate + bytes > limit) {
+      size_estimate = trim(dir, limit);
+      size_limit = limit;
+      snprintf(size_dir, sizeof(size_dir), "%s", dir);
+      size_known = true;
+   } else {
+      size_estimate += bytes;
+   }
+   pthread_mutex_unlock(&size_lock);
 }
 
 void
@@ -310,5 +340,5 @@ cuvk_disk_cache_put(const uint8_t key[CUVK_DISK_CACHE_KEY_SIZE], const void *dat
       unlink(tmp);
       return;
    }
-   trim(dir);
+   account(dir, size + sizeof(h));
 }

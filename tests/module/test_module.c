@@ -824,10 +824,115 @@ case_unload_race(void)
    drv_test_teardown();
 }
 
+
+/* A module of AHEAD_KERNELS kernels, k<i> writing tid + i * 1000 at out's
+ * word tid, and one, refused, that the compiler cannot translate: the
+ * first launch of any starts the others building on the compile pool
+ * (module_ahead.c), which an unload and a context destroy must stop
+ * cleanly (no leak, no use after free: run under the sanitizers). */
+#define AHEAD_KERNELS 48
+
+static char *
+ahead_ptx(void)
+{
+   size_t cap = 4096 + AHEAD_KERNELS * 512, len = 0;
+   char *ptx = malloc(cap);
+   len += (size_t)snprintf(ptx + len, cap - len, ".version 8.0\n.target sm_75\n.address_size 64\n");
+   for (int i = 0; i < AHEAD_KERNELS; i++)
+      len += (size_t)snprintf(ptx + len, cap - len,
+                              ".visible .entry k%d(.param .u64 out)\n{\n"
+                              "   .reg .b32 %%r<4>;\n   .reg .b64 %%rd<4>;\n"
+                              "   ld.param.u64 %%rd1, [out];\n   mov.u32 %%r1, %%tid.x;\n"
+                              "   mul.wide.u32 %%rd2, %%r1, 4;\n   add.s64 %%rd3, %%rd1, %%rd2;\n"
+                              "   add.u32 %%r2, %%r1, %d;\n   st.global.u32 [%%rd3], %%r2;\n   ret;\n}\n",
+                              i, i * 1000);
+   /* A .reg parameter of an entry is not translated: refused. */
+   len += (size_t)snprintf(ptx + len, cap - len,
+                           ".visible .func (.reg .b32 r) twice(.reg .b32 a)\n{\n   add.u32 r, a, a;\n   ret;\n}\n"
+                           ".visible .entry refused(.param .u64 out)\n{\n   .reg .b32 %%r<3>;\n"
+                           "   mov.u32 %%r1, %%tid.x;\n   call (%%r2), twice, (%%r1);\n   ret;\n}\n");
+   return ptx;
+}
+
+static void
+ahead_check(CUfunction f, int i, unsigned block, CUdeviceptr out)
+{
+   void *params[] = {&out};
+   OK(cuMemsetD32(out, 0xffffffffu, 256));
+   OK(cuLaunchKernel(f, 1, 1, 1, block, 1, 1, 0, NULL, params, NULL));
+   unsigned host[256];
+   OK(cuMemcpyDtoH(host, out, sizeof(host)));
+   int bad = 0;
+   for (unsigned t = 0; t < 256; t++)
+      bad += host[t] != (t < block ? t + (unsigned)i * 1000u : 0xffffffffu);
+   if (bad)
+      fprintf(stderr, "k%d, block %u: %d words wrong\n", i, block, bad);
+   CHECK(bad == 0);
+}
+
+static void
+case_ahead(void)
+{
+   /* Pipelines too, which the default leaves to the launch on lavapipe. */
+   setenv("CUVK_COMPILE_PIPELINES", "1", 1);
+   CUcontext primary = drv_test_setup(NULL);
+   char *ptx = ahead_ptx();
+   CUdeviceptr out;
+   OK(cuMemAlloc(&out, 1024));
+   char name[16];
+
+   /* Every kernel, built ahead or not, with the launched shape and with
+    * another; the refused one still says why. */
+   CUmodule mod;
+   CUfunction f;
+   OK(cuModuleLoadData(&mod, ptx));
+   OK(cuModuleGetFunction(&f, mod, "k7"));
+   ahead_check(f, 7, 64, out);
+   for (int i = 0; i < AHEAD_KERNELS; i++) {
+      snprintf(name, sizeof(name), "k%d", i);
+      OK(cuModuleGetFunction(&f, mod, name));
+      ahead_check(f, i, 64, out);
+      if (i % 5 == 0)
+         ahead_check(f, i, 100, out);
+   }
+   CHECK(cuModuleGetFunction(&f, mod, "refused") == CUDA_ERROR_NOT_SUPPORTED);
+   OK(cuModuleUnload(mod));
+
+   /* Unloaded while the others are being built. */
+   for (int round = 0; round < 6; round++) {
+      OK(cuModuleLoadData(&mod, ptx));
+      OK(cuModuleGetFunction(&f, mod, "k3"));
+      ahead_check(f, 3, 32, out);
+      if (round % 2) {
+         OK(cuModuleGetFunction(&f, mod, "k40"));
+         ahead_check(f, 40, 32, out);
+      }
+      OK(cuModuleUnload(mod));
+   }
+   OK(cuMemFree(out));
+
+   /* A context destroyed while its module's kernels are being built. */
+   CUdevice dev;
+   OK(cuCtxGetDevice(&dev));
+   for (int round = 0; round < 4; round++) {
+      CUcontext ctx;
+      OK(cuCtxCreate(&ctx, NULL, 0, dev));
+      OK(cuMemAlloc(&out, 1024));
+      OK(cuModuleLoadData(&mod, ptx));
+      OK(cuModuleGetFunction(&f, mod, "k1"));
+      ahead_check(f, 1, 16, out);
+      OK(cuCtxDestroy(ctx));
+   }
+   OK(cuCtxSetCurrent(primary));
+   free(ptx);
+   drv_test_teardown();
+}
+
 static const struct {
    const char *name;
    void (*fn)(void);
 } cases[] = {
+   {"module.ahead", case_ahead},
    {"kernel.span_edges", case_span_edges},
    {"kernel.span_wild", case_span_wild},
    {"kernel.grids", case_grids},

@@ -3,9 +3,11 @@
 
     startup.py --check PROGRAM
         The test: with an empty cache folder and cuvk's debug log, the first
-        run must translate nothing before its first launch, exactly one
-        kernel during it, and each of the 200 once in all; a second run must
-        translate none and read all 200 from cuvk's disk cache.
+        run must translate nothing before its first launch, the launched
+        kernel itself during it (the others may be built ahead by the
+        compile pool meanwhile), each of the 200 once in all, and some
+        ahead (unless CUVK_COMPILE_THREADS=0); a second run must translate
+        none and read all 200 from cuvk's disk cache.
 
     startup.py [--runs N] PROGRAM
         The measurement, on whichever runtime LD_LIBRARY_PATH selects (cuvk's
@@ -29,6 +31,7 @@ import time
 
 RESULT = re.compile(r"main_ms=([\d.]+) first_ms=([\d.]+) all_ms=([\d.]+)")
 KERNELS = 200
+LOADED = re.compile(r"(cuModuleGetFunction|built ahead): (\S+) (translated|read from the disk cache)$")
 
 
 def run(program, env):
@@ -58,6 +61,9 @@ def fail(p, why):
 def check(program):
     with tempfile.TemporaryDirectory(prefix="cuvk-startup-") as cache:
         env = dict(os.environ, CUVK_CACHE_DIR=cache, CUVK_LOG="debug")
+        # With one CPU the pool is off by default: one worker, so that the
+        # check always sees kernels built ahead unless told otherwise.
+        threads = env.setdefault("CUVK_COMPILE_THREADS", str(max(os.cpu_count() - 1, 1)))
         for n in (1, 2):
             p = run(program, env)
             if p.returncode != 0 or not times(p):
@@ -68,20 +74,36 @@ def check(program):
                 result = lines.index("startup: first result")
             except ValueError:
                 return fail(p, f"run {n}: the program's markers are missing")
-            gets = [i for i, l in enumerate(lines) if "cuModuleGetFunction:" in l]
-            translated = [i for i in gets if lines[i].endswith(" translated")]
-            cached = [i for i in gets if lines[i].endswith(" read from the disk cache")]
-            if len(translated) + len(cached) != len(gets):
-                return fail(p, f"run {n}: a cuModuleGetFunction line of an unknown form")
-            if any(i < launch for i in gets):
+            # Each kernel is reached once: translated or read from the disk
+            # cache by cuModuleGetFunction at its first launch, or by a
+            # worker of the compile pool ahead of it (module_ahead.c).
+            loads = []
+            for i, l in enumerate(lines):
+                m = LOADED.search(l)
+                if m:
+                    loads.append((i, m.group(1) == "built ahead", m.group(2), m.group(3)))
+                elif "cuModuleGetFunction:" in l and "translated" in l or "built ahead:" in l \
+                        and "not built" not in l:
+                    return fail(p, f"run {n}: a kernel's log line of an unknown form: {l}")
+            if any(i < launch for i, *_ in loads):
                 return fail(p, f"run {n}: a kernel was loaded before the first launch")
-            if len([i for i in gets if launch < i < result]) != 1:
-                return fail(p, f"run {n}: the first launch loaded other than one kernel")
+            first = [i for i, ahead, *_ in loads if launch < i < result and not ahead]
+            if len(first) != 1:
+                return fail(p, f"run {n}: the first launch loaded {len(first)} kernels itself, want 1")
+            names = [name for *_, name, _ in loads]
+            if len(set(names)) != len(names):
+                return fail(p, f"run {n}: a kernel was loaded twice")
+            translated = [x for x in loads if x[3] == "translated"]
+            cached = [x for x in loads if x[3] != "translated"]
+            ahead = [x for x in loads if x[1]]
             want = (KERNELS, 0) if n == 1 else (0, KERNELS)
             if (len(translated), len(cached)) != want:
                 return fail(p, f"run {n}: {len(translated)} kernels translated and {len(cached)} "
                             f"read from the disk cache, want {want[0]} and {want[1]}")
-            print(f"run {n}: {len(translated)} translated, {len(cached)} from the disk cache; "
+            if threads != "0" and not ahead:
+                return fail(p, f"run {n}: no kernel was built ahead (CUVK_COMPILE_THREADS={threads})")
+            print(f"run {n}: {len(translated)} translated, {len(cached)} from the disk cache, "
+                  f"{len(ahead)} of them ahead; "
                   f"main {times(p)[0]:.1f} ms, first result {times(p)[1]:.1f} ms, "
                   f"all {times(p)[2]:.1f} ms")
     print("startup: pass")
