@@ -11,11 +11,13 @@
  * device; devices with non-uniform indexing would not need the loop.
  *
  * Translated so far: tex.1d/2d/3d (and .level) .v4.{f32,s32,u32} with
- * .f32 or .s32 coordinates on arrays and mipmapped arrays; suld.b and
+ * .f32 or .s32 coordinates on arrays and mipmapped arrays; on linear
+ * memory tex.1d with .s32 coordinates (tex1Dfetch), on pitched memory
+ * tex.2d, both read through the page table (sample_memory); suld.b and
  * sust.b .1d/.2d/.3d with .clamp, .zero and .trap; txq and suq .width,
  * .height, .depth and .num_mipmap_levels.  Layered and cube geometries,
- * tex.grad, tld4, sust.p and textures over linear or pitched memory are
- * refused with CUVK_CC_UNSUPPORTED naming the instruction.
+ * tex.grad, tld4 and sust.p are refused with CUVK_CC_UNSUPPORTED naming
+ * the instruction.
  */
 #include <string.h>
 
@@ -24,15 +26,29 @@
 /* Record fields (struct cuvk_kernel_tex_record). */
 #define RECORD_SIZE 80u
 #define RECORD_KIND 0u
+#define RECORD_FORMAT 4u
+#define RECORD_CHANNELS 8u
 #define RECORD_FLAGS 12u
 #define RECORD_WIDTH 16u
 #define RECORD_HEIGHT 20u
 #define RECORD_DEPTH 24u
 #define RECORD_LEVELS 28u
+#define RECORD_ADDRESS 32u
+#define RECORD_PITCH 40u
+#define RECORD_ADDRESS_MODE 48u
+#define RECORD_FILTER 60u
+#define RECORD_BORDER 64u
 _Static_assert(sizeof(struct cuvk_kernel_tex_record) == RECORD_SIZE, "record layout");
 _Static_assert(offsetof(struct cuvk_kernel_tex_record, flags) == RECORD_FLAGS &&
                   offsetof(struct cuvk_kernel_tex_record, width) == RECORD_WIDTH &&
-                  offsetof(struct cuvk_kernel_tex_record, levels) == RECORD_LEVELS,
+                  offsetof(struct cuvk_kernel_tex_record, levels) == RECORD_LEVELS &&
+                  offsetof(struct cuvk_kernel_tex_record, format) == RECORD_FORMAT &&
+                  offsetof(struct cuvk_kernel_tex_record, channels) == RECORD_CHANNELS &&
+                  offsetof(struct cuvk_kernel_tex_record, address) == RECORD_ADDRESS &&
+                  offsetof(struct cuvk_kernel_tex_record, pitch) == RECORD_PITCH &&
+                  offsetof(struct cuvk_kernel_tex_record, address_mode) == RECORD_ADDRESS_MODE &&
+                  offsetof(struct cuvk_kernel_tex_record, filter_mode) == RECORD_FILTER &&
+                  offsetof(struct cuvk_kernel_tex_record, border_color) == RECORD_BORDER,
                "record layout");
 
 /* Helper kinds in the emitter's cache (CUVK_SPIRV_KEY_HELPER's a). */
@@ -41,6 +57,7 @@ _Static_assert(offsetof(struct cuvk_kernel_tex_record, flags) == RECORD_FLAGS &&
 #define HELPER_SULD 0x7e200u      /* + binding; b: the out-of-range mode */
 #define HELPER_SUST 0x7e300u
 #define HELPER_QUERY 0x7e400u     /* + surface */
+#define HELPER_TEXEL 0x7e500u     /* a texel of linear or pitched memory */
 
 enum oob_mode { OOB_TRAP, OOB_CLAMP, OOB_ZERO };
 
@@ -299,6 +316,397 @@ waterfall_end(struct cuvk_spirv_emitter *e, struct waterfall *w)
    label(e, w->l_merge);
 }
 
+/* ---- textures over linear and pitched memory ---- */
+
+/*
+ * No Vulkan object stands for them: the kernel reads the texels through
+ * the page table (cuvk_spirv_generic_load) at the address, pitch and
+ * format of the slot's record, and filters them itself as CUDA defines:
+ * address modes at the texel index, linear filtering with weights of 8
+ * fractional bits rounded to nearest (measured on an H100: every one of
+ * 1024 positions matched rounding, half of them truncation), texels
+ * outside the memory 0 for tex1Dfetch and the border colour for border
+ * mode, and channels the format lacks 0 (alpha too, unlike Vulkan's 1:
+ * measured the same way).
+ */
+
+/* CUaddress_mode, CUfilter_mode and CUarray_format values the records
+ * hold (the compiler library does not include cuda.h). */
+#define MODE_WRAP 0u
+#define MODE_CLAMP 1u
+#define MODE_MIRROR 2u
+#define MODE_BORDER 3u
+#define FILTER_LINEAR 1u
+#define FMT_U8 0x01u
+#define FMT_U16 0x02u
+#define FMT_U32 0x03u
+#define FMT_S8 0x08u
+#define FMT_S16 0x09u
+#define FMT_S32 0x0au
+#define FMT_HALF 0x10u
+#define FMT_FLOAT 0x20u
+
+/* if (cond) { ... } and if (cond) { ... } else { ... } */
+struct branch {
+   uint32_t l_else, l_merge;
+};
+
+static void
+if_begin(struct cuvk_spirv_emitter *e, struct branch *br, uint32_t cond, bool has_else)
+{
+   uint32_t l_then = new_id(e);
+   br->l_merge = new_id(e);
+   br->l_else = has_else ? new_id(e) : 0;
+   cuvk_spirv_do(e, SpvOpSelectionMerge, br->l_merge, SpvSelectionControlMaskNone);
+   cuvk_spirv_do(e, SpvOpBranchConditional, cond, l_then, has_else ? br->l_else : br->l_merge);
+   label(e, l_then);
+}
+
+static void
+if_else(struct cuvk_spirv_emitter *e, struct branch *br)
+{
+   cuvk_spirv_do(e, SpvOpBranch, br->l_merge);
+   label(e, br->l_else);
+}
+
+static void
+if_end(struct cuvk_spirv_emitter *e, struct branch *br)
+{
+   cuvk_spirv_do(e, SpvOpBranch, br->l_merge);
+   label(e, br->l_merge);
+}
+
+/* The device address (u64) of slot index's record. */
+static uint32_t
+record_address(struct cuvk_spirv_emitter *e, bool surface, uint32_t index)
+{
+   uint32_t u64 = cuvk_spirv_type_uint(e, 64);
+   uint32_t base = cuvk_spirv_push_load(e, surface ? CUVK_SPIRV_PUSH_SURF_RECORDS : CUVK_SPIRV_PUSH_TEX_RECORDS);
+   uint32_t at = cuvk_spirv_val(e, SpvOpIMul, u64, cuvk_spirv_val(e, SpvOpUConvert, u64, index),
+                                cuvk_spirv_const_u64(e, RECORD_SIZE));
+   return cuvk_spirv_val(e, SpvOpIAdd, u64, base, at);
+}
+
+/* A field of type (bytes wide) at offset of the record at rec. */
+static uint32_t
+record_field(struct cuvk_spirv_emitter *e, uint32_t rec, unsigned offset, uint32_t type, unsigned bytes)
+{
+   uint32_t u64 = cuvk_spirv_type_uint(e, 64);
+   uint32_t at = offset ? cuvk_spirv_val(e, SpvOpIAdd, u64, rec, cuvk_spirv_const_u64(e, offset)) : rec;
+   return cuvk_spirv_device_load(e, at, type, bytes);
+}
+
+static uint32_t
+u32_eq(struct cuvk_spirv_emitter *e, uint32_t a, uint32_t value)
+{
+   return cuvk_spirv_val(e, SpvOpIEqual, cuvk_spirv_type_bool(e), a, cuvk_spirv_const_u32(e, value));
+}
+
+static uint32_t
+bool_or(struct cuvk_spirv_emitter *e, uint32_t a, uint32_t b)
+{
+   return cuvk_spirv_val(e, SpvOpLogicalOr, cuvk_spirv_type_bool(e), a, b);
+}
+
+/* i mod n (s32 bits, n > 0) in [0, n): the remainder, plus n when
+ * negative.  (lavapipe's OpSMod gave the remainder's sign.) */
+static uint32_t
+smod(struct cuvk_spirv_emitter *e, uint32_t i, uint32_t n)
+{
+   uint32_t u32 = cuvk_spirv_type_uint(e, 32);
+   uint32_t r = cuvk_spirv_val(e, SpvOpSRem, u32, i, n);
+   uint32_t negative = cuvk_spirv_val(e, SpvOpSLessThan, cuvk_spirv_type_bool(e), r, cuvk_spirv_const_u32(e, 0));
+   return cuvk_spirv_val(e, SpvOpSelect, u32, negative, cuvk_spirv_val(e, SpvOpIAdd, u32, r, n), r);
+}
+
+/* One axis of CUDA's addressing: texel index i (s32 bits) of n under
+ * mode; *inside says whether the result names a texel (not the border). */
+static uint32_t
+address_axis(struct cuvk_spirv_emitter *e, uint32_t i, uint32_t n, uint32_t mode, uint32_t *inside)
+{
+   uint32_t u32 = cuvk_spirv_type_uint(e, 32), t_bool = cuvk_spirv_type_bool(e);
+   uint32_t one = cuvk_spirv_const_u32(e, 1);
+   uint32_t n2 = cuvk_spirv_val(e, SpvOpIAdd, u32, n, n);
+   uint32_t wrap = smod(e, i, n), p = smod(e, i, n2);
+   uint32_t back = cuvk_spirv_val(e, SpvOpISub, u32, cuvk_spirv_val(e, SpvOpISub, u32, n2, one), p);
+   uint32_t mirror = cuvk_spirv_val(e, SpvOpSelect, u32, cuvk_spirv_val(e, SpvOpSLessThan, t_bool, p, n), p, back);
+   uint32_t clamp = cuvk_spirv_glsl(e, GLSLstd450SClamp, u32, i, cuvk_spirv_const_u32(e, 0),
+                                    cuvk_spirv_val(e, SpvOpISub, u32, n, one));
+   uint32_t v = cuvk_spirv_val(e, SpvOpSelect, u32, u32_eq(e, mode, MODE_CLAMP), clamp, i);
+   v = cuvk_spirv_val(e, SpvOpSelect, u32, u32_eq(e, mode, MODE_MIRROR), mirror, v);
+   v = cuvk_spirv_val(e, SpvOpSelect, u32, u32_eq(e, mode, MODE_WRAP), wrap, v);
+   /* Negative indices are huge as unsigned: one comparison. */
+   *inside = cuvk_spirv_val(e, SpvOpULessThan, t_bool, v, n);
+   return v;
+}
+
+/*
+ * uvec4 cuvk_tex_texel(u32 slot, u32 x, u32 y): the texel at (x, y) (s32
+ * bits) of a linear or pitched texture, after the address modes, as the
+ * bits of what tex returns: floats for normalised-float reads, halves
+ * and floats, integers (sign-extended) for element reads of integers.
+ */
+static uint32_t
+texel_fn(struct cuvk_spirv_emitter *e)
+{
+   uint32_t id = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_HELPER, HELPER_TEXEL, 0, 0);
+   if (id)
+      return id;
+   uint32_t u32 = cuvk_spirv_type_uint(e, 32), u64 = cuvk_spirv_type_uint(e, 64);
+   uint32_t f32 = cuvk_spirv_type_float(e, 32), t_bool = cuvk_spirv_type_bool(e);
+   uint32_t uvec4 = cuvk_spirv_type_vector(e, u32, 4);
+   uint32_t params[3] = {u32, u32, u32}, p[3];
+   struct cuvk_spirv_helper h;
+   id = cuvk_spirv_helper_begin(e, &h, uvec4, params, 3, p);
+   cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_HELPER, HELPER_TEXEL, 0, 0, id);
+   label(e, new_id(e));
+   uint32_t words = new_id(e);
+   cuvk_spirv_do(e, SpvOpVariable, cuvk_spirv_type_pointer(e, SpvStorageClassFunction, uvec4), words,
+                 SpvStorageClassFunction);
+   uint32_t zero = cuvk_spirv_const_u32(e, 0);
+   uint32_t zero4 = cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, uvec4,
+                                          (const uint32_t[]){zero, zero, zero, zero}, 4);
+   cuvk_spirv_do(e, SpvOpStore, words, zero4);
+
+   uint32_t rec = record_address(e, false, p[0]);
+   uint32_t kind = record_field(e, rec, RECORD_KIND, u32, 4);
+   uint32_t fmt = record_field(e, rec, RECORD_FORMAT, u32, 4);
+   uint32_t channels = record_field(e, rec, RECORD_CHANNELS, u32, 4);
+   uint32_t flags = record_field(e, rec, RECORD_FLAGS, u32, 4);
+   uint32_t width = record_field(e, rec, RECORD_WIDTH, u32, 4);
+   uint32_t height = record_field(e, rec, RECORD_HEIGHT, u32, 4);
+   uint32_t base = record_field(e, rec, RECORD_ADDRESS, u64, 8);
+   uint32_t pitch = record_field(e, rec, RECORD_PITCH, u64, 8);
+
+   /* tex1Dfetch knows no address modes: outside is 0.  Without
+    * normalised coordinates CUDA clamps for wrap and mirror. */
+   uint32_t linear = u32_eq(e, kind, CUVK_KERNEL_RES_LINEAR);
+   uint32_t normalized = cuvk_spirv_val(e, SpvOpINotEqual, t_bool,
+                                        cuvk_spirv_val(e, SpvOpBitwiseAnd, u32, flags,
+                                                       cuvk_spirv_const_u32(e, CUVK_KERNEL_TEX_NORMALIZED)),
+                                        zero);
+   uint32_t inside[2], at[2];
+   for (unsigned axis = 0; axis < 2; axis++) {
+      uint32_t mode = record_field(e, rec, RECORD_ADDRESS_MODE + 4 * axis, u32, 4);
+      uint32_t wraps = bool_or(e, u32_eq(e, mode, MODE_WRAP), u32_eq(e, mode, MODE_MIRROR));
+      uint32_t to_clamp = cuvk_spirv_val(e, SpvOpLogicalAnd, t_bool, wraps,
+                                         cuvk_spirv_val(e, SpvOpLogicalNot, t_bool, normalized));
+      mode = cuvk_spirv_val(e, SpvOpSelect, u32, to_clamp, cuvk_spirv_const_u32(e, MODE_CLAMP), mode);
+      mode = cuvk_spirv_val(e, SpvOpSelect, u32, linear, cuvk_spirv_const_u32(e, MODE_BORDER), mode);
+      at[axis] = address_axis(e, p[1 + axis], axis ? height : width, mode, &inside[axis]);
+   }
+
+   uint32_t is8 = bool_or(e, u32_eq(e, fmt, FMT_U8), u32_eq(e, fmt, FMT_S8));
+   uint32_t is16 = bool_or(e, bool_or(e, u32_eq(e, fmt, FMT_U16), u32_eq(e, fmt, FMT_S16)), u32_eq(e, fmt, FMT_HALF));
+   uint32_t is_half = u32_eq(e, fmt, FMT_HALF), is_float = u32_eq(e, fmt, FMT_FLOAT);
+   uint32_t is32 = bool_or(e, bool_or(e, u32_eq(e, fmt, FMT_U32), u32_eq(e, fmt, FMT_S32)), is_float);
+   uint32_t is_signed = bool_or(e, bool_or(e, u32_eq(e, fmt, FMT_S8), u32_eq(e, fmt, FMT_S16)),
+                                u32_eq(e, fmt, FMT_S32));
+   /* Formats beyond CUDA's classic eight (the UNORM/SNORM vectors) are
+    * not read from memory yet: a fault, not wrong texels. */
+   uint32_t known = bool_or(e, bool_or(e, is8, is16), is32);
+   fault_unless(e, known, CUVK_KERNEL_FAULT_UNSUPPORTED);
+   uint32_t esize = cuvk_spirv_val(e, SpvOpSelect, u32, is8, cuvk_spirv_const_u32(e, 1),
+                                   cuvk_spirv_val(e, SpvOpSelect, u32, is16, cuvk_spirv_const_u32(e, 2),
+                                                  cuvk_spirv_const_u32(e, 4)));
+   uint32_t tsize = cuvk_spirv_val(e, SpvOpIMul, u32, esize, channels);
+   uint32_t in_both = cuvk_spirv_val(e, SpvOpLogicalAnd, t_bool, inside[0], inside[1]);
+   uint32_t fetch = cuvk_spirv_val(e, SpvOpLogicalAnd, t_bool, in_both, known);
+
+   /* The texel's bytes, one load of its size (the base is aligned to
+    * 256 bytes and the pitch to 512, so a texel is aligned to its size),
+    * or two for 16 bytes. */
+   struct branch br;
+   if_begin(e, &br, fetch, false);
+   uint32_t off = cuvk_spirv_val(e, SpvOpIAdd, u64,
+                                 cuvk_spirv_val(e, SpvOpIMul, u64, cuvk_spirv_val(e, SpvOpUConvert, u64, at[1]), pitch),
+                                 cuvk_spirv_val(e, SpvOpIMul, u64, cuvk_spirv_val(e, SpvOpUConvert, u64, at[0]),
+                                                cuvk_spirv_val(e, SpvOpUConvert, u64, tsize)));
+   uint32_t addr = cuvk_spirv_val(e, SpvOpIAdd, u64, base, off);
+   uint32_t l_case[5], l_merge = new_id(e);
+   for (unsigned i = 0; i < 5; i++)
+      l_case[i] = new_id(e);
+   cuvk_spirv_do(e, SpvOpSelectionMerge, l_merge, SpvSelectionControlMaskNone);
+   cuvk_spirv_do(e, SpvOpSwitch, tsize, l_merge, 1, l_case[0], 2, l_case[1], 4, l_case[2], 8, l_case[3], 16,
+                 l_case[4]);
+   for (unsigned i = 0; i < 5; i++) {
+      label(e, l_case[i]);
+      uint32_t w[4] = {zero, zero, zero, zero};
+      if (i < 3) {
+         w[0] = cuvk_spirv_generic_load(e, addr, 8u << i);
+         if (i < 2)
+            w[0] = cuvk_spirv_val(e, SpvOpUConvert, u32, w[0]);
+      } else {
+         for (unsigned half = 0; half < i - 2; half++) {
+            uint32_t a = half ? cuvk_spirv_val(e, SpvOpIAdd, u64, addr, cuvk_spirv_const_u64(e, 8)) : addr;
+            uint32_t v = cuvk_spirv_generic_load(e, a, 64);
+            w[2 * half] = cuvk_spirv_val(e, SpvOpUConvert, u32, v);
+            w[2 * half + 1] = cuvk_spirv_val(e, SpvOpUConvert, u32,
+                                             cuvk_spirv_val(e, SpvOpShiftRightLogical, u64, v,
+                                                            cuvk_spirv_const_u64(e, 32)));
+         }
+      }
+      cuvk_spirv_do(e, SpvOpStore, words, cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, uvec4, w, 4));
+      cuvk_spirv_do(e, SpvOpBranch, l_merge);
+   }
+   label(e, l_merge);
+   if_end(e, &br);
+
+   /* The channels, converted as the read mode says. */
+   uint32_t raw = cuvk_spirv_val(e, SpvOpLoad, uvec4, words);
+   uint32_t as_int = cuvk_spirv_val(e, SpvOpINotEqual, t_bool,
+                                    cuvk_spirv_val(e, SpvOpBitwiseAnd, u32, flags,
+                                                   cuvk_spirv_const_u32(e, CUVK_KERNEL_TEX_READ_AS_INTEGER)),
+                                    zero);
+   uint32_t is_int32 = bool_or(e, u32_eq(e, fmt, FMT_U32), u32_eq(e, fmt, FMT_S32));
+   uint32_t read_int = bool_or(e, is_int32,
+                               cuvk_spirv_val(e, SpvOpLogicalAnd, t_bool, as_int,
+                                              cuvk_spirv_val(e, SpvOpLogicalNot, t_bool,
+                                                             bool_or(e, is_half, is_float))));
+   uint32_t bits = cuvk_spirv_val(e, SpvOpIMul, u32, esize, cuvk_spirv_const_u32(e, 8));
+   uint32_t unorm_max = cuvk_spirv_val(e, SpvOpSelect, f32, is8, cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0x437f0000u),
+                                       cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0x477fff00u)); /* 255, 65535 */
+   uint32_t snorm_max = cuvk_spirv_val(e, SpvOpSelect, f32, is8, cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0x42fe0000u),
+                                       cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0x46fffe00u)); /* 127, 32767 */
+   uint32_t minus_one = cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0xbf800000u);
+   uint32_t vec2 = cuvk_spirv_type_vector(e, f32, 2);
+   uint32_t out[4];
+   for (unsigned c = 0; c < 4; c++) {
+      uint32_t bit = cuvk_spirv_val(e, SpvOpIMul, u32, bits, cuvk_spirv_const_u32(e, c));
+      uint32_t word = cuvk_spirv_val(e, SpvOpVectorExtractDynamic, u32, raw,
+                                     cuvk_spirv_val(e, SpvOpShiftRightLogical, u32, bit, cuvk_spirv_const_u32(e, 5)));
+      uint32_t shift = cuvk_spirv_val(e, SpvOpBitwiseAnd, u32, bit, cuvk_spirv_const_u32(e, 31));
+      uint32_t ux = cuvk_spirv_val(e, SpvOpBitFieldUExtract, u32, word, shift, bits);
+      uint32_t sx = cuvk_spirv_val(e, SpvOpBitFieldSExtract, u32, word, shift, bits);
+      uint32_t iv = cuvk_spirv_val(e, SpvOpSelect, u32, is_signed, sx, ux);
+      uint32_t fhalf = cuvk_spirv_val(e, SpvOpCompositeExtract, f32,
+                                      cuvk_spirv_glsl(e, GLSLstd450UnpackHalf2x16, vec2, ux), 0);
+      uint32_t fun = cuvk_spirv_val(e, SpvOpFDiv, f32, cuvk_spirv_val(e, SpvOpConvertUToF, f32, ux), unorm_max);
+      uint32_t fsn = cuvk_spirv_glsl(e, GLSLstd450FMax, f32,
+                                     cuvk_spirv_val(e, SpvOpFDiv, f32, cuvk_spirv_val(e, SpvOpConvertSToF, f32, sx),
+                                                    snorm_max),
+                                     minus_one);
+      uint32_t fv = cuvk_spirv_val(e, SpvOpSelect, f32, is_signed, fsn, fun);
+      fv = cuvk_spirv_val(e, SpvOpSelect, f32, is_half, fhalf, fv);
+      fv = cuvk_spirv_val(e, SpvOpSelect, f32, is_float, cuvk_spirv_val(e, SpvOpBitcast, f32, ux), fv);
+      uint32_t v = cuvk_spirv_val(e, SpvOpSelect, u32, read_int, iv, cuvk_spirv_val(e, SpvOpBitcast, u32, fv));
+      /* Outside: the border colour (integers take it truncated), 0 for
+       * linear memory. */
+      uint32_t border = record_field(e, rec, RECORD_BORDER + 4 * c, f32, 4);
+      uint32_t bv = cuvk_spirv_val(e, SpvOpSelect, u32, read_int, cuvk_spirv_val(e, SpvOpConvertFToS, u32, border),
+                                   cuvk_spirv_val(e, SpvOpBitcast, u32, border));
+      bv = cuvk_spirv_val(e, SpvOpSelect, u32, linear, zero, bv);
+      v = cuvk_spirv_val(e, SpvOpSelect, u32, in_both, v, bv);
+      uint32_t present = cuvk_spirv_val(e, SpvOpULessThan, t_bool, cuvk_spirv_const_u32(e, c), channels);
+      out[c] = cuvk_spirv_val(e, SpvOpSelect, u32, present, v, zero);
+   }
+   cuvk_spirv_do(e, SpvOpReturnValue, cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, uvec4, out, 4));
+   cuvk_spirv_helper_end(e, &h, "cuvk_tex_texel");
+   return id;
+}
+
+/*
+ * The memory path of a sample helper (kernel_abi.h's LINEAR and PITCH2D
+ * kinds), storing into result (a variable of ret): tex1Dfetch is tex.1d
+ * with s32 coordinates on linear memory; pitched memory takes tex.2d.
+ * Any other pairing is CUVK_KERNEL_FAULT_UNSUPPORTED.
+ */
+static void
+sample_memory(struct cuvk_spirv_emitter *e, uint32_t index, uint32_t coords, enum cuvk_kernel_tex_dim dim,
+              bool int_coords, uint32_t ret, uint32_t result)
+{
+   uint32_t u32 = cuvk_spirv_type_uint(e, 32), f32 = cuvk_spirv_type_float(e, 32);
+   uint32_t t_bool = cuvk_spirv_type_bool(e);
+   uint32_t uvec4 = cuvk_spirv_type_vector(e, u32, 4), vec4 = cuvk_spirv_type_vector(e, f32, 4);
+   uint32_t rec = record_address(e, false, index);
+   uint32_t kind = record_field(e, rec, RECORD_KIND, u32, 4);
+   uint32_t texel = texel_fn(e);
+   uint32_t zero = cuvk_spirv_const_u32(e, 0);
+   if (dim == CUVK_KERNEL_DIM_1D && int_coords) {
+      fault_unless(e, u32_eq(e, kind, CUVK_KERNEL_RES_LINEAR), CUVK_KERNEL_FAULT_UNSUPPORTED);
+      uint32_t x = cuvk_spirv_val(e, SpvOpBitcast, u32, cuvk_spirv_val(e, SpvOpCompositeExtract, f32, coords, 0));
+      uint32_t v = cuvk_spirv_val(e, SpvOpFunctionCall, uvec4, texel, index, x, zero);
+      cuvk_spirv_do(e, SpvOpStore, result, ret == uvec4 ? v : cuvk_spirv_val(e, SpvOpBitcast, ret, v));
+      return;
+   }
+   if (dim != CUVK_KERNEL_DIM_2D) {
+      cuvk_spirv_store_fault(e, CUVK_KERNEL_FAULT_UNSUPPORTED);
+      return;
+   }
+   fault_unless(e, u32_eq(e, kind, CUVK_KERNEL_RES_PITCH2D), CUVK_KERNEL_FAULT_UNSUPPORTED);
+   uint32_t half = cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0x3f000000u);
+   uint32_t f[2];
+   for (unsigned i = 0; i < 2; i++) {
+      f[i] = cuvk_spirv_val(e, SpvOpCompositeExtract, f32, coords, i);
+      if (int_coords) {
+         /* s32 texel indices: their centres. */
+         f[i] = cuvk_spirv_val(e, SpvOpFAdd, f32,
+                               cuvk_spirv_val(e, SpvOpConvertSToF, f32, cuvk_spirv_val(e, SpvOpBitcast, u32, f[i])),
+                               half);
+      }
+   }
+   if (!int_coords) {
+      uint32_t flags = record_field(e, rec, RECORD_FLAGS, u32, 4);
+      uint32_t normalized = cuvk_spirv_val(e, SpvOpINotEqual, t_bool,
+                                           cuvk_spirv_val(e, SpvOpBitwiseAnd, u32, flags,
+                                                          cuvk_spirv_const_u32(e, CUVK_KERNEL_TEX_NORMALIZED)),
+                                           zero);
+      for (unsigned i = 0; i < 2; i++) {
+         uint32_t n = record_field(e, rec, i ? RECORD_HEIGHT : RECORD_WIDTH, u32, 4);
+         uint32_t scaled = cuvk_spirv_val(e, SpvOpFMul, f32, f[i], cuvk_spirv_val(e, SpvOpConvertUToF, f32, n));
+         f[i] = cuvk_spirv_val(e, SpvOpSelect, f32, normalized, scaled, f[i]);
+      }
+   }
+   /* Far outside, every mode lands on the same texels long before 2^30:
+    * the clamp keeps the conversion to integers defined. */
+   uint32_t lo = cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0xce800000u);   /* -2^30 */
+   uint32_t hi = cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0x4e800000u);   /* 2^30 */
+   uint32_t filter = record_field(e, rec, RECORD_FILTER, u32, 4);
+   struct branch br;
+   if_begin(e, &br, u32_eq(e, filter, FILTER_LINEAR), true);
+   {
+      /* x - 0.5 split into a texel and a weight of 8 fractional bits. */
+      uint32_t idx[2], wt[2];
+      uint32_t scale = cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0x43800000u);   /* 256 */
+      uint32_t inv = cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0x3b800000u);     /* 1/256 */
+      for (unsigned i = 0; i < 2; i++) {
+         uint32_t xb = cuvk_spirv_glsl(e, GLSLstd450FClamp, f32, cuvk_spirv_val(e, SpvOpFSub, f32, f[i], half), lo, hi);
+         uint32_t fl = cuvk_spirv_glsl(e, GLSLstd450Floor, f32, xb);
+         uint32_t frac = cuvk_spirv_val(e, SpvOpFSub, f32, xb, fl);
+         uint32_t q = cuvk_spirv_glsl(e, GLSLstd450Floor, f32,
+                                      cuvk_spirv_val(e, SpvOpFAdd, f32, cuvk_spirv_val(e, SpvOpFMul, f32, frac, scale),
+                                                     half));
+         wt[i] = cuvk_spirv_val(e, SpvOpFMul, f32, q, inv);
+         idx[i] = cuvk_spirv_val(e, SpvOpConvertFToS, u32, fl);
+      }
+      uint32_t one = cuvk_spirv_const_u32(e, 1);
+      uint32_t x1 = cuvk_spirv_val(e, SpvOpIAdd, u32, idx[0], one), y1 = cuvk_spirv_val(e, SpvOpIAdd, u32, idx[1], one);
+      uint32_t t[4];
+      const uint32_t xs[4] = {idx[0], x1, idx[0], x1}, ys[4] = {idx[1], idx[1], y1, y1};
+      for (unsigned k = 0; k < 4; k++)
+         t[k] = cuvk_spirv_val(e, SpvOpBitcast, vec4,
+                               cuvk_spirv_val(e, SpvOpFunctionCall, uvec4, texel, index, xs[k], ys[k]));
+      uint32_t a = cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, vec4,
+                                         (const uint32_t[]){wt[0], wt[0], wt[0], wt[0]}, 4);
+      uint32_t b = cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, vec4,
+                                         (const uint32_t[]){wt[1], wt[1], wt[1], wt[1]}, 4);
+      uint32_t top = cuvk_spirv_glsl(e, GLSLstd450FMix, vec4, t[0], t[1], a);
+      uint32_t bottom = cuvk_spirv_glsl(e, GLSLstd450FMix, vec4, t[2], t[3], a);
+      uint32_t v = cuvk_spirv_glsl(e, GLSLstd450FMix, vec4, top, bottom, b);
+      cuvk_spirv_do(e, SpvOpStore, result, ret == vec4 ? v : cuvk_spirv_val(e, SpvOpBitcast, ret, v));
+   }
+   if_else(e, &br);
+   {
+      uint32_t ij[2];
+      for (unsigned i = 0; i < 2; i++)
+         ij[i] = cuvk_spirv_val(e, SpvOpConvertFToS, u32,
+                                cuvk_spirv_glsl(e, GLSLstd450Floor, f32, cuvk_spirv_glsl(e, GLSLstd450FClamp, f32, f[i], lo, hi)));
+      uint32_t v = cuvk_spirv_val(e, SpvOpFunctionCall, uvec4, texel, index, ij[0], ij[1]);
+      cuvk_spirv_do(e, SpvOpStore, result, ret == uvec4 ? v : cuvk_spirv_val(e, SpvOpBitcast, ret, v));
+   }
+   if_end(e, &br);
+}
+
 /* ---- tex ---- */
 
 /*
@@ -345,12 +753,13 @@ sample_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t
    uint32_t index, valid;
    handle_slot(e, first, false, &index, &valid);
    fault_unless(e, valid, CUVK_KERNEL_FAULT_ADDRESS);
-   /* Linear and pitched memory have no image yet: a fault, not the
-    * stand-in's zeros. */
+   /* Linear and pitched memory have no image: the kernel reads them
+    * itself (sample_memory).  A bad handle samples the stand-in. */
    uint32_t kind = record_load(e, false, index, RECORD_KIND);
    uint32_t is_image = cuvk_spirv_val(e, SpvOpIEqual, t_bool, kind, cuvk_spirv_const_u32(e, CUVK_KERNEL_RES_IMAGE));
-   fault_unless(e, cuvk_spirv_val(e, SpvOpLogicalOr, t_bool, is_image, cuvk_spirv_val(e, SpvOpLogicalNot, t_bool, valid)),
-                CUVK_KERNEL_FAULT_UNSUPPORTED);
+   struct branch br;
+   if_begin(e, &br, cuvk_spirv_val(e, SpvOpLogicalOr, t_bool, is_image, cuvk_spirv_val(e, SpvOpLogicalNot, t_bool, valid)),
+            true);
    uint32_t ptr = cuvk_spirv_val(e, SpvOpAccessChain,
                                  cuvk_spirv_type_pointer(e, SpvStorageClassUniformConstant, b.elem_type), b.var,
                                  index);
@@ -395,6 +804,9 @@ sample_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t
    if (sampled_vec != ret)
       v = cuvk_spirv_val(e, SpvOpBitcast, ret, v);
    cuvk_spirv_do(e, SpvOpStore, result, v);
+   if_else(e, &br);
+   sample_memory(e, index, p[1], dim, int_coords, ret, result);
+   if_end(e, &br);
    waterfall_end(e, &w);
    cuvk_spirv_do(e, SpvOpReturnValue, cuvk_spirv_val(e, SpvOpLoad, ret, result));
    cuvk_spirv_helper_end(e, &h, "cuvk_tex_sample");

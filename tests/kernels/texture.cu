@@ -111,3 +111,26 @@ extern "C" __global__ void surf2d_float4(cudaSurfaceObject_t s, int w, int h)
       surf2Dwrite(make_float4(v.w, v.z, v.y, v.x), s, x * 16, y);
    }
 }
+
+// tex1Dfetch on linear memory: integer indices, 0 outside, each read
+// mode's result type.
+extern "C" __global__ void fetch_f4(cudaTextureObject_t t, float4 *out, int n, int shift)
+{
+   int x = blockIdx.x * blockDim.x + threadIdx.x;
+   if (x < n)
+      out[x] = tex1Dfetch<float4>(t, x + shift);
+}
+
+extern "C" __global__ void fetch_i4(cudaTextureObject_t t, int4 *out, int n, int shift)
+{
+   int x = blockIdx.x * blockDim.x + threadIdx.x;
+   if (x < n)
+      out[x] = tex1Dfetch<int4>(t, x + shift);
+}
+
+extern "C" __global__ void fetch_u4(cudaTextureObject_t t, uint4 *out, int n, int shift)
+{
+   int x = blockIdx.x * blockDim.x + threadIdx.x;
+   if (x < n)
+      out[x] = tex1Dfetch<uint4>(t, x + shift);
+}
