@@ -10,14 +10,15 @@
  * the access, and the rest go round again.  That is correct on every
  * device; devices with non-uniform indexing would not need the loop.
  *
- * Translated so far: tex.1d/2d/3d (and .level) .v4.{f32,s32,u32} with
- * .f32 or .s32 coordinates on arrays and mipmapped arrays; on linear
- * memory tex.1d with .s32 coordinates (tex1Dfetch), on pitched memory
- * tex.2d, both read through the page table (sample_memory); suld.b and
- * sust.b .1d/.2d/.3d with .clamp, .zero and .trap; txq and suq .width,
- * .height, .depth and .num_mipmap_levels.  Layered and cube geometries,
- * tex.grad, tld4 and sust.p are refused with CUVK_CC_UNSUPPORTED naming
- * the instruction.
+ * Translated so far: tex.1d/2d/3d/a1d/a2d/cube (with .level, and
+ * .grad but for cubes) .v4.{f32,s32,u32} with .f32 or .s32 coordinates
+ * on arrays and mipmapped arrays; tld4.{r,g,b,a}.2d; on linear memory
+ * tex.1d with .s32 coordinates (tex1Dfetch), on pitched memory tex.2d,
+ * both read through the page table (sample_memory); suld.b and sust.b
+ * .1d/.2d/.3d with .clamp, .zero and .trap; txq and suq .width,
+ * .height, .depth and .num_mipmap_levels.  The .acube geometry (no
+ * imageCubeArray), tex.grad.cube, layered surfaces and sust.p are
+ * refused with CUVK_CC_UNSUPPORTED naming the instruction.
  */
 #include <string.h>
 
@@ -53,7 +54,8 @@ _Static_assert(offsetof(struct cuvk_kernel_tex_record, flags) == RECORD_FLAGS &&
 
 /* Helper kinds in the emitter's cache (CUVK_SPIRV_KEY_HELPER's a). */
 #define HELPER_BINDING 0x7e000u   /* + binding: the descriptor array */
-#define HELPER_SAMPLE 0x7e100u    /* + binding; b: integer coordinates */
+#define HELPER_SAMPLE 0x7e100u    /* + binding; b: integer coordinates, + 2 with gradients,
+                                   * + 4 * (1 + component) for tld4 */
 #define HELPER_SULD 0x7e200u      /* + binding; b: the out-of-range mode */
 #define HELPER_SUST 0x7e300u
 #define HELPER_QUERY 0x7e400u     /* + surface */
@@ -91,12 +93,36 @@ fail(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, const char *w
    return cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, in, "%s is not translated yet", what);
 }
 
-/* The geometry of an instruction; false (failed) for those not done. */
+/* The geometry of an instruction and its spatial coordinates (the layer
+ * index not counted); false (failed) for those not done.  Textures take
+ * layered and cube geometries, surfaces not yet. */
 static bool
-geometry(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, enum cuvk_kernel_tex_dim *dim,
+geometry(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, bool texture, enum cuvk_kernel_tex_dim *dim,
          unsigned *coords)
 {
    enum ptx_modifier g = cuvk_spirv_mod_of_class(in, PTX_MODC_GEOM);
+   if (texture) {
+      switch (g) {
+      case PTX_MOD_GEOM_A1D:
+         *dim = CUVK_KERNEL_DIM_1D_ARRAY;
+         *coords = 1;
+         return true;
+      case PTX_MOD_GEOM_A2D:
+         *dim = CUVK_KERNEL_DIM_2D_ARRAY;
+         *coords = 2;
+         return true;
+      case PTX_MOD_GEOM_CUBE:
+         *dim = CUVK_KERNEL_DIM_CUBE;
+         *coords = 3;
+         return true;
+      case PTX_MOD_GEOM_ACUBE:
+         /* Cube arrays need imageCubeArray, which contexts do not enable
+          * yet (texture.c refuses such textures). */
+         return fail(e, in, "the layered cubemap geometry (.acube)");
+      default:
+         break;
+      }
+   }
    switch (g) {
    case PTX_MOD_GEOM_1D:
       *dim = CUVK_KERNEL_DIM_1D;
@@ -564,10 +590,13 @@ texel_fn(struct cuvk_spirv_emitter *e)
                                               cuvk_spirv_val(e, SpvOpLogicalNot, t_bool,
                                                              bool_or(e, is_half, is_float))));
    uint32_t bits = cuvk_spirv_val(e, SpvOpIMul, u32, esize, cuvk_spirv_const_u32(e, 8));
-   uint32_t unorm_max = cuvk_spirv_val(e, SpvOpSelect, f32, is8, cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0x437f0000u),
-                                       cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0x477fff00u)); /* 255, 65535 */
-   uint32_t snorm_max = cuvk_spirv_val(e, SpvOpSelect, f32, is8, cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0x42fe0000u),
-                                       cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0x46fffe00u)); /* 127, 32767 */
+   /* 255 or 65535; 127 or 32767 */
+   uint32_t unorm_max = cuvk_spirv_val(e, SpvOpSelect, f32, is8,
+                                       cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0x437f0000u),
+                                       cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0x477fff00u));
+   uint32_t snorm_max = cuvk_spirv_val(e, SpvOpSelect, f32, is8,
+                                       cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0x42fe0000u),
+                                       cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0x46fffe00u));
    uint32_t minus_one = cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0xbf800000u);
    uint32_t vec2 = cuvk_spirv_type_vector(e, f32, 2);
    uint32_t out[4];
@@ -698,9 +727,10 @@ sample_memory(struct cuvk_spirv_emitter *e, uint32_t index, uint32_t coords, enu
    if_else(e, &br);
    {
       uint32_t ij[2];
-      for (unsigned i = 0; i < 2; i++)
-         ij[i] = cuvk_spirv_val(e, SpvOpConvertFToS, u32,
-                                cuvk_spirv_glsl(e, GLSLstd450Floor, f32, cuvk_spirv_glsl(e, GLSLstd450FClamp, f32, f[i], lo, hi)));
+      for (unsigned i = 0; i < 2; i++) {
+         uint32_t clamped = cuvk_spirv_glsl(e, GLSLstd450FClamp, f32, f[i], lo, hi);
+         ij[i] = cuvk_spirv_val(e, SpvOpConvertFToS, u32, cuvk_spirv_glsl(e, GLSLstd450Floor, f32, clamped));
+      }
       uint32_t v = cuvk_spirv_val(e, SpvOpFunctionCall, uvec4, texel, index, ij[0], ij[1]);
       cuvk_spirv_do(e, SpvOpStore, result, ret == uvec4 ? v : cuvk_spirv_val(e, SpvOpBitcast, ret, v));
    }
@@ -719,9 +749,11 @@ sample_memory(struct cuvk_spirv_emitter *e, uint32_t index, uint32_t coords, enu
  */
 static uint32_t
 sample_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t binding,
-          enum cuvk_kernel_tex_dim dim, unsigned ncoords, enum cuvk_kernel_tex_type type, bool int_coords)
+          enum cuvk_kernel_tex_dim dim, unsigned ncoords, enum cuvk_kernel_tex_type type, bool int_coords,
+          bool grad, int gather)
 {
-   uint32_t id = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_HELPER, HELPER_SAMPLE + binding, int_coords, 0);
+   unsigned variant = int_coords | (grad ? 2u : 0u) | (unsigned)(gather + 1) << 2;
+   uint32_t id = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_HELPER, HELPER_SAMPLE + binding, variant, 0);
    if (id)
       return id;
    struct binding b;
@@ -735,10 +767,12 @@ sample_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t
    uint32_t sampled_vec = type == CUVK_KERNEL_TEX_FLOAT ? vec4
                           : type == CUVK_KERNEL_TEX_SINT ? cuvk_spirv_type_vector(e, type_sint32(e), 4)
                                                          : uvec4;
-   uint32_t params[3] = {u64, vec4, f32}, p[3];
+   /* The third parameter: the level, or the two gradients (tex.grad). */
+   uint32_t grads_type = cuvk_spirv_type_array(e, vec4, cuvk_spirv_const_u32(e, 2));
+   uint32_t params[3] = {u64, vec4, grad ? grads_type : f32}, p[3];
    struct cuvk_spirv_helper h;
    id = cuvk_spirv_helper_begin(e, &h, ret, params, 3, p);
-   cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_HELPER, HELPER_SAMPLE + binding, int_coords, 0, id);
+   cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_HELPER, HELPER_SAMPLE + binding, variant, 0, id);
 
    label(e, new_id(e));
    struct waterfall w;
@@ -758,8 +792,8 @@ sample_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t
    uint32_t kind = record_load(e, false, index, RECORD_KIND);
    uint32_t is_image = cuvk_spirv_val(e, SpvOpIEqual, t_bool, kind, cuvk_spirv_const_u32(e, CUVK_KERNEL_RES_IMAGE));
    struct branch br;
-   if_begin(e, &br, cuvk_spirv_val(e, SpvOpLogicalOr, t_bool, is_image, cuvk_spirv_val(e, SpvOpLogicalNot, t_bool, valid)),
-            true);
+   uint32_t invalid = cuvk_spirv_val(e, SpvOpLogicalNot, t_bool, valid);
+   if_begin(e, &br, cuvk_spirv_val(e, SpvOpLogicalOr, t_bool, is_image, invalid), true);
    uint32_t ptr = cuvk_spirv_val(e, SpvOpAccessChain,
                                  cuvk_spirv_type_pointer(e, SpvStorageClassUniformConstant, b.elem_type), b.var,
                                  index);
@@ -789,23 +823,99 @@ sample_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t
       c = cuvk_spirv_val(e, SpvOpFAdd, cvec, cuvk_spirv_val(e, SpvOpConvertSToF, cvec, ints), halves);
    }
    uint32_t image = cuvk_spirv_val(e, SpvOpImage, b.image_type, si);
-   uint32_t size = cuvk_spirv_val(e, SpvOpImageQuerySizeLod, uvec, image, cuvk_spirv_const_u32(e, 0));
-   uint32_t scaled = cuvk_spirv_val(e, SpvOpFDiv, cvec, c, cuvk_spirv_val(e, SpvOpConvertUToF, cvec, size));
-   if (!int_coords) {
+   bool cube = dim == CUVK_KERNEL_DIM_CUBE || dim == CUVK_KERNEL_DIM_CUBE_ARRAY;
+   bool arrayed = dim_arrayed(dim);
+   uint32_t scaled = c;
+   uint32_t size_f = 0, normalized = 0;
+   if (!cube) {
+      /* An arrayed image's size has the layer count last. */
+      uint32_t size;
+      if (arrayed) {
+         uint32_t all = cuvk_spirv_val(e, SpvOpImageQuerySizeLod, cuvk_spirv_type_vector(e, u32, ncoords + 1), image,
+                                       cuvk_spirv_const_u32(e, 0));
+         if (ncoords == 1) {
+            size = cuvk_spirv_val(e, SpvOpCompositeExtract, u32, all, 0);
+         } else {
+            uint32_t parts[3];
+            for (unsigned i = 0; i < ncoords; i++)
+               parts[i] = cuvk_spirv_val(e, SpvOpCompositeExtract, u32, all, i);
+            size = cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, uvec, parts, ncoords);
+         }
+      } else {
+         size = cuvk_spirv_val(e, SpvOpImageQuerySizeLod, uvec, image, cuvk_spirv_const_u32(e, 0));
+      }
+      size_f = cuvk_spirv_val(e, SpvOpConvertUToF, cvec, size);
+      scaled = cuvk_spirv_val(e, SpvOpFDiv, cvec, c, size_f);
+   }
+   /* Cubemaps take directions: nothing to scale. */
+   if (!int_coords && !cube) {
       uint32_t flags = record_load(e, false, index, RECORD_FLAGS);
-      uint32_t normalized = cuvk_spirv_val(e, SpvOpINotEqual, t_bool,
-                                           cuvk_spirv_val(e, SpvOpBitwiseAnd, u32, flags,
-                                                          cuvk_spirv_const_u32(e, CUVK_KERNEL_TEX_NORMALIZED)),
-                                           cuvk_spirv_const_u32(e, 0));
+      normalized = cuvk_spirv_val(e, SpvOpINotEqual, t_bool,
+                                  cuvk_spirv_val(e, SpvOpBitwiseAnd, u32, flags,
+                                                 cuvk_spirv_const_u32(e, CUVK_KERNEL_TEX_NORMALIZED)),
+                                  cuvk_spirv_const_u32(e, 0));
       scaled = cuvk_spirv_val(e, SpvOpSelect, cvec, normalized, c, scaled);
    }
-   uint32_t v = cuvk_spirv_val(e, SpvOpImageSampleExplicitLod, sampled_vec, si, scaled, SpvImageOperandsLodMask,
-                               p[2]);
+   if (arrayed) {
+      /* The layer (u32 bits in the last component) as Vulkan's float
+       * array coordinate, which it rounds to the nearest layer. */
+      uint32_t layer = cuvk_spirv_val(e, SpvOpConvertUToF, f32,
+                                      cuvk_spirv_val(e, SpvOpBitcast, u32,
+                                                     cuvk_spirv_val(e, SpvOpCompositeExtract, f32, p[1], 3)));
+      uint32_t parts[4];
+      if (ncoords == 1) {
+         parts[0] = scaled;
+      } else {
+         for (unsigned i = 0; i < ncoords; i++)
+            parts[i] = cuvk_spirv_val(e, SpvOpCompositeExtract, f32, scaled, i);
+      }
+      parts[ncoords] = layer;
+      scaled = cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, cuvk_spirv_type_vector(e, f32, ncoords + 1), parts,
+                                     ncoords + 1);
+   }
+   uint32_t v;
+   if (grad) {
+      /* The level from the gradients, as Vulkan's isotropic formula:
+       * log2 of the longer gradient in texels of level 0.  Not Vulkan's
+       * Grad operand: llvmpipe's LLVM aborts compiling it ("Cannot
+       * emit physreg copy instruction"), and sampling is not
+       * anisotropic anyway. */
+      uint32_t len[2];
+      for (unsigned k = 0; k < 2; k++) {
+         uint32_t gv = cuvk_spirv_val(e, SpvOpCompositeExtract, vec4, p[2], k);
+         uint32_t g;
+         if (ncoords == 1) {
+            g = cuvk_spirv_val(e, SpvOpCompositeExtract, f32, gv, 0);
+         } else {
+            uint32_t parts[3];
+            for (unsigned i = 0; i < ncoords; i++)
+               parts[i] = cuvk_spirv_val(e, SpvOpCompositeExtract, f32, gv, i);
+            g = cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, cvec, parts, ncoords);
+         }
+         /* Normalised gradients to texels; texel ones are already. */
+         g = cuvk_spirv_val(e, SpvOpSelect, cvec, normalized, cuvk_spirv_val(e, SpvOpFMul, cvec, g, size_f), g);
+         len[k] = ncoords == 1 ? cuvk_spirv_glsl(e, GLSLstd450FAbs, f32, g)
+                               : cuvk_spirv_glsl(e, GLSLstd450Length, f32, g);
+      }
+      uint32_t lod = cuvk_spirv_glsl(e, GLSLstd450Log2, f32, cuvk_spirv_glsl(e, GLSLstd450FMax, f32, len[0], len[1]));
+      v = cuvk_spirv_val(e, SpvOpImageSampleExplicitLod, sampled_vec, si, scaled, SpvImageOperandsLodMask, lod);
+   } else if (gather >= 0) {
+      /* tld4: the component of the four texels of the bilinear
+       * footprint, in Vulkan's order, which CUDA's is (measured on an
+       * H100: (i, j+1), (i+1, j+1), (i+1, j), (i, j)). */
+      v = cuvk_spirv_val(e, SpvOpImageGather, sampled_vec, si, scaled, cuvk_spirv_const_u32(e, (uint32_t)gather));
+   } else {
+      v = cuvk_spirv_val(e, SpvOpImageSampleExplicitLod, sampled_vec, si, scaled, SpvImageOperandsLodMask, p[2]);
+   }
    if (sampled_vec != ret)
       v = cuvk_spirv_val(e, SpvOpBitcast, ret, v);
    cuvk_spirv_do(e, SpvOpStore, result, v);
    if_else(e, &br);
-   sample_memory(e, index, p[1], dim, int_coords, ret, result);
+   /* CUDA gathers only from arrays made with CUDA_ARRAY3D_TEXTURE_GATHER. */
+   if (gather >= 0)
+      cuvk_spirv_store_fault(e, CUVK_KERNEL_FAULT_UNSUPPORTED);
+   else
+      sample_memory(e, index, p[1], dim, int_coords, ret, result);
    if_end(e, &br);
    waterfall_end(e, &w);
    cuvk_spirv_do(e, SpvOpReturnValue, cuvk_spirv_val(e, SpvOpLoad, ret, result));
@@ -818,12 +928,26 @@ lower_tex(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
 {
    enum cuvk_kernel_tex_dim dim;
    unsigned ncoords;
-   if (cuvk_spirv_has_mod(in, PTX_MOD_GRAD))
-      return fail(e, in, "tex.grad") ? 1 : -1;
+   bool grad = cuvk_spirv_has_mod(in, PTX_MOD_GRAD);
+   int gather = -1;
+   if (in->op == PTX_OP_TLD4) {
+      gather = cuvk_spirv_has_mod(in, PTX_MOD_R)      ? 0
+               : cuvk_spirv_has_mod(in, PTX_MOD_G)    ? 1
+               : cuvk_spirv_has_mod(in, PTX_MOD_SU_B) ? 2
+               : cuvk_spirv_has_mod(in, PTX_MOD_A)    ? 3
+                                                      : -1;
+      if (gather < 0)
+         return cuvk_spirv_fail(e, CUVK_CC_INVALID, in, "tld4 without a component (.r, .g, .b, .a)") ? 1 : -1;
+      enum ptx_modifier g = cuvk_spirv_mod_of_class(in, PTX_MODC_GEOM);
+      if (g != PTX_MOD_GEOM_2D)
+         return fail(e, in, g < PTX_MOD_COUNT ? "tld4 of this geometry" : "tld4 without a geometry") ? 1 : -1;
+   }
    if (cuvk_spirv_has_mod(in, PTX_MOD_BASE))
       return fail(e, in, "tex.base") ? 1 : -1;
-   if (!geometry(e, in, &dim, &ncoords))
+   if (!geometry(e, in, true, &dim, &ncoords))
       return -1;
+   if (grad && (dim == CUVK_KERNEL_DIM_CUBE || dim == CUVK_KERNEL_DIM_CUBE_ARRAY))
+      return fail(e, in, "tex.grad.cube") ? 1 : -1;
    bool level = cuvk_spirv_has_mod(in, PTX_MOD_LEVEL);
    enum ptx_modifier dtype = cuvk_spirv_type_mod(in, 0), ctype = cuvk_spirv_type_mod(in, 1);
    if (!cuvk_spirv_has_mod(in, PTX_MOD_V4) || in->dst_count != 4)
@@ -849,13 +973,24 @@ lower_tex(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
    if (ctype != PTX_MOD_F32 && ctype != PTX_MOD_S32)
       return cuvk_spirv_fail(e, CUVK_CC_INVALID, in, "tex: coordinates must be .f32 or .s32") ? 1 : -1;
    bool int_coords = ctype == PTX_MOD_S32;
+   bool arrayed = dim_arrayed(dim);
+   /* Layered geometries give the layer (u32) before the coordinates. */
+   unsigned first = arrayed ? 2 : 1;
+   /* tex.grad's two gradient vectors follow: .v2 for 2D geometries,
+    * .v4 for 3D and cubes, one value for 1D. */
+   unsigned gwidth = !grad ? 0 : ncoords == 1 ? 1 : ncoords == 2 ? 2 : 4;
    unsigned given = in->src_count - 1 - (level ? 1 : 0);
-   if (in->src_count < 2 || in->src[0].kind != CUVK_IR_VAL_ADDR || !in->src[0].has_reg || given < ncoords ||
-       given > 4 || (level && int_coords))
+   if (in->src_count < 2 + 2 * gwidth || in->src[0].kind != CUVK_IR_VAL_ADDR || !in->src[0].has_reg ||
+       (level && grad))
+      given = 0;
+   else
+      given -= 2 * gwidth;
+   if (given < ncoords + (arrayed ? 1 : 0) || given > 4 || ((level || grad || gather >= 0) && int_coords) ||
+       (int_coords && dim == CUVK_KERNEL_DIM_CUBE))
       return cuvk_spirv_fail(e, CUVK_CC_INVALID, in, "tex: expected [handle, {coordinates}]%s",
-                             level ? " and a level" : "") ? 1 : -1;
+                             level ? " and a level" : grad ? " and two gradients" : "") ? 1 : -1;
 
-   uint32_t fn = sample_fn(e, in, CUVK_KERNEL_TEX_BINDING(dim, type), dim, ncoords, type, int_coords);
+   uint32_t fn = sample_fn(e, in, CUVK_KERNEL_TEX_BINDING(dim, type), dim, ncoords, type, int_coords, grad, gather);
    if (!fn)
       return -1;
    uint32_t f32 = cuvk_spirv_type_float(e, 32), u32 = cuvk_spirv_type_uint(e, 32);
@@ -865,15 +1000,31 @@ lower_tex(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
    for (unsigned i = 0; i < 4; i++) {
       if (i < ncoords)
          parts[i] = int_coords ? cuvk_spirv_val(e, SpvOpBitcast, f32,
-                                                cuvk_spirv_read(e, &in->src[1 + i], CUVK_SPIRV_UINT, 32))
-                               : cuvk_spirv_read(e, &in->src[1 + i], CUVK_SPIRV_FLOAT, 32);
+                                                cuvk_spirv_read(e, &in->src[first + i], CUVK_SPIRV_UINT, 32))
+                               : cuvk_spirv_read(e, &in->src[first + i], CUVK_SPIRV_FLOAT, 32);
       else
          parts[i] = cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0);
    }
+   /* The layer travels as u32 bits in the last component (no layered
+    * geometry has more than three spatial coordinates here). */
+   if (arrayed)
+      parts[3] = cuvk_spirv_val(e, SpvOpBitcast, f32, cuvk_spirv_read(e, &in->src[1], CUVK_SPIRV_UINT, 32));
    uint32_t vec4 = cuvk_spirv_type_vector(e, f32, 4);
    uint32_t coords = cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, vec4, parts, 4);
    uint32_t lod = level ? cuvk_spirv_read(e, &in->src[in->src_count - 1], CUVK_SPIRV_FLOAT, 32)
                         : cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0);
+   if (grad) {
+      uint32_t g[2];
+      for (unsigned k = 0; k < 2; k++) {
+         uint32_t gp[4];
+         for (unsigned i = 0; i < 4; i++)
+            gp[i] = i < ncoords ? cuvk_spirv_read(e, &in->src[1 + given + k * gwidth + i], CUVK_SPIRV_FLOAT, 32)
+                                : cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0);
+         g[k] = cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, vec4, gp, 4);
+      }
+      lod = cuvk_spirv_emit_value(e, SpvOpCompositeConstruct,
+                                  cuvk_spirv_type_array(e, vec4, cuvk_spirv_const_u32(e, 2)), g, 2);
+   }
    uint32_t ret = type == CUVK_KERNEL_TEX_FLOAT ? vec4 : cuvk_spirv_type_vector(e, u32, 4);
    uint32_t v = cuvk_spirv_val(e, SpvOpFunctionCall, ret, fn, handle, coords, lod);
    for (unsigned i = 0; i < 4; i++)
@@ -999,7 +1150,7 @@ lower_surface(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
    unsigned ncoords;
    if (!cuvk_spirv_has_mod(in, PTX_MOD_SU_B))
       return fail(e, in, cuvk_spirv_has_mod(in, PTX_MOD_SU_P) ? "formatted access (.p)" : "this form") ? 1 : -1;
-   if (!geometry(e, in, &dim, &ncoords))
+   if (!geometry(e, in, false, &dim, &ncoords))
       return -1;
    /* PTX passes .3d coordinates as a .v4. */
    unsigned given_coords = dim == CUVK_KERNEL_DIM_3D ? 4 : ncoords;
@@ -1161,11 +1312,12 @@ lower_query(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
 int
 cuvk_spirv_lower_texture(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
 {
-   if (in->op == PTX_OP_TEX || in->op == PTX_OP_SULD || in->op == PTX_OP_SUST || in->op == PTX_OP_TXQ ||
+   if (in->op == PTX_OP_TEX || in->op == PTX_OP_TLD4 || in->op == PTX_OP_SULD || in->op == PTX_OP_SUST || in->op == PTX_OP_TXQ ||
        in->op == PTX_OP_SUQ)
       e->uses_textures = true;
    switch (in->op) {
    case PTX_OP_TEX:
+   case PTX_OP_TLD4:
       return lower_tex(e, in);
    case PTX_OP_SULD:
    case PTX_OP_SUST:

@@ -938,7 +938,23 @@ dummy_get(struct cuvk_context *ctx, struct cuvk_tex_tables *tt, uint32_t b, cons
       geo.type = VK_IMAGE_TYPE_3D;
       view_type = VK_IMAGE_VIEW_TYPE_3D;
       break;
+   case CUVK_KERNEL_DIM_1D_ARRAY:
+      geo.type = VK_IMAGE_TYPE_1D;
+      view_type = VK_IMAGE_VIEW_TYPE_1D_ARRAY;
+      break;
+   case CUVK_KERNEL_DIM_2D_ARRAY:
+      geo.type = VK_IMAGE_TYPE_2D;
+      view_type = VK_IMAGE_VIEW_TYPE_2D_ARRAY;
+      break;
+   case CUVK_KERNEL_DIM_CUBE:
+      /* A cube view needs six layers of a cube-compatible image. */
+      geo.type = VK_IMAGE_TYPE_2D;
+      geo.layers = 6;
+      geo.create_flags = VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT;
+      view_type = VK_IMAGE_VIEW_TYPE_CUBE;
+      break;
    default:
+      /* Cube arrays: the compiler refuses .acube (no imageCubeArray). */
       return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "%s: binding %u's dimension has no stand-in image yet", entry, b);
    }
    VkImageUsageFlags usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |

@@ -299,7 +299,8 @@ case_linear(void)
          int i = (int)floorf(u), j = (int)floorf(v);
          float a_ = u - i, b_ = v - j;
          for (int c = 0; c < 4; c++) {
-            float t00 = src_texel(i, j, c, CU_TR_ADDRESS_MODE_CLAMP), t10 = src_texel(i + 1, j, c, CU_TR_ADDRESS_MODE_CLAMP);
+            float t00 = src_texel(i, j, c, CU_TR_ADDRESS_MODE_CLAMP);
+            float t10 = src_texel(i + 1, j, c, CU_TR_ADDRESS_MODE_CLAMP);
             float t01 = src_texel(i, j + 1, c, CU_TR_ADDRESS_MODE_CLAMP);
             float t11 = src_texel(i + 1, j + 1, c, CU_TR_ADDRESS_MODE_CLAMP);
             float want = (1 - a_) * (1 - b_) * t00 + a_ * (1 - b_) * t10 + (1 - a_) * b_ * t01 + a_ * b_ * t11;
@@ -447,15 +448,19 @@ case_mip_level(void)
    OK(cuTexObjectCreate(&t, &rd, &td, NULL));
    CUdeviceptr out;
    OK(cuMemAlloc(&out, sizeof(float) * 4 * 4 * 4));
-   for (unsigned l = 0; l < 5; l++) {
+   /* tex2DLod with the level, then tex2DGrad with gradients of 2^l
+    * texels of level 0 (LOD l). */
+   for (unsigned l = 0; l < 10; l++) {
       int w = 4, h = 4;
-      float level = (float)l;
+      float level = (float)(l % 5);
+      if (l >= 5)
+         level = ldexpf(1.0f, (int)(l - 5)) / 16.0f;
       void *args[] = {&t, &out, &w, &h, &level};
-      launch(kernel("tex2d_lod"), 4, 4, 1, args);
+      launch(kernel(l < 5 ? "tex2d_lod" : "tex2d_grad"), 4, 4, 1, args);
       float got[4 * 4 * 4];
       OK(cuMemcpyDtoH(got, out, sizeof(got)));
       for (unsigned i = 0; i < 64; i++)
-         if (got[i] != (float)(l * 10 + i % 4)) {
+         if (got[i] != (float)(l % 5 * 10 + i % 4)) {
             fprintf(stderr, "level %u: [%u] = %g\n", l, i, got[i]);
             failures++;
             break;
@@ -805,8 +810,11 @@ case_fetch_linear(void)
             float wantf = 0.0f;
             if (i >= 0 && i < N && c < ch) {
                const uint8_t *b = tex + (i * ch + c) * esize;
-               uint32_t u = esize == 1 ? b[0] : esize == 2 ? (uint32_t)(b[0] | b[1] << 8)
-                                                           : (uint32_t)(b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24);
+               uint32_t u = b[0];
+               if (esize >= 2)
+                  u |= (uint32_t)b[1] << 8;
+               if (esize == 4)
+                  u |= (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
                int32_t s = esize == 1 ? (int8_t)u : esize == 2 ? (int16_t)u : (int32_t)u;
                switch (fmt) {
                case CU_AD_FORMAT_FLOAT:
@@ -851,6 +859,162 @@ case_fetch_linear(void)
    }
    OK(cuMemFree(data));
    OK(cuMemFree(out));
+}
+
+/* ---- layered and cube geometries ---- */
+
+static CUtexObject
+texture3d_array(CUarray *out, unsigned w, unsigned h, unsigned d, unsigned flags, const float *data)
+{
+   CUDA_ARRAY3D_DESCRIPTOR desc = {w, h, d, CU_AD_FORMAT_FLOAT, 4, flags};
+   OK(cuArray3DCreate(out, &desc));
+   CUDA_MEMCPY3D c = {0};
+   c.srcMemoryType = CU_MEMORYTYPE_HOST;
+   c.srcHost = data;
+   c.srcPitch = w * 16;
+   c.srcHeight = h ? h : 1;
+   c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+   c.dstArray = *out;
+   c.WidthInBytes = w * 16;
+   c.Height = h ? h : 1;
+   c.Depth = d;
+   OK(cuMemcpy3D(&c));
+   return texture(*out, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, 0);
+}
+
+/* tex1DLayered and tex2DLayered at every texel of every layer. */
+static void
+case_layered(void)
+{
+   enum { LW = 8, LH = 4, LAYERS = 3 };
+   static float px[LAYERS][LH][LW][4];
+   for (int l = 0; l < LAYERS; l++)
+      for (int y = 0; y < LH; y++)
+         for (int x = 0; x < LW; x++)
+            for (int c = 0; c < 4; c++)
+               px[l][y][x][c] = (float)(l * 1000 + y * 100 + x * 10 + c);
+   CUdeviceptr out;
+   OK(cuMemAlloc(&out, sizeof(px)));
+   static float got[LAYERS][LH][LW][4];
+
+   /* 1D layered: row 0 of each layer. */
+   static float row[LAYERS][LW][4];
+   for (int l = 0; l < LAYERS; l++)
+      memcpy(row[l], px[l][0], sizeof(row[l]));
+   CUarray a;
+   CUtexObject t = texture3d_array(&a, LW, 0, LAYERS, CUDA_ARRAY3D_LAYERED, &row[0][0][0]);
+   int w = LW, h = LH, layers = LAYERS;
+   void *args1[] = {&t, &out, &w, &layers};
+   launch(kernel("tex1d_layered"), LAYERS, 1, LW, args1);
+   OK(cuMemcpyDtoH(got, out, sizeof(row)));
+   CHECK(memcmp(got, row, sizeof(row)) == 0);
+   OK(cuTexObjectDestroy(t));
+   OK(cuArrayDestroy(a));
+
+   t = texture3d_array(&a, LW, LH, LAYERS, CUDA_ARRAY3D_LAYERED, &px[0][0][0][0]);
+   void *args2[] = {&t, &out, &w, &h, &layers};
+   OK(cuLaunchKernel(kernel("tex2d_layered"), LH, LAYERS, 1, LW, 1, 1, 0, NULL, args2, NULL));
+   OK(cuCtxSynchronize());
+   OK(cuMemcpyDtoH(got, out, sizeof(got)));
+   unsigned bad = 0;
+   for (int l = 0; l < LAYERS; l++)
+      for (int y = 0; y < LH; y++)
+         for (int x = 0; x < LW; x++)
+            for (int c = 0; c < 4; c++)
+               if (got[l][y][x][c] != px[l][y][x][c] && bad++ < 5)
+                  fprintf(stderr, "layer %d (%d, %d).%d = %g, expected %g\n", l, x, y, c, got[l][y][x][c],
+                          px[l][y][x][c]);
+   CHECK(bad == 0);
+   OK(cuTexObjectDestroy(t));
+   OK(cuArrayDestroy(a));
+   OK(cuMemFree(out));
+}
+
+/* texCubemap along directions through every texel centre of every face
+ * (scaled, since only the direction counts), point-sampled; the faces
+ * and their (s, t) axes as CUDA's programming guide tabulates them. */
+static void
+case_cubemap(void)
+{
+   enum { CW = 4, N = 6 * CW * CW };
+   static float px[6][CW][CW][4];
+   static float dirs[N][4], got[N][4];
+   for (int f = 0; f < 6; f++)
+      for (int j = 0; j < CW; j++)
+         for (int i = 0; i < CW; i++) {
+            for (int c = 0; c < 4; c++)
+               px[f][j][i][c] = (float)(f * 1000 + j * 100 + i * 10 + c);
+            float s = 2.0f * (i + 0.5f) / CW - 1.0f, t = 2.0f * (j + 0.5f) / CW - 1.0f;
+            float d[3];
+            switch (f) {
+            case 0: d[0] = 1; d[1] = -t; d[2] = -s; break;
+            case 1: d[0] = -1; d[1] = -t; d[2] = s; break;
+            case 2: d[0] = s; d[1] = 1; d[2] = t; break;
+            case 3: d[0] = s; d[1] = -1; d[2] = -t; break;
+            case 4: d[0] = s; d[1] = -t; d[2] = 1; break;
+            default: d[0] = -s; d[1] = -t; d[2] = -1; break;
+            }
+            int k = (f * CW + j) * CW + i;
+            for (int c = 0; c < 3; c++)
+               dirs[k][c] = 2.5f * d[c];
+            dirs[k][3] = 0;
+         }
+   CUarray a;
+   CUtexObject t = texture3d_array(&a, CW, CW, 6, CUDA_ARRAY3D_CUBEMAP, &px[0][0][0][0]);
+   CUdeviceptr d_dirs, out;
+   OK(cuMemAlloc(&d_dirs, sizeof(dirs)));
+   OK(cuMemcpyHtoD(d_dirs, dirs, sizeof(dirs)));
+   OK(cuMemAlloc(&out, sizeof(got)));
+   int n = N;
+   void *args[] = {&t, &d_dirs, &out, &n};
+   launch(kernel("tex_cubemap"), 1, 1, N, args);
+   OK(cuMemcpyDtoH(got, out, sizeof(got)));
+   unsigned bad = 0;
+   for (int k = 0; k < N; k++)
+      for (int c = 0; c < 4; c++)
+         if (got[k][c] != (&px[0][0][0][0])[k * 4 + c] && bad++ < 5)
+            fprintf(stderr, "cube texel %d.%d = %g, expected %g\n", k, c, got[k][c], (&px[0][0][0][0])[k * 4 + c]);
+   CHECK(bad == 0);
+   OK(cuTexObjectDestroy(t));
+   OK(cuArrayDestroy(a));
+   OK(cuMemFree(d_dirs));
+   OK(cuMemFree(out));
+}
+
+/* tex2Dgather of each component at the corner between four texels,
+ * clamped at the edges: CUDA returns (i, j+1), (i+1, j+1), (i+1, j),
+ * (i, j) (measured on an H100). */
+static void
+case_gather(void)
+{
+   fill_src();
+   CUarray a = array2d(W, H, CU_AD_FORMAT_FLOAT, 4, CUDA_ARRAY3D_TEXTURE_GATHER, src4, 16);
+   CUtexObject t = texture(a, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, 0);
+   static float got[H][W][4][4];
+   CUdeviceptr out;
+   OK(cuMemAlloc(&out, sizeof(got)));
+   int w = W, h = H;
+   void *args[] = {&t, &out, &w, &h};
+   launch(kernel("tex2d_gather"), W, H, 1, args);
+   OK(cuMemcpyDtoH(got, out, sizeof(got)));
+   unsigned bad = 0;
+   for (int y = 0; y < H; y++)
+      for (int x = 0; x < W; x++)
+         for (int c = 0; c < 4; c++) {
+            /* The corner at (x + 1, y + 1) lies between texels x, x + 1
+             * and y, y + 1. */
+            const int dx[4] = {0, 1, 1, 0}, dy[4] = {1, 1, 0, 0};
+            for (int k = 0; k < 4; k++) {
+               float want = src_texel(x + dx[k], y + dy[k], c, CU_TR_ADDRESS_MODE_CLAMP);
+               if (got[y][x][c][k] != want && bad++ < 5)
+                  fprintf(stderr, "gather (%d, %d) component %d [%d] = %g, expected %g\n", x, y, c, k,
+                          got[y][x][c][k], want);
+            }
+         }
+   CHECK(bad == 0);
+   OK(cuTexObjectDestroy(t));
+   OK(cuMemFree(out));
+   OK(cuArrayDestroy(a));
 }
 
 /* A texture over linear memory sampled by tex1D (float coordinates:
@@ -898,6 +1062,9 @@ static const struct {
    {"texture.kernel.pitch2d_point_modes", case_pitch2d_point_modes},
    {"texture.kernel.pitch2d_linear", case_pitch2d_linear},
    {"texture.kernel.pitch2d_read_modes", case_pitch2d_read_modes},
+   {"texture.kernel.layered", case_layered},
+   {"texture.kernel.cubemap", case_cubemap},
+   {"texture.kernel.gather", case_gather},
 };
 
 static char *
