@@ -15,10 +15,10 @@
  * on arrays and mipmapped arrays; tld4.{r,g,b,a}.2d; on linear memory
  * tex.1d with .s32 coordinates (tex1Dfetch), on pitched memory tex.2d,
  * both read through the page table (sample_memory); suld.b and sust.b
- * .1d/.2d/.3d with .clamp, .zero and .trap; txq and suq .width,
- * .height, .depth and .num_mipmap_levels.  The .acube geometry (no
- * imageCubeArray), tex.grad.cube, layered surfaces and sust.p are
- * refused with CUVK_CC_UNSUPPORTED naming the instruction.
+ * .1d/.2d/.3d/.a1d/.a2d with .clamp, .zero and .trap; txq and suq
+ * .width, .height, .depth and .num_mipmap_levels.  The .acube geometry
+ * (no imageCubeArray), tex.grad.cube, cube surface geometries and
+ * sust.p are refused with CUVK_CC_UNSUPPORTED naming the instruction.
  */
 #include <string.h>
 
@@ -94,23 +94,21 @@ fail(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, const char *w
 }
 
 /* The geometry of an instruction and its spatial coordinates (the layer
- * index not counted); false (failed) for those not done.  Textures take
- * layered and cube geometries, surfaces not yet. */
+ * index not counted); false (failed) for those not done.  Cube
+ * geometries are for textures only (CUDA's surface calls address a
+ * cubemap's faces as layers). */
 static bool
 geometry(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, bool texture, enum cuvk_kernel_tex_dim *dim,
          unsigned *coords)
 {
    enum ptx_modifier g = cuvk_spirv_mod_of_class(in, PTX_MODC_GEOM);
+   if (g == PTX_MOD_GEOM_A1D || g == PTX_MOD_GEOM_A2D) {
+      *dim = g == PTX_MOD_GEOM_A1D ? CUVK_KERNEL_DIM_1D_ARRAY : CUVK_KERNEL_DIM_2D_ARRAY;
+      *coords = g == PTX_MOD_GEOM_A1D ? 1 : 2;
+      return true;
+   }
    if (texture) {
       switch (g) {
-      case PTX_MOD_GEOM_A1D:
-         *dim = CUVK_KERNEL_DIM_1D_ARRAY;
-         *coords = 1;
-         return true;
-      case PTX_MOD_GEOM_A2D:
-         *dim = CUVK_KERNEL_DIM_2D_ARRAY;
-         *coords = 2;
-         return true;
       case PTX_MOD_GEOM_CUBE:
          *dim = CUVK_KERNEL_DIM_CUBE;
          *coords = 3;
@@ -1152,8 +1150,13 @@ lower_surface(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
       return fail(e, in, cuvk_spirv_has_mod(in, PTX_MOD_SU_P) ? "formatted access (.p)" : "this form") ? 1 : -1;
    if (!geometry(e, in, false, &dim, &ncoords))
       return -1;
-   /* PTX passes .3d coordinates as a .v4. */
-   unsigned given_coords = dim == CUVK_KERNEL_DIM_3D ? 4 : ncoords;
+   /* PTX passes .3d and .a2d coordinates as a .v4, .a1d as a .v2; the
+    * layered ones start with the layer. */
+   bool arrayed = dim_arrayed(dim);
+   unsigned given_coords = dim == CUVK_KERNEL_DIM_3D || dim == CUVK_KERNEL_DIM_2D_ARRAY ? 4
+                           : dim == CUVK_KERNEL_DIM_1D_ARRAY                            ? 2
+                                                                                        : ncoords;
+   unsigned first = arrayed ? 2 : 1;
    enum oob_mode mode = cuvk_spirv_has_mod(in, PTX_MOD_CLAMP) ? OOB_CLAMP
                         : cuvk_spirv_has_mod(in, PTX_MOD_ZERO) ? OOB_ZERO
                                                                : OOB_TRAP;
@@ -1170,7 +1173,10 @@ lower_surface(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
       return cuvk_spirv_fail(e, CUVK_CC_INVALID, in, "%s: expected [handle, {coordinates}] and %u values",
                              ptx_opcode_table[in->op].name, vec) ? 1 : -1;
    unsigned size_log2 = (unsigned)__builtin_ctz(bytes);
-   uint32_t fn = surface_fn(e, in, store, CUVK_KERNEL_SURF_BINDING(dim, size_log2), dim, ncoords, size_log2, mode);
+   /* The helper takes the layer as one more coordinate (Vulkan's order:
+    * x, y, layer), bounded by the layer count as the others are. */
+   uint32_t fn = surface_fn(e, in, store, CUVK_KERNEL_SURF_BINDING(dim, size_log2), dim, ncoords + arrayed,
+                            size_log2, mode);
    if (!fn)
       return -1;
 
@@ -1181,7 +1187,9 @@ lower_surface(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
    uint32_t zero = cuvk_spirv_const_u32(e, 0);
    uint32_t parts[4] = {zero, zero, zero, zero};
    for (unsigned i = 0; i < ncoords; i++)
-      parts[i] = cuvk_spirv_read(e, &in->src[1 + i], CUVK_SPIRV_UINT, 32);
+      parts[i] = cuvk_spirv_read(e, &in->src[first + i], CUVK_SPIRV_UINT, 32);
+   if (arrayed)
+      parts[ncoords] = cuvk_spirv_read(e, &in->src[1], CUVK_SPIRV_UINT, 32);
    /* The x coordinate of .b accesses is in bytes. */
    if (size_log2)
       parts[0] = cuvk_spirv_val(e, SpvOpShiftRightArithmetic, u32, parts[0], cuvk_spirv_const_u32(e, size_log2));

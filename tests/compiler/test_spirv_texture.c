@@ -104,6 +104,7 @@ expected_bindings(const char *name)
       {"tex_cubemap", one << CUVK_KERNEL_TEX_BINDING(CUVK_KERNEL_DIM_CUBE, CUVK_KERNEL_TEX_FLOAT)},
       {"tex2d_grad", one << CUVK_KERNEL_TEX_BINDING(CUVK_KERNEL_DIM_2D, CUVK_KERNEL_TEX_FLOAT)},
       {"tex2d_gather", one << CUVK_KERNEL_TEX_BINDING(CUVK_KERNEL_DIM_2D, CUVK_KERNEL_TEX_FLOAT)},
+      {"surf2d_layered", one << CUVK_KERNEL_SURF_BINDING(CUVK_KERNEL_DIM_2D_ARRAY, 2)},
    };
    for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
       if (strcmp(table[i].kernel, name) == 0)
@@ -149,7 +150,7 @@ kernels(const char *path, const struct cuvk_cc_target *t)
       free(k.words);
       count++;
    }
-   UNIT_CHECK(count == 19);
+   UNIT_CHECK(count == 20);
    cuvk_cc_module_destroy(m);
    free(text);
 }
@@ -192,8 +193,8 @@ refusals(void)
    /* Line 10 is the body's first instruction. */
    expect_refused("layered cubemap", &lavapipe,
                   "\ttex.acube.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %f5, %f6, %f7}];\n", 10, ".acube");
-   expect_refused("layered surface", &lavapipe, "\tsuld.b.a2d.b32.trap {%r1}, [%rd1, {%r2, %r3, %r4, %r4}];\n", 10,
-                  ".a2d");
+   expect_refused("cube surface", &lavapipe, "\tsuld.b.cube.b32.trap {%r1}, [%rd1, {%r2, %r3, %r4, %r4}];\n", 10,
+                  ".cube");
    expect_refused("cube gradients", &lavapipe,
                   "\ttex.grad.cube.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6, %f7, %f8}], "
                   "{%f9, %f10, %f11, %f11}, {%f9, %f10, %f11, %f11};\n",

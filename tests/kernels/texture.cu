@@ -183,3 +183,14 @@ extern "C" __global__ void tex2d_gather(cudaTextureObject_t t, float4 *out, int 
       o[3] = tex2Dgather<float4>(t, x + 1.0f, y + 1.0f, 3);
    }
 }
+
+// A layered surface read and written in place: each layer's texels
+// doubled plus the layer.
+extern "C" __global__ void surf2d_layered(cudaSurfaceObject_t s, int w, int h, int layers)
+{
+   int x = threadIdx.x, y = blockIdx.x, l = blockIdx.y;
+   if (x < w && y < h && l < layers) {
+      float v = surf2DLayeredread<float>(s, x * 4, y, l);
+      surf2DLayeredwrite(2.0f * v + l, s, x * 4, y, l);
+   }
+}

@@ -1037,6 +1037,64 @@ case_gather(void)
    OK(cuArrayDestroy(a));
 }
 
+/* surf2DLayeredread and surf2DLayeredwrite on every texel of every
+ * layer of a layered surface. */
+static void
+case_layered_surface(void)
+{
+   enum { LW = 8, LH = 4, LAYERS = 3 };
+   static float px[LAYERS][LH][LW], got[LAYERS][LH][LW];
+   for (int l = 0; l < LAYERS; l++)
+      for (int y = 0; y < LH; y++)
+         for (int x = 0; x < LW; x++)
+            px[l][y][x] = (float)(l * 1000 + y * 10 + x);
+   CUDA_ARRAY3D_DESCRIPTOR d = {LW, LH, LAYERS, CU_AD_FORMAT_FLOAT, 1,
+                                CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_SURFACE_LDST};
+   CUarray a;
+   OK(cuArray3DCreate(&a, &d));
+   CUDA_MEMCPY3D c = {0};
+   c.srcMemoryType = CU_MEMORYTYPE_HOST;
+   c.srcHost = px;
+   c.srcPitch = LW * 4;
+   c.srcHeight = LH;
+   c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+   c.dstArray = a;
+   c.WidthInBytes = LW * 4;
+   c.Height = LH;
+   c.Depth = LAYERS;
+   OK(cuMemcpy3D(&c));
+   CUDA_RESOURCE_DESC rd = {0};
+   rd.resType = CU_RESOURCE_TYPE_ARRAY;
+   rd.res.array.hArray = a;
+   CUsurfObject s;
+   OK(cuSurfObjectCreate(&s, &rd));
+   int w = LW, h = LH, layers = LAYERS;
+   void *args[] = {&s, &w, &h, &layers};
+   OK(cuLaunchKernel(kernel("surf2d_layered"), LH, LAYERS, 1, LW, 1, 1, 0, NULL, args, NULL));
+   OK(cuCtxSynchronize());
+   c = (CUDA_MEMCPY3D){0};
+   c.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+   c.srcArray = a;
+   c.dstMemoryType = CU_MEMORYTYPE_HOST;
+   c.dstHost = got;
+   c.dstPitch = LW * 4;
+   c.dstHeight = LH;
+   c.WidthInBytes = LW * 4;
+   c.Height = LH;
+   c.Depth = LAYERS;
+   OK(cuMemcpy3D(&c));
+   unsigned bad = 0;
+   for (int l = 0; l < LAYERS; l++)
+      for (int y = 0; y < LH; y++)
+         for (int x = 0; x < LW; x++)
+            if (got[l][y][x] != 2.0f * px[l][y][x] + (float)l && bad++ < 5)
+               fprintf(stderr, "layer %d (%d, %d) = %g, expected %g\n", l, x, y, got[l][y][x],
+                       2.0f * px[l][y][x] + (float)l);
+   CHECK(bad == 0);
+   OK(cuSurfObjectDestroy(s));
+   OK(cuArrayDestroy(a));
+}
+
 /* A texture over linear memory sampled by tex1D (float coordinates:
  * CUDA defines only tex1Dfetch there): not served, so the launch fails as
  * a fault does, rather than reading zeros. */
@@ -1085,6 +1143,7 @@ static const struct {
    {"texture.kernel.layered", case_layered},
    {"texture.kernel.cubemap", case_cubemap},
    {"texture.kernel.gather", case_gather},
+   {"texture.kernel.layered_surface", case_layered_surface},
 };
 
 static char *
