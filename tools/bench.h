@@ -162,6 +162,7 @@ struct bench_vk_buffer {
    VkDeviceMemory memory;
    VkDeviceSize size;
    VkDeviceSize allocation_size;
+   uint32_t memory_type;
    bool dedicated;
    void *map;
 };
@@ -192,6 +193,10 @@ bool bench_vk_record_empty_dispatch(struct bench_vk *vk);
 bool bench_vk_submit_wait(struct bench_vk *vk);
 
 /* A new OPAQUE_FD of an exportable buffer's memory; -1 on failure. */
+/* The driver's own import cycle of fd (an export of b): import into a
+ * new buffer on the tool's device, bind, then destroy and free; fd is
+ * the driver's afterwards, whatever happens. */
+bool bench_vk_import_cycle(struct bench_vk *vk, const struct bench_vk_buffer *b, int fd);
 int bench_vk_export_fd(struct bench_vk *vk, const struct bench_vk_buffer *b);
 
 /* A binary or timeline semaphore, exportable as OPAQUE_FD when asked. */

@@ -362,6 +362,7 @@ bench_vk_buffer_create(struct bench_vk *vk, VkDeviceSize size, enum bench_vk_mem
       goto fail_buffer;
    }
    out->allocation_size = req.size;
+   out->memory_type = type;
    vr = vkBindBufferMemory(vk->device, out->buffer, out->memory, 0);
    if (vr != VK_SUCCESS) {
       vk_fail(vr, "vkBindBufferMemory");
@@ -547,6 +548,58 @@ bench_vk_submit_wait(struct bench_vk *vk)
    vr = vkResetFences(vk->device, 1, &vk->fence);
    if (vr != VK_SUCCESS)
       return vk_fail(vr, "vkResetFences");
+   return true;
+}
+
+bool
+bench_vk_import_cycle(struct bench_vk *vk, const struct bench_vk_buffer *b, int fd)
+{
+   VkBuffer buffer;
+   VkDeviceMemory memory;
+   VkExternalMemoryBufferCreateInfo ext_info = {
+      .sType = VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO,
+      .handleTypes = BENCH_VK_EXPORT,
+   };
+   VkBufferCreateInfo binfo = {
+      .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+      .pNext = &ext_info,
+      .size = b->size,
+      .usage = BENCH_VK_USAGE,
+      .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+   };
+   VkResult vr = vkCreateBuffer(vk->device, &binfo, NULL, &buffer);
+   if (vr != VK_SUCCESS) {
+      close(fd);
+      return vk_fail(vr, "vkCreateBuffer");
+   }
+   VkMemoryDedicatedAllocateInfo dedicated = {
+      .sType = VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO,
+      .buffer = buffer,
+   };
+   VkImportMemoryFdInfoKHR import = {
+      .sType = VK_STRUCTURE_TYPE_IMPORT_MEMORY_FD_INFO_KHR,
+      .pNext = b->dedicated ? &dedicated : NULL,
+      .handleType = BENCH_VK_EXPORT,
+      .fd = fd,
+   };
+   VkMemoryAllocateInfo ainfo = {
+      .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+      .pNext = &import,
+      .allocationSize = b->allocation_size,
+      .memoryTypeIndex = b->memory_type,
+   };
+   vr = vkAllocateMemory(vk->device, &ainfo, NULL, &memory);
+   if (vr != VK_SUCCESS) {
+      /* A failed import leaves the fd with the caller. */
+      close(fd);
+      vkDestroyBuffer(vk->device, buffer, NULL);
+      return vk_fail(vr, "vkAllocateMemory (import)");
+   }
+   vr = vkBindBufferMemory(vk->device, buffer, memory, 0);
+   vkDestroyBuffer(vk->device, buffer, NULL);
+   vkFreeMemory(vk->device, memory, NULL);
+   if (vr != VK_SUCCESS)
+      return vk_fail(vr, "vkBindBufferMemory (import)");
    return true;
 }
 

@@ -349,6 +349,17 @@ op_cu_import_cycle(void *p)
    return ok;
 }
 
+/* The driver's floor for the cycle above: the same fd imported by the
+ * tool's own VkDevice into a buffer, then freed. */
+static bool
+op_vk_import_cycle(void *p)
+{
+   struct op_ctx *c = p;
+   int fd = c->fd;
+   c->fd = -1;
+   return bench_vk_import_cycle(c->vk, c->exported, fd);
+}
+
 /* ---- Tables ---- */
 
 static struct bench_table *
@@ -838,6 +849,9 @@ bench_import(struct bench_state *s)
                       "cuDestroyExternalMemory; vkGetMemoryFdKHR for a fresh fd each run, not timed";
    t->impl_what[BENCH_IMPL_CUVK] = what;
    t->impl_what[BENCH_IMPL_CUDA] = what;
+   t->impl_what[BENCH_IMPL_VULKAN] = s->have_vk && s->vk.can_export ?
+      "vkAllocateMemory importing the same fd + vkCreateBuffer + vkBindBufferMemory + vkDestroyBuffer + "
+      "vkFreeMemory, on the tool's own VkDevice" : NULL;
    tool_format_size(BENCH_IMPORT_SIZE, sz, sizeof(sz));
    snprintf(label, sizeof(label), "import cycle, %s", sz);
    table_add_row(t, label, BENCH_IMPORT_SIZE);
@@ -878,6 +892,16 @@ bench_import(struct bench_state *s)
       bench_table_note(t, "VK_LAYER_CUVK_interop is not in VK_INSTANCE_LAYERS: cuvk imports "
                        "without the exporter's record of the allocation");
 
+   {
+      struct op_ctx c = { .vk = &s->vk, .exported = &small, .fd = -1 };
+      progress(s, t->id, "Vulkan");
+      if (!bench_measure(s, op_vk_import_cycle, op_import_prepare, &c, &t->rows[0].r[BENCH_IMPL_VULKAN])) {
+         bench_table_note(t, "the Vulkan import cycle failed (see the messages above)");
+         s->failures++;
+      }
+      if (c.fd >= 0)
+         close(c.fd);
+   }
    for (int i = 0; i < 2; i++) {
       int k = bench_cu_index(s, i);
       struct bench_cu *cu = &s->cu[k];

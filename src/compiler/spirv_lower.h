@@ -105,4 +105,12 @@ void cuvk_spirv_write_carry(struct cuvk_spirv_emitter *e, uint32_t value_u32);
  * error (recorded through cuvk_spirv_fail). */
 int cuvk_spirv_lower_alu(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in);
 
+/* Lane by lane f16x2 (bf false) or bf16x2 add, min or max (op
+ * PTX_OP_ADD, _MIN, _MAX, no modifiers) of two 32-bit words of lanes,
+ * rounded as the packed instructions round (spirv_lower_float.c), with
+ * no control flow: what the compare-and-swap loops of half-precision
+ * atomics combine.  bf needs shaderFloat64 and shaderInt64 for add. */
+uint32_t cuvk_spirv_packed_op(struct cuvk_spirv_emitter *e, enum ptx_opcode op, bool bf,
+                              uint32_t a, uint32_t b);
+
 #endif

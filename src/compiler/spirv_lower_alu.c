@@ -128,15 +128,6 @@ need_srcs(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, unsigned
    return true;
 }
 
-/* The type an instruction needs exactly one of. */
-static bool
-need_type(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, struct alu_type *t)
-{
-   if (!alu_type(in, 0, t))
-      return cuvk_spirv_fail(e, CUVK_CC_INVALID, in, "%s: no type", alu_name(in));
-   return alu_check_type(e, in, t);
-}
-
 static uint32_t
 bool_to_u(struct cuvk_spirv_emitter *e, uint32_t p, unsigned bits)
 {
@@ -808,16 +799,31 @@ icompare(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, enum ptx_
    return cuvk_spirv_val(e, op, bo, a, b);
 }
 
+/* The bits set writes for true in one lane of dtype dt: 1.0 of a float
+ * type (f16/bf16 lanes included), all ones of an integer one. */
+static uint64_t
+set_true(const struct alu_type *dt, unsigned lane_bits)
+{
+   switch (dt->mod) {
+   case PTX_MOD_F32: return 0x3f800000u;
+   case PTX_MOD_F16: case PTX_MOD_F16X2: return 0x3c00;
+   case PTX_MOD_BF16: case PTX_MOD_BF16X2: return 0x3f80;
+   default: return ones(lane_bits);
+   }
+}
+
 /* setp and set: the comparison, then the optional .and/.or/.xor with a
  * (maybe negated) predicate.  setp's second destination (p|q) is the
- * negated comparison combined the same way. */
+ * negated comparison combined the same way.  f16x2, bf16x2 (and bf16)
+ * sources compare lane by lane on the bits (alu_lane_compare): setp's p
+ * gets the low lane and q the high one, set writes each lane's half. */
 static int
 lower_compare(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
 {
    bool setp = in->op == PTX_OP_SETP;
    struct alu_type dt = { 0 }, st;
    enum ptx_modifier cmp = PTX_MOD_COUNT, boolop = PTX_MOD_COUNT;
-   uint32_t bo = alu_b(e);
+   uint32_t bo = alu_b(e), u = alu_u(e, 32);
 
    for (unsigned i = 0; i < in->mod_count; i++) {
       if (ptx_modifier_table[in->mods[i]].cls == PTX_MODC_CMP)
@@ -826,58 +832,100 @@ lower_compare(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
          boolop = in->mods[i];
    }
    if (setp) {
-      if (!need_type(e, in, &st))
-         return -1;
+      if (!alu_type(in, 0, &st))
+         return alu_refuse(e, CUVK_CC_INVALID, in, "%s: no type", alu_name(in));
    } else {
       if (!alu_type(in, 0, &dt) || !alu_type(in, 1, &st))
          return alu_refuse(e, CUVK_CC_INVALID, in, "%s: set needs two types", alu_name(in));
-      if (!alu_check_type(e, in, &dt) || !alu_check_type(e, in, &st))
-         return -1;
+   }
+   bool lanes = st.mod == PTX_MOD_F16X2 || st.mod == PTX_MOD_BF16X2 || st.mod == PTX_MOD_BF16;
+   bool x2 = lanes && st.bits == 32, bf = st.mod == PTX_MOD_BF16 || st.mod == PTX_MOD_BF16X2;
+   if (lanes) {
+      if (bf && alu_has(in, PTX_MOD_FTZ))
+         return alu_refuse(e, CUVK_CC_INVALID, in, "%s: bf16 takes no .ftz", alu_name(in));
+      if (!x2 && !cuvk_spirv_target(e)->int16)
+         return alu_refuse(e, CUVK_CC_UNSUPPORTED, in, "%s: the device lacks shaderInt16",
+                           alu_name(in));
+   } else if (!alu_check_type(e, in, &st)) {
+      return -1;
+   }
+   /* set's destination: 32 bits (f32, an integer, or a packed pair for
+    * packed sources), or 16 (f16, bf16, u16, s16, b16) for scalar ones. */
+   if (!setp) {
+      bool packed_dt = dt.mod == PTX_MOD_F16X2 || dt.mod == PTX_MOD_BF16X2;
+      if (x2 ? dt.bits != 32 || dt.mod == PTX_MOD_F32 || dt.mod == PTX_MOD_B32 ||
+                  (packed_dt && dt.mod != st.mod)
+             : packed_dt || (dt.bits != 32 && dt.bits != 16))
+         return alu_refuse(e, CUVK_CC_INVALID, in, "%s: no such set", alu_name(in));
+      if (dt.bits == 16 && !cuvk_spirv_target(e)->int16)
+         return alu_refuse(e, CUVK_CC_UNSUPPORTED, in, "%s: the device lacks shaderInt16",
+                           alu_name(in));
    }
    unsigned nsrc = boolop != PTX_MOD_COUNT ? 3 : 2;
    if (cmp == PTX_MOD_COUNT || in->src_count != nsrc || in->dst_count < 1 ||
        in->dst_count > (setp ? 2u : 1u))
       return alu_refuse(e, CUVK_CC_INVALID, in, "%s: malformed comparison", alu_name(in));
 
-   uint32_t p;
-   if (st.kind == CUVK_SPIRV_FLOAT) {
+   uint32_t p[2] = { 0, 0 };
+   if (lanes) {
+      uint32_t a = alu_read(e, in, 0, CUVK_SPIRV_UINT, x2 ? 32 : 16);
+      uint32_t b = alu_read(e, in, 1, CUVK_SPIRV_UINT, x2 ? 32 : 16);
+      if (!x2) {
+         a = cuvk_spirv_val(e, SpvOpUConvert, u, a);
+         b = cuvk_spirv_val(e, SpvOpUConvert, u, b);
+      }
+      for (unsigned l = 0; l < (x2 ? 2u : 1u); l++) {
+         uint32_t sh = alu_cu(e, 32, 16 * l), m = alu_cu(e, 32, 0xffff);
+         uint32_t la = cuvk_spirv_val(e, SpvOpBitwiseAnd, u,
+                                      cuvk_spirv_val(e, SpvOpShiftRightLogical, u, a, sh), m);
+         uint32_t lb = cuvk_spirv_val(e, SpvOpBitwiseAnd, u,
+                                      cuvk_spirv_val(e, SpvOpShiftRightLogical, u, b, sh), m);
+         p[l] = alu_lane_compare(e, in, cmp, la, lb, bf);
+      }
+   } else if (st.kind == CUVK_SPIRV_FLOAT) {
       uint32_t a = alu_read(e, in, 0, st.kind, st.bits);
       uint32_t b = alu_read(e, in, 1, st.kind, st.bits);
       if (alu_has(in, PTX_MOD_FTZ)) {
          a = alu_flush(e, a, st.bits);
          b = alu_flush(e, b, st.bits);
       }
-      p = alu_fcompare(e, in, cmp, a, b, st.bits);
+      p[0] = alu_fcompare(e, in, cmp, a, b, st.bits);
    } else {
       uint32_t a = alu_read(e, in, 0, st.kind, st.bits);
       uint32_t b = alu_read(e, in, 1, st.kind, st.bits);
-      p = icompare(e, in, cmp, a, b, st.kind == CUVK_SPIRV_SINT);
+      p[0] = icompare(e, in, cmp, a, b, st.kind == CUVK_SPIRV_SINT);
    }
-   if (!p)
+   if (!p[0] || (x2 && !p[1]))
       return -1;
 
-   uint32_t q = cuvk_spirv_val(e, SpvOpLogicalNot, bo, p);
+   /* Without packed lanes, the second value is the negated comparison. */
+   if (!x2)
+      p[1] = cuvk_spirv_val(e, SpvOpLogicalNot, bo, p[0]);
    if (boolop != PTX_MOD_COUNT) {
       uint32_t c = alu_read(e, in, 2, CUVK_SPIRV_BOOL, 1);
       SpvOp op = boolop == PTX_MOD_AND ? SpvOpLogicalAnd
                  : boolop == PTX_MOD_OR ? SpvOpLogicalOr : SpvOpLogicalNotEqual;
-      p = cuvk_spirv_val(e, op, bo, p, c);
-      q = cuvk_spirv_val(e, op, bo, q, c);
+      p[0] = cuvk_spirv_val(e, op, bo, p[0], c);
+      p[1] = cuvk_spirv_val(e, op, bo, p[1], c);
    }
    if (setp) {
-      cuvk_spirv_write(e, &in->dst[0], p, CUVK_SPIRV_BOOL, 1);
+      cuvk_spirv_write(e, &in->dst[0], p[0], CUVK_SPIRV_BOOL, 1);
       if (in->dst_count == 2)
-         cuvk_spirv_write(e, &in->dst[1], q, CUVK_SPIRV_BOOL, 1);
+         cuvk_spirv_write(e, &in->dst[1], p[1], CUVK_SPIRV_BOOL, 1);
       return 1;
    }
-   /* set: 1.0f or all ones for true, 0 for false. */
-   uint32_t one = dt.kind == CUVK_SPIRV_FLOAT ? alu_cf(e, 32, 0x3f800000u)
-                                              : alu_cu(e, 32, 0xffffffffu);
-   uint32_t zero = dt.kind == CUVK_SPIRV_FLOAT ? alu_cf(e, 32, 0) : alu_cu(e, 32, 0);
-   if (dt.bits != 32)
-      return alu_refuse(e, CUVK_CC_INVALID, in, "%s: set writes 32 bits", alu_name(in));
-   uint32_t type = dt.kind == CUVK_SPIRV_FLOAT ? alu_f(e, 32) : alu_u(e, 32);
-   cuvk_spirv_write(e, &in->dst[0], alu_sel(e, type, p, one, zero), dt.kind, 32);
+   if (x2) {
+      uint64_t t = set_true(&dt, 16);
+      uint32_t r = cuvk_spirv_val(e, SpvOpBitwiseOr, u,
+                                  alu_sel(e, u, p[0], alu_cu(e, 32, t), alu_cu(e, 32, 0)),
+                                  alu_sel(e, u, p[1], alu_cu(e, 32, t << 16), alu_cu(e, 32, 0)));
+      cuvk_spirv_write(e, &in->dst[0], r, CUVK_SPIRV_UINT, 32);
+      return 1;
+   }
+   /* set: 1.0 or all ones for true, 0 for false, as bits of dt's width. */
+   uint32_t r = alu_sel(e, alu_u(e, dt.bits), p[0], alu_cu(e, dt.bits, set_true(&dt, dt.bits)),
+                        alu_cu(e, dt.bits, 0));
+   cuvk_spirv_write(e, &in->dst[0], r, CUVK_SPIRV_UINT, dt.bits);
    return 1;
 }
 

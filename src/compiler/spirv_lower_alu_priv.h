@@ -109,6 +109,10 @@ int alu_lower_cvt(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in);
  * lane on the bits (spirv_lower_float.c). */
 int alu_lower_packed(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in,
                      const struct alu_type *t);
+/* The comparison cmp of two f16 (bf false) or bf16 lanes, each the low
+ * 16 bits of a uint32, on their bits; .ftz flushes f16 lanes first. */
+uint32_t alu_lane_compare(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in,
+                          enum ptx_modifier cmp, uint32_t a, uint32_t b, bool bf);
 /* Float comparison (setp/set/slct): ordered and unordered operators. */
 uint32_t alu_fcompare(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in,
                       enum ptx_modifier cmp, uint32_t a, uint32_t b, unsigned bits);

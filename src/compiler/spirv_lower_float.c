@@ -1097,19 +1097,82 @@ lane_negative(struct cuvk_spirv_emitter *e, uint32_t lane)
                          alu_cu(e, 32, 0));
 }
 
-/* One lane of in: sources' lane bits in v, the result's lane bits. */
+/* An integer whose order is the lane's value order, for lanes that are
+ * not NaN: -0 and +0 meet at 0x8000, negatives below it.  Comparing keys
+ * needs no f16 or f64 arithmetic, so packed comparisons work on any
+ * device and whatever it does with subnormals. */
 static uint32_t
-packed_lane(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, const uint32_t *v,
-            bool bf)
+lane_key(struct cuvk_spirv_emitter *e, uint32_t lane)
+{
+   uint32_t u = alu_u(e, 32);
+   uint32_t mag = cuvk_spirv_val(e, SpvOpBitwiseAnd, u, lane, alu_cu(e, 32, 0x7fff));
+   return alu_sel(e, u, lane_negative(e, lane),
+                  cuvk_spirv_val(e, SpvOpISub, u, alu_cu(e, 32, 0x8000), mag),
+                  cuvk_spirv_val(e, SpvOpIAdd, u, alu_cu(e, 32, 0x8000), mag));
+}
+
+uint32_t
+alu_lane_compare(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in,
+                 enum ptx_modifier cmp, uint32_t a, uint32_t b, bool bf)
+{
+   uint32_t bo = alu_b(e);
+   bool unordered = false;
+   SpvOp op;
+
+   if (alu_has(in, PTX_MOD_FTZ)) {
+      a = lane_flush(e, a);
+      b = lane_flush(e, b);
+   }
+   uint32_t any_nan = cuvk_spirv_val(e, SpvOpLogicalOr, bo, lane_isnan(e, a, bf),
+                                     lane_isnan(e, b, bf));
+   switch (cmp) {
+   case PTX_MOD_NAN: return any_nan;
+   case PTX_MOD_NUM: return cuvk_spirv_val(e, SpvOpLogicalNot, bo, any_nan);
+   case PTX_MOD_EQU: unordered = true; /* fallthrough */
+   case PTX_MOD_EQ: op = SpvOpIEqual; break;
+   case PTX_MOD_NEU: unordered = true; /* fallthrough */
+   case PTX_MOD_NE: op = SpvOpINotEqual; break;
+   case PTX_MOD_LTU: unordered = true; /* fallthrough */
+   case PTX_MOD_LT: op = SpvOpULessThan; break;
+   case PTX_MOD_LEU: unordered = true; /* fallthrough */
+   case PTX_MOD_LE: op = SpvOpULessThanEqual; break;
+   case PTX_MOD_GTU: unordered = true; /* fallthrough */
+   case PTX_MOD_GT: op = SpvOpUGreaterThan; break;
+   case PTX_MOD_GEU: unordered = true; /* fallthrough */
+   case PTX_MOD_GE: op = SpvOpUGreaterThanEqual; break;
+   default:
+      cuvk_spirv_fail(e, CUVK_CC_INVALID, in, "%s: %s does not compare floats", alu_name(in),
+                      ptx_modifier_table[cmp].name);
+      return 0;
+   }
+   uint32_t r = cuvk_spirv_val(e, op, bo, lane_key(e, a), lane_key(e, b));
+   if (unordered)
+      return cuvk_spirv_val(e, SpvOpLogicalOr, bo, any_nan, r);
+   return cuvk_spirv_val(e, SpvOpLogicalAnd, bo, cuvk_spirv_val(e, SpvOpLogicalNot, bo, any_nan),
+                         r);
+}
+
+/* in's modifier mod; none when in is NULL (an atomic's plain operation). */
+static bool
+packed_has(const struct cuvk_ir_instr *in, enum ptx_modifier mod)
+{
+   return in && alu_has(in, mod);
+}
+
+/* One lane of op (in's, with its modifiers, or a plain one when in is
+ * NULL): sources' lane bits in v, the result's lane bits. */
+static uint32_t
+packed_lane(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, enum ptx_opcode op,
+            const uint32_t *v, bool bf)
 {
    uint32_t u = alu_u(e, 32), bo = alu_b(e);
    unsigned w = bf ? 64 : 32;
-   bool ftz = alu_has(in, PTX_MOD_FTZ);
+   bool ftz = packed_has(in, PTX_MOD_FTZ);
    uint32_t l[3], x[3], r;
 
    for (unsigned i = 0; i < 3 && v[i]; i++)
       l[i] = ftz ? lane_flush(e, v[i]) : v[i];
-   switch (in->op) {
+   switch (op) {
    case PTX_OP_NEG:
       r = cuvk_spirv_val(e, SpvOpBitwiseXor, u, l[0], alu_cu(e, 32, 0x8000));
       break;
@@ -1118,7 +1181,7 @@ packed_lane(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, const 
       break;
    case PTX_OP_MIN:
    case PTX_OP_MAX: {
-      bool max = in->op == PTX_OP_MAX;
+      bool max = op == PTX_OP_MAX;
       x[0] = lane_to_wide(e, l[0], bf);
       x[1] = lane_to_wide(e, l[1], bf);
       uint32_t an = lane_isnan(e, l[0], bf), bn = lane_isnan(e, l[1], bf);
@@ -1133,7 +1196,7 @@ packed_lane(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, const 
                                                           : as));
       r = alu_sel(e, u, pick_a, l[0], l[1]);
       uint32_t nan = alu_cu(e, 32, 0x7fff);
-      if (alu_has(in, PTX_MOD_NAN_MINMAX)) {
+      if (packed_has(in, PTX_MOD_NAN_MINMAX)) {
          r = alu_sel(e, u, cuvk_spirv_val(e, SpvOpLogicalOr, bo, an, bn), nan, r);
       } else {
          r = alu_sel(e, u, bn, l[0], r);
@@ -1146,12 +1209,12 @@ packed_lane(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, const 
       uint32_t xs, err = alu_cf(e, w, 0);
       for (unsigned i = 0; i < 3 && v[i]; i++)
          x[i] = lane_to_wide(e, l[i], bf);
-      if (in->op == PTX_OP_MUL) {
+      if (op == PTX_OP_MUL) {
          xs = wop(e, SpvOpFMul, w, x[0], x[1]);   /* exact */
-      } else if (in->op == PTX_OP_FMA) {
+      } else if (op == PTX_OP_FMA) {
          two_sum(e, w, wop(e, SpvOpFMul, w, x[0], x[1]), x[2], &xs, &err);
       } else {
-         uint32_t b = in->op == PTX_OP_SUB ? cuvk_spirv_val(e, SpvOpFNegate, alu_f(e, w), x[1])
+         uint32_t b = op == PTX_OP_SUB ? cuvk_spirv_val(e, SpvOpFNegate, alu_f(e, w), x[1])
                                            : x[1];
          two_sum(e, w, x[0], b, &xs, &err);
       }
@@ -1161,7 +1224,7 @@ packed_lane(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, const 
    }
    if (ftz)
       r = lane_flush(e, r);
-   if (alu_has(in, PTX_MOD_SAT)) {
+   if (packed_has(in, PTX_MOD_SAT)) {
       uint32_t m = cuvk_spirv_val(e, SpvOpBitwiseAnd, u, r, alu_cu(e, 32, 0x7fff));
       uint32_t zero = cuvk_spirv_val(e, SpvOpLogicalOr, bo, lane_negative(e, r),
                                      lane_isnan(e, r, bf));
@@ -1169,7 +1232,7 @@ packed_lane(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, const 
                   alu_cu(e, 32, 0x3c00), r);
       r = alu_sel(e, u, zero, alu_cu(e, 32, 0), r);
    }
-   if (alu_has(in, PTX_MOD_RELU)) {
+   if (packed_has(in, PTX_MOD_RELU)) {
       /* Negative results become +0; NaN stays (the canonical one). */
       uint32_t nan = lane_isnan(e, r, bf);
       uint32_t neg = cuvk_spirv_val(e, SpvOpLogicalAnd, bo, lane_negative(e, r),
@@ -1241,7 +1304,7 @@ alu_lower_packed(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in,
                      : src[i];
          v[i] = cuvk_spirv_val(e, SpvOpBitwiseAnd, u, v[i], alu_cu(e, 32, 0xffff));
       }
-      uint32_t l = packed_lane(e, in, v, bf);
+      uint32_t l = packed_lane(e, in, in->op, v, bf);
       r = lane ? cuvk_spirv_val(e, SpvOpBitwiseOr, u, r,
                                 cuvk_spirv_val(e, SpvOpShiftLeftLogical, u, l, alu_cu(e, 32, 16)))
                : l;
@@ -1635,4 +1698,17 @@ alu_lower_cvt(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
    }
    cuvk_spirv_write(e, &in->dst[0], r, d.kind, d.bits);
    return 1;
+}
+
+uint32_t
+cuvk_spirv_packed_op(struct cuvk_spirv_emitter *e, enum ptx_opcode op, bool bf, uint32_t a,
+                     uint32_t b)
+{
+   uint32_t u = alu_u(e, 32), m = alu_cu(e, 32, 0xffff), sh = alu_cu(e, 32, 16);
+   uint32_t lo[3] = { cuvk_spirv_val(e, SpvOpBitwiseAnd, u, a, m),
+                      cuvk_spirv_val(e, SpvOpBitwiseAnd, u, b, m), 0 };
+   uint32_t hi[3] = { cuvk_spirv_val(e, SpvOpShiftRightLogical, u, a, sh),
+                      cuvk_spirv_val(e, SpvOpShiftRightLogical, u, b, sh), 0 };
+   uint32_t l = packed_lane(e, NULL, op, lo, bf), h = packed_lane(e, NULL, op, hi, bf);
+   return cuvk_spirv_val(e, SpvOpBitwiseOr, u, l, cuvk_spirv_val(e, SpvOpShiftLeftLogical, u, h, sh));
 }

@@ -4,8 +4,10 @@
  */
 #include "cuda_api/module.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "compiler/kernel_abi.h"
 #include "cuda_api/context.h"
@@ -15,6 +17,7 @@
 #include "cuda_api/texture.h"
 #include "mem/block_heap.h"
 #include "mem/page_table.h"
+#include "util/disk_cache.h"
 #include "util/error.h"
 #include "util/log.h"
 #include "util/macros.h"
@@ -52,6 +55,12 @@ struct cuvk_launch {
    struct cuvk_list retired; /* oldest first */
    bool fault_logged;
    bool no_spans;           /* CUVK_KERNEL_SPANS=0: every span empty */
+   /* The pipeline cache on disk (cuvk_launch_cache_checkpoint): pipelines
+    * made since it was last written, when that was and what it cost. */
+   pthread_mutex_t cache_lock;
+   uint32_t cache_dirty;
+   uint64_t cache_saved_ns, cache_save_cost_ns;
+   size_t cache_saved_size;  /* the cache's size when read or last written */
 };
 
 static void
@@ -201,6 +210,8 @@ cuvk_launch_init(struct cuvk_context *ctx)
    if (res != CUDA_SUCCESS)
       goto fail;
    memset(l->fault->map, 0, l->fault->size);
+   pthread_mutex_init(&l->cache_lock, NULL);
+   (void)vkGetPipelineCacheData(ctx->vk, l->cache, &l->cache_saved_size, NULL);
    ctx->launch = l;
    goto out;
 
@@ -225,7 +236,9 @@ cuvk_launch_finish(struct cuvk_context *ctx)
       chunk_destroy(ctx->vk, c);
    chunk_destroy(ctx->vk, l->current);
    chunk_destroy(ctx->vk, l->fault);
-   cuvk_module_cache_pipeline_save(ctx, l->cache);
+   if (__atomic_load_n(&l->cache_dirty, __ATOMIC_RELAXED))
+      cuvk_module_cache_pipeline_save(ctx, l->cache, &l->cache_saved_size);
+   pthread_mutex_destroy(&l->cache_lock);
    vkDestroyPipelineCache(ctx->vk, l->cache, NULL);
    vkDestroyPipelineLayout(ctx->vk, l->layout, NULL);
    free(l);
@@ -310,6 +323,50 @@ launch_data(struct cuvk_context *ctx, VkDeviceSize bytes, uint64_t value, uint8_
    return CUDA_SUCCESS;
 }
 
+static uint64_t
+launch_clock_ns(void)
+{
+   struct timespec t;
+   clock_gettime(CLOCK_MONOTONIC, &t);
+   return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+/* Most programs never destroy their context: they synchronise and exit,
+ * and at exit no Vulkan call is safe (registration.c says why), so a
+ * cache written only at context destroy would never reach the disk and
+ * every run would compile every kernel again.  The cache is written at
+ * synchronisations instead, when pipelines were made since the last
+ * write, but not within ten times the last write's cost of it: a
+ * program that compiles and synchronises in a loop spends at most about
+ * a tenth of its time writing the cache, and what it compiled after the
+ * last write is written at the next synchronisation that is due, or at
+ * context destroy. */
+void
+cuvk_launch_cache_checkpoint(struct cuvk_context *ctx)
+{
+   struct cuvk_launch *l = __atomic_load_n(&ctx->launch, __ATOMIC_ACQUIRE);
+   if (!l || !__atomic_load_n(&l->cache_dirty, __ATOMIC_RELAXED) || !cuvk_disk_cache_enabled())
+      return;
+   /* One writer at a time; a thread that finds another writing leaves it
+    * to that one rather than wait. */
+   if (pthread_mutex_trylock(&l->cache_lock) != 0)
+      return;
+   uint64_t start = launch_clock_ns();
+   if (l->cache_saved_ns && start - l->cache_saved_ns < 10 * l->cache_save_cost_ns) {
+      pthread_mutex_unlock(&l->cache_lock);
+      return;
+   }
+   uint32_t dirty = __atomic_exchange_n(&l->cache_dirty, 0, __ATOMIC_RELAXED);
+   if (cuvk_module_cache_pipeline_save(ctx, l->cache, &l->cache_saved_size)) {
+      uint64_t end = launch_clock_ns();
+      l->cache_saved_ns = end;
+      l->cache_save_cost_ns = end - start;
+      cuvk_logd("disk cache: pipeline cache written after %u new pipelines, in %.2f ms", dirty,
+                (double)(end - start) / 1e6);
+   }
+   pthread_mutex_unlock(&l->cache_lock);
+}
+
 /* f's pipeline for this shape, made at first use.  Context lock held. */
 static CUresult
 launch_pipeline(struct cuvk_context *ctx, struct cuvk_function *f, const uint32_t block[3],
@@ -363,6 +420,7 @@ launch_pipeline(struct cuvk_context *ctx, struct cuvk_function *f, const uint32_
    VkResult vr = vkCreateComputePipelines(ctx->vk, ctx->launch->cache, 1, &info, NULL, &pipeline);
    if (vr != VK_SUCCESS)
       return cuvk_vk_error(vr, "vkCreateComputePipelines for a kernel");
+   __atomic_add_fetch(&ctx->launch->cache_dirty, 1, __ATOMIC_RELAXED);
    f->pipelines[f->pipeline_count++] = (struct cuvk_kernel_pipeline){
       .block = {block[0], block[1], block[2]},
       .dynamic_shared = dynamic_shared,

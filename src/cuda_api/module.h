@@ -99,6 +99,10 @@ VkPipelineLayout cuvk_launch_layout(struct cuvk_context *ctx);
  * faulted in work that has completed; CUDA_SUCCESS otherwise.  Lock-free:
  * any thread, lock held or not. */
 CUresult cuvk_launch_fault(struct cuvk_context *ctx);
+/* Writes ctx's pipeline cache to the disk cache when pipelines were made
+ * since the last write and a write is due (launch.c says when).  Called
+ * after synchronisations; context lock not held. */
+void cuvk_launch_cache_checkpoint(struct cuvk_context *ctx);
 /* CUDA_ERROR_ILLEGAL_ADDRESS, with a log line naming entry, once the
  * context is known to have faulted (cuvk_launch_fault saw it): every call
  * that would queue work answers the sticky error, as on CUDA. */

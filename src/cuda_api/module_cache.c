@@ -292,18 +292,28 @@ cuvk_module_cache_pipeline_create(const struct cuvk_context *ctx, VkPipelineCach
    return vr;
 }
 
-void
-cuvk_module_cache_pipeline_save(const struct cuvk_context *ctx, VkPipelineCache cache)
+bool
+cuvk_module_cache_pipeline_save(const struct cuvk_context *ctx, VkPipelineCache cache, size_t *saved_size)
 {
    uint8_t key[32];
    size_t size = 0;
    if (!cuvk_disk_cache_enabled() || vkGetPipelineCacheData(ctx->vk, cache, &size, NULL) != VK_SUCCESS ||
        size == 0)
-      return;
+      return false;
+   /* The same size as what was read or written last: the pipelines made
+    * since were found in the cache (a warm run), or the driver keeps
+    * nothing of them (lavapipe's cache is a header); rewriting the same
+    * bytes would only cost time. */
+   if (size == *saved_size)
+      return false;
+   bool written = false;
    void *data = malloc(size);
    if (data && vkGetPipelineCacheData(ctx->vk, cache, &size, data) == VK_SUCCESS) {
       pipeline_key(ctx, key);
       cuvk_disk_cache_put(key, data, size);
+      *saved_size = size;
+      written = true;
    }
    free(data);
+   return written;
 }

@@ -43,7 +43,11 @@ void cuvk_module_cache_put(const uint8_t key[32], const struct cuvk_cc_kernel *k
  * for the device. */
 VkResult cuvk_module_cache_pipeline_create(const struct cuvk_context *ctx, VkPipelineCache *out);
 
-/* Writes cache's data to disk (the context is going). */
-void cuvk_module_cache_pipeline_save(const struct cuvk_context *ctx, VkPipelineCache cache);
+/* Writes cache's data to disk unless its size is still *saved_size (the
+ * size when it was read or last written), and then sets *saved_size.
+ * True when it wrote.  vkGetPipelineCacheData is internally synchronised,
+ * so pipelines may be made meanwhile. */
+bool cuvk_module_cache_pipeline_save(const struct cuvk_context *ctx, VkPipelineCache cache,
+                                     size_t *saved_size);
 
 #endif

@@ -1268,6 +1268,7 @@ cuvk_submit_wait(struct cuvk_context *ctx, uint64_t point)
    /* A kernel that faulted in the work waited for makes the wait, and
     * every later one, fail as on CUDA. */
    res = cuvk_launch_fault(ctx);
+   cuvk_launch_cache_checkpoint(ctx);
    if (tr.start) {
       uint64_t end = trace_now();
       pthread_mutex_lock(&ctx->lock);

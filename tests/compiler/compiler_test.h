@@ -1,14 +1,33 @@
 /*
  * What the compiler tests share on top of unit_test.h: reading a PTX file
- * whole, and printing a compiler error the way a compiler would.
+ * whole, printing a compiler error the way a compiler would, the PTX
+ * header of snippets, and (compiler_test.c) the targets tests compile for
+ * and spirv-val run on a module.
  */
 #ifndef CUVK_TESTS_COMPILER_TEST_H
 #define CUVK_TESTS_COMPILER_TEST_H
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "compiler/compiler.h"
 #include "compiler/diag.h"
+
+/* The directives snippets written in the tests start with. */
+#define COMPILER_TEST_PTX_HEADER ".version 9.0\n.target sm_75\n.address_size 64\n"
+
+/* compiler_test.c: a lavapipe-like and an NVIDIA-like target. */
+extern const struct cuvk_cc_target compiler_test_lavapipe;
+extern const struct cuvk_cc_target compiler_test_nvidia;
+
+/* Runs spirv_val --target-env vulkan1.2 on the words: true when it
+ * accepts them, or when spirv_val is NULL (no validator; callers that need
+ * one skip before).  A refused module is kept (its path printed) for
+ * spirv-dis. */
+bool compiler_test_spirv_val(const char *spirv_val, const char *name, const uint32_t *words,
+                             size_t count);
 
 /* The file's bytes (not NUL-terminated) and their count; NULL when it
  * cannot be read. */

@@ -18,8 +18,6 @@
  * checks still run and the spirv-val ones are skipped.
  */
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "alu_emitter.h"
 #include "alu_ref.h"
@@ -32,45 +30,8 @@
 
 static const char *spirv_val;
 
-static const struct cuvk_cc_target full = {
-   .subgroup_size = 8, .int8 = true, .int16 = true, .int64 = true, .float16 = true,
-   .float64 = true, .atomic_int64 = true, .atomic_float32_add = true, .max_shared_bytes = 32768,
-};
+static const struct cuvk_cc_target *const full = &compiler_test_lavapipe;
 
-/* Runs spirv-val on the words; true when it accepts them. */
-static bool
-validate(const char *name, const uint32_t *words, size_t count)
-{
-   char path[] = "/tmp/cuvk-alu-XXXXXX";
-   int fd = mkstemp(path);
-
-   if (!spirv_val)
-      return true;
-   if (fd < 0) {
-      perror("mkstemp");
-      return false;
-   }
-   bool written = write(fd, words, count * 4) == (ssize_t)(count * 4);
-   close(fd);
-   if (!written) {
-      unlink(path);
-      return false;
-   }
-   pid_t pid = fork();
-   if (pid == 0) {
-      execl(spirv_val, spirv_val, "--target-env", "vulkan1.2", path, (char *)NULL);
-      _exit(127);
-   }
-   int status = -1;
-   if (pid > 0)
-      waitpid(pid, &status, 0);
-   bool ok = pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-   if (!ok)
-      fprintf(stderr, "%s: spirv-val refused the module (kept as %s)\n", name, path);
-   else
-      unlink(path);
-   return ok;
-}
 
 static struct cuvk_ir_module *
 to_ir(const char *name, const char *text, size_t len)
@@ -124,7 +85,7 @@ lower_ok(const char *name, const char *body, const struct cuvk_cc_target *t)
       UNIT_CHECK(!"lowering failed");
       return;
    }
-   UNIT_CHECK(validate(name, words, count));
+   UNIT_CHECK(compiler_test_spirv_val(spirv_val, name, words, count));
    snippets++;
    snippet_instrs += lowered;
    free(words);
@@ -154,7 +115,7 @@ lower_fma(const char *name, const char *body, const struct cuvk_cc_target *t, un
       UNIT_CHECK(!"lowering failed");
       return;
    }
-   UNIT_CHECK(validate(name, words, count));
+   UNIT_CHECK(compiler_test_spirv_val(spirv_val, name, words, count));
    for (size_t i = 5; i < count && words[i] >> 16; i += words[i] >> 16) {
       SpvOp op = words[i] & 0xffff;
       if (op == SpvOpExtInst && (words[i] >> 16) >= 5 && words[i + 4] == GLSLstd450Fma)
@@ -342,7 +303,7 @@ check_snippets(void)
             "\tmul.wide.s32 %rd1, %r2, %r3;\n\tmul.wide.u32 %rd1, %r2, 4;\n"
             "\tmul.wide.u16 %r1, %h2, %h3;\n\tmul.hi.u64 %rd1, %rd2, %rd3;\n"
             "\tmul.hi.s64 %rd1, %rd2, %rd3;\n\tmul.lo.s64 %rd1, %rd2, %rd3;\n"
-            "\tmul.hi.u16 %h1, %h2, %h3;\n", &full);
+            "\tmul.hi.u16 %h1, %h2, %h3;\n", full);
    lower_ok("int mad",
             "\tmad.lo.s32 %r1, %r2, %r3, %r4;\n\tmad.hi.u32 %r1, %r2, %r3, %r4;\n"
             "\tmad.wide.s32 %rd1, %r2, %r3, %rd4;\n\tmad.wide.u16 %r1, %h2, %h3, %r4;\n"
@@ -350,7 +311,7 @@ check_snippets(void)
             "\tmul24.lo.s32 %r1, %r2, %r3;\n\tmul24.hi.u32 %r1, %r2, %r3;\n"
             "\tmad24.lo.u32 %r1, %r2, %r3, %r4;\n\tmad24.hi.sat.s32 %r1, %r2, %r3, %r4;\n"
             "\tsad.s32 %r1, %r2, %r3, %r4;\n\tsad.u64 %rd1, %rd2, %rd3, %rd4;\n"
-            "\tsad.u16 %h1, %h2, %h3, %h4;\n", &full);
+            "\tsad.u16 %h1, %h2, %h3, %h4;\n", full);
    lower_ok("carry chains",
             "\tadd.cc.u32 %r1, %r2, %r3;\n\taddc.cc.u32 %r4, %r5, %r6;\n"
             "\taddc.u32 %r7, %r8, 0;\n\tsub.cc.u32 %r1, %r2, %r3;\n"
@@ -358,16 +319,16 @@ check_snippets(void)
             "\tadd.cc.u64 %rd1, %rd2, %rd3;\n\taddc.u64 %rd4, %rd5, %rd6;\n"
             "\tmad.lo.cc.u32 %r1, %r2, %r3, %r4;\n\tmadc.hi.cc.u32 %r5, %r2, %r3, %r6;\n"
             "\tmadc.lo.u32 %r7, %r2, %r3, 0;\n\tsub.cc.s64 %rd1, %rd2, %rd3;\n"
-            "\tsubc.u64 %rd4, %rd5, %rd6;\n", &full);
+            "\tsubc.u64 %rd4, %rd5, %rd6;\n", full);
    lower_ok("div rem",
             "\tdiv.u32 %r1, %r2, %r3;\n\tdiv.s32 %r1, %r2, %r3;\n\trem.u32 %r1, %r2, %r3;\n"
             "\trem.s32 %r1, %r2, %r3;\n\tdiv.u64 %rd1, %rd2, %rd3;\n\tdiv.s64 %rd1, %rd2, %rd3;\n"
             "\trem.s64 %rd1, %rd2, %rd3;\n\trem.u64 %rd1, %rd2, 10;\n\tdiv.s16 %h1, %h2, %h3;\n"
-            "\trem.u16 %h1, %h2, %h3;\n", &full);
+            "\trem.u16 %h1, %h2, %h3;\n", full);
    lower_ok("min max abs neg",
             "\tmin.s32 %r1, %r2, %r3;\n\tmax.u32 %r1, %r2, %r3;\n\tmin.u64 %rd1, %rd2, %rd3;\n"
             "\tmax.s16 %h1, %h2, %h3;\n\tmax.relu.s32 %r1, %r2, %r3;\n\tabs.s32 %r1, %r2;\n"
-            "\tabs.s64 %rd1, %rd2;\n\tneg.s32 %r1, %r2;\n\tneg.s16 %h1, %h2;\n", &full);
+            "\tabs.s64 %rd1, %rd2;\n\tneg.s32 %r1, %r2;\n\tneg.s16 %h1, %h2;\n", full);
    /* Logic, shifts, bits. */
    lower_ok("logic",
             "\tand.b32 %r1, %r2, %r3;\n\tor.b64 %rd1, %rd2, %rd3;\n\txor.b16 %h1, %h2, %h3;\n"
@@ -375,13 +336,13 @@ check_snippets(void)
             "\tand.pred %p1, %p2, %p3;\n\tor.pred %p1, !%p2, %p3;\n\txor.pred %p1, %p2, %p3;\n"
             "\tnot.pred %p1, %p2;\n"
             "\tlop3.b32 %r1, %r2, %r3, %r4, 0x96;\n\tlop3.b32 %r1, %r2, %r3, %r4, 0;\n"
-            "\tlop3.b32 %r1, %r2, %r3, %r4, 255;\n\tlop3.b32 %r1, %r2, %r3, %r4, 0xe8;\n", &full);
+            "\tlop3.b32 %r1, %r2, %r3, %r4, 255;\n\tlop3.b32 %r1, %r2, %r3, %r4, 0xe8;\n", full);
    lower_ok("shifts",
             "\tshl.b32 %r1, %r2, %r3;\n\tshr.u32 %r1, %r2, 40;\n\tshr.s32 %r1, %r2, %r3;\n"
             "\tshl.b64 %rd1, %rd2, %r3;\n\tshr.s64 %rd1, %rd2, %r3;\n\tshr.u64 %rd1, %rd2, 63;\n"
             "\tshl.b16 %h1, %h2, %r3;\n\tshr.s16 %h1, %h2, %r3;\n"
             "\tshf.l.wrap.b32 %r1, %r2, %r3, %r4;\n\tshf.r.clamp.b32 %r1, %r2, %r3, %r4;\n"
-            "\tshf.l.clamp.b32 %r1, %r2, %r3, 8;\n\tshf.r.wrap.b32 %r1, %r2, %r3, 31;\n", &full);
+            "\tshf.l.clamp.b32 %r1, %r2, %r3, 8;\n\tshf.r.wrap.b32 %r1, %r2, %r3, 31;\n", full);
    lower_ok("bit fields",
             "\tbfe.u32 %r1, %r2, %r3, %r4;\n\tbfe.s32 %r1, %r2, 8, 8;\n"
             "\tbfe.u64 %rd1, %rd2, %r3, %r4;\n\tbfe.s64 %rd1, %rd2, %r3, %r4;\n"
@@ -389,12 +350,12 @@ check_snippets(void)
             "\tbrev.b32 %r1, %r2;\n\tbrev.b64 %rd1, %rd2;\n\tpopc.b32 %r1, %r2;\n"
             "\tpopc.b64 %r1, %rd2;\n\tclz.b32 %r1, %r2;\n\tclz.b64 %r1, %rd2;\n"
             "\tbfind.u32 %r1, %r2;\n\tbfind.s32 %r1, %r2;\n\tbfind.shiftamt.u64 %r1, %rd2;\n"
-            "\tbfind.s64 %r1, %rd2;\n", &full);
+            "\tbfind.s64 %r1, %rd2;\n", full);
    lower_ok("prmt",
             "\tprmt.b32 %r1, %r2, %r3, %r4;\n\tprmt.b32 %r1, %r2, %r3, 0x3210;\n"
             "\tprmt.b32.f4e %r1, %r2, %r3, %r4;\n\tprmt.b32.b4e %r1, %r2, %r3, %r4;\n"
             "\tprmt.b32.rc8 %r1, %r2, %r3, %r4;\n\tprmt.b32.ecl %r1, %r2, %r3, %r4;\n"
-            "\tprmt.b32.ecr %r1, %r2, %r3, %r4;\n\tprmt.b32.rc16 %r1, %r2, %r3, %r4;\n", &full);
+            "\tprmt.b32.ecr %r1, %r2, %r3, %r4;\n\tprmt.b32.rc16 %r1, %r2, %r3, %r4;\n", full);
    /* Comparisons and selection. */
    lower_ok("setp int",
             "\tsetp.eq.s32 %p1, %r2, %r3;\n\tsetp.ne.u32 %p1, %r2, 0;\n"
@@ -404,7 +365,7 @@ check_snippets(void)
             "\tsetp.hi.u64 %p1, %rd2, %rd3;\n\tsetp.hs.u32 %p1, %r2, %r3;\n"
             "\tsetp.eq.b32 %p1, %r2, %r3;\n"
             "\tsetp.lt.and.s32 %p1, %r2, %r3, %p4;\n\tsetp.ge.or.u32 %p1|%p2, %r2, %r3, !%p4;\n"
-            "\tsetp.ne.xor.s64 %p1|%p2, %rd2, %rd3, %p4;\n", &full);
+            "\tsetp.ne.xor.s64 %p1|%p2, %rd2, %rd3, %p4;\n", full);
    lower_ok("setp float",
             "\tsetp.eq.f32 %p1, %f2, %f3;\n\tsetp.ne.f32 %p1, %f2, %f3;\n"
             "\tsetp.lt.f32 %p1, %f2, 0f00000000;\n\tsetp.le.f64 %p1, %fd2, %fd3;\n"
@@ -414,7 +375,7 @@ check_snippets(void)
             "\tsetp.gtu.f32 %p1, %f2, %f3;\n\tsetp.geu.f16 %p1, %hf2, %hf3;\n"
             "\tsetp.num.f32 %p1, %f2, %f3;\n\tsetp.nan.f64 %p1, %fd2, %fd3;\n"
             "\tsetp.lt.and.f32 %p1|%p2, %f2, %f3, %p3;\n\tsetp.nan.or.f32 %p1, %f2, %f3, !%p3;\n",
-            &full);
+            full);
    lower_ok("set selp slct",
             "\tset.lt.u32.s32 %r1, %r2, %r3;\n\tset.eq.f32.f32 %f1, %f2, %f3;\n"
             "\tset.gtu.s32.f64 %r1, %fd2, %fd3;\n\tset.ne.and.u32.u32 %r1, %r2, %r3, %p1;\n"
@@ -422,7 +383,7 @@ check_snippets(void)
             "\tselp.u64 %rd1, %rd2, %rd3, %p1;\n\tselp.f64 %fd1, %fd2, %fd3, %p2;\n"
             "\tselp.b16 %h1, %h2, %h3, %p1;\n"
             "\tslct.u32.s32 %r1, %r2, %r3, %r4;\n\tslct.f32.f32 %f1, %f2, %f3, %f4;\n"
-            "\tslct.ftz.s32.f32 %r1, %r2, %r3, %f4;\n", &full);
+            "\tslct.ftz.s32.f32 %r1, %r2, %r3, %f4;\n", full);
    /* Float arithmetic. */
    lower_ok("f32 arithmetic",
             "\tadd.f32 %f1, %f2, %f3;\n\tadd.rn.f32 %f1, %f2, %f3;\n\tadd.rz.f32 %f1, %f2, %f3;\n"
@@ -432,12 +393,12 @@ check_snippets(void)
             "\tmul.rp.f32 %f1, %f2, 0f40000000;\n\tfma.rn.f32 %f1, %f2, %f3, %f4;\n"
             "\tfma.rz.f32 %f1, %f2, %f3, %f4;\n\tfma.rm.ftz.sat.f32 %f1, %f2, %f3, %f4;\n"
             "\tfma.rp.f32 %f1, %f2, %f3, %f4;\n\tmad.rn.f32 %f1, %f2, %f3, %f4;\n"
-            "\tadd.sat.f32 %f1, %f2, %f3;\n", &full);
-   struct cuvk_cc_target fused = full;
+            "\tadd.sat.f32 %f1, %f2, %f3;\n", full);
+   struct cuvk_cc_target fused = *full;
    fused.fma_fused = true;
    lower_fma("fma.rn fused", "\tfma.rn.f32 %f1, %f2, %f3, %f4;\n\tmad.rn.f32 %f1, %f2, %f3, %f4;\n"
              "\tfma.rn.f64 %fd1, %fd2, %fd3, %fd4;\n", &fused, 3, false);
-   lower_fma("fma.rn.f32 exact", "\tfma.rn.f32 %f1, %f2, %f3, %f4;\n", &full, 0, true);
+   lower_fma("fma.rn.f32 exact", "\tfma.rn.f32 %f1, %f2, %f3, %f4;\n", full, 0, true);
    lower_ok("f64 and f16 arithmetic",
             "\tadd.f64 %fd1, %fd2, %fd3;\n\tadd.rn.f64 %fd1, %fd2, %fd3;\n"
             "\tmul.rn.f64 %fd1, %fd2, %fd3;\n\tfma.rn.f64 %fd1, %fd2, %fd3, %fd4;\n"
@@ -446,7 +407,7 @@ check_snippets(void)
             "\tadd.f16 %hf1, %hf2, %hf3;\n\tadd.rn.f16 %hf1, %hf2, %hf3;\n"
             "\tmul.f16 %hf1, %hf2, %hf3;\n\tfma.rn.f16 %hf1, %hf2, %hf3, %hf4;\n"
             "\tfma.rn.sat.f16 %hf1, %hf2, %hf3, %hf4;\n\tsub.rn.ftz.f16 %hf1, %hf2, %hf3;\n",
-            &full);
+            full);
    lower_ok("f32 division and roots",
             "\tdiv.rn.f32 %f1, %f2, %f3;\n\tdiv.rz.f32 %f1, %f2, %f3;\n"
             "\tdiv.rm.f32 %f1, %f2, %f3;\n\tdiv.rp.ftz.f32 %f1, %f2, %f3;\n"
@@ -455,12 +416,12 @@ check_snippets(void)
             "\trcp.rz.ftz.f32 %f1, %f2;\n\trcp.approx.f32 %f1, %f2;\n"
             "\tsqrt.rn.f32 %f1, %f2;\n\tsqrt.rp.f32 %f1, %f2;\n\tsqrt.approx.f32 %f1, %f2;\n"
             "\tsqrt.approx.ftz.f32 %f1, %f2;\n\trsqrt.approx.f32 %f1, %f2;\n"
-            "\trsqrt.approx.ftz.f32 %f1, %f2;\n", &full);
+            "\trsqrt.approx.ftz.f32 %f1, %f2;\n", full);
    lower_ok("f32 approximate functions",
             "\tex2.approx.f32 %f1, %f2;\n\tex2.approx.ftz.f32 %f1, %f2;\n"
             "\tlg2.approx.f32 %f1, %f2;\n\tlg2.approx.ftz.f32 %f1, %f2;\n"
             "\tsin.approx.f32 %f1, %f2;\n\tcos.approx.ftz.f32 %f1, %f2;\n"
-            "\ttanh.approx.f32 %f1, %f2;\n\tex2.approx.f16 %hf1, %hf2;\n", &full);
+            "\ttanh.approx.f32 %f1, %f2;\n\tex2.approx.f16 %hf1, %hf2;\n", full);
    lower_ok("min max abs neg copysign testp",
             "\tmin.f32 %f1, %f2, %f3;\n\tmax.ftz.f32 %f1, %f2, %f3;\n"
             "\tmin.NaN.f32 %f1, %f2, %f3;\n\tmax.f64 %fd1, %fd2, %fd3;\n"
@@ -470,7 +431,7 @@ check_snippets(void)
             "\tcopysign.f32 %f1, %f2, %f3;\n\tcopysign.f64 %fd1, %fd2, %fd3;\n"
             "\ttestp.finite.f32 %p1, %f2;\n\ttestp.infinite.f64 %p1, %fd2;\n"
             "\ttestp.number.f32 %p1, %f2;\n\ttestp.notanumber.f32 %p1, %f2;\n"
-            "\ttestp.normal.f64 %p1, %fd2;\n\ttestp.subnormal.f32 %p1, %f2;\n", &full);
+            "\ttestp.normal.f64 %p1, %fd2;\n\ttestp.subnormal.f32 %p1, %f2;\n", full);
    /* Conversions. */
    lower_ok("cvt int int",
             "\tcvt.u32.u16 %r1, %h2;\n\tcvt.s32.s16 %r1, %h2;\n\tcvt.u16.u32 %h1, %r2;\n"
@@ -479,21 +440,21 @@ check_snippets(void)
             "\tcvt.sat.s32.u32 %r1, %r2;\n\tcvt.s64.s32 %rd1, %r2;\n\tcvt.u64.u32 %rd1, %r2;\n"
             "\tcvt.u32.u64 %r1, %rd2;\n\tcvt.sat.s32.s64 %r1, %rd2;\n"
             "\tcvt.sat.u16.u64 %h1, %rd2;\n\tcvt.sat.s16.u16 %h1, %h2;\n"
-            "\tcvt.sat.u64.s64 %rd1, %rd2;\n\tcvt.s16.s8 %h1, %h2;\n", &full);
+            "\tcvt.sat.u64.s64 %rd1, %rd2;\n\tcvt.s16.s8 %h1, %h2;\n", full);
    lower_ok("cvt int float",
             "\tcvt.rn.f32.s32 %f1, %r2;\n\tcvt.rz.f32.u32 %f1, %r2;\n"
             "\tcvt.rm.f32.s64 %f1, %rd2;\n\tcvt.rp.f32.u64 %f1, %rd2;\n"
             "\tcvt.rn.f64.s32 %fd1, %r2;\n\tcvt.rn.f64.u64 %fd1, %rd2;\n"
             "\tcvt.rz.f64.s64 %fd1, %rd2;\n\tcvt.rn.f16.s32 %hf1, %r2;\n"
             "\tcvt.rm.f16.u16 %hf1, %h2;\n\tcvt.rn.sat.f32.s32 %f1, %r2;\n"
-            "\tcvt.rp.f16.s64 %hf1, %rd2;\n\tcvt.rn.f32.u8 %f1, %h2;\n", &full);
+            "\tcvt.rp.f16.s64 %hf1, %rd2;\n\tcvt.rn.f32.u8 %f1, %h2;\n", full);
    lower_ok("cvt float int",
             "\tcvt.rzi.s32.f32 %r1, %f2;\n\tcvt.rni.u32.f32 %r1, %f2;\n"
             "\tcvt.rmi.s64.f64 %rd1, %fd2;\n\tcvt.rpi.u64.f32 %rd1, %f2;\n"
             "\tcvt.rzi.ftz.s32.f32 %r1, %f2;\n\tcvt.rzi.s16.f32 %h1, %f2;\n"
             "\tcvt.rzi.u8.f32 %r1, %f2;\n\tcvt.rni.s8.f64 %h1, %fd2;\n"
             "\tcvt.rzi.s32.f16 %r1, %hf2;\n\tcvt.rni.u16.f16 %h1, %hf2;\n"
-            "\tcvt.rzi.sat.s32.f32 %r1, %f2;\n", &full);
+            "\tcvt.rzi.sat.s32.f32 %r1, %f2;\n", full);
    lower_ok("cvt float float",
             "\tcvt.f64.f32 %fd1, %f2;\n\tcvt.ftz.f64.f32 %fd1, %f2;\n\tcvt.rn.f32.f64 %f1, %fd2;\n"
             "\tcvt.rz.f32.f64 %f1, %fd2;\n\tcvt.rm.ftz.f32.f64 %f1, %fd2;\n"
@@ -504,20 +465,20 @@ check_snippets(void)
             "\tcvt.rmi.f64.f64 %fd1, %fd2;\n\tcvt.rpi.f16.f16 %hf1, %hf2;\n"
             "\tcvt.ftz.f32.f32 %f1, %f2;\n\tcvt.sat.f32.f32 %f1, %f2;\n"
             "\tcvt.rn.bf16.f32 %h1, %f2;\n\tcvt.rz.bf16.f32 %h1, %f2;\n"
-            "\tcvt.f32.bf16 %f1, %h2;\n", &full);
+            "\tcvt.f32.bf16 %f1, %h2;\n", full);
 
    /* The same f16 conversions and arithmetic where the device keeps f16
     * subnormals: OpFConvert and native f16 operations instead of the bits
     * (compiler.alu.run runs the bit path; lavapipe does not preserve
     * them). */
-   struct cuvk_cc_target native16 = full;
+   struct cuvk_cc_target native16 = *full;
    native16.denorm_preserve_f16 = true;
    lower_ok("f16x2, bf16x2 and bf16 arithmetic",
             "\tadd.rn.f16x2 %r1, %r2, %r3;\n\tsub.ftz.sat.f16x2 %r1, %r2, %r3;\n"
             "\tfma.rn.relu.f16x2 %r1, %r2, %r3, %r4;\n\tmax.NaN.f16x2 %r1, %r2, %r3;\n"
             "\tneg.f16x2 %r1, %r2;\n\tmul.rn.bf16x2 %r1, %r2, %r3;\n\tfma.rn.bf16 %h1, %h2, %h3, %h4;\n"
             "\tmin.bf16 %h1, %h2, %h3;\n\tabs.bf16x2 %r1, %r2;\n"
-            "\tcvt.rn.f16x2.f32 %r1, %f2, %f3;\n\tcvt.rz.bf16x2.f32 %r1, %f2, %f3;\n", &full);
+            "\tcvt.rn.f16x2.f32 %r1, %f2, %f3;\n\tcvt.rz.bf16x2.f32 %r1, %f2, %f3;\n", full);
    lower_ok("f16 where subnormals are kept",
             "\tcvt.rn.f16.f32 %hf1, %f2;\n\tcvt.rz.f16.f32 %hf1, %f2;\n\tcvt.rm.f16.f64 %hf1, %fd2;\n"
             "\tcvt.f32.f16 %f1, %hf2;\n\tcvt.f64.f16 %fd1, %hf2;\n\tcvt.rpi.f16.f16 %hf1, %hf2;\n"
@@ -527,7 +488,7 @@ check_snippets(void)
 
    /* What a target without f64 or f16 cannot run, and what is not
     * translated at all, refused with the instruction and its line. */
-   struct cuvk_cc_target no64 = full;
+   struct cuvk_cc_target no64 = *full;
    no64.float64 = false;
    no64.float16 = false;
    lower_refused("f64 without shaderFloat64", "\tadd.f64 %fd1, %fd2, %fd3;\n", &no64,
@@ -538,25 +499,25 @@ check_snippets(void)
                  CUVK_CC_UNSUPPORTED, 13, "div.rn.f32: needs shaderFloat64");
    lower_refused("add.rz.f32 without shaderFloat64", "\tadd.rz.f32 %f1, %f2, %f3;\n", &no64,
                  CUVK_CC_UNSUPPORTED, 13, "add.rz.f32: needs shaderFloat64");
-   lower_refused("add.rz.f64", "\tadd.rz.f64 %fd1, %fd2, %fd3;\n", &full, CUVK_CC_UNSUPPORTED, 13,
+   lower_refused("add.rz.f64", "\tadd.rz.f64 %fd1, %fd2, %fd3;\n", full, CUVK_CC_UNSUPPORTED, 13,
                  "directed rounding of f64");
-   struct cuvk_cc_target no_int64 = full;
+   struct cuvk_cc_target no_int64 = *full;
    no_int64.int64 = false;
    lower_refused("s64 without shaderInt64", "\tadd.s64 %rd1, %rd2, %rd3;\n", &no_int64,
                  CUVK_CC_UNSUPPORTED, 13, "add.s64: the device lacks shaderInt64");
-   lower_refused("ex2.approx.f16x2", "\tex2.approx.f16x2 %r1, %r2;\n", &full, CUVK_CC_UNSUPPORTED,
+   lower_refused("ex2.approx.f16x2", "\tex2.approx.f16x2 %r1, %r2;\n", full, CUVK_CC_UNSUPPORTED,
                  13, "ex2.approx.f16x2: not translated for .f16x2");
-   lower_refused("add.rz.bf16", "\tadd.rz.bf16 %h1, %h2, %h3;\n", &full, CUVK_CC_INVALID, 13,
+   lower_refused("add.rz.bf16", "\tadd.rz.bf16 %h1, %h2, %h3;\n", full, CUVK_CC_INVALID, 13,
                  "only .rn rounds packed or bf16 values");
    lower_refused("add.bf16 without shaderFloat64", "\tadd.rn.bf16 %h1, %h2, %h3;\n", &no64,
                  CUVK_CC_UNSUPPORTED, 13, "needs shaderFloat64 and shaderInt64");
-   lower_refused("cvt.rna", "\tcvt.rna.f16.f32 %hf1, %f2;\n", &full, CUVK_CC_UNSUPPORTED, 13,
+   lower_refused("cvt.rna", "\tcvt.rna.f16.f32 %hf1, %f2;\n", full, CUVK_CC_UNSUPPORTED, 13,
                  "rounding .rna");
-   lower_refused("cvt float to int without rounding", "\tcvt.s32.f32 %r1, %f2;\n", &full,
+   lower_refused("cvt float to int without rounding", "\tcvt.s32.f32 %r1, %f2;\n", full,
                  CUVK_CC_INVALID, 13, "needs .rni");
-   lower_refused("lop3 without an immediate", "\tlop3.b32 %r1, %r2, %r3, %r4, %r5;\n", &full,
+   lower_refused("lop3 without an immediate", "\tlop3.b32 %r1, %r2, %r3, %r4, %r5;\n", full,
                  CUVK_CC_INVALID, 13, "must be an immediate");
-   lower_refused("not an ALU instruction", "\tmov.u32 %r1, %r2;\n", &full, CUVK_CC_UNSUPPORTED,
+   lower_refused("not an ALU instruction", "\tmov.u32 %r1, %r2;\n", full, CUVK_CC_UNSUPPORTED,
                  13, "not an instruction of the ALU lowering");
 }
 
@@ -584,14 +545,14 @@ check_kernel(const char *path)
       struct cuvk_cc_error err;
       size_t count;
       unsigned lowered = 0;
-      uint32_t *words = alu_emit(ir, &full, ALU_EMIT_SKIP_OTHERS, &count, &lowered, &err);
+      uint32_t *words = alu_emit(ir, full, ALU_EMIT_SKIP_OTHERS, &count, &lowered, &err);
       if (!words) {
          compiler_test_print_error(path, &err);
          UNIT_CHECK(!"a kernel's ALU instruction was refused");
       } else {
          char name[256];
          snprintf(name, sizeof(name), "%s:%s", path, f->name);
-         UNIT_CHECK(validate(name, words, count));
+         UNIT_CHECK(compiler_test_spirv_val(spirv_val, name, words, count));
          printf("%s: %u ALU instructions lowered, %zu words, valid\n", name, lowered, count);
          UNIT_CHECK(lowered > 0 || strstr(path, "empty"));
       }

@@ -14,10 +14,11 @@
 #include <math.h>
 #include <string.h>
 
+#include "alu_ref.h"
 #include "compiler_test.h"
 #include "kernel_runner.h"
 
-#define HEADER ".version 9.0\n.target sm_75\n.address_size 64\n"
+#define HEADER COMPILER_TEST_PTX_HEADER
 
 static unsigned failures;
 /* A kernel the compiler refuses as unsupported (the structurizer or the
@@ -861,6 +862,157 @@ case_warp(struct kr *r)
    }
 }
 
+/* half_atomics.cu: every sum is of quarters small enough to be exact in
+ * its format in any order (f16: below 512, bf16: below 64 for quarters,
+ * 128 for halves), so the results are exact whatever the threads' order,
+ * and each lane must hold its own sum. */
+static void
+case_half_atomics(struct kr *r)
+{
+   enum { N = 1024, BLOCK = 128, GRID = 4 };
+   struct kr_buffer *vals = kr_alloc(r, N * 4), *h = kr_alloc(r, 16 * 2), *h2 = kr_alloc(r, 8 * 4);
+   struct kr_buffer *b = kr_alloc(r, 32 * 2), *b2 = kr_alloc(r, 16 * 4), *d = kr_alloc(r, 4 * 8);
+   struct kr_buffer *fs = kr_alloc(r, 16 * 2);
+   struct kr_buffer *fs2 = kr_alloc(r, 8 * 4);
+   CHECK(vals && h && h2 && b && b2 && d && fs && fs2);
+   if (!vals || !h || !h2 || !b || !b2 || !d || !fs || !fs2 || !load_file(r))
+      return;
+   int32_t *v = vals->map;
+   for (int i = 0; i < N; i++)
+      v[i] = (i * 7 + i / 5) % 4;
+   int n = N;
+   if (!run(r, "half_atomics", GRID, BLOCK, 0,
+            (struct kr_arg[]){ KR_ARG(vals->addr), KR_ARG(n), KR_ARG(h->addr), KR_ARG(h2->addr),
+                               KR_ARG(b->addr), KR_ARG(b2->addr), KR_ARG(d->addr),
+                               KR_ARG(fs->addr), KR_ARG(fs2->addr) },
+            9, 0))
+      return;
+   double wh[16] = { 0 }, wh2[8][2] = { { 0 } }, wb[32] = { 0 }, wb2[16][2] = { { 0 } };
+   double wd[4] = { 0 }, ws[16] = { 0 }, ws2[8][2] = { { 0 } };
+   for (int i = 0; i < N; i++) {
+      double f = v[i] * 0.25;
+      wh[i & 15] += f;
+      wh2[i & 7][0] += f;
+      wh2[i & 7][1] -= f;
+      wb[i & 31] += f;
+      wb2[i & 15][0] += f;
+      wb2[i & 15][1] += 2 * f;
+      wd[i & 3] += v[i] * 0.125;
+      ws[i & 15] += f;
+      ws2[i & 7][0] -= f;
+      ws2[i & 7][1] += f;
+   }
+   const uint16_t *hv = h->map, *bv = b->map, *fv = fs->map;
+   const uint32_t *h2v = h2->map, *b2v = b2->map, *f2v = fs2->map;
+   for (int i = 0; i < 32; i++)
+      CHECK(ref_bf16_value(bv[i]) == wb[i]);
+   for (int i = 0; i < 16; i++) {
+      CHECK(ref_f16_value(hv[i]) == wh[i]);
+      CHECK(ref_f16_value(fv[i]) == ws[i]);
+      CHECK(ref_bf16_value((uint16_t)b2v[i]) == wb2[i][0]);
+      CHECK(ref_bf16_value((uint16_t)(b2v[i] >> 16)) == wb2[i][1]);
+   }
+   for (int i = 0; i < 8; i++) {
+      CHECK(ref_f16_value((uint16_t)h2v[i]) == wh2[i][0]);
+      CHECK(ref_f16_value((uint16_t)(h2v[i] >> 16)) == wh2[i][1]);
+      CHECK(ref_f16_value((uint16_t)f2v[i]) == ws2[i][0]);
+      CHECK(ref_f16_value((uint16_t)(f2v[i] >> 16)) == ws2[i][1]);
+   }
+   for (int i = 0; i < 4; i++)
+      CHECK(((double *)d->map)[i] == wd[i]);
+}
+
+/* One lane comparison as PTX defines it: ordered operators false and
+ * unordered ones true when either lane is NaN. */
+static bool
+lane_cmp(double x, double y, const char *op)
+{
+   bool nan = isnan(x) || isnan(y), u = op[2] == 'u';
+   if (nan)
+      return u;
+   switch (op[0] == 'l' ? (op[1] == 't' ? 0 : 1) : op[0] == 'g' ? (op[1] == 't' ? 2 : 3)
+                        : op[0] == 'e' ? 4 : 5) {
+   case 0: return x < y;
+   case 1: return x <= y;
+   case 2: return x > y;
+   case 3: return x >= y;
+   case 4: return x == y;
+   default: return x != y;
+   }
+}
+
+/* Both lanes of a pair: t each lane's true bits, 0 for false. */
+static uint32_t
+pair_cmp(uint32_t a, uint32_t b, bool bf, const char *op, uint32_t t)
+{
+   uint32_t r = 0;
+   for (int l = 0; l < 2; l++) {
+      uint16_t x = (uint16_t)(a >> 16 * l), y = (uint16_t)(b >> 16 * l);
+      double xv = bf ? ref_bf16_value(x) : ref_f16_value(x);
+      double yv = bf ? ref_bf16_value(y) : ref_f16_value(y);
+      if (lane_cmp(xv, yv, op))
+         r |= t << 16 * l;
+   }
+   return r;
+}
+
+/* half_compare.cu's twelve comparisons over lanes of every class: zeros
+ * of both signs, subnormals, normals, infinities, NaNs, equal pairs. */
+static void
+case_half_compare(struct kr *r)
+{
+   enum { N = 4096, BLOCK = 128 };
+   struct kr_buffer *a = kr_alloc(r, N * 4), *b = kr_alloc(r, N * 4), *out = kr_alloc(r, N * 48);
+   CHECK(a && b && out);
+   if (!a || !b || !out || !load_file(r))
+      return;
+   static const uint16_t specials[] = { 0x0000, 0x8000, 0x0001, 0x8001, 0x03ff, 0x3c00, 0xbc00,
+                                        0x7c00, 0xfc00, 0x7e00, 0xfc01, 0x7f80, 0xff80, 0x7fc0,
+                                        0x3f80, 0x0080 };
+   uint32_t *av = a->map, *bv = b->map, seed = 12345;
+   for (int i = 0; i < N; i++) {
+      uint16_t l[4];
+      for (int k = 0; k < 4; k++) {
+         seed = seed * 1103515245u + 12345u;
+         l[k] = (seed >> 8) & 1 ? specials[(seed >> 12) % 16] : (uint16_t)(seed >> 16);
+      }
+      if (i % 5 == 0)
+         l[2] = l[0];   /* equal lanes */
+      av[i] = l[0] | (uint32_t)l[1] << 16;
+      bv[i] = l[2] | (uint32_t)l[3] << 16;
+   }
+   int n = N;
+   if (!run(r, "half_compare", N / BLOCK, BLOCK, 0,
+            (struct kr_arg[]){ KR_ARG(a->addr), KR_ARG(b->addr), KR_ARG(out->addr), KR_ARG(n) },
+            4, 0))
+      return;
+   const uint32_t *o = out->map;
+   unsigned bad = 0;
+   for (int i = 0; i < N && bad < 10; i++) {
+      uint32_t x = av[i], y = bv[i];
+      uint32_t want[12] = {
+         pair_cmp(x, y, false, "lt", 0x3c00),
+         pair_cmp(x, y, false, "eq", 1) == 0x10001,
+         pair_cmp(x, x, false, "nau", 0x3c00) /* NaN: unordered with itself */,
+         pair_cmp(x, y, false, "gtu", 0x3c00),
+         pair_cmp(x, y, false, "le", 0xffff),
+         pair_cmp(x, y, false, "neu", 0xffff),
+         pair_cmp(x, y, false, "gt", 1) == 0x10001,
+         pair_cmp(x, y, true, "lt", 0x3f80),
+         pair_cmp(x, y, true, "geu", 0x3f80),
+         lane_cmp(ref_bf16_value((uint16_t)x), ref_bf16_value((uint16_t)(y >> 16)), "le"),
+         pair_cmp(x, y, true, "eq", 0xffff),
+         pair_cmp(x, y, true, "ne", 1) == 0x10001,
+      };
+      for (int k = 0; k < 12; k++) {
+         if (o[i * 12 + k] != want[k] && bad++ < 10)
+            fprintf(stderr, "half_compare: %d: %08x %08x: result %d is %08x, expected %08x\n",
+                    i, x, y, k, o[i * 12 + k], want[k]);
+      }
+   }
+   CHECK(bad == 0);
+}
+
 static const struct {
    const char *name;
    void (*run)(struct kr *r);
@@ -883,6 +1035,8 @@ static const struct {
    { "histogram", case_histogram },
    { "device_call", case_device_call },
    { "warp", case_warp },
+   { "half_atomics", case_half_atomics },
+   { "half_compare", case_half_compare },
 };
 
 int

@@ -12,77 +12,21 @@
  * when the build found no spirv-val.
  */
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "compiler/compiler.h"
 #include "compiler_test.h"
 #include "unit_test.h"
 
-#define HEADER ".version 9.0\n.target sm_75\n.address_size 64\n"
+#define HEADER COMPILER_TEST_PTX_HEADER
 
 static const char *spirv_val;
 
-/* lavapipe's answers (docs/design-notes): 8-wide subgroups, 64-bit
- * atomics, f32 but no f64 atomic add, 32 KiB of shared memory. */
-static const struct cuvk_cc_target lavapipe = {
-   .subgroup_size = 8,
-   .int8 = true, .int16 = true, .int64 = true,
-   .float16 = true, .float64 = true,
-   .atomic_int64 = true,
-   .atomic_float32_add = true,
-   .atomic_float64_add = false,
-   .max_shared_bytes = 32768,
-};
+static const struct cuvk_cc_target *const lavapipe = &compiler_test_lavapipe;
+static const struct cuvk_cc_target *const nvidia = &compiler_test_nvidia;
 
-/* An NVIDIA-like device: 32-wide subgroups (warps), f64 atomic add. */
-static const struct cuvk_cc_target nvidia = {
-   .subgroup_size = 32,
-   .int8 = true, .int16 = true, .int64 = true,
-   .float16 = true, .float64 = true,
-   .atomic_int64 = true,
-   .atomic_float32_add = true,
-   .atomic_float64_add = true,
-   .max_shared_bytes = 49152,
-};
-
-/* Runs spirv-val on the words; true when it accepts them.  A refused
- * module is kept (its path printed) for spirv-dis. */
-static bool
-validate(const char *name, const uint32_t *words, size_t count)
-{
-   char path[] = "/tmp/cuvk-spirv-XXXXXX";
-   int fd = mkstemp(path);
-
-   if (fd < 0) {
-      perror("mkstemp");
-      return false;
-   }
-   bool written = write(fd, words, count * 4) == (ssize_t)(count * 4);
-   close(fd);
-   if (!written) {
-      unlink(path);
-      return false;
-   }
-   pid_t pid = fork();
-   if (pid == 0) {
-      execl(spirv_val, spirv_val, "--target-env", "vulkan1.2", path, (char *)NULL);
-      _exit(127);
-   }
-   int status = -1;
-   if (pid > 0)
-      waitpid(pid, &status, 0);
-   bool ok = pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-   if (!ok)
-      fprintf(stderr, "%s: spirv-val refused the module (status %d), kept in %s\n", name, status,
-              path);
-   else
-      unlink(path);
-   return ok;
-}
 
 /* Compiles kernel of text; the words (NULL on an error, then in err). */
-static const struct cuvk_cc_target *target = &lavapipe;
+static const struct cuvk_cc_target *target = lavapipe;
 
 static uint32_t *
 compile(const char *text, size_t len, const char *kernel, struct cuvk_cc_kernel *k,
@@ -116,7 +60,7 @@ expect_valid(const char *name, const char *text, const char *kernel)
    UNIT_CHECK(k.word_count > 5 && words[0] == 0x07230203 && words[1] == 0x00010500);
    /* The entry point carries the kernel's name as a literal string. */
    UNIT_CHECK(memmem(words, k.word_count * 4, kernel, strlen(kernel) + 1) != NULL);
-   UNIT_CHECK(validate(name, words, k.word_count));
+   UNIT_CHECK(compiler_test_spirv_val(spirv_val, name, words, k.word_count));
    printf("%s: %zu words, valid\n", name, k.word_count);
    free(words);
 }
@@ -165,7 +109,7 @@ check_file(const char *path, const struct cuvk_cc_target *t, unsigned *valid, un
       char where[512];
       snprintf(where, sizeof(where), "%s:%s (%u-wide)", path, name, t->subgroup_size);
       if (cuvk_cc_compile_kernel(m, name, t, &k, &err)) {
-         UNIT_CHECK(validate(where, k.words, k.word_count));
+         UNIT_CHECK(compiler_test_spirv_val(spirv_val, where, k.words, k.word_count));
          UNIT_CHECK(strcmp(k.name, name) == 0);
          printf("%s: %zu words, valid\n", where, k.word_count);
          free(k.words);
@@ -185,7 +129,7 @@ check_file(const char *path, const struct cuvk_cc_target *t, unsigned *valid, un
       const char *name = cuvk_cc_module_kernel_name(m, 0);
       struct cuvk_cc_kernel k;
       if (cuvk_cc_compile_kernel(m, name, t, &k, &err)) {
-         UNIT_CHECK(validate(path, k.words, k.word_count));
+         UNIT_CHECK(compiler_test_spirv_val(spirv_val, path, k.words, k.word_count));
          free(k.words);
       }
    }
@@ -325,7 +269,7 @@ snippets(void)
                 "m");
 
    /* Warp instructions on 32-wide subgroups. */
-   target = &nvidia;
+   target = nvidia;
    expect_valid("warps",
                 HEADER ".visible .entry w(.param .u64 p)\n{\n"
                        "\t.reg .pred %p<4>;\n\t.reg .b32 %r<9>;\n\t.reg .b64 %rd<2>;\n"
@@ -344,7 +288,7 @@ snippets(void)
                        "\tmatch.all.sync.b64 %r8|%p3, %rd1, %r4;\n\tmatch.all.sync.b32 %r8, %r1, %r4;\n"
                        "\tst.global.u32 [%rd1], %r2;\n\tret;\n}\n",
                 "w");
-   target = &lavapipe;
+   target = lavapipe;
 
    /* A kernel's shared size counts the module's .shared variables it
     * names, not its neighbours'; the dynamic offset is aligned to 16. */
@@ -359,11 +303,11 @@ snippets(void)
       struct cuvk_cc_kernel k;
       uint32_t *words = compile(two, sizeof(two) - 1, "ka", &k, &err);
       UNIT_CHECK(words && k.static_shared_bytes == 1000 && !k.dynamic_shared);
-      UNIT_CHECK(words && validate("shared size ka", words, k.word_count));
+      UNIT_CHECK(words && compiler_test_spirv_val(spirv_val, "shared size ka", words, k.word_count));
       free(words);
       words = compile(two, sizeof(two) - 1, "kb", &k, &err);
       UNIT_CHECK(words && k.static_shared_bytes == 32 && k.dynamic_shared);
-      UNIT_CHECK(words && validate("shared size kb", words, k.word_count));
+      UNIT_CHECK(words && compiler_test_spirv_val(spirv_val, "shared size kb", words, k.word_count));
       free(words);
    }
 
@@ -403,7 +347,7 @@ snippets(void)
                  g2->relocs[1].offset == 8 && g2->relocs[1].var == 0 &&
                  g2->relocs[1].addend == 8 && g2->relocs[1].size == 8);
       UNIT_CHECK(strcmp(g3->name, "elsewhere") == 0 && g3->is_extern && g3->init == NULL);
-      UNIT_CHECK(cuvk_cc_compile_kernel(m, "k", &lavapipe, &k, &err));
+      UNIT_CHECK(cuvk_cc_compile_kernel(m, "k", lavapipe, &k, &err));
       UNIT_CHECK(k.param_count == 4 && k.params[0].offset == 0 && k.params[0].size == 4 &&
                  k.params[1].offset == 8 && k.params[1].size == 8 && k.params[1].align == 8 &&
                  k.params[2].offset == 16 && k.params[2].size == 20 &&
@@ -420,10 +364,10 @@ snippets(void)
       printf("k: reqntid %u %u %u maxntid %u shared %u local %u\n", k.reqntid[0], k.reqntid[1],
              k.reqntid[2], k.maxntid[0], k.static_shared_bytes, k.local_bytes);
       free(k.words);
-      UNIT_CHECK(cuvk_cc_compile_kernel(m, "m", &lavapipe, &k, &err));
+      UNIT_CHECK(cuvk_cc_compile_kernel(m, "m", lavapipe, &k, &err));
       UNIT_CHECK(k.maxntid[0] == 256 && k.param_count == 0 && k.param_bytes == 0);
       free(k.words);
-      UNIT_CHECK(!cuvk_cc_compile_kernel(m, "nope", &lavapipe, &k, &err) &&
+      UNIT_CHECK(!cuvk_cc_compile_kernel(m, "nope", lavapipe, &k, &err) &&
                  err.status == CUVK_CC_INVALID && k.words == NULL);
       cuvk_cc_module_destroy(m);
       /* Bad PTX: an error with its place, no module. */
@@ -488,8 +432,8 @@ main(int argc, char **argv)
 
    unsigned valid = 0, refused = 0, wide_valid = 0, wide_refused = 0;
    for (int i = 2; i < argc; i++) {
-      check_file(argv[i], &lavapipe, &valid, &refused);
-      check_file(argv[i], &nvidia, &wide_valid, &wide_refused);
+      check_file(argv[i], lavapipe, &valid, &refused);
+      check_file(argv[i], nvidia, &wide_valid, &wide_refused);
    }
    if (argc > 2)
       printf("nvcc's kernels: %u valid, %u refused (8-wide subgroups); %u valid, %u refused "

@@ -10,69 +10,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "compiler/compiler.h"
 #include "compiler/kernel_abi.h"
 #include "compiler_test.h"
 #include "unit_test.h"
 
-#define HEADER ".version 9.0\n.target sm_75\n.address_size 64\n"
+#define HEADER COMPILER_TEST_PTX_HEADER
 
 static const char *spirv_val;
 
-/* lavapipe's limits: 32 samplers and 64 storage images a stage, so 16
- * slots each (cuvk_texture_target). */
-static const struct cuvk_cc_target lavapipe = {
-   .subgroup_size = 8,
-   .int8 = true, .int16 = true, .int64 = true,
-   .float16 = true, .float64 = true,
-   .atomic_int64 = true, .atomic_float32_add = true,
-   .max_shared_bytes = 32768,
-   .tex_slots = 16, .surf_slots = 16,
-   .max_sampled_descriptors = 32, .max_storage_descriptors = 64,
-};
+/* The shared targets with descriptor limits (main fills them): lavapipe's
+ * 32 samplers and 64 storage images a stage, so 16 slots each
+ * (cuvk_texture_target); NVIDIA's with non-uniform indexing. */
+static struct cuvk_cc_target lavapipe, nvidia;
 
-static const struct cuvk_cc_target nvidia = {
-   .subgroup_size = 32,
-   .int8 = true, .int16 = true, .int64 = true,
-   .float16 = true, .float64 = true,
-   .atomic_int64 = true, .atomic_float32_add = true, .atomic_float64_add = true,
-   .max_shared_bytes = 49152,
-   .tex_slots = 4096, .surf_slots = 4096,
-   .max_sampled_descriptors = 1048576, .max_storage_descriptors = 1048576,
-   .tex_nonuniform = true, .surf_nonuniform = true,
-};
-
-static bool
-validate(const char *name, const uint32_t *words, size_t count)
-{
-   char path[] = "/tmp/cuvk-spirv-tex-XXXXXX";
-   int fd = mkstemp(path);
-   if (fd < 0)
-      return false;
-   bool written = write(fd, words, count * 4) == (ssize_t)(count * 4);
-   close(fd);
-   if (!written) {
-      unlink(path);
-      return false;
-   }
-   pid_t pid = fork();
-   if (pid == 0) {
-      execl(spirv_val, spirv_val, "--target-env", "vulkan1.2", path, (char *)NULL);
-      _exit(127);
-   }
-   int status = -1;
-   if (pid > 0)
-      waitpid(pid, &status, 0);
-   bool ok = pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-   if (!ok)
-      fprintf(stderr, "%s: spirv-val refused the module, kept in %s\n", name, path);
-   else
-      unlink(path);
-   return ok;
-}
 
 /* The bindings each kernel of texture.cu must declare. */
 static uint64_t
@@ -139,7 +91,7 @@ kernels(const char *path, const struct cuvk_cc_target *t)
          UNIT_CHECK(!"a texture kernel was refused");
          continue;
       }
-      UNIT_CHECK(validate(where, k.words, k.word_count));
+      UNIT_CHECK(compiler_test_spirv_val(spirv_val, where, k.words, k.word_count));
       uint64_t want = expected_bindings(name);
       if (k.tex_bindings != want) {
          fprintf(stderr, "%s: bindings 0x%llx, expected 0x%llx\n", where, (unsigned long long)k.tex_bindings,
@@ -223,6 +175,14 @@ main(int argc, char **argv)
       return 77;
    }
    spirv_val = argv[1];
+   lavapipe = compiler_test_lavapipe;
+   lavapipe.tex_slots = lavapipe.surf_slots = 16;
+   lavapipe.max_sampled_descriptors = 32;
+   lavapipe.max_storage_descriptors = 64;
+   nvidia = compiler_test_nvidia;
+   nvidia.tex_slots = nvidia.surf_slots = 4096;
+   nvidia.max_sampled_descriptors = nvidia.max_storage_descriptors = 1048576;
+   nvidia.tex_nonuniform = nvidia.surf_nonuniform = true;
    refusals();
    if (argc > 2) {
       kernels(argv[2], &lavapipe);

@@ -21,8 +21,6 @@
  * the kernels given, or everything), and spirv-val's path (- for none).
  */
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <spirv/unified1/spirv.h>
 
@@ -263,36 +261,6 @@ put(struct words *w, SpvOp op, unsigned n, const uint32_t *operands)
    put((w), (op), sizeof((uint32_t[]){ __VA_ARGS__ }) / sizeof(uint32_t), \
        (uint32_t[]){ __VA_ARGS__ })
 
-static bool
-run_spirv_val(const char *name, const uint32_t *words, size_t count)
-{
-   char path[] = "/tmp/cuvk-structure-XXXXXX";
-   int fd = mkstemp(path);
-
-   if (fd < 0) {
-      perror("mkstemp");
-      return false;
-   }
-   bool written = write(fd, words, count * 4) == (ssize_t)(count * 4);
-   close(fd);
-   if (!written) {
-      unlink(path);
-      return false;
-   }
-   pid_t pid = fork();
-   if (pid == 0) {
-      execl(spirv_val, spirv_val, "--target-env", "vulkan1.2", path, (char *)NULL);
-      _exit(127);
-   }
-   int status = -1;
-   if (pid > 0)
-      waitpid(pid, &status, 0);
-   unlink(path);
-   bool ok = pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-   if (!ok)
-      fprintf(stderr, "%s: spirv-val refused the skeleton (status %d)\n", name, status);
-   return ok;
-}
 
 /* The control flow of f as a SPIR-V compute shader: ids 1..9 are types,
  * the function and two Function variables, 10 + b block b's label. */
@@ -390,7 +358,7 @@ skeleton_valid(const char *name, const struct cuvk_ir_function *f,
    module[3] = next;
    module[4] = 0;
    memcpy(module + 5, w.w, w.count * sizeof(uint32_t));
-   bool ok = run_spirv_val(name, module, w.count + 5);
+   bool ok = compiler_test_spirv_val(spirv_val, name, module, w.count + 5);
    free(module);
    free(w.w);
    return ok;
