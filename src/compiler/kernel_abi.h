@@ -197,8 +197,10 @@ struct cuvk_kernel_span {
  * image: tex1Dfetch reads them through the page table), its format and
  * extent, and the sampling state txq reports.  A sampling instruction on a
  * slot whose kind is not CUVK_KERNEL_RES_IMAGE, where the translation has
- * no path for that kind, stores CUVK_KERNEL_FAULT_UNSUPPORTED and reads
- * zeros, so the launch fails instead of returning wrong texels.
+ * no path for that kind and instruction (tex.1d with .s32 coordinates
+ * reads LINEAR, tex.2d reads PITCH2D), stores
+ * CUVK_KERNEL_FAULT_UNSUPPORTED and reads zeros, so the launch fails
+ * instead of returning wrong texels.
  */
 #define CUVK_KERNEL_TEX_SET 0u
 

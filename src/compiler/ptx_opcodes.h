@@ -115,6 +115,7 @@
    X(TANH,         "tanh",         2, 2,  0)                                    \
    X(TESTP,        "testp",        2, 2,  0)                                    \
    X(TEX,          "tex",          2, 4,  PTX_OPF_MEMORY)                       \
+   X(TLD4,         "tld4",         2, 4,  PTX_OPF_MEMORY)                       \
    X(TRAP,         "trap",         0, 0,  PTX_OPF_ENDS_BLOCK | PTX_OPF_NO_DEST) \
    X(TXQ,          "txq",          2, 2,  0)                                    \
    X(VOTE,         "vote",         2, 3,  PTX_OPF_SYNC)                         \
@@ -302,6 +303,8 @@ enum ptx_type_kind {
    X(SHIFTAMT,        ".shiftamt",      PTX_MODC_MODE,   PTX_TK_NONE, 0)         \
    X(L,               ".l",             PTX_MODC_MODE,   PTX_TK_NONE, 0)         \
    X(R,               ".r",             PTX_MODC_MODE,   PTX_TK_NONE, 0)         \
+   X(G,               ".g",             PTX_MODC_MODE,   PTX_TK_NONE, 0)         \
+   X(A,               ".a",             PTX_MODC_MODE,   PTX_TK_NONE, 0)         \
    X(WRAP,            ".wrap",          PTX_MODC_MODE,   PTX_TK_NONE, 0)         \
    X(CLAMP,           ".clamp",         PTX_MODC_MODE,   PTX_TK_NONE, 0)         \
    X(F4E,             ".f4e",           PTX_MODC_MODE,   PTX_TK_NONE, 0)         \

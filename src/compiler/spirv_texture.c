@@ -10,12 +10,15 @@
  * the access, and the rest go round again.  That is correct on every
  * device; devices with non-uniform indexing would not need the loop.
  *
- * Translated so far: tex.1d/2d/3d (and .level) .v4.{f32,s32,u32} with
- * .f32 or .s32 coordinates on arrays and mipmapped arrays; suld.b and
- * sust.b .1d/.2d/.3d with .clamp, .zero and .trap; txq and suq .width,
- * .height, .depth and .num_mipmap_levels.  Layered and cube geometries,
- * tex.grad, tld4, sust.p and textures over linear or pitched memory are
- * refused with CUVK_CC_UNSUPPORTED naming the instruction.
+ * Translated so far: tex.1d/2d/3d/a1d/a2d/cube (with .level, and
+ * .grad but for cubes) .v4.{f32,s32,u32} with .f32 or .s32 coordinates
+ * on arrays and mipmapped arrays; tld4.{r,g,b,a}.2d; on linear memory
+ * tex.1d with .s32 coordinates (tex1Dfetch), on pitched memory tex.2d,
+ * both read through the page table (sample_memory); suld.b and sust.b
+ * .1d/.2d/.3d/.a1d/.a2d with .clamp, .zero and .trap; txq and suq
+ * .width, .height, .depth and .num_mipmap_levels.  The .acube geometry
+ * (no imageCubeArray), tex.grad.cube, cube surface geometries and
+ * sust.p are refused with CUVK_CC_UNSUPPORTED naming the instruction.
  */
 #include <string.h>
 
@@ -24,23 +27,39 @@
 /* Record fields (struct cuvk_kernel_tex_record). */
 #define RECORD_SIZE 80u
 #define RECORD_KIND 0u
+#define RECORD_FORMAT 4u
+#define RECORD_CHANNELS 8u
 #define RECORD_FLAGS 12u
 #define RECORD_WIDTH 16u
 #define RECORD_HEIGHT 20u
 #define RECORD_DEPTH 24u
 #define RECORD_LEVELS 28u
+#define RECORD_ADDRESS 32u
+#define RECORD_PITCH 40u
+#define RECORD_ADDRESS_MODE 48u
+#define RECORD_FILTER 60u
+#define RECORD_BORDER 64u
 _Static_assert(sizeof(struct cuvk_kernel_tex_record) == RECORD_SIZE, "record layout");
 _Static_assert(offsetof(struct cuvk_kernel_tex_record, flags) == RECORD_FLAGS &&
                   offsetof(struct cuvk_kernel_tex_record, width) == RECORD_WIDTH &&
-                  offsetof(struct cuvk_kernel_tex_record, levels) == RECORD_LEVELS,
+                  offsetof(struct cuvk_kernel_tex_record, levels) == RECORD_LEVELS &&
+                  offsetof(struct cuvk_kernel_tex_record, format) == RECORD_FORMAT &&
+                  offsetof(struct cuvk_kernel_tex_record, channels) == RECORD_CHANNELS &&
+                  offsetof(struct cuvk_kernel_tex_record, address) == RECORD_ADDRESS &&
+                  offsetof(struct cuvk_kernel_tex_record, pitch) == RECORD_PITCH &&
+                  offsetof(struct cuvk_kernel_tex_record, address_mode) == RECORD_ADDRESS_MODE &&
+                  offsetof(struct cuvk_kernel_tex_record, filter_mode) == RECORD_FILTER &&
+                  offsetof(struct cuvk_kernel_tex_record, border_color) == RECORD_BORDER,
                "record layout");
 
 /* Helper kinds in the emitter's cache (CUVK_SPIRV_KEY_HELPER's a). */
 #define HELPER_BINDING 0x7e000u   /* + binding: the descriptor array */
-#define HELPER_SAMPLE 0x7e100u    /* + binding; b: integer coordinates */
+#define HELPER_SAMPLE 0x7e100u    /* + binding; b: integer coordinates, + 2 with gradients,
+                                   * + 4 * (1 + component) for tld4 */
 #define HELPER_SULD 0x7e200u      /* + binding; b: the out-of-range mode */
 #define HELPER_SUST 0x7e300u
 #define HELPER_QUERY 0x7e400u     /* + surface */
+#define HELPER_TEXEL 0x7e500u     /* a texel of linear or pitched memory */
 
 enum oob_mode { OOB_TRAP, OOB_CLAMP, OOB_ZERO };
 
@@ -74,12 +93,34 @@ fail(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, const char *w
    return cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, in, "%s is not translated yet", what);
 }
 
-/* The geometry of an instruction; false (failed) for those not done. */
+/* The geometry of an instruction and its spatial coordinates (the layer
+ * index not counted); false (failed) for those not done.  Cube
+ * geometries are for textures only (CUDA's surface calls address a
+ * cubemap's faces as layers). */
 static bool
-geometry(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, enum cuvk_kernel_tex_dim *dim,
+geometry(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, bool texture, enum cuvk_kernel_tex_dim *dim,
          unsigned *coords)
 {
    enum ptx_modifier g = cuvk_spirv_mod_of_class(in, PTX_MODC_GEOM);
+   if (g == PTX_MOD_GEOM_A1D || g == PTX_MOD_GEOM_A2D) {
+      *dim = g == PTX_MOD_GEOM_A1D ? CUVK_KERNEL_DIM_1D_ARRAY : CUVK_KERNEL_DIM_2D_ARRAY;
+      *coords = g == PTX_MOD_GEOM_A1D ? 1 : 2;
+      return true;
+   }
+   if (texture) {
+      switch (g) {
+      case PTX_MOD_GEOM_CUBE:
+         *dim = CUVK_KERNEL_DIM_CUBE;
+         *coords = 3;
+         return true;
+      case PTX_MOD_GEOM_ACUBE:
+         /* Cube arrays need imageCubeArray, which contexts do not enable
+          * yet (texture.c refuses such textures). */
+         return fail(e, in, "the layered cubemap geometry (.acube)");
+      default:
+         break;
+      }
+   }
    switch (g) {
    case PTX_MOD_GEOM_1D:
       *dim = CUVK_KERNEL_DIM_1D;
@@ -299,6 +340,401 @@ waterfall_end(struct cuvk_spirv_emitter *e, struct waterfall *w)
    label(e, w->l_merge);
 }
 
+/* ---- textures over linear and pitched memory ---- */
+
+/*
+ * No Vulkan object stands for them: the kernel reads the texels through
+ * the page table (cuvk_spirv_generic_load) at the address, pitch and
+ * format of the slot's record, and filters them itself as CUDA defines:
+ * address modes at the texel index, linear filtering with weights of 8
+ * fractional bits rounded to nearest (measured on an H100: every one of
+ * 1024 positions matched rounding, half of them truncation), texels
+ * outside the memory 0 for tex1Dfetch and the border colour for border
+ * mode, and channels the format lacks 0 (alpha too, unlike Vulkan's 1:
+ * measured the same way).
+ */
+
+/* CUaddress_mode, CUfilter_mode and CUarray_format values the records
+ * hold (the compiler library does not include cuda.h). */
+#define MODE_WRAP 0u
+#define MODE_CLAMP 1u
+#define MODE_MIRROR 2u
+#define MODE_BORDER 3u
+#define FILTER_LINEAR 1u
+#define FMT_U8 0x01u
+#define FMT_U16 0x02u
+#define FMT_U32 0x03u
+#define FMT_S8 0x08u
+#define FMT_S16 0x09u
+#define FMT_S32 0x0au
+#define FMT_HALF 0x10u
+#define FMT_FLOAT 0x20u
+
+/* if (cond) { ... } and if (cond) { ... } else { ... } */
+struct branch {
+   uint32_t l_else, l_merge;
+};
+
+static void
+if_begin(struct cuvk_spirv_emitter *e, struct branch *br, uint32_t cond, bool has_else)
+{
+   uint32_t l_then = new_id(e);
+   br->l_merge = new_id(e);
+   br->l_else = has_else ? new_id(e) : 0;
+   cuvk_spirv_do(e, SpvOpSelectionMerge, br->l_merge, SpvSelectionControlMaskNone);
+   cuvk_spirv_do(e, SpvOpBranchConditional, cond, l_then, has_else ? br->l_else : br->l_merge);
+   label(e, l_then);
+}
+
+static void
+if_else(struct cuvk_spirv_emitter *e, struct branch *br)
+{
+   cuvk_spirv_do(e, SpvOpBranch, br->l_merge);
+   label(e, br->l_else);
+}
+
+static void
+if_end(struct cuvk_spirv_emitter *e, struct branch *br)
+{
+   cuvk_spirv_do(e, SpvOpBranch, br->l_merge);
+   label(e, br->l_merge);
+}
+
+/* The device address (u64) of slot index's record. */
+static uint32_t
+record_address(struct cuvk_spirv_emitter *e, bool surface, uint32_t index)
+{
+   uint32_t u64 = cuvk_spirv_type_uint(e, 64);
+   uint32_t base = cuvk_spirv_push_load(e, surface ? CUVK_SPIRV_PUSH_SURF_RECORDS : CUVK_SPIRV_PUSH_TEX_RECORDS);
+   uint32_t at = cuvk_spirv_val(e, SpvOpIMul, u64, cuvk_spirv_val(e, SpvOpUConvert, u64, index),
+                                cuvk_spirv_const_u64(e, RECORD_SIZE));
+   return cuvk_spirv_val(e, SpvOpIAdd, u64, base, at);
+}
+
+/* A field of type (bytes wide) at offset of the record at rec. */
+static uint32_t
+record_field(struct cuvk_spirv_emitter *e, uint32_t rec, unsigned offset, uint32_t type, unsigned bytes)
+{
+   uint32_t u64 = cuvk_spirv_type_uint(e, 64);
+   uint32_t at = offset ? cuvk_spirv_val(e, SpvOpIAdd, u64, rec, cuvk_spirv_const_u64(e, offset)) : rec;
+   return cuvk_spirv_device_load(e, at, type, bytes);
+}
+
+static uint32_t
+u32_eq(struct cuvk_spirv_emitter *e, uint32_t a, uint32_t value)
+{
+   return cuvk_spirv_val(e, SpvOpIEqual, cuvk_spirv_type_bool(e), a, cuvk_spirv_const_u32(e, value));
+}
+
+static uint32_t
+bool_or(struct cuvk_spirv_emitter *e, uint32_t a, uint32_t b)
+{
+   return cuvk_spirv_val(e, SpvOpLogicalOr, cuvk_spirv_type_bool(e), a, b);
+}
+
+/* i mod n (s32 bits, n > 0) in [0, n): the remainder, plus n when
+ * negative.  (lavapipe's OpSMod gave the remainder's sign.) */
+static uint32_t
+smod(struct cuvk_spirv_emitter *e, uint32_t i, uint32_t n)
+{
+   uint32_t u32 = cuvk_spirv_type_uint(e, 32);
+   uint32_t r = cuvk_spirv_val(e, SpvOpSRem, u32, i, n);
+   uint32_t negative = cuvk_spirv_val(e, SpvOpSLessThan, cuvk_spirv_type_bool(e), r, cuvk_spirv_const_u32(e, 0));
+   return cuvk_spirv_val(e, SpvOpSelect, u32, negative, cuvk_spirv_val(e, SpvOpIAdd, u32, r, n), r);
+}
+
+/* One axis of CUDA's addressing: texel index i (s32 bits) of n under
+ * mode; *inside says whether the result names a texel (not the border). */
+static uint32_t
+address_axis(struct cuvk_spirv_emitter *e, uint32_t i, uint32_t n, uint32_t mode, uint32_t *inside)
+{
+   uint32_t u32 = cuvk_spirv_type_uint(e, 32), t_bool = cuvk_spirv_type_bool(e);
+   uint32_t one = cuvk_spirv_const_u32(e, 1);
+   uint32_t n2 = cuvk_spirv_val(e, SpvOpIAdd, u32, n, n);
+   uint32_t wrap = smod(e, i, n), p = smod(e, i, n2);
+   uint32_t back = cuvk_spirv_val(e, SpvOpISub, u32, cuvk_spirv_val(e, SpvOpISub, u32, n2, one), p);
+   uint32_t mirror = cuvk_spirv_val(e, SpvOpSelect, u32, cuvk_spirv_val(e, SpvOpSLessThan, t_bool, p, n), p, back);
+   uint32_t clamp = cuvk_spirv_glsl(e, GLSLstd450SClamp, u32, i, cuvk_spirv_const_u32(e, 0),
+                                    cuvk_spirv_val(e, SpvOpISub, u32, n, one));
+   uint32_t v = cuvk_spirv_val(e, SpvOpSelect, u32, u32_eq(e, mode, MODE_CLAMP), clamp, i);
+   v = cuvk_spirv_val(e, SpvOpSelect, u32, u32_eq(e, mode, MODE_MIRROR), mirror, v);
+   v = cuvk_spirv_val(e, SpvOpSelect, u32, u32_eq(e, mode, MODE_WRAP), wrap, v);
+   /* Negative indices are huge as unsigned: one comparison. */
+   *inside = cuvk_spirv_val(e, SpvOpULessThan, t_bool, v, n);
+   return v;
+}
+
+/*
+ * uvec4 cuvk_tex_texel(u32 slot, u32 x, u32 y): the texel at (x, y) (s32
+ * bits) of a linear or pitched texture, after the address modes, as the
+ * bits of what tex returns: floats for normalised-float reads, halves
+ * and floats, integers (sign-extended) for element reads of integers.
+ */
+static uint32_t
+texel_fn(struct cuvk_spirv_emitter *e)
+{
+   uint32_t id = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_HELPER, HELPER_TEXEL, 0, 0);
+   if (id)
+      return id;
+   uint32_t u32 = cuvk_spirv_type_uint(e, 32), u64 = cuvk_spirv_type_uint(e, 64);
+   uint32_t f32 = cuvk_spirv_type_float(e, 32), t_bool = cuvk_spirv_type_bool(e);
+   uint32_t uvec4 = cuvk_spirv_type_vector(e, u32, 4);
+   uint32_t params[3] = {u32, u32, u32}, p[3];
+   struct cuvk_spirv_helper h;
+   id = cuvk_spirv_helper_begin(e, &h, uvec4, params, 3, p);
+   cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_HELPER, HELPER_TEXEL, 0, 0, id);
+   label(e, new_id(e));
+   uint32_t words = new_id(e);
+   cuvk_spirv_do(e, SpvOpVariable, cuvk_spirv_type_pointer(e, SpvStorageClassFunction, uvec4), words,
+                 SpvStorageClassFunction);
+   uint32_t zero = cuvk_spirv_const_u32(e, 0);
+   uint32_t zero4 = cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, uvec4,
+                                          (const uint32_t[]){zero, zero, zero, zero}, 4);
+   cuvk_spirv_do(e, SpvOpStore, words, zero4);
+
+   uint32_t rec = record_address(e, false, p[0]);
+   uint32_t kind = record_field(e, rec, RECORD_KIND, u32, 4);
+   uint32_t fmt = record_field(e, rec, RECORD_FORMAT, u32, 4);
+   uint32_t channels = record_field(e, rec, RECORD_CHANNELS, u32, 4);
+   uint32_t flags = record_field(e, rec, RECORD_FLAGS, u32, 4);
+   uint32_t width = record_field(e, rec, RECORD_WIDTH, u32, 4);
+   uint32_t height = record_field(e, rec, RECORD_HEIGHT, u32, 4);
+   uint32_t base = record_field(e, rec, RECORD_ADDRESS, u64, 8);
+   uint32_t pitch = record_field(e, rec, RECORD_PITCH, u64, 8);
+
+   /* tex1Dfetch knows no address modes: outside is 0.  Without
+    * normalised coordinates CUDA clamps for wrap and mirror. */
+   uint32_t linear = u32_eq(e, kind, CUVK_KERNEL_RES_LINEAR);
+   uint32_t normalized = cuvk_spirv_val(e, SpvOpINotEqual, t_bool,
+                                        cuvk_spirv_val(e, SpvOpBitwiseAnd, u32, flags,
+                                                       cuvk_spirv_const_u32(e, CUVK_KERNEL_TEX_NORMALIZED)),
+                                        zero);
+   uint32_t inside[2], at[2];
+   for (unsigned axis = 0; axis < 2; axis++) {
+      uint32_t mode = record_field(e, rec, RECORD_ADDRESS_MODE + 4 * axis, u32, 4);
+      uint32_t wraps = bool_or(e, u32_eq(e, mode, MODE_WRAP), u32_eq(e, mode, MODE_MIRROR));
+      uint32_t to_clamp = cuvk_spirv_val(e, SpvOpLogicalAnd, t_bool, wraps,
+                                         cuvk_spirv_val(e, SpvOpLogicalNot, t_bool, normalized));
+      mode = cuvk_spirv_val(e, SpvOpSelect, u32, to_clamp, cuvk_spirv_const_u32(e, MODE_CLAMP), mode);
+      mode = cuvk_spirv_val(e, SpvOpSelect, u32, linear, cuvk_spirv_const_u32(e, MODE_BORDER), mode);
+      at[axis] = address_axis(e, p[1 + axis], axis ? height : width, mode, &inside[axis]);
+   }
+
+   uint32_t is8 = bool_or(e, u32_eq(e, fmt, FMT_U8), u32_eq(e, fmt, FMT_S8));
+   uint32_t is16 = bool_or(e, bool_or(e, u32_eq(e, fmt, FMT_U16), u32_eq(e, fmt, FMT_S16)), u32_eq(e, fmt, FMT_HALF));
+   uint32_t is_half = u32_eq(e, fmt, FMT_HALF), is_float = u32_eq(e, fmt, FMT_FLOAT);
+   uint32_t is32 = bool_or(e, bool_or(e, u32_eq(e, fmt, FMT_U32), u32_eq(e, fmt, FMT_S32)), is_float);
+   uint32_t is_signed = bool_or(e, bool_or(e, u32_eq(e, fmt, FMT_S8), u32_eq(e, fmt, FMT_S16)),
+                                u32_eq(e, fmt, FMT_S32));
+   /* Formats beyond CUDA's classic eight (the UNORM/SNORM vectors) are
+    * not read from memory yet: a fault, not wrong texels. */
+   uint32_t known = bool_or(e, bool_or(e, is8, is16), is32);
+   fault_unless(e, known, CUVK_KERNEL_FAULT_UNSUPPORTED);
+   uint32_t esize = cuvk_spirv_val(e, SpvOpSelect, u32, is8, cuvk_spirv_const_u32(e, 1),
+                                   cuvk_spirv_val(e, SpvOpSelect, u32, is16, cuvk_spirv_const_u32(e, 2),
+                                                  cuvk_spirv_const_u32(e, 4)));
+   uint32_t tsize = cuvk_spirv_val(e, SpvOpIMul, u32, esize, channels);
+   uint32_t in_both = cuvk_spirv_val(e, SpvOpLogicalAnd, t_bool, inside[0], inside[1]);
+   uint32_t fetch = cuvk_spirv_val(e, SpvOpLogicalAnd, t_bool, in_both, known);
+
+   /* The texel's bytes, one load of its size (the base is aligned to
+    * 256 bytes and the pitch to 512, so a texel is aligned to its size),
+    * or two for 16 bytes. */
+   struct branch br;
+   if_begin(e, &br, fetch, false);
+   uint32_t off = cuvk_spirv_val(e, SpvOpIAdd, u64,
+                                 cuvk_spirv_val(e, SpvOpIMul, u64, cuvk_spirv_val(e, SpvOpUConvert, u64, at[1]), pitch),
+                                 cuvk_spirv_val(e, SpvOpIMul, u64, cuvk_spirv_val(e, SpvOpUConvert, u64, at[0]),
+                                                cuvk_spirv_val(e, SpvOpUConvert, u64, tsize)));
+   uint32_t addr = cuvk_spirv_val(e, SpvOpIAdd, u64, base, off);
+   uint32_t l_case[5], l_merge = new_id(e);
+   for (unsigned i = 0; i < 5; i++)
+      l_case[i] = new_id(e);
+   cuvk_spirv_do(e, SpvOpSelectionMerge, l_merge, SpvSelectionControlMaskNone);
+   cuvk_spirv_do(e, SpvOpSwitch, tsize, l_merge, 1, l_case[0], 2, l_case[1], 4, l_case[2], 8, l_case[3], 16,
+                 l_case[4]);
+   for (unsigned i = 0; i < 5; i++) {
+      label(e, l_case[i]);
+      uint32_t w[4] = {zero, zero, zero, zero};
+      if (i < 3) {
+         w[0] = cuvk_spirv_generic_load(e, addr, 8u << i);
+         if (i < 2)
+            w[0] = cuvk_spirv_val(e, SpvOpUConvert, u32, w[0]);
+      } else {
+         for (unsigned half = 0; half < i - 2; half++) {
+            uint32_t a = half ? cuvk_spirv_val(e, SpvOpIAdd, u64, addr, cuvk_spirv_const_u64(e, 8)) : addr;
+            uint32_t v = cuvk_spirv_generic_load(e, a, 64);
+            w[2 * half] = cuvk_spirv_val(e, SpvOpUConvert, u32, v);
+            w[2 * half + 1] = cuvk_spirv_val(e, SpvOpUConvert, u32,
+                                             cuvk_spirv_val(e, SpvOpShiftRightLogical, u64, v,
+                                                            cuvk_spirv_const_u64(e, 32)));
+         }
+      }
+      cuvk_spirv_do(e, SpvOpStore, words, cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, uvec4, w, 4));
+      cuvk_spirv_do(e, SpvOpBranch, l_merge);
+   }
+   label(e, l_merge);
+   if_end(e, &br);
+
+   /* The channels, converted as the read mode says. */
+   uint32_t raw = cuvk_spirv_val(e, SpvOpLoad, uvec4, words);
+   uint32_t as_int = cuvk_spirv_val(e, SpvOpINotEqual, t_bool,
+                                    cuvk_spirv_val(e, SpvOpBitwiseAnd, u32, flags,
+                                                   cuvk_spirv_const_u32(e, CUVK_KERNEL_TEX_READ_AS_INTEGER)),
+                                    zero);
+   uint32_t is_int32 = bool_or(e, u32_eq(e, fmt, FMT_U32), u32_eq(e, fmt, FMT_S32));
+   uint32_t read_int = bool_or(e, is_int32,
+                               cuvk_spirv_val(e, SpvOpLogicalAnd, t_bool, as_int,
+                                              cuvk_spirv_val(e, SpvOpLogicalNot, t_bool,
+                                                             bool_or(e, is_half, is_float))));
+   uint32_t bits = cuvk_spirv_val(e, SpvOpIMul, u32, esize, cuvk_spirv_const_u32(e, 8));
+   /* 255 or 65535; 127 or 32767 */
+   uint32_t unorm_max = cuvk_spirv_val(e, SpvOpSelect, f32, is8,
+                                       cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0x437f0000u),
+                                       cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0x477fff00u));
+   uint32_t snorm_max = cuvk_spirv_val(e, SpvOpSelect, f32, is8,
+                                       cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0x42fe0000u),
+                                       cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0x46fffe00u));
+   uint32_t minus_one = cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0xbf800000u);
+   uint32_t vec2 = cuvk_spirv_type_vector(e, f32, 2);
+   uint32_t out[4];
+   for (unsigned c = 0; c < 4; c++) {
+      uint32_t bit = cuvk_spirv_val(e, SpvOpIMul, u32, bits, cuvk_spirv_const_u32(e, c));
+      uint32_t word = cuvk_spirv_val(e, SpvOpVectorExtractDynamic, u32, raw,
+                                     cuvk_spirv_val(e, SpvOpShiftRightLogical, u32, bit, cuvk_spirv_const_u32(e, 5)));
+      uint32_t shift = cuvk_spirv_val(e, SpvOpBitwiseAnd, u32, bit, cuvk_spirv_const_u32(e, 31));
+      uint32_t ux = cuvk_spirv_val(e, SpvOpBitFieldUExtract, u32, word, shift, bits);
+      uint32_t sx = cuvk_spirv_val(e, SpvOpBitFieldSExtract, u32, word, shift, bits);
+      uint32_t iv = cuvk_spirv_val(e, SpvOpSelect, u32, is_signed, sx, ux);
+      uint32_t fhalf = cuvk_spirv_val(e, SpvOpCompositeExtract, f32,
+                                      cuvk_spirv_glsl(e, GLSLstd450UnpackHalf2x16, vec2, ux), 0);
+      uint32_t fun = cuvk_spirv_val(e, SpvOpFDiv, f32, cuvk_spirv_val(e, SpvOpConvertUToF, f32, ux), unorm_max);
+      uint32_t fsn = cuvk_spirv_glsl(e, GLSLstd450FMax, f32,
+                                     cuvk_spirv_val(e, SpvOpFDiv, f32, cuvk_spirv_val(e, SpvOpConvertSToF, f32, sx),
+                                                    snorm_max),
+                                     minus_one);
+      uint32_t fv = cuvk_spirv_val(e, SpvOpSelect, f32, is_signed, fsn, fun);
+      fv = cuvk_spirv_val(e, SpvOpSelect, f32, is_half, fhalf, fv);
+      fv = cuvk_spirv_val(e, SpvOpSelect, f32, is_float, cuvk_spirv_val(e, SpvOpBitcast, f32, ux), fv);
+      uint32_t v = cuvk_spirv_val(e, SpvOpSelect, u32, read_int, iv, cuvk_spirv_val(e, SpvOpBitcast, u32, fv));
+      /* Outside: the border colour (integers take it truncated), 0 for
+       * linear memory. */
+      uint32_t border = record_field(e, rec, RECORD_BORDER + 4 * c, f32, 4);
+      uint32_t bv = cuvk_spirv_val(e, SpvOpSelect, u32, read_int, cuvk_spirv_val(e, SpvOpConvertFToS, u32, border),
+                                   cuvk_spirv_val(e, SpvOpBitcast, u32, border));
+      bv = cuvk_spirv_val(e, SpvOpSelect, u32, linear, zero, bv);
+      v = cuvk_spirv_val(e, SpvOpSelect, u32, in_both, v, bv);
+      uint32_t present = cuvk_spirv_val(e, SpvOpULessThan, t_bool, cuvk_spirv_const_u32(e, c), channels);
+      out[c] = cuvk_spirv_val(e, SpvOpSelect, u32, present, v, zero);
+   }
+   cuvk_spirv_do(e, SpvOpReturnValue, cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, uvec4, out, 4));
+   cuvk_spirv_helper_end(e, &h, "cuvk_tex_texel");
+   return id;
+}
+
+/*
+ * The memory path of a sample helper (kernel_abi.h's LINEAR and PITCH2D
+ * kinds), storing into result (a variable of ret): tex1Dfetch is tex.1d
+ * with s32 coordinates on linear memory; pitched memory takes tex.2d.
+ * Any other pairing is CUVK_KERNEL_FAULT_UNSUPPORTED.
+ */
+static void
+sample_memory(struct cuvk_spirv_emitter *e, uint32_t index, uint32_t coords, enum cuvk_kernel_tex_dim dim,
+              bool int_coords, uint32_t ret, uint32_t result)
+{
+   uint32_t u32 = cuvk_spirv_type_uint(e, 32), f32 = cuvk_spirv_type_float(e, 32);
+   uint32_t t_bool = cuvk_spirv_type_bool(e);
+   uint32_t uvec4 = cuvk_spirv_type_vector(e, u32, 4), vec4 = cuvk_spirv_type_vector(e, f32, 4);
+   uint32_t rec = record_address(e, false, index);
+   uint32_t kind = record_field(e, rec, RECORD_KIND, u32, 4);
+   uint32_t texel = texel_fn(e);
+   uint32_t zero = cuvk_spirv_const_u32(e, 0);
+   if (dim == CUVK_KERNEL_DIM_1D && int_coords) {
+      fault_unless(e, u32_eq(e, kind, CUVK_KERNEL_RES_LINEAR), CUVK_KERNEL_FAULT_UNSUPPORTED);
+      uint32_t x = cuvk_spirv_val(e, SpvOpBitcast, u32, cuvk_spirv_val(e, SpvOpCompositeExtract, f32, coords, 0));
+      uint32_t v = cuvk_spirv_val(e, SpvOpFunctionCall, uvec4, texel, index, x, zero);
+      cuvk_spirv_do(e, SpvOpStore, result, ret == uvec4 ? v : cuvk_spirv_val(e, SpvOpBitcast, ret, v));
+      return;
+   }
+   if (dim != CUVK_KERNEL_DIM_2D) {
+      cuvk_spirv_store_fault(e, CUVK_KERNEL_FAULT_UNSUPPORTED);
+      return;
+   }
+   fault_unless(e, u32_eq(e, kind, CUVK_KERNEL_RES_PITCH2D), CUVK_KERNEL_FAULT_UNSUPPORTED);
+   uint32_t half = cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0x3f000000u);
+   uint32_t f[2];
+   for (unsigned i = 0; i < 2; i++) {
+      f[i] = cuvk_spirv_val(e, SpvOpCompositeExtract, f32, coords, i);
+      if (int_coords) {
+         /* s32 texel indices: their centres. */
+         f[i] = cuvk_spirv_val(e, SpvOpFAdd, f32,
+                               cuvk_spirv_val(e, SpvOpConvertSToF, f32, cuvk_spirv_val(e, SpvOpBitcast, u32, f[i])),
+                               half);
+      }
+   }
+   if (!int_coords) {
+      uint32_t flags = record_field(e, rec, RECORD_FLAGS, u32, 4);
+      uint32_t normalized = cuvk_spirv_val(e, SpvOpINotEqual, t_bool,
+                                           cuvk_spirv_val(e, SpvOpBitwiseAnd, u32, flags,
+                                                          cuvk_spirv_const_u32(e, CUVK_KERNEL_TEX_NORMALIZED)),
+                                           zero);
+      for (unsigned i = 0; i < 2; i++) {
+         uint32_t n = record_field(e, rec, i ? RECORD_HEIGHT : RECORD_WIDTH, u32, 4);
+         uint32_t scaled = cuvk_spirv_val(e, SpvOpFMul, f32, f[i], cuvk_spirv_val(e, SpvOpConvertUToF, f32, n));
+         f[i] = cuvk_spirv_val(e, SpvOpSelect, f32, normalized, scaled, f[i]);
+      }
+   }
+   /* Far outside, every mode lands on the same texels long before 2^30:
+    * the clamp keeps the conversion to integers defined. */
+   uint32_t lo = cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0xce800000u);   /* -2^30 */
+   uint32_t hi = cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0x4e800000u);   /* 2^30 */
+   uint32_t filter = record_field(e, rec, RECORD_FILTER, u32, 4);
+   struct branch br;
+   if_begin(e, &br, u32_eq(e, filter, FILTER_LINEAR), true);
+   {
+      /* x - 0.5 split into a texel and a weight of 8 fractional bits. */
+      uint32_t idx[2], wt[2];
+      uint32_t scale = cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0x43800000u);   /* 256 */
+      uint32_t inv = cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0x3b800000u);     /* 1/256 */
+      for (unsigned i = 0; i < 2; i++) {
+         uint32_t xb = cuvk_spirv_glsl(e, GLSLstd450FClamp, f32, cuvk_spirv_val(e, SpvOpFSub, f32, f[i], half), lo, hi);
+         uint32_t fl = cuvk_spirv_glsl(e, GLSLstd450Floor, f32, xb);
+         uint32_t frac = cuvk_spirv_val(e, SpvOpFSub, f32, xb, fl);
+         uint32_t q = cuvk_spirv_glsl(e, GLSLstd450Floor, f32,
+                                      cuvk_spirv_val(e, SpvOpFAdd, f32, cuvk_spirv_val(e, SpvOpFMul, f32, frac, scale),
+                                                     half));
+         wt[i] = cuvk_spirv_val(e, SpvOpFMul, f32, q, inv);
+         idx[i] = cuvk_spirv_val(e, SpvOpConvertFToS, u32, fl);
+      }
+      uint32_t one = cuvk_spirv_const_u32(e, 1);
+      uint32_t x1 = cuvk_spirv_val(e, SpvOpIAdd, u32, idx[0], one), y1 = cuvk_spirv_val(e, SpvOpIAdd, u32, idx[1], one);
+      uint32_t t[4];
+      const uint32_t xs[4] = {idx[0], x1, idx[0], x1}, ys[4] = {idx[1], idx[1], y1, y1};
+      for (unsigned k = 0; k < 4; k++)
+         t[k] = cuvk_spirv_val(e, SpvOpBitcast, vec4,
+                               cuvk_spirv_val(e, SpvOpFunctionCall, uvec4, texel, index, xs[k], ys[k]));
+      uint32_t a = cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, vec4,
+                                         (const uint32_t[]){wt[0], wt[0], wt[0], wt[0]}, 4);
+      uint32_t b = cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, vec4,
+                                         (const uint32_t[]){wt[1], wt[1], wt[1], wt[1]}, 4);
+      uint32_t top = cuvk_spirv_glsl(e, GLSLstd450FMix, vec4, t[0], t[1], a);
+      uint32_t bottom = cuvk_spirv_glsl(e, GLSLstd450FMix, vec4, t[2], t[3], a);
+      uint32_t v = cuvk_spirv_glsl(e, GLSLstd450FMix, vec4, top, bottom, b);
+      cuvk_spirv_do(e, SpvOpStore, result, ret == vec4 ? v : cuvk_spirv_val(e, SpvOpBitcast, ret, v));
+   }
+   if_else(e, &br);
+   {
+      uint32_t ij[2];
+      for (unsigned i = 0; i < 2; i++) {
+         uint32_t clamped = cuvk_spirv_glsl(e, GLSLstd450FClamp, f32, f[i], lo, hi);
+         ij[i] = cuvk_spirv_val(e, SpvOpConvertFToS, u32, cuvk_spirv_glsl(e, GLSLstd450Floor, f32, clamped));
+      }
+      uint32_t v = cuvk_spirv_val(e, SpvOpFunctionCall, uvec4, texel, index, ij[0], ij[1]);
+      cuvk_spirv_do(e, SpvOpStore, result, ret == uvec4 ? v : cuvk_spirv_val(e, SpvOpBitcast, ret, v));
+   }
+   if_end(e, &br);
+}
+
 /* ---- tex ---- */
 
 /*
@@ -311,9 +747,11 @@ waterfall_end(struct cuvk_spirv_emitter *e, struct waterfall *w)
  */
 static uint32_t
 sample_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t binding,
-          enum cuvk_kernel_tex_dim dim, unsigned ncoords, enum cuvk_kernel_tex_type type, bool int_coords)
+          enum cuvk_kernel_tex_dim dim, unsigned ncoords, enum cuvk_kernel_tex_type type, bool int_coords,
+          bool grad, int gather)
 {
-   uint32_t id = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_HELPER, HELPER_SAMPLE + binding, int_coords, 0);
+   unsigned variant = int_coords | (grad ? 2u : 0u) | (unsigned)(gather + 1) << 2;
+   uint32_t id = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_HELPER, HELPER_SAMPLE + binding, variant, 0);
    if (id)
       return id;
    struct binding b;
@@ -327,10 +765,12 @@ sample_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t
    uint32_t sampled_vec = type == CUVK_KERNEL_TEX_FLOAT ? vec4
                           : type == CUVK_KERNEL_TEX_SINT ? cuvk_spirv_type_vector(e, type_sint32(e), 4)
                                                          : uvec4;
-   uint32_t params[3] = {u64, vec4, f32}, p[3];
+   /* The third parameter: the level, or the two gradients (tex.grad). */
+   uint32_t grads_type = cuvk_spirv_type_array(e, vec4, cuvk_spirv_const_u32(e, 2));
+   uint32_t params[3] = {u64, vec4, grad ? grads_type : f32}, p[3];
    struct cuvk_spirv_helper h;
    id = cuvk_spirv_helper_begin(e, &h, ret, params, 3, p);
-   cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_HELPER, HELPER_SAMPLE + binding, int_coords, 0, id);
+   cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_HELPER, HELPER_SAMPLE + binding, variant, 0, id);
 
    label(e, new_id(e));
    struct waterfall w;
@@ -345,12 +785,13 @@ sample_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t
    uint32_t index, valid;
    handle_slot(e, first, false, &index, &valid);
    fault_unless(e, valid, CUVK_KERNEL_FAULT_ADDRESS);
-   /* Linear and pitched memory have no image yet: a fault, not the
-    * stand-in's zeros. */
+   /* Linear and pitched memory have no image: the kernel reads them
+    * itself (sample_memory).  A bad handle samples the stand-in. */
    uint32_t kind = record_load(e, false, index, RECORD_KIND);
    uint32_t is_image = cuvk_spirv_val(e, SpvOpIEqual, t_bool, kind, cuvk_spirv_const_u32(e, CUVK_KERNEL_RES_IMAGE));
-   fault_unless(e, cuvk_spirv_val(e, SpvOpLogicalOr, t_bool, is_image, cuvk_spirv_val(e, SpvOpLogicalNot, t_bool, valid)),
-                CUVK_KERNEL_FAULT_UNSUPPORTED);
+   struct branch br;
+   uint32_t invalid = cuvk_spirv_val(e, SpvOpLogicalNot, t_bool, valid);
+   if_begin(e, &br, cuvk_spirv_val(e, SpvOpLogicalOr, t_bool, is_image, invalid), true);
    uint32_t ptr = cuvk_spirv_val(e, SpvOpAccessChain,
                                  cuvk_spirv_type_pointer(e, SpvStorageClassUniformConstant, b.elem_type), b.var,
                                  index);
@@ -380,21 +821,100 @@ sample_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t
       c = cuvk_spirv_val(e, SpvOpFAdd, cvec, cuvk_spirv_val(e, SpvOpConvertSToF, cvec, ints), halves);
    }
    uint32_t image = cuvk_spirv_val(e, SpvOpImage, b.image_type, si);
-   uint32_t size = cuvk_spirv_val(e, SpvOpImageQuerySizeLod, uvec, image, cuvk_spirv_const_u32(e, 0));
-   uint32_t scaled = cuvk_spirv_val(e, SpvOpFDiv, cvec, c, cuvk_spirv_val(e, SpvOpConvertUToF, cvec, size));
-   if (!int_coords) {
+   bool cube = dim == CUVK_KERNEL_DIM_CUBE || dim == CUVK_KERNEL_DIM_CUBE_ARRAY;
+   bool arrayed = dim_arrayed(dim);
+   uint32_t scaled = c;
+   uint32_t size_f = 0, normalized = 0;
+   if (!cube) {
+      /* An arrayed image's size has the layer count last. */
+      uint32_t size;
+      if (arrayed) {
+         uint32_t all = cuvk_spirv_val(e, SpvOpImageQuerySizeLod, cuvk_spirv_type_vector(e, u32, ncoords + 1), image,
+                                       cuvk_spirv_const_u32(e, 0));
+         if (ncoords == 1) {
+            size = cuvk_spirv_val(e, SpvOpCompositeExtract, u32, all, 0);
+         } else {
+            uint32_t parts[3];
+            for (unsigned i = 0; i < ncoords; i++)
+               parts[i] = cuvk_spirv_val(e, SpvOpCompositeExtract, u32, all, i);
+            size = cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, uvec, parts, ncoords);
+         }
+      } else {
+         size = cuvk_spirv_val(e, SpvOpImageQuerySizeLod, uvec, image, cuvk_spirv_const_u32(e, 0));
+      }
+      size_f = cuvk_spirv_val(e, SpvOpConvertUToF, cvec, size);
+      scaled = cuvk_spirv_val(e, SpvOpFDiv, cvec, c, size_f);
+   }
+   /* Cubemaps take directions: nothing to scale. */
+   if (!int_coords && !cube) {
       uint32_t flags = record_load(e, false, index, RECORD_FLAGS);
-      uint32_t normalized = cuvk_spirv_val(e, SpvOpINotEqual, t_bool,
-                                           cuvk_spirv_val(e, SpvOpBitwiseAnd, u32, flags,
-                                                          cuvk_spirv_const_u32(e, CUVK_KERNEL_TEX_NORMALIZED)),
-                                           cuvk_spirv_const_u32(e, 0));
+      normalized = cuvk_spirv_val(e, SpvOpINotEqual, t_bool,
+                                  cuvk_spirv_val(e, SpvOpBitwiseAnd, u32, flags,
+                                                 cuvk_spirv_const_u32(e, CUVK_KERNEL_TEX_NORMALIZED)),
+                                  cuvk_spirv_const_u32(e, 0));
       scaled = cuvk_spirv_val(e, SpvOpSelect, cvec, normalized, c, scaled);
    }
-   uint32_t v = cuvk_spirv_val(e, SpvOpImageSampleExplicitLod, sampled_vec, si, scaled, SpvImageOperandsLodMask,
-                               p[2]);
+   if (arrayed) {
+      /* The layer (u32 bits in the last component) as Vulkan's float
+       * array coordinate, which it rounds to the nearest layer. */
+      uint32_t layer = cuvk_spirv_val(e, SpvOpConvertUToF, f32,
+                                      cuvk_spirv_val(e, SpvOpBitcast, u32,
+                                                     cuvk_spirv_val(e, SpvOpCompositeExtract, f32, p[1], 3)));
+      uint32_t parts[4];
+      if (ncoords == 1) {
+         parts[0] = scaled;
+      } else {
+         for (unsigned i = 0; i < ncoords; i++)
+            parts[i] = cuvk_spirv_val(e, SpvOpCompositeExtract, f32, scaled, i);
+      }
+      parts[ncoords] = layer;
+      scaled = cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, cuvk_spirv_type_vector(e, f32, ncoords + 1), parts,
+                                     ncoords + 1);
+   }
+   uint32_t v;
+   if (grad) {
+      /* The level from the gradients, as Vulkan's isotropic formula:
+       * log2 of the longer gradient in texels of level 0.  Not Vulkan's
+       * Grad operand: llvmpipe's LLVM aborts compiling it ("Cannot
+       * emit physreg copy instruction"), and sampling is not
+       * anisotropic anyway. */
+      uint32_t len[2];
+      for (unsigned k = 0; k < 2; k++) {
+         uint32_t gv = cuvk_spirv_val(e, SpvOpCompositeExtract, vec4, p[2], k);
+         uint32_t g;
+         if (ncoords == 1) {
+            g = cuvk_spirv_val(e, SpvOpCompositeExtract, f32, gv, 0);
+         } else {
+            uint32_t parts[3];
+            for (unsigned i = 0; i < ncoords; i++)
+               parts[i] = cuvk_spirv_val(e, SpvOpCompositeExtract, f32, gv, i);
+            g = cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, cvec, parts, ncoords);
+         }
+         /* Normalised gradients to texels; texel ones are already. */
+         g = cuvk_spirv_val(e, SpvOpSelect, cvec, normalized, cuvk_spirv_val(e, SpvOpFMul, cvec, g, size_f), g);
+         len[k] = ncoords == 1 ? cuvk_spirv_glsl(e, GLSLstd450FAbs, f32, g)
+                               : cuvk_spirv_glsl(e, GLSLstd450Length, f32, g);
+      }
+      uint32_t lod = cuvk_spirv_glsl(e, GLSLstd450Log2, f32, cuvk_spirv_glsl(e, GLSLstd450FMax, f32, len[0], len[1]));
+      v = cuvk_spirv_val(e, SpvOpImageSampleExplicitLod, sampled_vec, si, scaled, SpvImageOperandsLodMask, lod);
+   } else if (gather >= 0) {
+      /* tld4: the component of the four texels of the bilinear
+       * footprint, in Vulkan's order, which CUDA's is (measured on an
+       * H100: (i, j+1), (i+1, j+1), (i+1, j), (i, j)). */
+      v = cuvk_spirv_val(e, SpvOpImageGather, sampled_vec, si, scaled, cuvk_spirv_const_u32(e, (uint32_t)gather));
+   } else {
+      v = cuvk_spirv_val(e, SpvOpImageSampleExplicitLod, sampled_vec, si, scaled, SpvImageOperandsLodMask, p[2]);
+   }
    if (sampled_vec != ret)
       v = cuvk_spirv_val(e, SpvOpBitcast, ret, v);
    cuvk_spirv_do(e, SpvOpStore, result, v);
+   if_else(e, &br);
+   /* CUDA gathers only from arrays made with CUDA_ARRAY3D_TEXTURE_GATHER. */
+   if (gather >= 0)
+      cuvk_spirv_store_fault(e, CUVK_KERNEL_FAULT_UNSUPPORTED);
+   else
+      sample_memory(e, index, p[1], dim, int_coords, ret, result);
+   if_end(e, &br);
    waterfall_end(e, &w);
    cuvk_spirv_do(e, SpvOpReturnValue, cuvk_spirv_val(e, SpvOpLoad, ret, result));
    cuvk_spirv_helper_end(e, &h, "cuvk_tex_sample");
@@ -406,12 +926,26 @@ lower_tex(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
 {
    enum cuvk_kernel_tex_dim dim;
    unsigned ncoords;
-   if (cuvk_spirv_has_mod(in, PTX_MOD_GRAD))
-      return fail(e, in, "tex.grad") ? 1 : -1;
+   bool grad = cuvk_spirv_has_mod(in, PTX_MOD_GRAD);
+   int gather = -1;
+   if (in->op == PTX_OP_TLD4) {
+      gather = cuvk_spirv_has_mod(in, PTX_MOD_R)      ? 0
+               : cuvk_spirv_has_mod(in, PTX_MOD_G)    ? 1
+               : cuvk_spirv_has_mod(in, PTX_MOD_SU_B) ? 2
+               : cuvk_spirv_has_mod(in, PTX_MOD_A)    ? 3
+                                                      : -1;
+      if (gather < 0)
+         return cuvk_spirv_fail(e, CUVK_CC_INVALID, in, "tld4 without a component (.r, .g, .b, .a)") ? 1 : -1;
+      enum ptx_modifier g = cuvk_spirv_mod_of_class(in, PTX_MODC_GEOM);
+      if (g != PTX_MOD_GEOM_2D)
+         return fail(e, in, g < PTX_MOD_COUNT ? "tld4 of this geometry" : "tld4 without a geometry") ? 1 : -1;
+   }
    if (cuvk_spirv_has_mod(in, PTX_MOD_BASE))
       return fail(e, in, "tex.base") ? 1 : -1;
-   if (!geometry(e, in, &dim, &ncoords))
+   if (!geometry(e, in, true, &dim, &ncoords))
       return -1;
+   if (grad && (dim == CUVK_KERNEL_DIM_CUBE || dim == CUVK_KERNEL_DIM_CUBE_ARRAY))
+      return fail(e, in, "tex.grad.cube") ? 1 : -1;
    bool level = cuvk_spirv_has_mod(in, PTX_MOD_LEVEL);
    enum ptx_modifier dtype = cuvk_spirv_type_mod(in, 0), ctype = cuvk_spirv_type_mod(in, 1);
    if (!cuvk_spirv_has_mod(in, PTX_MOD_V4) || in->dst_count != 4)
@@ -437,13 +971,24 @@ lower_tex(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
    if (ctype != PTX_MOD_F32 && ctype != PTX_MOD_S32)
       return cuvk_spirv_fail(e, CUVK_CC_INVALID, in, "tex: coordinates must be .f32 or .s32") ? 1 : -1;
    bool int_coords = ctype == PTX_MOD_S32;
+   bool arrayed = dim_arrayed(dim);
+   /* Layered geometries give the layer (u32) before the coordinates. */
+   unsigned first = arrayed ? 2 : 1;
+   /* tex.grad's two gradient vectors follow: .v2 for 2D geometries,
+    * .v4 for 3D and cubes, one value for 1D. */
+   unsigned gwidth = !grad ? 0 : ncoords == 1 ? 1 : ncoords == 2 ? 2 : 4;
    unsigned given = in->src_count - 1 - (level ? 1 : 0);
-   if (in->src_count < 2 || in->src[0].kind != CUVK_IR_VAL_ADDR || !in->src[0].has_reg || given < ncoords ||
-       given > 4 || (level && int_coords))
+   if (in->src_count < 2 + 2 * gwidth || in->src[0].kind != CUVK_IR_VAL_ADDR || !in->src[0].has_reg ||
+       (level && grad))
+      given = 0;
+   else
+      given -= 2 * gwidth;
+   if (given < ncoords + (arrayed ? 1 : 0) || given > 4 || ((level || grad || gather >= 0) && int_coords) ||
+       (int_coords && dim == CUVK_KERNEL_DIM_CUBE))
       return cuvk_spirv_fail(e, CUVK_CC_INVALID, in, "tex: expected [handle, {coordinates}]%s",
-                             level ? " and a level" : "") ? 1 : -1;
+                             level ? " and a level" : grad ? " and two gradients" : "") ? 1 : -1;
 
-   uint32_t fn = sample_fn(e, in, CUVK_KERNEL_TEX_BINDING(dim, type), dim, ncoords, type, int_coords);
+   uint32_t fn = sample_fn(e, in, CUVK_KERNEL_TEX_BINDING(dim, type), dim, ncoords, type, int_coords, grad, gather);
    if (!fn)
       return -1;
    uint32_t f32 = cuvk_spirv_type_float(e, 32), u32 = cuvk_spirv_type_uint(e, 32);
@@ -453,15 +998,31 @@ lower_tex(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
    for (unsigned i = 0; i < 4; i++) {
       if (i < ncoords)
          parts[i] = int_coords ? cuvk_spirv_val(e, SpvOpBitcast, f32,
-                                                cuvk_spirv_read(e, &in->src[1 + i], CUVK_SPIRV_UINT, 32))
-                               : cuvk_spirv_read(e, &in->src[1 + i], CUVK_SPIRV_FLOAT, 32);
+                                                cuvk_spirv_read(e, &in->src[first + i], CUVK_SPIRV_UINT, 32))
+                               : cuvk_spirv_read(e, &in->src[first + i], CUVK_SPIRV_FLOAT, 32);
       else
          parts[i] = cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0);
    }
+   /* The layer travels as u32 bits in the last component (no layered
+    * geometry has more than three spatial coordinates here). */
+   if (arrayed)
+      parts[3] = cuvk_spirv_val(e, SpvOpBitcast, f32, cuvk_spirv_read(e, &in->src[1], CUVK_SPIRV_UINT, 32));
    uint32_t vec4 = cuvk_spirv_type_vector(e, f32, 4);
    uint32_t coords = cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, vec4, parts, 4);
    uint32_t lod = level ? cuvk_spirv_read(e, &in->src[in->src_count - 1], CUVK_SPIRV_FLOAT, 32)
                         : cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0);
+   if (grad) {
+      uint32_t g[2];
+      for (unsigned k = 0; k < 2; k++) {
+         uint32_t gp[4];
+         for (unsigned i = 0; i < 4; i++)
+            gp[i] = i < ncoords ? cuvk_spirv_read(e, &in->src[1 + given + k * gwidth + i], CUVK_SPIRV_FLOAT, 32)
+                                : cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0);
+         g[k] = cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, vec4, gp, 4);
+      }
+      lod = cuvk_spirv_emit_value(e, SpvOpCompositeConstruct,
+                                  cuvk_spirv_type_array(e, vec4, cuvk_spirv_const_u32(e, 2)), g, 2);
+   }
    uint32_t ret = type == CUVK_KERNEL_TEX_FLOAT ? vec4 : cuvk_spirv_type_vector(e, u32, 4);
    uint32_t v = cuvk_spirv_val(e, SpvOpFunctionCall, ret, fn, handle, coords, lod);
    for (unsigned i = 0; i < 4; i++)
@@ -587,10 +1148,15 @@ lower_surface(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
    unsigned ncoords;
    if (!cuvk_spirv_has_mod(in, PTX_MOD_SU_B))
       return fail(e, in, cuvk_spirv_has_mod(in, PTX_MOD_SU_P) ? "formatted access (.p)" : "this form") ? 1 : -1;
-   if (!geometry(e, in, &dim, &ncoords))
+   if (!geometry(e, in, false, &dim, &ncoords))
       return -1;
-   /* PTX passes .3d coordinates as a .v4. */
-   unsigned given_coords = dim == CUVK_KERNEL_DIM_3D ? 4 : ncoords;
+   /* PTX passes .3d and .a2d coordinates as a .v4, .a1d as a .v2; the
+    * layered ones start with the layer. */
+   bool arrayed = dim_arrayed(dim);
+   unsigned given_coords = dim == CUVK_KERNEL_DIM_3D || dim == CUVK_KERNEL_DIM_2D_ARRAY ? 4
+                           : dim == CUVK_KERNEL_DIM_1D_ARRAY                            ? 2
+                                                                                        : ncoords;
+   unsigned first = arrayed ? 2 : 1;
    enum oob_mode mode = cuvk_spirv_has_mod(in, PTX_MOD_CLAMP) ? OOB_CLAMP
                         : cuvk_spirv_has_mod(in, PTX_MOD_ZERO) ? OOB_ZERO
                                                                : OOB_TRAP;
@@ -607,7 +1173,10 @@ lower_surface(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
       return cuvk_spirv_fail(e, CUVK_CC_INVALID, in, "%s: expected [handle, {coordinates}] and %u values",
                              ptx_opcode_table[in->op].name, vec) ? 1 : -1;
    unsigned size_log2 = (unsigned)__builtin_ctz(bytes);
-   uint32_t fn = surface_fn(e, in, store, CUVK_KERNEL_SURF_BINDING(dim, size_log2), dim, ncoords, size_log2, mode);
+   /* The helper takes the layer as one more coordinate (Vulkan's order:
+    * x, y, layer), bounded by the layer count as the others are. */
+   uint32_t fn = surface_fn(e, in, store, CUVK_KERNEL_SURF_BINDING(dim, size_log2), dim, ncoords + arrayed,
+                            size_log2, mode);
    if (!fn)
       return -1;
 
@@ -618,7 +1187,9 @@ lower_surface(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
    uint32_t zero = cuvk_spirv_const_u32(e, 0);
    uint32_t parts[4] = {zero, zero, zero, zero};
    for (unsigned i = 0; i < ncoords; i++)
-      parts[i] = cuvk_spirv_read(e, &in->src[1 + i], CUVK_SPIRV_UINT, 32);
+      parts[i] = cuvk_spirv_read(e, &in->src[first + i], CUVK_SPIRV_UINT, 32);
+   if (arrayed)
+      parts[ncoords] = cuvk_spirv_read(e, &in->src[1], CUVK_SPIRV_UINT, 32);
    /* The x coordinate of .b accesses is in bytes. */
    if (size_log2)
       parts[0] = cuvk_spirv_val(e, SpvOpShiftRightArithmetic, u32, parts[0], cuvk_spirv_const_u32(e, size_log2));
@@ -749,11 +1320,12 @@ lower_query(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
 int
 cuvk_spirv_lower_texture(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
 {
-   if (in->op == PTX_OP_TEX || in->op == PTX_OP_SULD || in->op == PTX_OP_SUST || in->op == PTX_OP_TXQ ||
+   if (in->op == PTX_OP_TEX || in->op == PTX_OP_TLD4 || in->op == PTX_OP_SULD || in->op == PTX_OP_SUST || in->op == PTX_OP_TXQ ||
        in->op == PTX_OP_SUQ)
       e->uses_textures = true;
    switch (in->op) {
    case PTX_OP_TEX:
+   case PTX_OP_TLD4:
       return lower_tex(e, in);
    case PTX_OP_SULD:
    case PTX_OP_SUST:

@@ -287,7 +287,9 @@ cuvk_launch_fault(struct cuvk_context *ctx)
       cuvk_loge("a kernel %s; the context is unusable from now on (CUDA_ERROR_ILLEGAL_ADDRESS), as on CUDA",
                 word == CUVK_KERNEL_FAULT_TRAP ? "trapped"
                 : word == CUVK_KERNEL_FAULT_UNSUPPORTED
-                   ? "sampled a texture over linear or pitched memory, which cuvk does not serve yet"
+                   ? "sampled a texture in a way cuvk does not serve (docs/textures.md: tex1D on linear "
+                     "memory, tld4 on memory, a geometry other than the resource's, a format kernels cannot "
+                     "read from memory)"
                    : "accessed memory outside every allocation");
    return CUDA_ERROR_ILLEGAL_ADDRESS;
 }

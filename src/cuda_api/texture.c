@@ -371,12 +371,24 @@ view_create(struct cuvk_context *ctx, const struct resource_image *ri, VkImageVi
       .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_USAGE_CREATE_INFO,
       .usage = usage,
    };
+   /* CUDA reads the channels a format lacks as 0, alpha too (measured
+    * on an H100, 1- and 2-channel float and int arrays), where Vulkan
+    * reads alpha as 1: sampled views map them to zero (border colours
+    * included, as CUDA's). */
+   VkComponentMapping components = {0};
+   unsigned channels = ri->format->channels;
+   if ((usage & VK_IMAGE_USAGE_SAMPLED_BIT) && ri->format->block == 1 && channels < 4) {
+      components.g = channels < 2 ? VK_COMPONENT_SWIZZLE_ZERO : VK_COMPONENT_SWIZZLE_IDENTITY;
+      components.b = VK_COMPONENT_SWIZZLE_ZERO;
+      components.a = VK_COMPONENT_SWIZZLE_ZERO;
+   }
    VkImageViewCreateInfo info = {
       .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
       .pNext = &usage_info,
       .image = img->image,
       .viewType = view_type,
       .format = format,
+      .components = components,
       .subresourceRange = {
          .aspectMask = cuvk_array_image_aspect(img),
          .baseMipLevel = ri->base_level,
@@ -943,7 +955,23 @@ dummy_get(struct cuvk_context *ctx, struct cuvk_tex_tables *tt, uint32_t b, cons
       geo.type = VK_IMAGE_TYPE_3D;
       view_type = VK_IMAGE_VIEW_TYPE_3D;
       break;
+   case CUVK_KERNEL_DIM_1D_ARRAY:
+      geo.type = VK_IMAGE_TYPE_1D;
+      view_type = VK_IMAGE_VIEW_TYPE_1D_ARRAY;
+      break;
+   case CUVK_KERNEL_DIM_2D_ARRAY:
+      geo.type = VK_IMAGE_TYPE_2D;
+      view_type = VK_IMAGE_VIEW_TYPE_2D_ARRAY;
+      break;
+   case CUVK_KERNEL_DIM_CUBE:
+      /* A cube view needs six layers of a cube-compatible image. */
+      geo.type = VK_IMAGE_TYPE_2D;
+      geo.layers = 6;
+      geo.create_flags = VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT;
+      view_type = VK_IMAGE_VIEW_TYPE_CUBE;
+      break;
    default:
+      /* Cube arrays: the compiler refuses .acube (no imageCubeArray). */
       return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "%s: binding %u's dimension has no stand-in image yet", entry, b);
    }
    VkImageUsageFlags usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |

@@ -46,6 +46,17 @@ expected_bindings(const char *name)
       {"surf2d_copy", one << CUVK_KERNEL_SURF_BINDING(CUVK_KERNEL_DIM_2D, 2)},
       {"surf2d_modes", one << CUVK_KERNEL_SURF_BINDING(CUVK_KERNEL_DIM_2D, 2)},
       {"surf2d_float4", one << CUVK_KERNEL_SURF_BINDING(CUVK_KERNEL_DIM_2D, 4)},
+      /* tex1Dfetch: the 1D binding of its result type, whose
+       * descriptors linear memory does not use. */
+      {"fetch_f4", one << CUVK_KERNEL_TEX_BINDING(CUVK_KERNEL_DIM_1D, CUVK_KERNEL_TEX_FLOAT)},
+      {"fetch_i4", one << CUVK_KERNEL_TEX_BINDING(CUVK_KERNEL_DIM_1D, CUVK_KERNEL_TEX_SINT)},
+      {"fetch_u4", one << CUVK_KERNEL_TEX_BINDING(CUVK_KERNEL_DIM_1D, CUVK_KERNEL_TEX_UINT)},
+      {"tex1d_layered", one << CUVK_KERNEL_TEX_BINDING(CUVK_KERNEL_DIM_1D_ARRAY, CUVK_KERNEL_TEX_FLOAT)},
+      {"tex2d_layered", one << CUVK_KERNEL_TEX_BINDING(CUVK_KERNEL_DIM_2D_ARRAY, CUVK_KERNEL_TEX_FLOAT)},
+      {"tex_cubemap", one << CUVK_KERNEL_TEX_BINDING(CUVK_KERNEL_DIM_CUBE, CUVK_KERNEL_TEX_FLOAT)},
+      {"tex2d_grad", one << CUVK_KERNEL_TEX_BINDING(CUVK_KERNEL_DIM_2D, CUVK_KERNEL_TEX_FLOAT)},
+      {"tex2d_gather", one << CUVK_KERNEL_TEX_BINDING(CUVK_KERNEL_DIM_2D, CUVK_KERNEL_TEX_FLOAT)},
+      {"surf2d_layered", one << CUVK_KERNEL_SURF_BINDING(CUVK_KERNEL_DIM_2D_ARRAY, 2)},
    };
    for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
       if (strcmp(table[i].kernel, name) == 0)
@@ -91,7 +102,7 @@ kernels(const char *path, const struct cuvk_cc_target *t)
       free(k.words);
       count++;
    }
-   UNIT_CHECK(count == 11);
+   UNIT_CHECK(count == 20);
    cuvk_cc_module_destroy(m);
    free(text);
 }
@@ -132,11 +143,14 @@ static void
 refusals(void)
 {
    /* Line 10 is the body's first instruction. */
-   expect_refused("layered", &lavapipe,
-                  "\ttex.a2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %f5, %f6, %f6}];\n", 10, ".a2d");
-   expect_refused("grad", &lavapipe,
-                  "\ttex.grad.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}], {%f7, %f8}, {%f9, %f10};\n",
-                  10, "tex.grad");
+   expect_refused("layered cubemap", &lavapipe,
+                  "\ttex.acube.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %f5, %f6, %f7}];\n", 10, ".acube");
+   expect_refused("cube surface", &lavapipe, "\tsuld.b.cube.b32.trap {%r1}, [%rd1, {%r2, %r3, %r4, %r4}];\n", 10,
+                  ".cube");
+   expect_refused("cube gradients", &lavapipe,
+                  "\ttex.grad.cube.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6, %f7, %f8}], "
+                  "{%f9, %f10, %f11, %f11}, {%f9, %f10, %f11, %f11};\n",
+                  10, "tex.grad.cube");
    expect_refused("formatted store", &lavapipe, "\tsust.p.2d.b32.trap [%rd1, {%r1, %r2}], {%r3};\n", 10,
                   "formatted");
    expect_refused("independent sampler", &lavapipe,

@@ -111,3 +111,86 @@ extern "C" __global__ void surf2d_float4(cudaSurfaceObject_t s, int w, int h)
       surf2Dwrite(make_float4(v.w, v.z, v.y, v.x), s, x * 16, y);
    }
 }
+
+// tex1Dfetch on linear memory: integer indices, 0 outside, each read
+// mode's result type.
+extern "C" __global__ void fetch_f4(cudaTextureObject_t t, float4 *out, int n, int shift)
+{
+   int x = blockIdx.x * blockDim.x + threadIdx.x;
+   if (x < n)
+      out[x] = tex1Dfetch<float4>(t, x + shift);
+}
+
+extern "C" __global__ void fetch_i4(cudaTextureObject_t t, int4 *out, int n, int shift)
+{
+   int x = blockIdx.x * blockDim.x + threadIdx.x;
+   if (x < n)
+      out[x] = tex1Dfetch<int4>(t, x + shift);
+}
+
+extern "C" __global__ void fetch_u4(cudaTextureObject_t t, uint4 *out, int n, int shift)
+{
+   int x = blockIdx.x * blockDim.x + threadIdx.x;
+   if (x < n)
+      out[x] = tex1Dfetch<uint4>(t, x + shift);
+}
+
+// Layered textures: the layer an integer, the coordinates texel centres.
+extern "C" __global__ void tex1d_layered(cudaTextureObject_t t, float4 *out, int w, int layers)
+{
+   int x = threadIdx.x, l = blockIdx.x;
+   if (x < w && l < layers)
+      out[l * w + x] = tex1DLayered<float4>(t, x + 0.5f, l);
+}
+
+extern "C" __global__ void tex2d_layered(cudaTextureObject_t t, float4 *out, int w, int h, int layers)
+{
+   int x = threadIdx.x, y = blockIdx.x, l = blockIdx.y;
+   if (x < w && y < h && l < layers)
+      out[(l * h + y) * w + x] = tex2DLayered<float4>(t, x + 0.5f, y + 0.5f, l);
+}
+
+// A cubemap sampled along the directions given.
+extern "C" __global__ void tex_cubemap(cudaTextureObject_t t, const float4 *dirs, float4 *out, int n)
+{
+   int i = blockIdx.x * blockDim.x + threadIdx.x;
+   if (i < n) {
+      float4 d = dirs[i];
+      out[i] = texCubemap<float4>(t, d.x, d.y, d.z);
+   }
+}
+
+// tex2DGrad: the gradients choose the level of a mipmapped array.
+extern "C" __global__ void tex2d_grad(cudaTextureObject_t t, float4 *out, int w, int h, float g)
+{
+   int x = blockIdx.x * blockDim.x + threadIdx.x;
+   int y = blockIdx.y;
+   if (x < w && y < h)
+      out[y * w + x] = tex2DGrad<float4>(t, (x + 0.5f) / w, (y + 0.5f) / h, make_float2(g, 0.0f),
+                                         make_float2(0.0f, g));
+}
+
+// tex2Dgather (tld4): one component of the four texels around (x, y).
+extern "C" __global__ void tex2d_gather(cudaTextureObject_t t, float4 *out, int w, int h)
+{
+   int x = blockIdx.x * blockDim.x + threadIdx.x;
+   int y = blockIdx.y;
+   if (x < w && y < h) {
+      float4 *o = out + 4 * (y * w + x);
+      o[0] = tex2Dgather<float4>(t, x + 1.0f, y + 1.0f, 0);
+      o[1] = tex2Dgather<float4>(t, x + 1.0f, y + 1.0f, 1);
+      o[2] = tex2Dgather<float4>(t, x + 1.0f, y + 1.0f, 2);
+      o[3] = tex2Dgather<float4>(t, x + 1.0f, y + 1.0f, 3);
+   }
+}
+
+// A layered surface read and written in place: each layer's texels
+// doubled plus the layer.
+extern "C" __global__ void surf2d_layered(cudaSurfaceObject_t s, int w, int h, int layers)
+{
+   int x = threadIdx.x, y = blockIdx.x, l = blockIdx.y;
+   if (x < w && y < h && l < layers) {
+      float v = surf2DLayeredread<float>(s, x * 4, y, l);
+      surf2DLayeredwrite(2.0f * v + l, s, x * 4, y, l);
+   }
+}

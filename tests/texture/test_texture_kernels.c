@@ -120,23 +120,104 @@ fill_src(void)
             src4[y][x][c] = (float)(y * 100 + x * 10 + c) + 0.25f;
 }
 
+/* The W x H RGBA float texels of src4 as an array or as pitched memory,
+ * sampled with each texture description. */
+static CUarray src_array;
+static CUdeviceptr src_pitched;
+
+#define PITCH 512
+
+static CUdeviceptr
+pitched(const void *data, size_t row, unsigned h)
+{
+   CUdeviceptr p = 0;
+   OK(cuMemAlloc(&p, (size_t)PITCH * h));
+   OK(cuMemsetD8(p, 0xa5, (size_t)PITCH * h));
+   CUDA_MEMCPY2D c = {0};
+   c.srcMemoryType = CU_MEMORYTYPE_HOST;
+   c.srcHost = data;
+   c.srcPitch = row;
+   c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+   c.dstDevice = p;
+   c.dstPitch = PITCH;
+   c.WidthInBytes = row;
+   c.Height = h;
+   OK(cuMemcpy2D(&c));
+   return p;
+}
+
+static CUtexObject
+texture_pitch2d(CUdeviceptr p, unsigned w, unsigned h, CUarray_format f, unsigned ch, CUaddress_mode mode,
+                CUfilter_mode filter, unsigned flags, const float border[4])
+{
+   CUDA_RESOURCE_DESC rd = {0};
+   rd.resType = CU_RESOURCE_TYPE_PITCH2D;
+   rd.res.pitch2D.devPtr = p;
+   rd.res.pitch2D.format = f;
+   rd.res.pitch2D.numChannels = ch;
+   rd.res.pitch2D.width = w;
+   rd.res.pitch2D.height = h;
+   rd.res.pitch2D.pitchInBytes = PITCH;
+   CUDA_TEXTURE_DESC td = {0};
+   td.addressMode[0] = td.addressMode[1] = td.addressMode[2] = mode;
+   td.filterMode = filter;
+   td.flags = flags;
+   if (border)
+      memcpy(td.borderColor, border, sizeof(td.borderColor));
+   CUtexObject t = 0;
+   OK(cuTexObjectCreate(&t, &rd, &td, NULL));
+   return t;
+}
+
+/* Pitched memory's border colour (the array's is Vulkan's transparent
+ * black: only the standard colours are there). */
+static const float pitch_border[4] = {100.0f, 101.0f, 102.0f, 103.0f};
+
+static CUtexObject
+src_texture(CUaddress_mode mode, CUfilter_mode filter, unsigned flags)
+{
+   if (src_pitched)
+      return texture_pitch2d(src_pitched, W, H, CU_AD_FORMAT_FLOAT, 4, mode, filter, flags, pitch_border);
+   return texture(src_array, mode, filter, flags);
+}
+
 static float
-texel(int x, int y, int c, CUaddress_mode mode)
+src_texel(int x, int y, int c, CUaddress_mode mode)
 {
    int ix = address(x, W, mode), iy = address(y, H, mode);
    if (ix < 0 || iy < 0)
-      return 0.0f;
+      return src_pitched ? pitch_border[c] : 0.0f;
    return src4[iy][ix][c];
+}
+
+static void
+src_make(bool pitch)
+{
+   fill_src();
+   if (pitch)
+      src_pitched = pitched(src4, sizeof(src4[0]), H);
+   else
+      src_array = array2d(W, H, CU_AD_FORMAT_FLOAT, 4, 0, src4, 16);
+}
+
+static void
+src_free(void)
+{
+   if (src_pitched)
+      OK(cuMemFree(src_pitched));
+   if (src_array)
+      OK(cuArrayDestroy(src_array));
+   src_pitched = 0;
+   src_array = NULL;
 }
 
 /* tex2D<float4> over every address mode, point filtering, normalised
  * coordinates reaching outside [0, 1) on both sides; and unnormalised
  * ones with clamp. */
 static void
-case_point_modes(void)
+point_modes(bool pitch)
 {
-   fill_src();
-   CUarray a = array2d(W, H, CU_AD_FORMAT_FLOAT, 4, 0, src4, 16);
+   src_make(pitch);
    CUfunction f = kernel("tex2d_float4");
    const int OW = 3 * W, OH = 3 * H;
    float *out_h = malloc(sizeof(float) * 4 * OW * OH);
@@ -148,8 +229,8 @@ case_point_modes(void)
       for (int normalized = 1; normalized >= 0; normalized--) {
          if (!normalized && m != 1 && m != 3)
             continue;
-         CUtexObject t = texture(a, modes[m], CU_TR_FILTER_MODE_POINT,
-                                 normalized ? CU_TRSF_NORMALIZED_COORDINATES : 0);
+         CUtexObject t = src_texture(modes[m], CU_TR_FILTER_MODE_POINT,
+                                     normalized ? CU_TRSF_NORMALIZED_COORDINATES : 0);
          /* Output pixel (x, y) samples texel (x - W) + 0.5 (centre of
           * texel x - W), so x covers -W .. 2W - 1. */
          int w = OW, h = OH;
@@ -168,9 +249,10 @@ case_point_modes(void)
                float u = x * scale + shift, v = y * scale + shift;
                int tx = (int)floorf(normalized ? u * W : u), ty = (int)floorf(normalized ? v * H : v);
                for (int c = 0; c < 4; c++) {
-                  float want = texel(tx, ty, c, normalized ? modes[m] : (modes[m] == CU_TR_ADDRESS_MODE_BORDER
-                                                                             ? CU_TR_ADDRESS_MODE_BORDER
-                                                                             : CU_TR_ADDRESS_MODE_CLAMP));
+                  float want = src_texel(tx, ty, c,
+                                         normalized ? modes[m] : (modes[m] == CU_TR_ADDRESS_MODE_BORDER
+                                                                     ? CU_TR_ADDRESS_MODE_BORDER
+                                                                     : CU_TR_ADDRESS_MODE_CLAMP));
                   float got = out_h[(y * OW + x) * 4 + c];
                   if (got != want && bad++ < 5)
                      fprintf(stderr, "mode %u normalized %d: (%d, %d).%d = %g, expected %g\n", m, normalized, x, y,
@@ -184,7 +266,13 @@ case_point_modes(void)
    }
    OK(cuMemFree(out));
    free(out_h);
-   OK(cuArrayDestroy(a));
+   src_free();
+}
+
+static void
+case_point_modes(void)
+{
+   point_modes(false);
 }
 
 /* Bilinear filtering at fractional positions, unnormalised, clamp:
@@ -211,9 +299,10 @@ case_linear(void)
          int i = (int)floorf(u), j = (int)floorf(v);
          float a_ = u - i, b_ = v - j;
          for (int c = 0; c < 4; c++) {
-            float t00 = texel(i, j, c, CU_TR_ADDRESS_MODE_CLAMP), t10 = texel(i + 1, j, c, CU_TR_ADDRESS_MODE_CLAMP);
-            float t01 = texel(i, j + 1, c, CU_TR_ADDRESS_MODE_CLAMP);
-            float t11 = texel(i + 1, j + 1, c, CU_TR_ADDRESS_MODE_CLAMP);
+            float t00 = src_texel(i, j, c, CU_TR_ADDRESS_MODE_CLAMP);
+            float t10 = src_texel(i + 1, j, c, CU_TR_ADDRESS_MODE_CLAMP);
+            float t01 = src_texel(i, j + 1, c, CU_TR_ADDRESS_MODE_CLAMP);
+            float t11 = src_texel(i + 1, j + 1, c, CU_TR_ADDRESS_MODE_CLAMP);
             float want = (1 - a_) * (1 - b_) * t00 + a_ * (1 - b_) * t10 + (1 - a_) * b_ * t01 + a_ * b_ * t11;
             /* 8 bits of fraction in each weight: an error of up to a
              * 256th of the spread along each axis, plus rounding. */
@@ -282,6 +371,26 @@ case_read_modes(void)
    int32_t goti[H][W];
    OK(cuMemcpyDtoH(goti, out, sizeof(goti)));
    CHECK(memcmp(goti, ints, sizeof(ints)) == 0);
+   OK(cuTexObjectDestroy(t));
+   OK(cuArrayDestroy(a));
+
+   /* Channels a format lacks read 0, alpha too (CUDA on an H100). */
+   float two[H][W][2];
+   for (int y = 0; y < H; y++)
+      for (int x = 0; x < W; x++)
+         for (int c = 0; c < 2; c++)
+            two[y][x][c] = (float)(y * 10 + x) + 0.5f * (float)c;
+   a = array2d(W, H, CU_AD_FORMAT_FLOAT, 2, 0, two, 8);
+   t = texture(a, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, 0);
+   launch(kernel("tex2d_float4"), W, H, 1, fargs);
+   OK(cuMemcpyDtoH(gotf, out, sizeof(gotf)));
+   bad = 0;
+   for (int y = 0; y < H; y++)
+      for (int x = 0; x < W; x++)
+         for (int c = 0; c < 4; c++)
+            if (gotf[y][x][c] != (c < 2 ? two[y][x][c] : 0.0f) && bad++ < 5)
+               fprintf(stderr, "float2 (%d, %d).%d = %g\n", x, y, c, gotf[y][x][c]);
+   CHECK(bad == 0);
    OK(cuTexObjectDestroy(t));
    OK(cuArrayDestroy(a));
    OK(cuMemFree(out));
@@ -359,15 +468,19 @@ case_mip_level(void)
    OK(cuTexObjectCreate(&t, &rd, &td, NULL));
    CUdeviceptr out;
    OK(cuMemAlloc(&out, sizeof(float) * 4 * 4 * 4));
-   for (unsigned l = 0; l < 5; l++) {
+   /* tex2DLod with the level, then tex2DGrad with gradients of 2^l
+    * texels of level 0 (LOD l). */
+   for (unsigned l = 0; l < 10; l++) {
       int w = 4, h = 4;
-      float level = (float)l;
+      float level = (float)(l % 5);
+      if (l >= 5)
+         level = ldexpf(1.0f, (int)(l - 5)) / 16.0f;
       void *args[] = {&t, &out, &w, &h, &level};
-      launch(kernel("tex2d_lod"), 4, 4, 1, args);
+      launch(kernel(l < 5 ? "tex2d_lod" : "tex2d_grad"), 4, 4, 1, args);
       float got[4 * 4 * 4];
       OK(cuMemcpyDtoH(got, out, sizeof(got)));
       for (unsigned i = 0; i < 64; i++)
-         if (got[i] != (float)(l * 10 + i % 4)) {
+         if (got[i] != (float)(l % 5 * 10 + i % 4)) {
             fprintf(stderr, "level %u: [%u] = %g\n", l, i, got[i]);
             failures++;
             break;
@@ -491,8 +604,500 @@ case_surfaces(void)
    OK(cuMemFree(out));
 }
 
-/* A texture over linear memory sampled by tex1D: not served yet, so the
- * launch fails as a fault does, rather than reading zeros. */
+/* ---- linear and pitched memory (the kernel reads them itself) ---- */
+
+static void
+case_pitch2d_point_modes(void)
+{
+   point_modes(true);
+}
+
+/* CUDA's weight: the fraction in 8 bits, rounded to nearest (measured on
+ * an H100, docs/textures.md). */
+static float
+weight(float frac)
+{
+   return floorf(frac * 256.0f + 0.5f) / 256.0f;
+}
+
+/* Bilinear filtering of pitched memory with each address mode,
+ * normalised (wrap, mirror, border, clamp) and not (clamp, border), at
+ * positions off the 1/256 grid, against CUDA's formula with quantised
+ * weights. */
+static void
+case_pitch2d_linear(void)
+{
+   src_make(true);
+   CUfunction f = kernel("tex2d_float4");
+   const int OW = 3 * W, OH = 3 * H;
+   float *out_h = malloc(sizeof(float) * 4 * OW * OH);
+   CUdeviceptr out;
+   OK(cuMemAlloc(&out, sizeof(float) * 4 * OW * OH));
+   CUaddress_mode modes[] = {CU_TR_ADDRESS_MODE_WRAP, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_ADDRESS_MODE_MIRROR,
+                             CU_TR_ADDRESS_MODE_BORDER};
+   for (unsigned m = 0; m < 4; m++) {
+      for (int normalized = 1; normalized >= 0; normalized--) {
+         if (!normalized && m != 1 && m != 3)
+            continue;
+         CUtexObject t = src_texture(modes[m], CU_TR_FILTER_MODE_LINEAR,
+                                     normalized ? CU_TRSF_NORMALIZED_COORDINATES : 0);
+         int w = OW, h = OH;
+         /* Texel steps of 0.61 from -W - 0.3: every fraction, both
+          * sides of the texture. */
+         float scale = normalized ? 0.61f / W : 0.61f, shift = normalized ? (-W - 0.3f) / W : -W - 0.3f;
+         void *args[] = {&t, &out, &w, &h, &scale, &shift};
+         launch(f, OW, OH, 1, args);
+         OK(cuMemcpyDtoH(out_h, out, sizeof(float) * 4 * OW * OH));
+         CUaddress_mode am = normalized || modes[m] == CU_TR_ADDRESS_MODE_BORDER ? modes[m]
+                                                                                : CU_TR_ADDRESS_MODE_CLAMP;
+         unsigned bad = 0;
+         for (int y = 0; y < OH; y++) {
+            for (int x = 0; x < OW; x++) {
+               /* As the kernel computes them (nvcc contracts into an fma). */
+               float u = fmaf((float)x, scale, shift), v = fmaf((float)y, scale, shift);
+               if (normalized) {
+                  u *= W;
+                  v *= H;
+               }
+               u -= 0.5f;
+               v -= 0.5f;
+               float fu = floorf(u), fv = floorf(v);
+               float a = weight(u - fu), b = weight(v - fv);
+               int i = (int)fu, j = (int)fv;
+               for (int c = 0; c < 4; c++) {
+                  float t00 = src_texel(i, j, c, am), t10 = src_texel(i + 1, j, c, am);
+                  float t01 = src_texel(i, j + 1, c, am), t11 = src_texel(i + 1, j + 1, c, am);
+                  float want = (1 - a) * (1 - b) * t00 + a * (1 - b) * t10 + (1 - a) * b * t01 + a * b * t11;
+                  float got = out_h[(y * OW + x) * 4 + c];
+                  if (fabsf(got - want) > 1e-5f * fabsf(want) + 1e-5f && bad++ < 5)
+                     fprintf(stderr, "mode %u normalized %d: (%d, %d).%d = %.9g, expected %.9g\n", m, normalized, x,
+                             y, c, got, want);
+               }
+            }
+         }
+         CHECK(bad == 0);
+         OK(cuTexObjectDestroy(t));
+      }
+   }
+   OK(cuMemFree(out));
+   free(out_h);
+   src_free();
+}
+
+/* Pitched 8-bit texels as integers and as normalised floats, and 32-bit
+ * signed integers, point-sampled. */
+static void
+case_pitch2d_read_modes(void)
+{
+   uint8_t px[H][W][4];
+   for (int y = 0; y < H; y++)
+      for (int x = 0; x < W; x++)
+         for (int c = 0; c < 4; c++)
+            px[y][x][c] = (uint8_t)(y * 40 + x * 7 + c * 50);
+   CUdeviceptr p = pitched(px, sizeof(px[0]), H);
+   int w = W, h = H;
+   CUdeviceptr out;
+   OK(cuMemAlloc(&out, sizeof(float) * 4 * W * H));
+   CUtexObject t = texture_pitch2d(p, W, H, CU_AD_FORMAT_UNSIGNED_INT8, 4, CU_TR_ADDRESS_MODE_CLAMP,
+                                   CU_TR_FILTER_MODE_POINT, CU_TRSF_READ_AS_INTEGER, NULL);
+   void *args[] = {&t, &out, &w, &h};
+   launch(kernel("tex2d_uchar4"), W, H, 1, args);
+   uint8_t got8[H][W][4];
+   OK(cuMemcpyDtoH(got8, out, sizeof(got8)));
+   CHECK(memcmp(got8, px, sizeof(px)) == 0);
+   OK(cuTexObjectDestroy(t));
+
+   t = texture_pitch2d(p, W, H, CU_AD_FORMAT_UNSIGNED_INT8, 4, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, 0,
+                       NULL);
+   float scale = 1, shift = 0.5f;
+   void *fargs[] = {&t, &out, &w, &h, &scale, &shift};
+   launch(kernel("tex2d_float4"), W, H, 1, fargs);
+   float gotf[H][W][4];
+   OK(cuMemcpyDtoH(gotf, out, sizeof(gotf)));
+   unsigned bad = 0;
+   for (int y = 0; y < H; y++)
+      for (int x = 0; x < W; x++)
+         for (int c = 0; c < 4; c++)
+            if (fabsf(gotf[y][x][c] - px[y][x][c] / 255.0f) > 1e-6f && bad++ < 5)
+               fprintf(stderr, "normalised (%d, %d).%d = %g, expected %g\n", x, y, c, gotf[y][x][c],
+                       px[y][x][c] / 255.0f);
+   CHECK(bad == 0);
+   OK(cuTexObjectDestroy(t));
+   OK(cuMemFree(p));
+
+   int32_t ints[H][W];
+   for (int y = 0; y < H; y++)
+      for (int x = 0; x < W; x++)
+         ints[y][x] = (y - 3) * 1000003 + x * -7;
+   p = pitched(ints, sizeof(ints[0]), H);
+   t = texture_pitch2d(p, W, H, CU_AD_FORMAT_SIGNED_INT32, 1, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, 0,
+                       NULL);
+   void *iargs[] = {&t, &out, &w, &h};
+   launch(kernel("tex2d_int"), W, H, 1, iargs);
+   int32_t goti[H][W];
+   OK(cuMemcpyDtoH(goti, out, sizeof(goti)));
+   CHECK(memcmp(goti, ints, sizeof(ints)) == 0);
+   OK(cuTexObjectDestroy(t));
+   OK(cuMemFree(p));
+   OK(cuMemFree(out));
+}
+
+static float
+half_to_float(uint16_t h)
+{
+   int e = h >> 10 & 0x1f, m = h & 0x3ff;
+   float v = e == 0 ? ldexpf((float)m, -24) : ldexpf((float)(m | 0x400), e - 25);
+   return h & 0x8000 ? -v : v;
+}
+
+/* tex1Dfetch over linear memory of each classic format, channel count
+ * and read mode, 8 indices past each end (0 there), channels the format
+ * lacks 0 (as CUDA measured on an H100: alpha too). */
+static void
+case_fetch_linear(void)
+{
+   enum { N = 100, OUTSIDE = 8, THREADS = N + 2 * OUTSIDE };
+   static const struct {
+      CUarray_format fmt;
+      unsigned ch, flags;
+      char result;   /* 'f' float4, 'i' int4, 'u' uint4 */
+   } forms[] = {
+      {CU_AD_FORMAT_FLOAT, 1, 0, 'f'},
+      {CU_AD_FORMAT_FLOAT, 2, 0, 'f'},
+      {CU_AD_FORMAT_FLOAT, 4, 0, 'f'},
+      {CU_AD_FORMAT_HALF, 4, 0, 'f'},
+      {CU_AD_FORMAT_HALF, 1, 0, 'f'},
+      {CU_AD_FORMAT_UNSIGNED_INT8, 4, 0, 'f'},
+      {CU_AD_FORMAT_UNSIGNED_INT8, 4, CU_TRSF_READ_AS_INTEGER, 'u'},
+      {CU_AD_FORMAT_SIGNED_INT8, 2, 0, 'f'},
+      {CU_AD_FORMAT_SIGNED_INT8, 1, CU_TRSF_READ_AS_INTEGER, 'i'},
+      {CU_AD_FORMAT_UNSIGNED_INT16, 1, 0, 'f'},
+      {CU_AD_FORMAT_UNSIGNED_INT16, 2, CU_TRSF_READ_AS_INTEGER, 'u'},
+      {CU_AD_FORMAT_SIGNED_INT16, 4, 0, 'f'},
+      {CU_AD_FORMAT_SIGNED_INT16, 4, CU_TRSF_READ_AS_INTEGER, 'i'},
+      {CU_AD_FORMAT_UNSIGNED_INT32, 2, 0, 'u'},
+      {CU_AD_FORMAT_SIGNED_INT32, 1, 0, 'i'},
+      {CU_AD_FORMAT_SIGNED_INT32, 4, 0, 'i'},
+   };
+   uint8_t bytes[N * 16];
+   uint32_t seed = 12345;
+   for (size_t i = 0; i < sizeof(bytes); i++) {
+      seed = seed * 1103515245u + 12345u;
+      bytes[i] = (uint8_t)(seed >> 16);
+   }
+   CUdeviceptr data, out;
+   OK(cuMemAlloc(&data, sizeof(bytes)));
+   OK(cuMemAlloc(&out, THREADS * 16));
+   for (size_t k = 0; k < sizeof(forms) / sizeof(forms[0]); k++) {
+      CUarray_format fmt = forms[k].fmt;
+      unsigned ch = forms[k].ch;
+      unsigned esize = fmt == CU_AD_FORMAT_UNSIGNED_INT8 || fmt == CU_AD_FORMAT_SIGNED_INT8       ? 1
+                       : fmt == CU_AD_FORMAT_UNSIGNED_INT16 || fmt == CU_AD_FORMAT_SIGNED_INT16 ||
+                               fmt == CU_AD_FORMAT_HALF                                             ? 2
+                                                                                                    : 4;
+      /* Floats and halves that are numbers: their exponents kept off
+       * all-ones. */
+      uint8_t tex[N * 16];
+      memcpy(tex, bytes, sizeof(tex));
+      for (unsigned i = 0; i < N * ch; i++) {
+         if (fmt == CU_AD_FORMAT_FLOAT)
+            tex[4 * i + 3] &= 0xbf;
+         if (fmt == CU_AD_FORMAT_HALF)
+            tex[2 * i + 1] &= 0xbf;
+      }
+      OK(cuMemcpyHtoD(data, tex, N * ch * esize));
+      CUDA_RESOURCE_DESC rd = {0};
+      rd.resType = CU_RESOURCE_TYPE_LINEAR;
+      rd.res.linear.devPtr = data;
+      rd.res.linear.format = fmt;
+      rd.res.linear.numChannels = ch;
+      rd.res.linear.sizeInBytes = N * ch * esize;
+      CUDA_TEXTURE_DESC td = {0};
+      td.flags = forms[k].flags;
+      CUtexObject t;
+      OK(cuTexObjectCreate(&t, &rd, &td, NULL));
+      int n = THREADS, shift = -OUTSIDE;
+      void *args[] = {&t, &out, &n, &shift};
+      const char *name = forms[k].result == 'f' ? "fetch_f4" : forms[k].result == 'i' ? "fetch_i4" : "fetch_u4";
+      launch(kernel(name), 1, 1, THREADS, args);
+      uint32_t got[THREADS][4];
+      OK(cuMemcpyDtoH(got, out, sizeof(got)));
+      unsigned bad = 0;
+      for (int x = 0; x < THREADS; x++) {
+         int i = x - OUTSIDE;
+         for (unsigned c = 0; c < 4; c++) {
+            uint32_t want = 0;
+            float wantf = 0.0f;
+            if (i >= 0 && i < N && c < ch) {
+               const uint8_t *b = tex + (i * ch + c) * esize;
+               uint32_t u = b[0];
+               if (esize >= 2)
+                  u |= (uint32_t)b[1] << 8;
+               if (esize == 4)
+                  u |= (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+               int32_t s = esize == 1 ? (int8_t)u : esize == 2 ? (int16_t)u : (int32_t)u;
+               switch (fmt) {
+               case CU_AD_FORMAT_FLOAT:
+                  memcpy(&wantf, &u, 4);
+                  break;
+               case CU_AD_FORMAT_HALF:
+                  wantf = half_to_float((uint16_t)u);
+                  break;
+               case CU_AD_FORMAT_UNSIGNED_INT8:
+               case CU_AD_FORMAT_UNSIGNED_INT16:
+                  want = u;
+                  wantf = (float)u / (esize == 1 ? 255.0f : 65535.0f);
+                  break;
+               case CU_AD_FORMAT_SIGNED_INT8:
+               case CU_AD_FORMAT_SIGNED_INT16:
+                  want = (uint32_t)s;
+                  wantf = fmaxf((float)s / (esize == 1 ? 127.0f : 32767.0f), -1.0f);
+                  break;
+               default:
+                  want = fmt == CU_AD_FORMAT_SIGNED_INT32 ? (uint32_t)s : u;
+                  break;
+               }
+            }
+            bool ok;
+            if (forms[k].result == 'f') {
+               float g;
+               memcpy(&g, &got[x][c], 4);
+               ok = fabsf(g - wantf) <= 1e-6f * fabsf(wantf);
+               if (!ok && bad++ < 5)
+                  fprintf(stderr, "format 0x%x x%u flags %u: [%d].%u = %.9g, expected %.9g\n", fmt, ch,
+                          forms[k].flags, i, c, g, wantf);
+            } else {
+               ok = got[x][c] == want;
+               if (!ok && bad++ < 5)
+                  fprintf(stderr, "format 0x%x x%u flags %u: [%d].%u = 0x%x, expected 0x%x\n", fmt, ch,
+                          forms[k].flags, i, c, got[x][c], want);
+            }
+         }
+      }
+      CHECK(bad == 0);
+      OK(cuTexObjectDestroy(t));
+   }
+   OK(cuMemFree(data));
+   OK(cuMemFree(out));
+}
+
+/* ---- layered and cube geometries ---- */
+
+static CUtexObject
+texture3d_array(CUarray *out, unsigned w, unsigned h, unsigned d, unsigned flags, const float *data)
+{
+   CUDA_ARRAY3D_DESCRIPTOR desc = {w, h, d, CU_AD_FORMAT_FLOAT, 4, flags};
+   OK(cuArray3DCreate(out, &desc));
+   CUDA_MEMCPY3D c = {0};
+   c.srcMemoryType = CU_MEMORYTYPE_HOST;
+   c.srcHost = data;
+   c.srcPitch = w * 16;
+   c.srcHeight = h ? h : 1;
+   c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+   c.dstArray = *out;
+   c.WidthInBytes = w * 16;
+   c.Height = h ? h : 1;
+   c.Depth = d;
+   OK(cuMemcpy3D(&c));
+   return texture(*out, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, 0);
+}
+
+/* tex1DLayered and tex2DLayered at every texel of every layer. */
+static void
+case_layered(void)
+{
+   enum { LW = 8, LH = 4, LAYERS = 3 };
+   static float px[LAYERS][LH][LW][4];
+   for (int l = 0; l < LAYERS; l++)
+      for (int y = 0; y < LH; y++)
+         for (int x = 0; x < LW; x++)
+            for (int c = 0; c < 4; c++)
+               px[l][y][x][c] = (float)(l * 1000 + y * 100 + x * 10 + c);
+   CUdeviceptr out;
+   OK(cuMemAlloc(&out, sizeof(px)));
+   static float got[LAYERS][LH][LW][4];
+
+   /* 1D layered: row 0 of each layer. */
+   static float row[LAYERS][LW][4];
+   for (int l = 0; l < LAYERS; l++)
+      memcpy(row[l], px[l][0], sizeof(row[l]));
+   CUarray a;
+   CUtexObject t = texture3d_array(&a, LW, 0, LAYERS, CUDA_ARRAY3D_LAYERED, &row[0][0][0]);
+   int w = LW, h = LH, layers = LAYERS;
+   void *args1[] = {&t, &out, &w, &layers};
+   launch(kernel("tex1d_layered"), LAYERS, 1, LW, args1);
+   OK(cuMemcpyDtoH(got, out, sizeof(row)));
+   CHECK(memcmp(got, row, sizeof(row)) == 0);
+   OK(cuTexObjectDestroy(t));
+   OK(cuArrayDestroy(a));
+
+   t = texture3d_array(&a, LW, LH, LAYERS, CUDA_ARRAY3D_LAYERED, &px[0][0][0][0]);
+   void *args2[] = {&t, &out, &w, &h, &layers};
+   OK(cuLaunchKernel(kernel("tex2d_layered"), LH, LAYERS, 1, LW, 1, 1, 0, NULL, args2, NULL));
+   OK(cuCtxSynchronize());
+   OK(cuMemcpyDtoH(got, out, sizeof(got)));
+   unsigned bad = 0;
+   for (int l = 0; l < LAYERS; l++)
+      for (int y = 0; y < LH; y++)
+         for (int x = 0; x < LW; x++)
+            for (int c = 0; c < 4; c++)
+               if (got[l][y][x][c] != px[l][y][x][c] && bad++ < 5)
+                  fprintf(stderr, "layer %d (%d, %d).%d = %g, expected %g\n", l, x, y, c, got[l][y][x][c],
+                          px[l][y][x][c]);
+   CHECK(bad == 0);
+   OK(cuTexObjectDestroy(t));
+   OK(cuArrayDestroy(a));
+   OK(cuMemFree(out));
+}
+
+/* texCubemap along directions through every texel centre of every face
+ * (scaled, since only the direction counts), point-sampled; the faces
+ * and their (s, t) axes as CUDA's programming guide tabulates them. */
+static void
+case_cubemap(void)
+{
+   enum { CW = 4, N = 6 * CW * CW };
+   static float px[6][CW][CW][4];
+   static float dirs[N][4], got[N][4];
+   for (int f = 0; f < 6; f++)
+      for (int j = 0; j < CW; j++)
+         for (int i = 0; i < CW; i++) {
+            for (int c = 0; c < 4; c++)
+               px[f][j][i][c] = (float)(f * 1000 + j * 100 + i * 10 + c);
+            float s = 2.0f * (i + 0.5f) / CW - 1.0f, t = 2.0f * (j + 0.5f) / CW - 1.0f;
+            float d[3];
+            switch (f) {
+            case 0: d[0] = 1; d[1] = -t; d[2] = -s; break;
+            case 1: d[0] = -1; d[1] = -t; d[2] = s; break;
+            case 2: d[0] = s; d[1] = 1; d[2] = t; break;
+            case 3: d[0] = s; d[1] = -1; d[2] = -t; break;
+            case 4: d[0] = s; d[1] = -t; d[2] = 1; break;
+            default: d[0] = -s; d[1] = -t; d[2] = -1; break;
+            }
+            int k = (f * CW + j) * CW + i;
+            for (int c = 0; c < 3; c++)
+               dirs[k][c] = 2.5f * d[c];
+            dirs[k][3] = 0;
+         }
+   CUarray a;
+   CUtexObject t = texture3d_array(&a, CW, CW, 6, CUDA_ARRAY3D_CUBEMAP, &px[0][0][0][0]);
+   CUdeviceptr d_dirs, out;
+   OK(cuMemAlloc(&d_dirs, sizeof(dirs)));
+   OK(cuMemcpyHtoD(d_dirs, dirs, sizeof(dirs)));
+   OK(cuMemAlloc(&out, sizeof(got)));
+   int n = N;
+   void *args[] = {&t, &d_dirs, &out, &n};
+   launch(kernel("tex_cubemap"), 1, 1, N, args);
+   OK(cuMemcpyDtoH(got, out, sizeof(got)));
+   unsigned bad = 0;
+   for (int k = 0; k < N; k++)
+      for (int c = 0; c < 4; c++)
+         if (got[k][c] != (&px[0][0][0][0])[k * 4 + c] && bad++ < 5)
+            fprintf(stderr, "cube texel %d.%d = %g, expected %g\n", k, c, got[k][c], (&px[0][0][0][0])[k * 4 + c]);
+   CHECK(bad == 0);
+   OK(cuTexObjectDestroy(t));
+   OK(cuArrayDestroy(a));
+   OK(cuMemFree(d_dirs));
+   OK(cuMemFree(out));
+}
+
+/* tex2Dgather of each component at the corner between four texels,
+ * clamped at the edges: CUDA returns (i, j+1), (i+1, j+1), (i+1, j),
+ * (i, j) (measured on an H100). */
+static void
+case_gather(void)
+{
+   fill_src();
+   CUarray a = array2d(W, H, CU_AD_FORMAT_FLOAT, 4, CUDA_ARRAY3D_TEXTURE_GATHER, src4, 16);
+   CUtexObject t = texture(a, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, 0);
+   static float got[H][W][4][4];
+   CUdeviceptr out;
+   OK(cuMemAlloc(&out, sizeof(got)));
+   int w = W, h = H;
+   void *args[] = {&t, &out, &w, &h};
+   launch(kernel("tex2d_gather"), W, H, 1, args);
+   OK(cuMemcpyDtoH(got, out, sizeof(got)));
+   unsigned bad = 0;
+   for (int y = 0; y < H; y++)
+      for (int x = 0; x < W; x++)
+         for (int c = 0; c < 4; c++) {
+            /* The corner at (x + 1, y + 1) lies between texels x, x + 1
+             * and y, y + 1. */
+            const int dx[4] = {0, 1, 1, 0}, dy[4] = {1, 1, 0, 0};
+            for (int k = 0; k < 4; k++) {
+               float want = src_texel(x + dx[k], y + dy[k], c, CU_TR_ADDRESS_MODE_CLAMP);
+               if (got[y][x][c][k] != want && bad++ < 5)
+                  fprintf(stderr, "gather (%d, %d) component %d [%d] = %g, expected %g\n", x, y, c, k,
+                          got[y][x][c][k], want);
+            }
+         }
+   CHECK(bad == 0);
+   OK(cuTexObjectDestroy(t));
+   OK(cuMemFree(out));
+   OK(cuArrayDestroy(a));
+}
+
+/* surf2DLayeredread and surf2DLayeredwrite on every texel of every
+ * layer of a layered surface. */
+static void
+case_layered_surface(void)
+{
+   enum { LW = 8, LH = 4, LAYERS = 3 };
+   static float px[LAYERS][LH][LW], got[LAYERS][LH][LW];
+   for (int l = 0; l < LAYERS; l++)
+      for (int y = 0; y < LH; y++)
+         for (int x = 0; x < LW; x++)
+            px[l][y][x] = (float)(l * 1000 + y * 10 + x);
+   CUDA_ARRAY3D_DESCRIPTOR d = {LW, LH, LAYERS, CU_AD_FORMAT_FLOAT, 1,
+                                CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_SURFACE_LDST};
+   CUarray a;
+   OK(cuArray3DCreate(&a, &d));
+   CUDA_MEMCPY3D c = {0};
+   c.srcMemoryType = CU_MEMORYTYPE_HOST;
+   c.srcHost = px;
+   c.srcPitch = LW * 4;
+   c.srcHeight = LH;
+   c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+   c.dstArray = a;
+   c.WidthInBytes = LW * 4;
+   c.Height = LH;
+   c.Depth = LAYERS;
+   OK(cuMemcpy3D(&c));
+   CUDA_RESOURCE_DESC rd = {0};
+   rd.resType = CU_RESOURCE_TYPE_ARRAY;
+   rd.res.array.hArray = a;
+   CUsurfObject s;
+   OK(cuSurfObjectCreate(&s, &rd));
+   int w = LW, h = LH, layers = LAYERS;
+   void *args[] = {&s, &w, &h, &layers};
+   OK(cuLaunchKernel(kernel("surf2d_layered"), LH, LAYERS, 1, LW, 1, 1, 0, NULL, args, NULL));
+   OK(cuCtxSynchronize());
+   c = (CUDA_MEMCPY3D){0};
+   c.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+   c.srcArray = a;
+   c.dstMemoryType = CU_MEMORYTYPE_HOST;
+   c.dstHost = got;
+   c.dstPitch = LW * 4;
+   c.dstHeight = LH;
+   c.WidthInBytes = LW * 4;
+   c.Height = LH;
+   c.Depth = LAYERS;
+   OK(cuMemcpy3D(&c));
+   unsigned bad = 0;
+   for (int l = 0; l < LAYERS; l++)
+      for (int y = 0; y < LH; y++)
+         for (int x = 0; x < LW; x++)
+            if (got[l][y][x] != 2.0f * px[l][y][x] + (float)l && bad++ < 5)
+               fprintf(stderr, "layer %d (%d, %d) = %g, expected %g\n", l, x, y, got[l][y][x],
+                       2.0f * px[l][y][x] + (float)l);
+   CHECK(bad == 0);
+   OK(cuSurfObjectDestroy(s));
+   OK(cuArrayDestroy(a));
+}
+
+/* A texture over linear memory sampled by tex1D (float coordinates:
+ * CUDA defines only tex1Dfetch there): not served, so the launch fails as
+ * a fault does, rather than reading zeros. */
 static void
 case_linear_memory_refused(void)
 {
@@ -531,6 +1136,14 @@ static const struct {
    {"texture.kernel.handles_in_memory", case_handles_in_memory},
    {"texture.kernel.mip_level", case_mip_level},
    {"texture.kernel.surfaces", case_surfaces},
+   {"texture.kernel.fetch_linear", case_fetch_linear},
+   {"texture.kernel.pitch2d_point_modes", case_pitch2d_point_modes},
+   {"texture.kernel.pitch2d_linear", case_pitch2d_linear},
+   {"texture.kernel.pitch2d_read_modes", case_pitch2d_read_modes},
+   {"texture.kernel.layered", case_layered},
+   {"texture.kernel.cubemap", case_cubemap},
+   {"texture.kernel.gather", case_gather},
+   {"texture.kernel.layered_surface", case_layered_surface},
 };
 
 static char *
