@@ -502,7 +502,7 @@ CUVK_EXPORT CUresult CUDAAPI
 cuExternalMemoryGetMappedBuffer(CUdeviceptr *dptr, CUexternalMemory hext,
                                 const CUDA_EXTERNAL_MEMORY_BUFFER_DESC *desc)
 {
-   struct cuvk_external_memory *ext;
+   struct cuvk_external_memory *ext = NULL; /* set whenever res is CUDA_SUCCESS; GCC cannot tell */
    CUresult res = cuvk_driver_check("cuExternalMemoryGetMappedBuffer");
    if (res != CUDA_SUCCESS)
       return res;
@@ -525,7 +525,7 @@ cuDestroyExternalMemory(CUexternalMemory hext)
       return res;
    if (!hext)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuDestroyExternalMemory: extMem is NULL");
-   struct cuvk_external_memory *ext;
+   struct cuvk_external_memory *ext = NULL; /* set whenever res is CUDA_SUCCESS; GCC cannot tell */
    res = cuvk_external_memory_get(hext, CUDA_ERROR_INVALID_HANDLE, "cuDestroyExternalMemory", &ext);
    if (res != CUDA_SUCCESS)
       return res;
