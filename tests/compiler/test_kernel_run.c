@@ -875,11 +875,12 @@ case_warp(struct kr *r)
  * threads each, likewise: cas.b16 and f16 add (tid & 7), inc, dec and
  * f32 add (a CAS loop on shared memory; (tid >> 3) & 7).  Olds go to
  * olds[op * N + gid], the shared counters' final words to
- * sout[ctaid * 32 + k].  Global f32 add is OpAtomicFAddEXT where the
+ * sout[ctaid * 32 + k].  Last, nvcc's cas.b16 loop again through
+ * generic addresses (global gid & 31, shared tid & 7).  Global f32 add is OpAtomicFAddEXT where the
  * device has it (lavapipe), a loop elsewhere. */
 static const char cas_loops_ptx[] =
    HEADER ".visible .entry cas_loops(.param .u64 g, .param .u64 olds, .param .u64 sout)\n{\n"
-   "\t.shared .align 8 .b8 sm[128];\n"
+   "\t.shared .align 8 .b8 sm[144];\n"
    "\t.reg .pred %p<4>;\n\t.reg .b16 %rs<8>;\n\t.reg .b32 %r<20>;\n\t.reg .b64 %rd<20>;\n"
    "\t.reg .f32 %f<2>;\n\t.reg .f64 %fd<2>;\n"
    "\tld.param.u64 %rd1, [g];\n\tld.param.u64 %rd2, [olds];\n\tld.param.u64 %rd3, [sout];\n"
@@ -887,7 +888,7 @@ static const char cas_loops_ptx[] =
    "\tmad.lo.s32 %r4, %r2, %r3, %r1;\n\tmov.u32 %r5, %nctaid.x;\n\tmul.lo.s32 %r6, %r5, %r3;\n"
    "\tmul.wide.u32 %rd11, %r6, 4;\n\tmov.u32 %r14, sm;\n"
    /* Shared words 12..19 (the dec counters) start at 1000, the rest 0. */
-   "\tsetp.lt.u32 %p1, %r1, 32;\n\t@!%p1 bra $INIT_DONE;\n"
+   "\tsetp.lt.u32 %p1, %r1, 36;\n\t@!%p1 bra $INIT_DONE;\n"
    "\tsetp.ge.u32 %p2, %r1, 12;\n\tsetp.lt.u32 %p3, %r1, 20;\n\tand.pred %p2, %p2, %p3;\n"
    "\tselp.u32 %r7, 1000, 0, %p2;\n\tshl.b32 %r8, %r1, 2;\n\tadd.s32 %r9, %r14, %r8;\n"
    "\tst.shared.u32 [%r9], %r7;\n"
@@ -930,6 +931,18 @@ static const char cas_loops_ptx[] =
    "\tadd.s64 %rd13, %rd13, %rd11;\n\tst.global.f32 [%rd13], %f1;\n"
    "\tatom.shared.add.noftz.f16 %rs5, [%r15+112], %rs4;\n"
    "\tcvt.u32.u16 %r11, %rs5;\n\tadd.s64 %rd13, %rd13, %rd11;\n\tst.global.u32 [%rd13], %r11;\n"
+   /* cas.b16 through generic addresses, into global and shared memory. */
+   "\tcvta.global.u64 %rd19, %rd12;\n\tadd.s64 %rd19, %rd19, 896;\n"
+   "\tld.volatile.u16 %rs1, [%rd19];\n"
+   "$X16:\n\tadd.s16 %rs2, %rs1, 1;\n\tatom.cas.b16 %rs3, [%rd19], %rs1, %rs2;\n"
+   "\tsetp.ne.s16 %p1, %rs1, %rs3;\n\tmov.u16 %rs1, %rs3;\n\t@%p1 bra $X16;\n"
+   "\tcvt.u32.u16 %r11, %rs1;\n\tadd.s64 %rd13, %rd13, %rd11;\n\tst.global.u32 [%rd13], %r11;\n"
+   "\tmov.u64 %rd17, sm;\n\tcvta.shared.u64 %rd17, %rd17;\n\tmul.wide.u32 %rd18, %r13, 2;\n"
+   "\tadd.s64 %rd17, %rd17, %rd18;\n\tadd.s64 %rd17, %rd17, 128;\n"
+   "\tld.volatile.u16 %rs1, [%rd17];\n"
+   "$Y16:\n\tadd.s16 %rs2, %rs1, 1;\n\tatom.cas.b16 %rs3, [%rd17], %rs1, %rs2;\n"
+   "\tsetp.ne.s16 %p1, %rs1, %rs3;\n\tmov.u16 %rs1, %rs3;\n\t@%p1 bra $Y16;\n"
+   "\tcvt.u32.u16 %r11, %rs1;\n\tadd.s64 %rd13, %rd13, %rd11;\n\tst.global.u32 [%rd13], %r11;\n"
    "\tbar.sync 0;\n"
    "\tsetp.lt.u32 %p1, %r1, 32;\n\t@!%p1 bra $END;\n"
    "\tshl.b32 %r8, %r1, 2;\n\tadd.s32 %r9, %r14, %r8;\n\tld.shared.u32 %r11, [%r9];\n"
@@ -979,18 +992,18 @@ cas_loop_value(int op, uint32_t k)
 static void
 case_cas_loops(struct kr *r)
 {
-   enum { GRID = 8, BLOCK = 128, N = GRID * BLOCK, OPS = 12 };
+   enum { GRID = 8, BLOCK = 128, N = GRID * BLOCK, OPS = 14 };
    static const char *const names[OPS] = {
       "global cas.b16", "global inc", "global dec", "global add.f32", "global add.f64",
       "global add.f16", "global add.f16x2", "shared cas.b16", "shared inc", "shared dec",
-      "shared add.f32", "shared add.f16",
+      "shared add.f32", "shared add.f16", "generic (global) cas.b16", "generic (shared) cas.b16",
    };
-   struct kr_buffer *g = kr_alloc(r, 896), *olds = kr_alloc(r, OPS * N * 4);
+   struct kr_buffer *g = kr_alloc(r, 960), *olds = kr_alloc(r, OPS * N * 4);
    struct kr_buffer *sout = kr_alloc(r, GRID * 32 * 4);
    CHECK(g && olds && sout);
    if (!g || !olds || !sout || !load_text(r, cas_loops_ptx, sizeof(cas_loops_ptx) - 1))
       return;
-   memset(g->map, 0, 896);
+   memset(g->map, 0, 960);
    for (int i = 0; i < 32; i++)
       ((uint32_t *)g->map)[48 + i] = 1000;
    if (!run(r, "cas_loops", GRID, BLOCK, 0,
@@ -999,11 +1012,11 @@ case_cas_loops(struct kr *r)
    const uint32_t *o = olds->map;
    unsigned bad = 0;
    for (int op = 0; op < OPS; op++) {
-      bool shared = op >= 7;
+      bool shared = op >= 7 && op != 12;
       unsigned wrong = 0;
       /* The 16-bit ones: neighbouring lanes on neighbouring counters;
        * the others: a subgroup's lanes on one counter. */
-      bool half = op == 0 || op == 5 || op == 7 || op == 11;
+      bool half = op == 0 || op == 5 || op == 7 || op >= 11;
       int groups = shared ? GRID * 8 : 32, per = shared ? BLOCK / 8 : N / 32;
       for (int grp = 0; grp < groups; grp++) {
          uint32_t got[128], want[128];
@@ -1040,6 +1053,8 @@ case_cas_loops(struct kr *r)
       uint32_t u;
       double d;
       memcpy(&h, gm + s * 2, 2);
+      CHECK(h == 32);
+      memcpy(&h, gm + 896 + s * 2, 2);
       CHECK(h == 32);
       memcpy(&u, gm + 64 + s * 4, 4);
       CHECK(u == 32);
