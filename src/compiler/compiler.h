@@ -53,8 +53,8 @@ struct cuvk_cc_target {
    uint32_t tex_slots, surf_slots;
    uint32_t max_sampled_descriptors, max_storage_descriptors;
    /* shaderSampledImageArrayNonUniformIndexing and the storage one: the
-    * index may be decorated NonUniform instead of made uniform by a loop
-    * (not used yet: the loop runs on every device). */
+    * index is decorated NonUniform instead of made uniform by a loop
+    * (spirv_texture.c); the device must have the feature enabled. */
    bool tex_nonuniform, surf_nonuniform;
 };
 

@@ -187,10 +187,11 @@ struct cuvk_kernel_span {
  *
  * Every element of a bound set is written: slots without an object of
  * that binding's kind hold a 1x1 dummy image.  Without the device's
- * non-uniform indexing features (cuvk_cc_target.tex_nonuniform), the
- * index is made subgroup-uniform by a loop: the lanes whose handle
- * equals the first active lane's (subgroupBroadcastFirst) do the access,
- * the others repeat.
+ * non-uniform indexing features (cuvk_cc_target.tex_nonuniform,
+ * surf_nonuniform), the index is made subgroup-uniform by a loop: the
+ * lanes whose handle equals the first active lane's
+ * (subgroupBroadcastFirst) do the access, the others repeat.  With them
+ * each lane indexes with its own slot, decorated NonUniform.
  *
  * Texture records: per slot, what a kernel needs that is not in a
  * descriptor: the resource kind (linear and pitched memory have no

@@ -3,12 +3,16 @@
  * the descriptor set and records kernel_abi.h describes
  * (docs/textures.md).
  *
- * Each access is a call of a helper function per binding (and mode), so
- * the loop that makes the descriptor index uniform lives there, away
- * from the kernel's structured control flow: the lanes of a subgroup
- * take the first active lane's handle, those holding the same handle do
- * the access, and the rest go round again.  That is correct on every
- * device; devices with non-uniform indexing would not need the loop.
+ * Each access is a call of a helper function per binding (and mode).  On
+ * a device without non-uniform indexing of image arrays (lavapipe), the
+ * loop that makes the descriptor index uniform lives there, away from
+ * the kernel's structured control flow: the lanes of a subgroup take the
+ * first active lane's handle, those holding the same handle do the
+ * access, and the rest go round again.  Where the target says the device
+ * has it (cuvk_cc_target.tex_nonuniform, surf_nonuniform: NVIDIA), each
+ * lane indexes with its own handle's slot, decorated NonUniform, and
+ * there is no loop: it cost two broadcasts, a compare and branches per
+ * access, and took the lanes holding different handles in turns.
  *
  * Translated so far: tex.1d/2d/3d/a1d/a2d/cube (with .level, and
  * .grad but for cubes) .v4.{f32,s32,u32} with .f32 or .s32 coordinates
@@ -283,18 +287,35 @@ record_load(struct cuvk_spirv_emitter *e, bool surface, uint32_t index, unsigned
 }
 
 /*
- * The uniform-index loop of a helper.  begin emits the loop up to the
- * point where the lanes holding the subgroup's first handle continue
- * (with the uniform handle in *first); end closes it.  The helper's
- * Function variables must have been declared before begin.
+ * The uniform-index loop of a helper.  init declares its variable (with
+ * the helper's other Function variables, before begin) where the target
+ * needs the loop; begin emits the loop up to the point where the lanes
+ * holding the subgroup's first handle continue and returns that handle;
+ * end closes it.  Where the device indexes image arrays non-uniformly,
+ * begin returns the lane's own handle and neither emits anything.
  */
 struct waterfall {
+   bool loop;
    uint32_t l_head, l_merge, l_cont, l_skip, done;
 };
+
+static void
+waterfall_init(struct cuvk_spirv_emitter *e, struct waterfall *w, bool surface)
+{
+   w->loop = !(surface ? e->target->surf_nonuniform : e->target->tex_nonuniform);
+   w->done = 0;
+   if (!w->loop)
+      return;
+   w->done = new_id(e);
+   cuvk_spirv_do(e, SpvOpVariable, cuvk_spirv_type_pointer(e, SpvStorageClassFunction, cuvk_spirv_type_bool(e)),
+                 w->done, SpvStorageClassFunction);
+}
 
 static uint32_t
 waterfall_begin(struct cuvk_spirv_emitter *e, struct waterfall *w, uint32_t handle)
 {
+   if (!w->loop)
+      return handle;
    uint32_t u32 = cuvk_spirv_type_uint(e, 32), u64 = cuvk_spirv_type_uint(e, 64);
    uint32_t t_bool = cuvk_spirv_type_bool(e);
    uint32_t l_head = w->l_head = new_id(e), l_body = new_id(e), l_mine = new_id(e);
@@ -330,6 +351,8 @@ waterfall_begin(struct cuvk_spirv_emitter *e, struct waterfall *w, uint32_t hand
 static void
 waterfall_end(struct cuvk_spirv_emitter *e, struct waterfall *w)
 {
+   if (!w->loop)
+      return;
    cuvk_spirv_do(e, SpvOpStore, w->done, cuvk_spirv_const_bool(e, true));
    cuvk_spirv_do(e, SpvOpBranch, w->l_skip);
    label(e, w->l_skip);
@@ -338,6 +361,33 @@ waterfall_end(struct cuvk_spirv_emitter *e, struct waterfall *w)
    uint32_t done = cuvk_spirv_val(e, SpvOpLoad, cuvk_spirv_type_bool(e), w->done);
    cuvk_spirv_do(e, SpvOpBranchConditional, done, w->l_merge, w->l_head);
    label(e, w->l_merge);
+}
+
+/*
+ * The descriptor of slot index of binding b.  Without the loop the index
+ * may differ between the lanes: Vulkan wants the operand of each image
+ * instruction decorated NonUniform, and the index, the pointer and the
+ * loaded descriptor are, as glslang does for nonuniformEXT.  The
+ * SPIR-V 1.5 module needs no extension for it.
+ */
+static uint32_t
+descriptor_load(struct cuvk_spirv_emitter *e, const struct binding *b, bool surface, uint32_t index,
+                const struct waterfall *w)
+{
+   uint32_t ptr_type = cuvk_spirv_type_pointer(e, SpvStorageClassUniformConstant, b->elem_type);
+   if (w->loop) {
+      uint32_t ptr = cuvk_spirv_val(e, SpvOpAccessChain, ptr_type, b->var, index);
+      return cuvk_spirv_val(e, SpvOpLoad, b->elem_type, ptr);
+   }
+   cuvk_spirv_capability(e, SpvCapabilityShaderNonUniform);
+   cuvk_spirv_capability(e, surface ? SpvCapabilityStorageImageArrayNonUniformIndexing
+                                    : SpvCapabilitySampledImageArrayNonUniformIndexing);
+   uint32_t ptr = cuvk_spirv_val(e, SpvOpAccessChain, ptr_type, b->var, index);
+   uint32_t desc = cuvk_spirv_val(e, SpvOpLoad, b->elem_type, ptr);
+   cuvk_spirv_decorate(e, index, SpvDecorationNonUniform, NULL, 0);
+   cuvk_spirv_decorate(e, ptr, SpvDecorationNonUniform, NULL, 0);
+   cuvk_spirv_decorate(e, desc, SpvDecorationNonUniform, NULL, 0);
+   return desc;
 }
 
 /* ---- textures over linear and pitched memory ---- */
@@ -780,11 +830,9 @@ sample_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t
    label(e, new_id(e));
    struct waterfall w;
    uint32_t result = new_id(e);
-   w.done = new_id(e);
    cuvk_spirv_do(e, SpvOpVariable, cuvk_spirv_type_pointer(e, SpvStorageClassFunction, ret), result,
                  SpvStorageClassFunction);
-   cuvk_spirv_do(e, SpvOpVariable, cuvk_spirv_type_pointer(e, SpvStorageClassFunction, t_bool), w.done,
-                 SpvStorageClassFunction);
+   waterfall_init(e, &w, false);
    uint32_t first = waterfall_begin(e, &w, p[0]);
 
    uint32_t index, valid;
@@ -797,10 +845,7 @@ sample_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t
    struct branch br;
    uint32_t invalid = cuvk_spirv_val(e, SpvOpLogicalNot, t_bool, valid);
    if_begin(e, &br, cuvk_spirv_val(e, SpvOpLogicalOr, t_bool, is_image, invalid), true);
-   uint32_t ptr = cuvk_spirv_val(e, SpvOpAccessChain,
-                                 cuvk_spirv_type_pointer(e, SpvStorageClassUniformConstant, b.elem_type), b.var,
-                                 index);
-   uint32_t si = cuvk_spirv_val(e, SpvOpLoad, b.elem_type, ptr);
+   uint32_t si = descriptor_load(e, &b, false, index, &w);
 
    /* The coordinates as a float vector of the image's dimension. */
    uint32_t cvec = ncoords == 1 ? f32 : cuvk_spirv_type_vector(e, f32, ncoords);
@@ -826,6 +871,9 @@ sample_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t
       c = cuvk_spirv_val(e, SpvOpFAdd, cvec, cuvk_spirv_val(e, SpvOpConvertSToF, cvec, ints), halves);
    }
    uint32_t image = cuvk_spirv_val(e, SpvOpImage, b.image_type, si);
+   /* The size queries' operand, from the same descriptor. */
+   if (!w.loop)
+      cuvk_spirv_decorate(e, image, SpvDecorationNonUniform, NULL, 0);
    bool cube = dim == CUVK_KERNEL_DIM_CUBE || dim == CUVK_KERNEL_DIM_CUBE_ARRAY;
    bool arrayed = dim_arrayed(dim);
    uint32_t scaled = c;
@@ -1070,7 +1118,7 @@ surface_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, bool st
       return 0;
    cuvk_spirv_capability(e, SpvCapabilityImageQuery);
    uint32_t u32 = cuvk_spirv_type_uint(e, 32), u64 = cuvk_spirv_type_uint(e, 64);
-   uint32_t t_bool = cuvk_spirv_type_bool(e), uvec4 = cuvk_spirv_type_vector(e, u32, 4);
+   uint32_t uvec4 = cuvk_spirv_type_vector(e, u32, 4);
    uint32_t uvec = ncoords == 1 ? u32 : cuvk_spirv_type_vector(e, u32, ncoords);
    uint32_t params[3] = {u64, uvec4, uvec4}, p[3];
    struct cuvk_spirv_helper h;
@@ -1081,11 +1129,9 @@ surface_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, bool st
    label(e, new_id(e));
    struct waterfall w;
    uint32_t result = new_id(e);
-   w.done = new_id(e);
    cuvk_spirv_do(e, SpvOpVariable, cuvk_spirv_type_pointer(e, SpvStorageClassFunction, uvec4), result,
                  SpvStorageClassFunction);
-   cuvk_spirv_do(e, SpvOpVariable, cuvk_spirv_type_pointer(e, SpvStorageClassFunction, t_bool), w.done,
-                 SpvStorageClassFunction);
+   waterfall_init(e, &w, true);
    uint32_t zero4 = cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, uvec4,
                                           (const uint32_t[]){cuvk_spirv_const_u32(e, 0), cuvk_spirv_const_u32(e, 0),
                                                              cuvk_spirv_const_u32(e, 0), cuvk_spirv_const_u32(e, 0)},
@@ -1096,10 +1142,7 @@ surface_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, bool st
    uint32_t index, valid;
    handle_slot(e, first, true, &index, &valid);
    fault_unless(e, valid, CUVK_KERNEL_FAULT_ADDRESS);
-   uint32_t ptr = cuvk_spirv_val(e, SpvOpAccessChain,
-                                 cuvk_spirv_type_pointer(e, SpvStorageClassUniformConstant, b.elem_type), b.var,
-                                 index);
-   uint32_t image = cuvk_spirv_val(e, SpvOpLoad, b.elem_type, ptr);
+   uint32_t image = descriptor_load(e, &b, true, index, &w);
    uint32_t c;
    if (ncoords == 1) {
       c = cuvk_spirv_val(e, SpvOpCompositeExtract, u32, p[1], 0);

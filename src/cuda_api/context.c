@@ -102,6 +102,12 @@ context_create_device(struct cuvk_context *ctx)
       .shaderFloat16 = have12.shaderFloat16,
       .shaderBufferInt64Atomics = have12.shaderBufferInt64Atomics,
       .shaderSharedInt64Atomics = have12.shaderSharedInt64Atomics,
+      /* Texture and surface accesses index their binding's array with
+       * each lane's own slot where these are (spirv_texture.c); without
+       * them a loop makes the index uniform.  No descriptor set layout
+       * flag is needed for non-uniform indexing alone. */
+      .shaderSampledImageArrayNonUniformIndexing = have12.shaderSampledImageArrayNonUniformIndexing,
+      .shaderStorageImageArrayNonUniformIndexing = have12.shaderStorageImageArrayNonUniformIndexing,
    };
    VkPhysicalDeviceVulkan11Features f11 = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
@@ -139,8 +145,13 @@ context_create_device(struct cuvk_context *ctx)
       .max_sampled_descriptors = CUVK_MIN(dev->props.limits.maxPerStageDescriptorSamplers,
                                           dev->props.limits.maxPerStageDescriptorSampledImages),
       .max_storage_descriptors = dev->props.limits.maxPerStageDescriptorStorageImages,
+      .tex_nonuniform = have12.shaderSampledImageArrayNonUniformIndexing,
+      .surf_nonuniform = have12.shaderStorageImageArrayNonUniformIndexing,
    };
    cuvk_texture_target(&dev->props.limits, &ctx->kernel_target.tex_slots, &ctx->kernel_target.surf_slots);
+   cuvk_logd("kernels index textures %s, surfaces %s",
+             ctx->kernel_target.tex_nonuniform ? "non-uniformly" : "through the uniform-index loop",
+             ctx->kernel_target.surf_nonuniform ? "non-uniformly" : "through the uniform-index loop");
    /* A queue per lane where the family has enough, and the transfer
     * lanes' queues (submit.h); one create info per family, its queues'
     * priorities in index order. */

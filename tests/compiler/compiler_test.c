@@ -28,6 +28,8 @@ const struct cuvk_cc_target compiler_test_nvidia = {
    .atomic_float32_add = true,
    .atomic_float64_add = true,
    .max_shared_bytes = 49152,
+   /* An H100's descriptorIndexing features. */
+   .tex_nonuniform = true, .surf_nonuniform = true,
 };
 
 bool

@@ -3,13 +3,17 @@
  * every kernel of tests/kernels/texture.cu through spirv-val for a
  * lavapipe-like and an NVIDIA-like target, the bindings each declares,
  * and what is refused: forms not translated, devices without texture
- * descriptors, kernels needing more bindings than a stage may have.
+ * descriptors, kernels needing more bindings than a stage may have; and
+ * the two forms of descriptor indexing: the uniform-index loop without
+ * the device's non-uniform indexing features, NonUniform with them.
  *
  *    test_spirv_texture SPIRV_VAL TEXTURE_PTX
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <spirv/unified1/spirv.h>
 
 #include "compiler/compiler.h"
 #include "compiler/kernel_abi.h"
@@ -22,7 +26,8 @@ static const char *spirv_val;
 
 /* The shared targets with descriptor limits (main fills them): lavapipe's
  * 32 samplers and 64 storage images a stage, so 16 slots each
- * (cuvk_texture_target); NVIDIA's with non-uniform indexing. */
+ * (cuvk_texture_target); NVIDIA's with non-uniform indexing
+ * (compiler_test_nvidia). */
 static struct cuvk_cc_target lavapipe, nvidia;
 
 
@@ -167,6 +172,100 @@ refusals(void)
                   12, "needs 3 sampled image bindings");
 }
 
+/* What the descriptor indexing of a module looks like. */
+struct indexing {
+   unsigned loops;            /* OpLoopMerge */
+   unsigned broadcasts;       /* OpGroupNonUniformBroadcastFirst */
+   unsigned nonuniform;       /* OpDecorate ... NonUniform */
+   bool cap_nonuniform, cap_sampled, cap_storage;
+};
+
+static struct indexing
+indexing_of(const uint32_t *words, size_t count)
+{
+   struct indexing r = {0};
+   for (size_t i = 5; i < count;) {
+      unsigned op = words[i] & 0xffff, n = words[i] >> 16;
+      if (n == 0 || i + n > count) {
+         UNIT_CHECK(!"malformed SPIR-V");
+         break;
+      }
+      if (op == SpvOpLoopMerge)
+         r.loops++;
+      else if (op == SpvOpGroupNonUniformBroadcastFirst)
+         r.broadcasts++;
+      else if (op == SpvOpDecorate && n == 3 && words[i + 2] == SpvDecorationNonUniform)
+         r.nonuniform++;
+      else if (op == SpvOpCapability && n == 2) {
+         r.cap_nonuniform |= words[i + 1] == SpvCapabilityShaderNonUniform;
+         r.cap_sampled |= words[i + 1] == SpvCapabilitySampledImageArrayNonUniformIndexing;
+         r.cap_storage |= words[i + 1] == SpvCapabilityStorageImageArrayNonUniformIndexing;
+      }
+      i += n;
+   }
+   return r;
+}
+
+/*
+ * One sample, one surface load and one surface store, each a helper,
+ * for a target with and without each feature: a helper either loops
+ * (the broadcast of the handle's two halves) or indexes non-uniformly
+ * (the index, the pointer and the loaded descriptor decorated, and the
+ * sampled image's image for its size query), never both, and the module
+ * passes spirv-val either way.
+ */
+static void
+forms(bool tex_nonuniform, bool surf_nonuniform)
+{
+   static const char text[] =
+      HEADER ".visible .entry k(.param .u64 h)\n{\n\t.reg .b64 %rd<4>;\n\t.reg .f32 %f<12>;\n"
+             "\t.reg .b32 %r<12>;\n\tld.param.u64 %rd1, [h];\n"
+             "\ttex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];\n"
+             "\tsuld.b.2d.b32.trap {%r1}, [%rd1, {%r2, %r3}];\n"
+             "\tsust.b.2d.b32.trap [%rd1, {%r2, %r3}], {%r1};\n"
+             "\tret;\n}\n";
+   struct cuvk_cc_target t = lavapipe;
+   t.tex_nonuniform = tex_nonuniform;
+   t.surf_nonuniform = surf_nonuniform;
+   char where[64];
+   snprintf(where, sizeof(where), "forms (tex %s, surf %s)", tex_nonuniform ? "non-uniform" : "loop",
+            surf_nonuniform ? "non-uniform" : "loop");
+   struct cuvk_cc_module *m;
+   struct cuvk_cc_error err;
+   if (!cuvk_cc_module_create(text, strlen(text), &m, &err)) {
+      compiler_test_print_error(where, &err);
+      UNIT_CHECK(!"the forms kernel did not parse");
+      return;
+   }
+   struct cuvk_cc_kernel k;
+   if (!cuvk_cc_compile_kernel(m, "k", &t, &k, &err)) {
+      compiler_test_print_error(where, &err);
+      UNIT_CHECK(!"the forms kernel was refused");
+      cuvk_cc_module_destroy(m);
+      return;
+   }
+   UNIT_CHECK(compiler_test_spirv_val(spirv_val, where, k.words, k.word_count));
+   struct indexing r = indexing_of(k.words, k.word_count);
+   unsigned loops = (tex_nonuniform ? 0 : 1) + (surf_nonuniform ? 0 : 2);
+   unsigned decorated = (tex_nonuniform ? 4 : 0) + (surf_nonuniform ? 2 * 3 : 0);
+   printf("%s: %u loops, %u broadcasts, %u NonUniform\n", where, r.loops, r.broadcasts, r.nonuniform);
+   /* Each uniform-index loop broadcasts the handle's two halves; the
+    * module's other loops (the page table's range search, for the
+    * linear-memory path) are the same in every form. */
+   static int other_loops = -1;
+   UNIT_CHECK(r.broadcasts == 2 * loops);
+   UNIT_CHECK(r.loops >= loops);
+   if (other_loops < 0)
+      other_loops = (int)(r.loops - loops);
+   UNIT_CHECK(r.loops - loops == (unsigned)other_loops);
+   UNIT_CHECK(r.nonuniform == decorated);
+   UNIT_CHECK(r.cap_nonuniform == (tex_nonuniform || surf_nonuniform));
+   UNIT_CHECK(r.cap_sampled == tex_nonuniform);
+   UNIT_CHECK(r.cap_storage == surf_nonuniform);
+   free(k.words);
+   cuvk_cc_module_destroy(m);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -182,8 +281,11 @@ main(int argc, char **argv)
    nvidia = compiler_test_nvidia;
    nvidia.tex_slots = nvidia.surf_slots = 4096;
    nvidia.max_sampled_descriptors = nvidia.max_storage_descriptors = 1048576;
-   nvidia.tex_nonuniform = nvidia.surf_nonuniform = true;
    refusals();
+   forms(false, false);
+   forms(true, true);
+   forms(true, false);
+   forms(false, true);
    if (argc > 2) {
       kernels(argv[2], &lavapipe);
       kernels(argv[2], &nvidia);
