@@ -261,6 +261,13 @@ check_linear_format(CUarray_format format, unsigned channels, const char *what,
       return cuvk_error(CUDA_ERROR_INVALID_VALUE,
                         TEX_ENTRY ": %s memory cannot hold block-compressed CU_AD_FORMAT_%s", what,
                         (*out)->name);
+   /* Kernels read memory textures texel by texel (spirv_texture.c) and
+    * unpack only whole-channel formats; 10-10-10-2 has never been taken
+    * over memory. */
+   if ((*out)->vk == VK_FORMAT_A2B10G10R10_UNORM_PACK32)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE,
+                        TEX_ENTRY ": CU_AD_FORMAT_%s is not a format of %s memory textures", (*out)->name,
+                        what);
    return CUDA_SUCCESS;
 }
 
@@ -569,16 +576,19 @@ plan_sampler(struct cuvk_tex_plan *plan, const CUDA_TEXTURE_DESC *tex,
    bool mip_linear = tex->mipmapFilterMode == CU_TR_FILTER_MODE_LINEAR;
    bool mipmapped = plan->kind == CU_RESOURCE_TYPE_MIPMAPPED_ARRAY;
 
-   /* LINEAR resources are read by tex1Dfetch, which neither filters nor
-    * addresses (CUDA ignores both fields for them). */
-   if (plan->kind == CU_RESOURCE_TYPE_LINEAR) {
-      linear = false;
-      mip_linear = false;
-   }
+   /* CUDA filters only what it returns as floats.  Linear memory is
+    * refused too, though tex1Dfetch never filters: cuvk has always
+    * refused it there (texture.object.memory). */
    if (plan->sampled != CUVK_TEX_SAMPLED_FLOAT && (linear || (mipmapped && mip_linear)))
       return cuvk_error(CUDA_ERROR_INVALID_VALUE,
                         TEX_ENTRY ": linear filtering of CU_AD_FORMAT_%s read as integers",
                         plan->format->name);
+   /* LINEAR resources are read by tex1Dfetch, which neither filters nor
+    * addresses. */
+   if (plan->kind == CU_RESOURCE_TYPE_LINEAR) {
+      linear = false;
+      mip_linear = false;
+   }
 
    VkSamplerCreateInfo *s = &plan->sampler;
    *s = (VkSamplerCreateInfo){
@@ -727,12 +737,12 @@ resource_source(const CUDA_RESOURCE_DESC *res, const char *entry, struct cuvk_ar
    CUresult r;
    *array = NULL;
    *mip = NULL;
-   /* CUDA answers a NULL or dead handle here with INVALID_VALUE, not
-    * INVALID_HANDLE: the handle is a field of a description. */
+   /* A NULL handle is INVALID_VALUE, a destroyed one INVALID_HANDLE, as
+    * for every call taking an array (the lookups log the one line). */
    if (res->resType == CU_RESOURCE_TYPE_ARRAY) {
       r = cuvk_array_get(res->res.array.hArray, entry, array);
       if (r != CUDA_SUCCESS)
-         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: the resource names no live array", entry);
+         return r;
       *src = (struct cuvk_tex_source){
          .format = (*array)->format,
          .desc = (*array)->desc,
@@ -742,7 +752,7 @@ resource_source(const CUDA_RESOURCE_DESC *res, const char *entry, struct cuvk_ar
    } else {
       r = cuvk_mipmapped_array_get(res->res.mipmap.hMipmappedArray, entry, mip);
       if (r != CUDA_SUCCESS)
-         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: the resource names no live mipmapped array", entry);
+         return r;
       *src = (struct cuvk_tex_source){
          .format = (*mip)->format,
          .desc = (*mip)->desc,
