@@ -1170,8 +1170,8 @@ atomic_combine(struct cuvk_spirv_emitter *e, const struct atomic *a, uint32_t ol
 /* uN cuvk_atomic_loop(ptr, uN b, uN c): a compare-and-swap loop for what
  * the device has no atomic instruction for (inc and dec with PTX's
  * wrapping rules, float adds without VK_EXT_shader_atomic_float, and
- * half-precision atomics on their word, c the lanes' mask).  ptr is a
- * device address (u64) or a shared word index (u32). */
+ * half-precision atomics and cas.b16 on their word, c the lanes' mask).
+ * ptr is a device address (u64) or a shared word index (u32). */
 static uint32_t
 cas_fn(struct cuvk_spirv_emitter *e, const struct atomic *a, bool shared)
 {
@@ -1187,24 +1187,34 @@ cas_fn(struct cuvk_spirv_emitter *e, const struct atomic *a, bool shared)
    id = helper_begin(e, &h, tn, params, 3, p);
    cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_HELPER, key_a, key_b, 0, id);
 
-   uint32_t l_head = cuvk_spirv_id(&e->b), l_body = cuvk_spirv_id(&e->b);
-   uint32_t l_cont = cuvk_spirv_id(&e->b), l_done = cuvk_spirv_id(&e->b);
-   label(e, cuvk_spirv_id(&e->b));
+   uint32_t l_entry = cuvk_spirv_id(&e->b), l_head = cuvk_spirv_id(&e->b);
+   uint32_t l_body = cuvk_spirv_id(&e->b), l_cont = cuvk_spirv_id(&e->b);
+   uint32_t l_done = cuvk_spirv_id(&e->b);
+   label(e, l_entry);
    uint32_t ptr = shared ? cuvk_spirv_val(e, SpvOpAccessChain,
                                           cuvk_spirv_type_pointer(e, SpvStorageClassWorkgroup, u32),
                                           shared_var(e), p[0])
                          : device_ptr(e, p[0], tn);
    uint32_t scope = cuvk_spirv_const_u32(e, shared ? SpvScopeWorkgroup : SpvScopeDevice);
    uint32_t none = cuvk_spirv_const_u32(e, SpvMemorySemanticsMaskNone);
+   uint32_t first = cuvk_spirv_val(e, SpvOpAtomicLoad, tn, ptr, scope, none);
    cuvk_spirv_do(e, SpvOpBranch, l_head);
+   /* The value a lane returns is the loop header's phi, not a value of
+    * the body: on lavapipe (Mesa 22.3's llvmpipe) a body value used after
+    * the loop holds, in every lane, what the last lane to leave computed,
+    * so a lane whose CAS swapped early returned a later lane's word (a
+    * 16-bit CAS then reported its own success as a failure and nvcc's loop
+    * around it added again: 63 for 32).  The phi is written only by lanes
+    * still looping.  A failed CAS's result is the word to try next. */
    label(e, l_head);
+   uint32_t old = cuvk_spirv_id(&e->b), got = cuvk_spirv_id(&e->b);
+   cuvk_spirv_do(e, SpvOpPhi, tn, old, first, l_entry, got, l_cont);
    cuvk_spirv_do(e, SpvOpLoopMerge, l_done, l_cont, SpvLoopControlMaskNone);
    cuvk_spirv_do(e, SpvOpBranch, l_body);
    label(e, l_body);
-   uint32_t old = cuvk_spirv_val(e, SpvOpAtomicLoad, tn, ptr, scope, none);
    uint32_t next = atomic_combine(e, a, old, p[1], p[2]);
-   uint32_t got = cuvk_spirv_val(e, SpvOpAtomicCompareExchange, tn, ptr, scope, none, none, next,
-                                 old);
+   cuvk_spirv_emit_op(e, SpvOpAtomicCompareExchange,
+                      (const uint32_t[]){ tn, got, ptr, scope, none, none, next, old }, 8);
    uint32_t swapped = cuvk_spirv_val(e, SpvOpIEqual, t_bool, got, old);
    cuvk_spirv_do(e, SpvOpBranchConditional, swapped, l_done, l_cont);
    label(e, l_cont);
@@ -1355,16 +1365,8 @@ lower_atomic_half(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, 
    a.op = cuvk_spirv_mod_of_class(in, PTX_MODC_ATOMOP);
    a.sem = cuvk_spirv_mod_of_class(in, PTX_MODC_SEM);
    a.cta = cuvk_spirv_has_mod(in, PTX_MOD_CTA);
-   /* cas.b16 lowers to the word loop below, which counts right on one
-    * thread and across workgroups; but on lavapipe, with nvcc's
-    * compare-and-swap loop around it and lanes of one subgroup on the two
-    * halves of a word, the low halves were incremented twice (63 for 32),
-    * while the same loop on 32-bit counters (a native CAS, no inner loop)
-    * counted right.  Refused until that is understood. */
-   if (is_int)
-      return cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, in, "atom.cas.b16 is not translated yet")
-                ? 1 : -1;
-   if (a.op != PTX_MOD_ADD && a.op != PTX_MOD_MIN && a.op != PTX_MOD_MAX)
+   /* lower_atomic sends only cas of the integer types here. */
+   if (!is_int && a.op != PTX_MOD_ADD && a.op != PTX_MOD_MIN && a.op != PTX_MOD_MAX)
       return cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, in, "atomic %s on %s is not translated",
                              a.op == PTX_MOD_COUNT ? "(none)" : ptx_modifier_table[a.op].name,
                              ptx_modifier_table[type].name) ? 1 : -1;

@@ -433,12 +433,17 @@ bool_or(struct cuvk_spirv_emitter *e, uint32_t a, uint32_t b)
 }
 
 /* i mod n (s32 bits, n > 0) in [0, n): the remainder, plus n when
- * negative.  (lavapipe's OpSMod gave the remainder's sign.) */
+ * negative.  The remainder is i - (i / n) * n, with OpSDiv, which both
+ * drivers truncate as SPIR-V says: neither remainder opcode can be
+ * trusted (lavapipe's OpSMod gave the remainder's sign, NVIDIA's OpSRem
+ * the divisor's, spirv_lower_alu.c's div/rem says the same; a wrapped
+ * pitched texture read the wrong rows on the H100 through OpSRem). */
 static uint32_t
 smod(struct cuvk_spirv_emitter *e, uint32_t i, uint32_t n)
 {
    uint32_t u32 = cuvk_spirv_type_uint(e, 32);
-   uint32_t r = cuvk_spirv_val(e, SpvOpSRem, u32, i, n);
+   uint32_t q = cuvk_spirv_val(e, SpvOpSDiv, u32, i, n);
+   uint32_t r = cuvk_spirv_val(e, SpvOpISub, u32, i, cuvk_spirv_val(e, SpvOpIMul, u32, q, n));
    uint32_t negative = cuvk_spirv_val(e, SpvOpSLessThan, cuvk_spirv_type_bool(e), r, cuvk_spirv_const_u32(e, 0));
    return cuvk_spirv_val(e, SpvOpSelect, u32, negative, cuvk_spirv_val(e, SpvOpIAdd, u32, r, n), r);
 }

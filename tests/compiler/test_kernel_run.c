@@ -12,6 +12,7 @@
  * local and generic memory, the fault word).
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "alu_ref.h"
@@ -862,6 +863,222 @@ case_warp(struct kr *r)
    }
 }
 
+/* Every compare-and-swap loop under contention, checked by the old values
+ * each thread gets back: atomics run one after another, so a counter's
+ * old values must be exactly the values it passed through, each once (a
+ * success reported as a failure, or a write that nobody saw as its own,
+ * shows as a missing or repeated value).  32 global counters, 32 threads
+ * each: nvcc's loop around atom.cas.b16 and f16 add on neighbouring
+ * 16-bit counters (gid & 31: the lanes of a subgroup on both halves of
+ * words), inc, dec, f32, f64 and f16x2 add ((gid >> 3) & 31: a
+ * subgroup's 8 lanes on one counter); 8 shared counters in each block, 16
+ * threads each, likewise: cas.b16 and f16 add (tid & 7), inc, dec and
+ * f32 add (a CAS loop on shared memory; (tid >> 3) & 7).  Olds go to
+ * olds[op * N + gid], the shared counters' final words to
+ * sout[ctaid * 32 + k].  Last, nvcc's cas.b16 loop again through
+ * generic addresses (global gid & 31, shared tid & 7).  Global f32 add is OpAtomicFAddEXT where the
+ * device has it (lavapipe), a loop elsewhere. */
+static const char cas_loops_ptx[] =
+   HEADER ".visible .entry cas_loops(.param .u64 g, .param .u64 olds, .param .u64 sout)\n{\n"
+   "\t.shared .align 8 .b8 sm[144];\n"
+   "\t.reg .pred %p<4>;\n\t.reg .b16 %rs<8>;\n\t.reg .b32 %r<20>;\n\t.reg .b64 %rd<20>;\n"
+   "\t.reg .f32 %f<2>;\n\t.reg .f64 %fd<2>;\n"
+   "\tld.param.u64 %rd1, [g];\n\tld.param.u64 %rd2, [olds];\n\tld.param.u64 %rd3, [sout];\n"
+   "\tmov.u32 %r1, %tid.x;\n\tmov.u32 %r2, %ctaid.x;\n\tmov.u32 %r3, %ntid.x;\n"
+   "\tmad.lo.s32 %r4, %r2, %r3, %r1;\n\tmov.u32 %r5, %nctaid.x;\n\tmul.lo.s32 %r6, %r5, %r3;\n"
+   "\tmul.wide.u32 %rd11, %r6, 4;\n\tmov.u32 %r14, sm;\n"
+   /* Shared words 12..19 (the dec counters) start at 1000, the rest 0. */
+   "\tsetp.lt.u32 %p1, %r1, 36;\n\t@!%p1 bra $INIT_DONE;\n"
+   "\tsetp.ge.u32 %p2, %r1, 12;\n\tsetp.lt.u32 %p3, %r1, 20;\n\tand.pred %p2, %p2, %p3;\n"
+   "\tselp.u32 %r7, 1000, 0, %p2;\n\tshl.b32 %r8, %r1, 2;\n\tadd.s32 %r9, %r14, %r8;\n"
+   "\tst.shared.u32 [%r9], %r7;\n"
+   "$INIT_DONE:\n\tbar.sync 0;\n"
+   /* Global: nvcc's atomicCAS loop on an unsigned short. */
+   "\tand.b32 %r10, %r4, 31;\n\tmul.wide.u32 %rd12, %r10, 2;\n\tadd.s64 %rd12, %rd1, %rd12;\n"
+   "\tld.volatile.global.u16 %rs1, [%rd12];\n"
+   "$G16:\n\tadd.s16 %rs2, %rs1, 1;\n\tatom.global.cas.b16 %rs3, [%rd12], %rs1, %rs2;\n"
+   "\tsetp.ne.s16 %p1, %rs1, %rs3;\n\tmov.u16 %rs1, %rs3;\n\t@%p1 bra $G16;\n"
+   "\tcvt.u32.u16 %r11, %rs1;\n\tmul.wide.u32 %rd13, %r4, 4;\n\tadd.s64 %rd13, %rd2, %rd13;\n"
+   "\tst.global.u32 [%rd13], %r11;\n"
+   "\tshr.u32 %r18, %r4, 3;\n\tand.b32 %r18, %r18, 31;\n"
+   "\tmul.wide.u32 %rd14, %r18, 4;\n\tadd.s64 %rd15, %rd1, %rd14;\n"
+   "\tatom.global.inc.u32 %r11, [%rd15+64], 1000;\n"
+   "\tadd.s64 %rd13, %rd13, %rd11;\n\tst.global.u32 [%rd13], %r11;\n"
+   "\tatom.global.dec.u32 %r11, [%rd15+192], 1000;\n"
+   "\tadd.s64 %rd13, %rd13, %rd11;\n\tst.global.u32 [%rd13], %r11;\n"
+   "\tatom.global.add.f32 %f1, [%rd15+320], 0f3F800000;\n"
+   "\tadd.s64 %rd13, %rd13, %rd11;\n\tst.global.f32 [%rd13], %f1;\n"
+   "\tmul.wide.u32 %rd16, %r18, 8;\n\tadd.s64 %rd16, %rd1, %rd16;\n"
+   "\tatom.global.add.f64 %fd1, [%rd16+448], 0d3FF0000000000000;\n"
+   "\tcvt.rn.f32.f64 %f1, %fd1;\n\tadd.s64 %rd13, %rd13, %rd11;\n\tst.global.f32 [%rd13], %f1;\n"
+   "\tmov.b16 %rs4, 0x3C00;\n\tatom.global.add.noftz.f16 %rs5, [%rd12+704], %rs4;\n"
+   "\tcvt.u32.u16 %r11, %rs5;\n\tadd.s64 %rd13, %rd13, %rd11;\n\tst.global.u32 [%rd13], %r11;\n"
+   "\tmov.b32 %r12, 0x40003C00;\n\tatom.global.add.noftz.f16x2 %r11, [%rd15+768], %r12;\n"
+   "\tadd.s64 %rd13, %rd13, %rd11;\n\tst.global.u32 [%rd13], %r11;\n"
+   /* Shared. */
+   "\tand.b32 %r13, %r1, 7;\n\tshl.b32 %r15, %r13, 1;\n\tadd.s32 %r15, %r14, %r15;\n"
+   "\tld.volatile.shared.u16 %rs1, [%r15];\n"
+   "$S16:\n\tadd.s16 %rs2, %rs1, 1;\n\tatom.shared.cas.b16 %rs3, [%r15], %rs1, %rs2;\n"
+   "\tsetp.ne.s16 %p1, %rs1, %rs3;\n\tmov.u16 %rs1, %rs3;\n\t@%p1 bra $S16;\n"
+   "\tcvt.u32.u16 %r11, %rs1;\n\tadd.s64 %rd13, %rd13, %rd11;\n\tst.global.u32 [%rd13], %r11;\n"
+   "\tshr.u32 %r19, %r1, 3;\n\tand.b32 %r19, %r19, 7;\n"
+   "\tshl.b32 %r16, %r19, 2;\n\tadd.s32 %r16, %r14, %r16;\n"
+   "\tatom.shared.inc.u32 %r11, [%r16+16], 1000;\n"
+   "\tadd.s64 %rd13, %rd13, %rd11;\n\tst.global.u32 [%rd13], %r11;\n"
+   "\tatom.shared.dec.u32 %r11, [%r16+48], 1000;\n"
+   "\tadd.s64 %rd13, %rd13, %rd11;\n\tst.global.u32 [%rd13], %r11;\n"
+   "\tatom.shared.add.f32 %f1, [%r16+80], 0f3F800000;\n"
+   "\tadd.s64 %rd13, %rd13, %rd11;\n\tst.global.f32 [%rd13], %f1;\n"
+   "\tatom.shared.add.noftz.f16 %rs5, [%r15+112], %rs4;\n"
+   "\tcvt.u32.u16 %r11, %rs5;\n\tadd.s64 %rd13, %rd13, %rd11;\n\tst.global.u32 [%rd13], %r11;\n"
+   /* cas.b16 through generic addresses, into global and shared memory. */
+   "\tcvta.global.u64 %rd19, %rd12;\n\tadd.s64 %rd19, %rd19, 896;\n"
+   "\tld.volatile.u16 %rs1, [%rd19];\n"
+   "$X16:\n\tadd.s16 %rs2, %rs1, 1;\n\tatom.cas.b16 %rs3, [%rd19], %rs1, %rs2;\n"
+   "\tsetp.ne.s16 %p1, %rs1, %rs3;\n\tmov.u16 %rs1, %rs3;\n\t@%p1 bra $X16;\n"
+   "\tcvt.u32.u16 %r11, %rs1;\n\tadd.s64 %rd13, %rd13, %rd11;\n\tst.global.u32 [%rd13], %r11;\n"
+   "\tmov.u64 %rd17, sm;\n\tcvta.shared.u64 %rd17, %rd17;\n\tmul.wide.u32 %rd18, %r13, 2;\n"
+   "\tadd.s64 %rd17, %rd17, %rd18;\n\tadd.s64 %rd17, %rd17, 128;\n"
+   "\tld.volatile.u16 %rs1, [%rd17];\n"
+   "$Y16:\n\tadd.s16 %rs2, %rs1, 1;\n\tatom.cas.b16 %rs3, [%rd17], %rs1, %rs2;\n"
+   "\tsetp.ne.s16 %p1, %rs1, %rs3;\n\tmov.u16 %rs1, %rs3;\n\t@%p1 bra $Y16;\n"
+   "\tcvt.u32.u16 %r11, %rs1;\n\tadd.s64 %rd13, %rd13, %rd11;\n\tst.global.u32 [%rd13], %r11;\n"
+   "\tbar.sync 0;\n"
+   "\tsetp.lt.u32 %p1, %r1, 32;\n\t@!%p1 bra $END;\n"
+   "\tshl.b32 %r8, %r1, 2;\n\tadd.s32 %r9, %r14, %r8;\n\tld.shared.u32 %r11, [%r9];\n"
+   "\tshl.b32 %r17, %r2, 5;\n\tadd.s32 %r17, %r17, %r1;\n\tmul.wide.u32 %rd18, %r17, 4;\n"
+   "\tadd.s64 %rd18, %rd3, %rd18;\n\tst.global.u32 [%rd18], %r11;\n"
+   "$END:\n\tret;\n}\n";
+
+static int
+cmp_u32(const void *a, const void *b)
+{
+   uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+   return x < y ? -1 : x > y;
+}
+
+/* The f16 bits of a small non-negative integer (exact below 2048). */
+static uint32_t
+f16_of_int(uint32_t k)
+{
+   if (!k)
+      return 0;
+   unsigned e = 31 - __builtin_clz(k);
+   return (e + 15) << 10 | ((k << (10 - e)) & 0x3ff);
+}
+
+static uint32_t
+f32_bits_of_int(uint32_t k)
+{
+   float f = (float)k;
+   uint32_t u;
+   memcpy(&u, &f, 4);
+   return u;
+}
+
+/* The k-th value counter kind op passes through. */
+static uint32_t
+cas_loop_value(int op, uint32_t k)
+{
+   switch (op) {
+   case 2: case 9: return 1000 - k;                          /* dec */
+   case 3: case 4: case 10: return f32_bits_of_int(k);       /* f32, f64 (as f32) */
+   case 5: case 11: return f16_of_int(k);
+   case 6: return f16_of_int(k) | f16_of_int(2 * k) << 16;   /* f16x2: (1, 2) a step */
+   default: return k;                                        /* cas.b16, inc */
+   }
+}
+
+static void
+case_cas_loops(struct kr *r)
+{
+   enum { GRID = 8, BLOCK = 128, N = GRID * BLOCK, OPS = 14 };
+   static const char *const names[OPS] = {
+      "global cas.b16", "global inc", "global dec", "global add.f32", "global add.f64",
+      "global add.f16", "global add.f16x2", "shared cas.b16", "shared inc", "shared dec",
+      "shared add.f32", "shared add.f16", "generic (global) cas.b16", "generic (shared) cas.b16",
+   };
+   struct kr_buffer *g = kr_alloc(r, 960), *olds = kr_alloc(r, OPS * N * 4);
+   struct kr_buffer *sout = kr_alloc(r, GRID * 32 * 4);
+   CHECK(g && olds && sout);
+   if (!g || !olds || !sout || !load_text(r, cas_loops_ptx, sizeof(cas_loops_ptx) - 1))
+      return;
+   memset(g->map, 0, 960);
+   for (int i = 0; i < 32; i++)
+      ((uint32_t *)g->map)[48 + i] = 1000;
+   if (!run(r, "cas_loops", GRID, BLOCK, 0,
+            (struct kr_arg[]){ KR_ARG(g->addr), KR_ARG(olds->addr), KR_ARG(sout->addr) }, 3, 0))
+      return;
+   const uint32_t *o = olds->map;
+   unsigned bad = 0;
+   for (int op = 0; op < OPS; op++) {
+      bool shared = op >= 7 && op != 12;
+      unsigned wrong = 0;
+      /* The 16-bit ones: neighbouring lanes on neighbouring counters;
+       * the others: a subgroup's lanes on one counter. */
+      bool half = op == 0 || op == 5 || op == 7 || op >= 11;
+      int groups = shared ? GRID * 8 : 32, per = shared ? BLOCK / 8 : N / 32;
+      for (int grp = 0; grp < groups; grp++) {
+         uint32_t got[128], want[128];
+         int n = 0;
+         for (int t = 0; t < N; t++) {
+            int slot = half ? t : t >> 3;
+            if (shared)
+               slot = half ? t % BLOCK : t % BLOCK >> 3;
+            bool mine = shared ? t / BLOCK == grp / 8 && (slot & 7) == grp % 8
+                               : (slot & 31) == grp;
+            if (mine && n < 128)
+               got[n++] = o[op * N + t];
+         }
+         CHECK(n == per);
+         for (int k = 0; k < per; k++)
+            want[k] = cas_loop_value(op, k);
+         qsort(got, n, 4, cmp_u32);
+         qsort(want, per, 4, cmp_u32);
+         if (n != per || memcmp(got, want, per * 4)) {
+            if (bad++ < 8)
+               fprintf(stderr, "%s, counter %d: the old values are not its %d steps\n",
+                       names[op], grp, per);
+            wrong++;
+            failures++;
+         }
+      }
+      if (wrong)
+         fprintf(stderr, "%s: %u of %d counters' old values wrong\n", names[op], wrong, groups);
+   }
+   /* Final counters. */
+   const uint8_t *gm = g->map;
+   for (int s = 0; s < 32; s++) {
+      uint16_t h;
+      uint32_t u;
+      double d;
+      memcpy(&h, gm + s * 2, 2);
+      CHECK(h == 32);
+      memcpy(&h, gm + 896 + s * 2, 2);
+      CHECK(h == 32);
+      memcpy(&u, gm + 64 + s * 4, 4);
+      CHECK(u == 32);
+      memcpy(&u, gm + 192 + s * 4, 4);
+      CHECK(u == 1000 - 32);
+      memcpy(&u, gm + 320 + s * 4, 4);
+      CHECK(u == f32_bits_of_int(32));
+      memcpy(&d, gm + 448 + s * 8, 8);
+      CHECK(d == 32.0);
+      memcpy(&h, gm + 704 + s * 2, 2);
+      CHECK(h == f16_of_int(32));
+      memcpy(&u, gm + 768 + s * 4, 4);
+      CHECK(u == cas_loop_value(6, 32));
+   }
+   const uint32_t *so = sout->map;
+   for (int b = 0; b < GRID; b++) {
+      for (int w = 0; w < 32; w++) {
+         uint32_t want = w < 4 ? 16u | 16u << 16 : w < 12 ? 16 : w < 20 ? 1000 - 16
+                         : w < 28 ? f32_bits_of_int(16) : f16_of_int(16) | f16_of_int(16) << 16;
+         CHECK(so[b * 32 + w] == want);
+      }
+   }
+}
+
 /* half_atomics.cu: every sum is of quarters small enough to be exact in
  * its format in any order (f16: below 512, bf16: below 64 for quarters,
  * 128 for halves), so the results are exact whatever the threads' order,
@@ -1028,6 +1245,7 @@ static const struct {
    { "atomics", case_atomics },
    { "call", case_call },
    { "generic_atomics", case_generic_atomics },
+   { "cas_loops", case_cas_loops },
    { "vector_add", case_vector_add },
    { "saxpy", case_saxpy },
    { "reduce_shared", case_reduce },

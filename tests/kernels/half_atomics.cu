@@ -2,8 +2,8 @@
 // with cuda_fp16.h and cuda_bf16.h: atomicAdd on __half, __half2,
 // __nv_bfloat16, __nv_bfloat162 (global and shared) and double, and the
 // __half2 and __nv_bfloat162 comparisons (lane results, masks, bools).
-// Built for sm_75 (bf16 atomics emulated with atom.cas.b16, which cuvk
-// refuses for now) and sm_90 (native bf16 atomics).
+// Built for sm_75 (bf16 atomics emulated by a loop around atom.cas.b16)
+// and sm_90 (native bf16 atomics).
 #include <stdint.h>
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
