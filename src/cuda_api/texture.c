@@ -4,7 +4,6 @@
  */
 #include "cuda_api/texture.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -155,8 +154,8 @@ tables_get(struct cuvk_context *ctx, struct cuvk_tex_tables **out)
    }
    cuvk_list_init(&tt->binding_sets);
    cuvk_tex_desc_limits_init(ctx->dev, &tt->limits);
-   /* The samplers are texture.c's own (sampler_create): the context
-    * enables neither samplerAnisotropy nor customBorderColors. */
+   /* Samplers are made as the plans say, on a context that enables
+    * neither samplerAnisotropy nor customBorderColors. */
    tt->limits.max_anisotropy = 0;
    tt->limits.custom_border_color = false;
    CUresult res = table_init(ctx, &tt->tex, false, tex_slots);
@@ -333,79 +332,6 @@ view_create(struct cuvk_context *ctx, const struct resource_image *ri, VkImageVi
    return CUDA_SUCCESS;
 }
 
-static VkSamplerAddressMode
-address_mode(CUaddress_mode mode, bool normalized)
-{
-   switch (mode) {
-   case CU_TR_ADDRESS_MODE_WRAP:
-      /* Without normalised coordinates CUDA clamps whatever the mode
-       * says, except border. */
-      return normalized ? VK_SAMPLER_ADDRESS_MODE_REPEAT : VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-   case CU_TR_ADDRESS_MODE_MIRROR:
-      return normalized ? VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT : VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-   case CU_TR_ADDRESS_MODE_BORDER:
-      return VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER;
-   default:
-      return VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-   }
-}
-
-static CUresult
-sampler_create(struct cuvk_context *ctx, const CUDA_TEXTURE_DESC *td, bool integer, uint32_t levels,
-               const char *entry, VkSampler *out)
-{
-   bool normalized = td->flags & CU_TRSF_NORMALIZED_COORDINATES;
-   bool border = false;
-   VkSamplerAddressMode modes[3];
-   for (unsigned i = 0; i < 3; i++) {
-      modes[i] = address_mode(td->addressMode[i], normalized);
-      border |= modes[i] == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER;
-   }
-   /* Vulkan's border colours without VK_EXT_custom_border_color: the
-    * three fixed ones. */
-   VkBorderColor color = integer ? VK_BORDER_COLOR_INT_TRANSPARENT_BLACK : VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK;
-   const float *b = td->borderColor;
-   if (border) {
-      if (b[0] == 0 && b[1] == 0 && b[2] == 0 && b[3] == 1)
-         color = integer ? VK_BORDER_COLOR_INT_OPAQUE_BLACK : VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK;
-      else if (b[0] == 1 && b[1] == 1 && b[2] == 1 && b[3] == 1)
-         color = integer ? VK_BORDER_COLOR_INT_OPAQUE_WHITE : VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE;
-      else if (b[0] != 0 || b[1] != 0 || b[2] != 0 || b[3] != 0)
-         return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "%s: border colour (%g, %g, %g, %g): cuvk has only "
-                           "(0,0,0,0), (0,0,0,1) and (1,1,1,1)", entry, b[0], b[1], b[2], b[3]);
-   }
-   VkFilter filter = td->filterMode == CU_TR_FILTER_MODE_LINEAR ? VK_FILTER_LINEAR : VK_FILTER_NEAREST;
-   float max_bias = ctx->dev->props.limits.maxSamplerLodBias;
-   float min_lod = 0, max_lod = 0;
-   if (levels > 1) {
-      min_lod = CUVK_MAX(td->minMipmapLevelClamp, 0.0f);
-      max_lod = CUVK_MIN(td->maxMipmapLevelClamp, (float)(levels - 1));
-      max_lod = CUVK_MAX(max_lod, min_lod);
-   }
-   VkSamplerCreateInfo info = {
-      .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
-      .magFilter = filter,
-      .minFilter = filter,
-      .mipmapMode = td->mipmapFilterMode == CU_TR_FILTER_MODE_LINEAR ? VK_SAMPLER_MIPMAP_MODE_LINEAR
-                                                                      : VK_SAMPLER_MIPMAP_MODE_NEAREST,
-      .addressModeU = modes[0],
-      .addressModeV = modes[1],
-      .addressModeW = modes[2],
-      .mipLodBias = CUVK_MAX(CUVK_MIN(td->mipmapLevelBias, max_bias), -max_bias),
-      .minLod = min_lod,
-      .maxLod = max_lod,
-      .borderColor = color,
-      /* Kernels always pass normalised coordinates: the translation
-       * divides CUDA's unnormalised ones by the extent (Vulkan allows
-       * unnormalised ones only for single-level 1D and 2D views). */
-      .unnormalizedCoordinates = VK_FALSE,
-   };
-   VkResult vr = vkCreateSampler(ctx->vk, &info, NULL, out);
-   if (vr != VK_SUCCESS)
-      return cuvk_vk_error(vr, "vkCreateSampler for a texture object");
-   return CUDA_SUCCESS;
-}
-
 static void
 record_image(struct cuvk_kernel_tex_record *r, const struct resource_image *ri)
 {
@@ -468,9 +394,12 @@ texture_image_setup(struct cuvk_context *ctx, struct cuvk_tex_plan *plan, const 
    CUresult res = view_create(ctx, &ri, view_type, vk, VK_IMAGE_USAGE_SAMPLED_BIT, entry, &s->view);
    if (res != CUDA_SUCCESS)
       return res;
-   res = sampler_create(ctx, td, type != CUVK_KERNEL_TEX_FLOAT, ri.levels, entry, &s->sampler);
-   if (res != CUDA_SUCCESS)
-      return res;
+   /* The plan's sampler: no custom border colour (tables_get cleared
+    * custom_border_color, so a colour Vulkan lacks was refused), always
+    * normalised coordinates (the kernel scales CUDA's texel ones). */
+   VkResult vr = vkCreateSampler(ctx->vk, &plan->sampler, NULL, &s->sampler);
+   if (vr != VK_SUCCESS)
+      return cuvk_vk_error(vr, "vkCreateSampler for a texture object");
    s->binding = CUVK_KERNEL_TEX_BINDING(dim, type);
    record_image(&s->record, &ri);
    record_sampling(&s->record, td);

@@ -504,8 +504,9 @@ address_mode(CUaddress_mode mode, bool normalized)
 
 /* The border: the standard Vulkan colour where CUDA's is one, the
  * application's through VK_EXT_custom_border_color where the device has
- * it, else the nearest standard colour (logged once per texture). */
-static void
+ * it, else CUDA_ERROR_NOT_SUPPORTED: a near colour would read wrong
+ * values without a word. */
+static CUresult
 plan_border(struct cuvk_tex_plan *plan, const CUDA_TEXTURE_DESC *tex,
             const struct cuvk_tex_desc_limits *limits)
 {
@@ -542,7 +543,7 @@ plan_border(struct cuvk_tex_plan *plan, const CUDA_TEXTURE_DESC *tex,
    }
    plan->sampler.borderColor = integer ? int_colors[best] : float_colors[best];
    if (best_dist == 0)
-      return;
+      return CUDA_SUCCESS;
 
    if (limits->custom_border_color) {
       plan->custom_border = true;
@@ -559,12 +560,12 @@ plan_border(struct cuvk_tex_plan *plan, const CUDA_TEXTURE_DESC *tex,
             plan->border.customBorderColor.uint32[c] = want[c] < 0 ? 0 : (uint32_t)want[c];
       }
       plan->sampler.borderColor = integer ? VK_BORDER_COLOR_INT_CUSTOM_EXT : VK_BORDER_COLOR_FLOAT_CUSTOM_EXT;
-      return;
+      return CUDA_SUCCESS;
    }
-   cuvk_logw(TEX_ENTRY ": border colour (%g, %g, %g, %g) needs VK_EXT_custom_border_color, which the "
-             "device lacks; the border reads as (%g, %g, %g, %g)",
-             tex->borderColor[0], tex->borderColor[1], tex->borderColor[2], tex->borderColor[3],
-             standard[best][0], standard[best][1], standard[best][2], standard[best][3]);
+   return cuvk_error(CUDA_ERROR_NOT_SUPPORTED,
+                     TEX_ENTRY ": border colour (%g, %g, %g, %g): without VK_EXT_custom_border_color "
+                     "cuvk has only (0,0,0,0), (0,0,0,1) and (1,1,1,1)",
+                     tex->borderColor[0], tex->borderColor[1], tex->borderColor[2], tex->borderColor[3]);
 }
 
 static CUresult
@@ -615,8 +616,13 @@ plan_sampler(struct cuvk_tex_plan *plan, const CUDA_TEXTURE_DESC *tex,
    s->addressModeU = modes[0];
    s->addressModeV = modes[1];
    s->addressModeW = modes[2];
-   if (border)
-      plan_border(plan, tex, limits);
+   /* Pitched memory has no sampler: the kernel reads the exact colour
+    * from the record. */
+   if (border && plan->kind != CU_RESOURCE_TYPE_PITCH2D) {
+      CUresult r = plan_border(plan, tex, limits);
+      if (r != CUDA_SUCCESS)
+         return r;
+   }
 
    if (mipmapped) {
       /* Vulkan's LOD 0 is the view's base level, as CUDA's clamps are

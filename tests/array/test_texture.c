@@ -435,6 +435,18 @@ rules(void)
    AT_OK(cuTexObjectCreate(&t, &rd, &td, NULL));
    AT_OK(cuTexObjectDestroy(t));
 
+   /* A border colour Vulkan lacks matters only where a coordinate the
+    * texture has is in border mode. */
+   rd = array_res(plain);
+   td = tex_desc(CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, 0);
+   td.addressMode[2] = CU_TR_ADDRESS_MODE_BORDER;
+   td.borderColor[0] = 0.5f;
+   AT_OK(cuTexObjectCreate(&t, &rd, &td, NULL));
+   AT_OK(cuTexObjectDestroy(t));
+   td.addressMode[1] = CU_TR_ADDRESS_MODE_BORDER;
+   AT_EXPECT_LOGGED(CUDA_ERROR_NOT_SUPPORTED, cuTexObjectCreate(&t, &rd, &td, NULL));
+   td = tex_desc(CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, CU_TRSF_SEAMLESS_CUBEMAP);
+
    /* Memory resources. */
    CUdeviceptr p;
    AT_OK(cuMemAlloc(&p, 1 << 20));

@@ -448,11 +448,20 @@ test_border(void)
    UNIT_CHECK(plan.border.format == VK_FORMAT_R8G8B8A8_UNORM);
    UNIT_CHECK(plan.border.customBorderColor.float32[1] == 0.25f);
 
-   /* ...else the nearest standard one. */
+   /* ...else not supported (a near colour would read wrong values);
+    * pitched memory has no sampler, and the kernel reads any colour. */
    struct cuvk_tex_desc_limits plain = limits;
    plain.custom_border_color = false;
-   UNIT_CHECK(cuvk_tex_plan_build(&res, &tex, NULL, &src, &plain, &plan) == CUDA_SUCCESS);
-   UNIT_CHECK(!plan.custom_border && plan.sampler.borderColor == VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK);
+   UNIT_CHECK(cuvk_tex_plan_build(&res, &tex, NULL, &src, &plain, &plan) == CUDA_ERROR_NOT_SUPPORTED);
+   CUDA_RESOURCE_DESC pitched = { .resType = CU_RESOURCE_TYPE_PITCH2D };
+   pitched.res.pitch2D.devPtr = 0x10000;
+   pitched.res.pitch2D.format = CU_AD_FORMAT_UNSIGNED_INT8;
+   pitched.res.pitch2D.numChannels = 4;
+   pitched.res.pitch2D.width = 64;
+   pitched.res.pitch2D.height = 64;
+   pitched.res.pitch2D.pitchInBytes = 512;
+   UNIT_CHECK(cuvk_tex_plan_build(&pitched, &tex, NULL, NULL, &plain, &plan) == CUDA_SUCCESS);
+   UNIT_CHECK(!plan.custom_border);
 
    /* Integer textures: integer border colours. */
    tex.flags |= CU_TRSF_READ_AS_INTEGER;
