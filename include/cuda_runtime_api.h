@@ -374,6 +374,120 @@ extern cudaError_t CUDARTAPI cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p
 
 /* ==== End of arrays and mipmapped arrays ===================================== */
 
+/* ==== Pitched linear memory ===================================================
+ *
+ * Linear device memory laid out in rows (cudaMallocPitch, cudaMalloc3D),
+ * the 2D copies and fills over any pitch, and the older array copies that
+ * take a byte count (cudaMemcpyToArray, cudaMemcpyFromArray: deprecated
+ * by NVIDIA, still exported); the driver's cuMemAllocPitch, cuMemcpy2D
+ * and cuMemsetD2D8 underneath (src/runtime/memory.c, array.c). */
+
+#if defined(__CUDART_API_PER_THREAD_DEFAULT_STREAM)
+#define cudaMemcpy2D                __CUDART_API_PTDS(cudaMemcpy2D)
+#define cudaMemcpyToArray           __CUDART_API_PTDS(cudaMemcpyToArray)
+#define cudaMemcpyFromArray         __CUDART_API_PTDS(cudaMemcpyFromArray)
+#define cudaMemset2D                __CUDART_API_PTDS(cudaMemset2D)
+#define cudaMemset3D                __CUDART_API_PTDS(cudaMemset3D)
+#define cudaMemcpy2DAsync           __CUDART_API_PTSZ(cudaMemcpy2DAsync)
+#define cudaMemcpyToArrayAsync      __CUDART_API_PTSZ(cudaMemcpyToArrayAsync)
+#define cudaMemcpy2DToArrayAsync    __CUDART_API_PTSZ(cudaMemcpy2DToArrayAsync)
+#define cudaMemcpyFromArrayAsync    __CUDART_API_PTSZ(cudaMemcpyFromArrayAsync)
+#define cudaMemcpy2DFromArrayAsync  __CUDART_API_PTSZ(cudaMemcpy2DFromArrayAsync)
+#define cudaMemset2DAsync           __CUDART_API_PTSZ(cudaMemset2DAsync)
+#define cudaMemset3DAsync           __CUDART_API_PTSZ(cudaMemset3DAsync)
+#endif
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+/* Rows of width bytes each pitch apart, pitch a multiple of
+ * cudaDevAttrTexturePitchAlignment, so the memory can back a pitched
+ * texture. */
+extern cudaError_t CUDARTAPI cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height);
+extern cudaError_t CUDARTAPI cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent extent);
+extern cudaError_t CUDARTAPI cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                         size_t width, size_t height, enum cudaMemcpyKind kind);
+extern cudaError_t CUDARTAPI cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                              size_t width, size_t height, enum cudaMemcpyKind kind,
+                                              cudaStream_t stream CUVK_RT_DEFAULT(0));
+extern cudaError_t CUDARTAPI cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset,
+                                                     const void *src, size_t spitch, size_t width,
+                                                     size_t height, enum cudaMemcpyKind kind,
+                                                     cudaStream_t stream CUVK_RT_DEFAULT(0));
+extern cudaError_t CUDARTAPI cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, cudaArray_const_t src,
+                                                       size_t wOffset, size_t hOffset, size_t width,
+                                                       size_t height, enum cudaMemcpyKind kind,
+                                                       cudaStream_t stream CUVK_RT_DEFAULT(0));
+extern cudaError_t CUDARTAPI cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height);
+extern cudaError_t CUDARTAPI cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width,
+                                              size_t height, cudaStream_t stream CUVK_RT_DEFAULT(0));
+extern cudaError_t CUDARTAPI cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent);
+extern cudaError_t CUDARTAPI cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value,
+                                              struct cudaExtent extent, cudaStream_t stream CUVK_RT_DEFAULT(0));
+/* Deprecated by NVIDIA: count bytes from (wOffset bytes, hOffset rows),
+ * running on across rows of the array. */
+extern cudaError_t CUDARTAPI cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
+                                              size_t count, enum cudaMemcpyKind kind);
+extern cudaError_t CUDARTAPI cudaMemcpyToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset,
+                                                   const void *src, size_t count, enum cudaMemcpyKind kind,
+                                                   cudaStream_t stream CUVK_RT_DEFAULT(0));
+extern cudaError_t CUDARTAPI cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size_t wOffset,
+                                                size_t hOffset, size_t count, enum cudaMemcpyKind kind);
+extern cudaError_t CUDARTAPI cudaMemcpyFromArrayAsync(void *dst, cudaArray_const_t src, size_t wOffset,
+                                                     size_t hOffset, size_t count, enum cudaMemcpyKind kind,
+                                                     cudaStream_t stream CUVK_RT_DEFAULT(0));
+
+#if defined(__CUDA_API_VERSION_INTERNAL)
+#undef cudaMemcpy2D
+#undef cudaMemcpyToArray
+#undef cudaMemcpyFromArray
+#undef cudaMemset2D
+#undef cudaMemset3D
+#undef cudaMemcpy2DAsync
+#undef cudaMemcpyToArrayAsync
+#undef cudaMemcpy2DToArrayAsync
+#undef cudaMemcpyFromArrayAsync
+#undef cudaMemcpy2DFromArrayAsync
+#undef cudaMemset2DAsync
+#undef cudaMemset3DAsync
+
+extern cudaError_t CUDARTAPI cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                         size_t width, size_t height, enum cudaMemcpyKind kind);
+extern cudaError_t CUDARTAPI cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                              size_t width, size_t height, enum cudaMemcpyKind kind,
+                                              cudaStream_t stream);
+extern cudaError_t CUDARTAPI cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset,
+                                                     const void *src, size_t spitch, size_t width,
+                                                     size_t height, enum cudaMemcpyKind kind, cudaStream_t stream);
+extern cudaError_t CUDARTAPI cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, cudaArray_const_t src,
+                                                       size_t wOffset, size_t hOffset, size_t width,
+                                                       size_t height, enum cudaMemcpyKind kind,
+                                                       cudaStream_t stream);
+extern cudaError_t CUDARTAPI cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height);
+extern cudaError_t CUDARTAPI cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width,
+                                              size_t height, cudaStream_t stream);
+extern cudaError_t CUDARTAPI cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent);
+extern cudaError_t CUDARTAPI cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value,
+                                              struct cudaExtent extent, cudaStream_t stream);
+extern cudaError_t CUDARTAPI cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
+                                              size_t count, enum cudaMemcpyKind kind);
+extern cudaError_t CUDARTAPI cudaMemcpyToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset,
+                                                   const void *src, size_t count, enum cudaMemcpyKind kind,
+                                                   cudaStream_t stream);
+extern cudaError_t CUDARTAPI cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size_t wOffset,
+                                                size_t hOffset, size_t count, enum cudaMemcpyKind kind);
+extern cudaError_t CUDARTAPI cudaMemcpyFromArrayAsync(void *dst, cudaArray_const_t src, size_t wOffset,
+                                                     size_t hOffset, size_t count, enum cudaMemcpyKind kind,
+                                                     cudaStream_t stream);
+#endif
+
+#if defined(__cplusplus)
+}
+#endif
+
+/* ==== End of pitched linear memory ============================================ */
+
 /* ==== Kernels =================================================================
  *
  * Kernels a program built with nvcc registered at start-up

@@ -4,7 +4,6 @@
  */
 #include "cuda_api/texture.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,15 +16,6 @@
 #include "util/log.h"
 #include "util/macros.h"
 
-/* What CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT and _TEXTURE_PITCH_ALIGNMENT
- * report (device.c): linear memory must start, and pitched rows be
- * spaced, on these. */
-#define TEXTURE_ALIGNMENT 256u
-#define TEXTURE_PITCH_ALIGNMENT 512u
-/* CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH on CUDA's devices:
- * 2^27 elements. */
-#define LINEAR_MAX_ELEMENTS (1u << 27)
-/* The most slots a table has, where the device's limits allow more. */
 /* Slots at most, on any device.  Without descriptor indexing every
  * element of a binding is written whenever objects come or go, and each
  * object has a VkSampler of its own: measured on an H100, 4096 slots
@@ -163,6 +153,11 @@ tables_get(struct cuvk_context *ctx, struct cuvk_tex_tables **out)
       return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory for the texture tables");
    }
    cuvk_list_init(&tt->binding_sets);
+   cuvk_tex_desc_limits_init(ctx->dev, &tt->limits);
+   /* Samplers are made as the plans say, on a context that enables
+    * neither samplerAnisotropy nor customBorderColors. */
+   tt->limits.max_anisotropy = 0;
+   tt->limits.custom_border_color = false;
    CUresult res = table_init(ctx, &tt->tex, false, tex_slots);
    if (res == CUDA_SUCCESS) {
       res = table_init(ctx, &tt->surf, true, surf_slots);
@@ -239,35 +234,30 @@ struct resource_image {
    VkExtent3D extent;                    /* of base_level */
 };
 
-static CUresult
-resource_image_get(const CUDA_RESOURCE_DESC *res, const char *entry, struct slot_setup *s,
-                   struct resource_image *out)
+/* The image of the array or mipmapped array a plan references.  The
+ * plan's reference moves to s (setup_discard drops it, or the slot keeps
+ * it). */
+static void
+resource_image_take(struct cuvk_array **array, struct cuvk_mipmapped_array **mip, struct slot_setup *s,
+                    struct resource_image *out)
 {
-   if (res->resType == CU_RESOURCE_TYPE_ARRAY) {
-      struct cuvk_array *a;
-      CUresult r = cuvk_array_get(res->res.array.hArray, entry, &a);
-      if (r != CUDA_SUCCESS)
-         return r;
+   if (*array) {
+      struct cuvk_array *a = *array;
       s->resource = &a->base;
       *out = (struct resource_image){
          .img = a->img, .format = a->format, .desc = &a->desc,
          .base_level = a->level, .levels = 1, .extent = a->extent,
       };
-      return CUDA_SUCCESS;
+   } else {
+      struct cuvk_mipmapped_array *m = *mip;
+      s->resource = &m->base;
+      *out = (struct resource_image){
+         .img = m->img, .format = m->format, .desc = &m->desc,
+         .base_level = 0, .levels = m->levels, .extent = m->img->extent,
+      };
    }
-   CUmipmappedArray h = res->res.mipmap.hMipmappedArray;
-   if (!h)
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: the mipmapped array is NULL", entry);
-   struct cuvk_object *obj = cuvk_object_get(h, CUVK_OBJECT_MIPMAPPED_ARRAY);
-   if (!obj)
-      return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "%s: %p is not a live CUmipmappedArray", entry, (void *)h);
-   struct cuvk_mipmapped_array *m = cuvk_container_of(obj, struct cuvk_mipmapped_array, base);
-   s->resource = obj;
-   *out = (struct resource_image){
-      .img = m->img, .format = m->format, .desc = &m->desc,
-      .base_level = 0, .levels = m->levels, .extent = m->img->extent,
-   };
-   return CUDA_SUCCESS;
+   *array = NULL;
+   *mip = NULL;
 }
 
 static enum cuvk_kernel_tex_dim
@@ -295,67 +285,6 @@ image_dim(const struct resource_image *ri, bool surface, VkImageViewType *view_t
    }
    *view_type = VK_IMAGE_VIEW_TYPE_2D;
    return CUVK_KERNEL_DIM_2D;
-}
-
-/* The format a texture views an array's image as, and the type a kernel
- * samples it as.  CUDA reads 8- and 16-bit integer elements either as
- * they are (CU_TRSF_READ_AS_INTEGER) or as normalised floats: the
- * image's _UINT/_SINT format, or the _UNORM/_SNORM (_SRGB) one of the
- * same layout.  Vulkan numbers each layout's formats in the order UNORM,
- * SNORM, USCALED, SSCALED, UINT, SINT(, SRGB), which the arithmetic below
- * relies on. */
-_Static_assert(VK_FORMAT_R8_UINT - VK_FORMAT_R8_UNORM == 4 && VK_FORMAT_R8_SINT - VK_FORMAT_R8_SNORM == 4 &&
-                  VK_FORMAT_R8G8_UINT - VK_FORMAT_R8G8_UNORM == 4 &&
-                  VK_FORMAT_R8G8B8A8_UINT - VK_FORMAT_R8G8B8A8_UNORM == 4 &&
-                  VK_FORMAT_R16_UINT - VK_FORMAT_R16_UNORM == 4 && VK_FORMAT_R16G16_UINT - VK_FORMAT_R16G16_UNORM == 4 &&
-                  VK_FORMAT_R16G16B16A16_UINT - VK_FORMAT_R16G16B16A16_UNORM == 4 &&
-                  VK_FORMAT_R8_SRGB - VK_FORMAT_R8_UINT == 2 && VK_FORMAT_R8G8_SRGB - VK_FORMAT_R8G8_UINT == 2 &&
-                  VK_FORMAT_R8G8B8A8_SRGB - VK_FORMAT_R8G8B8A8_UINT == 2,
-               "Vulkan's format numbering");
-
-static CUresult
-texture_view_format(const struct cuvk_format *f, unsigned flags, const char *entry, VkFormat *vk,
-                    enum cuvk_kernel_tex_type *type)
-{
-   bool as_integer = flags & CU_TRSF_READ_AS_INTEGER;
-   bool srgb = flags & CU_TRSF_SRGB;
-   *vk = f->vk;
-   switch (f->cu) {
-   case CU_AD_FORMAT_UNSIGNED_INT8:
-   case CU_AD_FORMAT_UNSIGNED_INT16:
-   case CU_AD_FORMAT_SIGNED_INT8:
-   case CU_AD_FORMAT_SIGNED_INT16: {
-      bool is_signed = f->cu == CU_AD_FORMAT_SIGNED_INT8 || f->cu == CU_AD_FORMAT_SIGNED_INT16;
-      if (as_integer) {
-         *type = is_signed ? CUVK_KERNEL_TEX_SINT : CUVK_KERNEL_TEX_UINT;
-         return CUDA_SUCCESS;
-      }
-      *type = CUVK_KERNEL_TEX_FLOAT;
-      if (srgb && f->cu == CU_AD_FORMAT_UNSIGNED_INT8)
-         *vk = (VkFormat)(f->vk + 2);
-      else
-         *vk = (VkFormat)(f->vk - 4);
-      return CUDA_SUCCESS;
-   }
-   case CU_AD_FORMAT_UNSIGNED_INT32:
-   case CU_AD_FORMAT_SIGNED_INT32:
-      /* No normalised form: CUDA reads 32-bit integers as they are. */
-      *type = f->cu == CU_AD_FORMAT_SIGNED_INT32 ? CUVK_KERNEL_TEX_SINT : CUVK_KERNEL_TEX_UINT;
-      return CUDA_SUCCESS;
-   default:
-      /* Floats, halves, the normalised vector formats, 10-10-10-2 and the
-       * block-compressed ones all read as floats. */
-      *type = CUVK_KERNEL_TEX_FLOAT;
-      if (srgb) {
-         if (f->vk == VK_FORMAT_R8G8B8A8_UNORM)
-            *vk = VK_FORMAT_R8G8B8A8_SRGB;
-         else if (f->vk == VK_FORMAT_BC1_RGBA_UNORM_BLOCK || f->vk == VK_FORMAT_BC2_UNORM_BLOCK ||
-                  f->vk == VK_FORMAT_BC3_UNORM_BLOCK || f->vk == VK_FORMAT_BC7_UNORM_BLOCK)
-            *vk = (VkFormat)(f->vk + 1);
-      }
-      (void)entry;
-      return CUDA_SUCCESS;
-   }
 }
 
 static CUresult
@@ -403,101 +332,6 @@ view_create(struct cuvk_context *ctx, const struct resource_image *ri, VkImageVi
    return CUDA_SUCCESS;
 }
 
-static VkSamplerAddressMode
-address_mode(CUaddress_mode mode, bool normalized)
-{
-   switch (mode) {
-   case CU_TR_ADDRESS_MODE_WRAP:
-      /* Without normalised coordinates CUDA clamps whatever the mode
-       * says, except border. */
-      return normalized ? VK_SAMPLER_ADDRESS_MODE_REPEAT : VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-   case CU_TR_ADDRESS_MODE_MIRROR:
-      return normalized ? VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT : VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-   case CU_TR_ADDRESS_MODE_BORDER:
-      return VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER;
-   default:
-      return VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-   }
-}
-
-/* Checks the parts of a texture description every resource shares. */
-static CUresult
-check_texture_desc(const CUDA_TEXTURE_DESC *td, const char *entry)
-{
-   for (unsigned i = 0; i < 3; i++) {
-      if ((unsigned)td->addressMode[i] > CU_TR_ADDRESS_MODE_BORDER)
-         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: addressMode[%u] %d is not a CUaddress_mode", entry, i,
-                           td->addressMode[i]);
-   }
-   if ((unsigned)td->filterMode > CU_TR_FILTER_MODE_LINEAR ||
-       (unsigned)td->mipmapFilterMode > CU_TR_FILTER_MODE_LINEAR)
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: filter modes %d, %d: not a CUfilter_mode", entry,
-                        td->filterMode, td->mipmapFilterMode);
-   const unsigned known = CU_TRSF_READ_AS_INTEGER | CU_TRSF_NORMALIZED_COORDINATES | CU_TRSF_SRGB |
-                          CU_TRSF_DISABLE_TRILINEAR_OPTIMIZATION | CU_TRSF_SEAMLESS_CUBEMAP;
-   if (td->flags & ~known)
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: unknown texture flags 0x%x", entry, td->flags & ~known);
-   if (isnan(td->mipmapLevelBias) || isnan(td->minMipmapLevelClamp) || isnan(td->maxMipmapLevelClamp))
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: a mipmap bias or clamp is NaN", entry);
-   return CUDA_SUCCESS;
-}
-
-static CUresult
-sampler_create(struct cuvk_context *ctx, const CUDA_TEXTURE_DESC *td, bool integer, uint32_t levels,
-               const char *entry, VkSampler *out)
-{
-   bool normalized = td->flags & CU_TRSF_NORMALIZED_COORDINATES;
-   bool border = false;
-   VkSamplerAddressMode modes[3];
-   for (unsigned i = 0; i < 3; i++) {
-      modes[i] = address_mode(td->addressMode[i], normalized);
-      border |= modes[i] == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER;
-   }
-   /* Vulkan's border colours without VK_EXT_custom_border_color: the
-    * three fixed ones. */
-   VkBorderColor color = integer ? VK_BORDER_COLOR_INT_TRANSPARENT_BLACK : VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK;
-   const float *b = td->borderColor;
-   if (border) {
-      if (b[0] == 0 && b[1] == 0 && b[2] == 0 && b[3] == 1)
-         color = integer ? VK_BORDER_COLOR_INT_OPAQUE_BLACK : VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK;
-      else if (b[0] == 1 && b[1] == 1 && b[2] == 1 && b[3] == 1)
-         color = integer ? VK_BORDER_COLOR_INT_OPAQUE_WHITE : VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE;
-      else if (b[0] != 0 || b[1] != 0 || b[2] != 0 || b[3] != 0)
-         return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "%s: border colour (%g, %g, %g, %g): cuvk has only "
-                           "(0,0,0,0), (0,0,0,1) and (1,1,1,1)", entry, b[0], b[1], b[2], b[3]);
-   }
-   VkFilter filter = td->filterMode == CU_TR_FILTER_MODE_LINEAR ? VK_FILTER_LINEAR : VK_FILTER_NEAREST;
-   float max_bias = ctx->dev->props.limits.maxSamplerLodBias;
-   float min_lod = 0, max_lod = 0;
-   if (levels > 1) {
-      min_lod = CUVK_MAX(td->minMipmapLevelClamp, 0.0f);
-      max_lod = CUVK_MIN(td->maxMipmapLevelClamp, (float)(levels - 1));
-      max_lod = CUVK_MAX(max_lod, min_lod);
-   }
-   VkSamplerCreateInfo info = {
-      .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
-      .magFilter = filter,
-      .minFilter = filter,
-      .mipmapMode = td->mipmapFilterMode == CU_TR_FILTER_MODE_LINEAR ? VK_SAMPLER_MIPMAP_MODE_LINEAR
-                                                                      : VK_SAMPLER_MIPMAP_MODE_NEAREST,
-      .addressModeU = modes[0],
-      .addressModeV = modes[1],
-      .addressModeW = modes[2],
-      .mipLodBias = CUVK_MAX(CUVK_MIN(td->mipmapLevelBias, max_bias), -max_bias),
-      .minLod = min_lod,
-      .maxLod = max_lod,
-      .borderColor = color,
-      /* Kernels always pass normalised coordinates: the translation
-       * divides CUDA's unnormalised ones by the extent (Vulkan allows
-       * unnormalised ones only for single-level 1D and 2D views). */
-      .unnormalizedCoordinates = VK_FALSE,
-   };
-   VkResult vr = vkCreateSampler(ctx->vk, &info, NULL, out);
-   if (vr != VK_SUCCESS)
-      return cuvk_vk_error(vr, "vkCreateSampler for a texture object");
-   return CUDA_SUCCESS;
-}
-
 static void
 record_image(struct cuvk_kernel_tex_record *r, const struct resource_image *ri)
 {
@@ -521,36 +355,31 @@ record_sampling(struct cuvk_kernel_tex_record *r, const CUDA_TEXTURE_DESC *td)
    memcpy(r->border_color, td->borderColor, sizeof(r->border_color));
 }
 
-/* A texture over an array or a mipmapped array. */
+/* A texture over an array or a mipmapped array: the plan's format and
+ * sampled type (cuvk_tex_desc_check has checked the descriptions), and
+ * what the device can do with them. */
 static CUresult
-texture_image_setup(struct cuvk_context *ctx, const CUDA_RESOURCE_DESC *rd, const CUDA_TEXTURE_DESC *td,
-                    const char *entry, struct slot_setup *s)
+texture_image_setup(struct cuvk_context *ctx, struct cuvk_tex_plan *plan, const char *entry, struct slot_setup *s)
 {
+   const CUDA_TEXTURE_DESC *td = &plan->tex;
    struct resource_image ri;
-   CUresult res = resource_image_get(rd, entry, s, &ri);
-   if (res != CUDA_SUCCESS)
-      return res;
+   resource_image_take(&plan->array, &plan->mipmap, s, &ri);
    if (ri.img->ctx != ctx)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: the array belongs to another context", entry);
    if (!(ri.img->usage & VK_IMAGE_USAGE_SAMPLED_BIT))
       return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "%s: %s cannot sample CU_AD_FORMAT_%s images", entry,
                         ctx->dev->props.deviceName, ri.format->name);
-   VkFormat vk;
-   enum cuvk_kernel_tex_type type;
-   res = texture_view_format(ri.format, td->flags, entry, &vk, &type);
-   if (res != CUDA_SUCCESS)
-      return res;
+   VkFormat vk = plan->view_format;
+   enum cuvk_kernel_tex_type type = plan->sampled == CUVK_TEX_SAMPLED_SINT   ? CUVK_KERNEL_TEX_SINT
+                                    : plan->sampled == CUVK_TEX_SAMPLED_UINT ? CUVK_KERNEL_TEX_UINT
+                                                                             : CUVK_KERNEL_TEX_FLOAT;
    VkFormatProperties props;
    vkGetPhysicalDeviceFormatProperties(ctx->dev->pdev, vk, &props);
    VkFormatFeatureFlags need = VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT;
+   /* Linear filtering of integers was refused by the plan. */
    if (td->filterMode == CU_TR_FILTER_MODE_LINEAR ||
-       (ri.levels > 1 && td->mipmapFilterMode == CU_TR_FILTER_MODE_LINEAR)) {
-      /* CUDA filters only what it returns as floats. */
-      if (type != CUVK_KERNEL_TEX_FLOAT)
-         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: linear filtering of CU_AD_FORMAT_%s read as integers",
-                           entry, ri.format->name);
+       (ri.levels > 1 && td->mipmapFilterMode == CU_TR_FILTER_MODE_LINEAR))
       need |= VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
-   }
    if ((props.optimalTilingFeatures & need) != need)
       return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "%s: %s cannot %s CU_AD_FORMAT_%s%s", entry,
                         ctx->dev->props.deviceName,
@@ -562,100 +391,52 @@ texture_image_setup(struct cuvk_context *ctx, const CUDA_RESOURCE_DESC *rd, cons
    if (view_type == VK_IMAGE_VIEW_TYPE_CUBE_ARRAY)
       return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "%s: textures of layered cubemaps are not supported by cuvk yet",
                         entry);
-   res = view_create(ctx, &ri, view_type, vk, VK_IMAGE_USAGE_SAMPLED_BIT, entry, &s->view);
+   CUresult res = view_create(ctx, &ri, view_type, vk, VK_IMAGE_USAGE_SAMPLED_BIT, entry, &s->view);
    if (res != CUDA_SUCCESS)
       return res;
-   res = sampler_create(ctx, td, type != CUVK_KERNEL_TEX_FLOAT, ri.levels, entry, &s->sampler);
-   if (res != CUDA_SUCCESS)
-      return res;
+   /* The plan's sampler: no custom border colour (tables_get cleared
+    * custom_border_color, so a colour Vulkan lacks was refused), always
+    * normalised coordinates (the kernel scales CUDA's texel ones). */
+   VkResult vr = vkCreateSampler(ctx->vk, &plan->sampler, NULL, &s->sampler);
+   if (vr != VK_SUCCESS)
+      return cuvk_vk_error(vr, "vkCreateSampler for a texture object");
    s->binding = CUVK_KERNEL_TEX_BINDING(dim, type);
    record_image(&s->record, &ri);
    record_sampling(&s->record, td);
    return CUDA_SUCCESS;
 }
 
-/* Linear and pitched memory: only a record; the kernel reads the memory
- * through the page table. */
-static CUresult
-texture_memory_setup(const CUDA_RESOURCE_DESC *rd, const CUDA_TEXTURE_DESC *td, const char *entry,
-                     struct slot_setup *s)
+/* Linear and pitched memory: only a record, from the plan; the kernel
+ * reads the memory through the page table. */
+static void
+texture_memory_setup(const struct cuvk_tex_plan *plan, struct slot_setup *s)
 {
-   const struct cuvk_format *f;
    struct cuvk_kernel_tex_record *r = &s->record;
-   bool linear = rd->resType == CU_RESOURCE_TYPE_LINEAR;
-   CUdeviceptr ptr = linear ? rd->res.linear.devPtr : rd->res.pitch2D.devPtr;
-   CUresult res = cuvk_format_lookup(linear ? rd->res.linear.format : rd->res.pitch2D.format,
-                                     linear ? rd->res.linear.numChannels : rd->res.pitch2D.numChannels, entry, &f);
-   if (res != CUDA_SUCCESS)
-      return res;
-   if (f->block != 1 || f->vk == VK_FORMAT_A2B10G10R10_UNORM_PACK32)
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: CU_AD_FORMAT_%s is not a format of linear textures", entry,
-                        f->name);
-   if (!ptr || ptr % TEXTURE_ALIGNMENT)
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: devPtr 0x%llx is NULL or not a multiple of %u", entry,
-                        (unsigned long long)ptr, TEXTURE_ALIGNMENT);
-   r->format = f->cu;
-   r->channels = f->channels;
-   r->address = ptr;
-   r->levels = 1;
+   r->kind = plan->kind == CU_RESOURCE_TYPE_LINEAR ? CUVK_KERNEL_RES_LINEAR : CUVK_KERNEL_RES_PITCH2D;
+   r->format = plan->format->cu;
+   r->channels = plan->format->channels;
+   r->address = plan->address;
+   r->width = plan->extent.width;
+   r->height = plan->extent.height;
    r->depth = 1;
-   if (linear) {
-      size_t elems = rd->res.linear.sizeInBytes / f->elem_size;
-      if (elems == 0 || elems > LINEAR_MAX_ELEMENTS)
-         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: %zu bytes of CU_AD_FORMAT_%s is no element or more "
-                           "than %u", entry, rd->res.linear.sizeInBytes, f->name, LINEAR_MAX_ELEMENTS);
-      r->kind = CUVK_KERNEL_RES_LINEAR;
-      r->width = (uint32_t)elems;
-      r->height = 1;
-   } else {
-      size_t w = rd->res.pitch2D.width, h = rd->res.pitch2D.height, pitch = rd->res.pitch2D.pitchInBytes;
-      if (w == 0 || h == 0 || w > 65536 || h > 65536 || pitch < w * f->elem_size || pitch % TEXTURE_PITCH_ALIGNMENT)
-         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: pitched texture %zux%zu, pitch %zu: empty, too large, or "
-                           "a pitch below the row or not a multiple of %u", entry, w, h, pitch,
-                           TEXTURE_PITCH_ALIGNMENT);
-      r->kind = CUVK_KERNEL_RES_PITCH2D;
-      r->width = (uint32_t)w;
-      r->height = (uint32_t)h;
-      r->pitch = pitch;
-   }
-   /* CU_TRSF_READ_AS_INTEGER concerns 8/16-bit integers only (the
-    * runtime sets it for every cudaReadModeElementType texture, floats
-    * included). */
-   bool small_int = f->cu == CU_AD_FORMAT_UNSIGNED_INT8 || f->cu == CU_AD_FORMAT_SIGNED_INT8 ||
-                    f->cu == CU_AD_FORMAT_UNSIGNED_INT16 || f->cu == CU_AD_FORMAT_SIGNED_INT16;
-   if (td->filterMode == CU_TR_FILTER_MODE_LINEAR &&
-       ((small_int && (td->flags & CU_TRSF_READ_AS_INTEGER)) || f->cu == CU_AD_FORMAT_UNSIGNED_INT32 ||
-        f->cu == CU_AD_FORMAT_SIGNED_INT32))
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: linear filtering of CU_AD_FORMAT_%s read as integers", entry,
-                        f->name);
+   r->levels = 1;
+   r->pitch = plan->pitch;
    s->binding = UINT32_MAX;
-   record_sampling(r, td);
-   return CUDA_SUCCESS;
+   record_sampling(r, &plan->tex);
 }
 
+/* A surface over the plan's array (cuvk_surf_desc_check has checked it),
+ * where the device can load and store its texels. */
 static CUresult
-surface_setup(struct cuvk_context *ctx, const CUDA_RESOURCE_DESC *rd, const char *entry, struct slot_setup *s)
+surface_setup(struct cuvk_context *ctx, struct cuvk_surf_plan *plan, const char *entry, struct slot_setup *s)
 {
-   if (rd->resType != CU_RESOURCE_TYPE_ARRAY)
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: a surface's resource must be a CUDA array (resType %d)",
-                        entry, rd->resType);
+   struct cuvk_mipmapped_array *none = NULL;
    struct resource_image ri;
-   CUresult res = resource_image_get(rd, entry, s, &ri);
-   if (res != CUDA_SUCCESS)
-      return res;
+   resource_image_take(&plan->array, &none, s, &ri);
    if (ri.img->ctx != ctx)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: the array belongs to another context", entry);
-   if (!(ri.desc->Flags & CUDA_ARRAY3D_SURFACE_LDST))
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: the array was made without CUDA_ARRAY3D_SURFACE_LDST", entry);
-   if (ri.format->block != 1)
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: CU_AD_FORMAT_%s is block-compressed", entry,
-                        ri.format->name);
-   static const VkFormat raw[CUVK_KERNEL_SURF_SIZE_COUNT] = {
-      VK_FORMAT_R8_UINT, VK_FORMAT_R16_UINT, VK_FORMAT_R32_UINT, VK_FORMAT_R32G32_UINT,
-      VK_FORMAT_R32G32B32A32_UINT,
-   };
-   unsigned size_log2 = (unsigned)__builtin_ctz(ri.format->elem_size);
-   VkFormat vk = raw[size_log2];
+   unsigned size_log2 = (unsigned)__builtin_ctz(plan->texel_size);
+   VkFormat vk = plan->storage_format;
    VkFormatProperties props;
    vkGetPhysicalDeviceFormatProperties(ctx->dev->pdev, vk, &props);
    if (!(ri.img->usage & VK_IMAGE_USAGE_STORAGE_BIT) ||
@@ -664,7 +445,7 @@ surface_setup(struct cuvk_context *ctx, const CUDA_RESOURCE_DESC *rd, const char
                         entry, ctx->dev->props.deviceName, ri.format->name, 1u << size_log2);
    VkImageViewType view_type;
    enum cuvk_kernel_tex_dim dim = image_dim(&ri, true, &view_type);
-   res = view_create(ctx, &ri, view_type, vk, VK_IMAGE_USAGE_STORAGE_BIT, entry, &s->view);
+   CUresult res = view_create(ctx, &ri, view_type, vk, VK_IMAGE_USAGE_STORAGE_BIT, entry, &s->view);
    if (res != CUDA_SUCCESS)
       return res;
    s->binding = CUVK_KERNEL_SURF_BINDING(dim, size_log2);
@@ -674,41 +455,60 @@ surface_setup(struct cuvk_context *ctx, const CUDA_RESOURCE_DESC *rd, const char
 
 /* ---- Create and destroy ---- */
 
+/* Checks the descriptions (texture_desc.c, the one set of rules; codes in
+ * docs/textures.md) and makes what the slot will hold. */
+static CUresult
+object_setup(struct cuvk_context *ctx, struct cuvk_tex_tables *tt, bool surface, const CUDA_RESOURCE_DESC *rd,
+             const CUDA_TEXTURE_DESC *td, const CUDA_RESOURCE_VIEW_DESC *view, const char *entry,
+             struct slot_setup *s)
+{
+   CUresult res;
+   if (surface) {
+      struct cuvk_surf_plan plan;
+      res = cuvk_surf_desc_check(rd, &plan);
+      if (res != CUDA_SUCCESS)
+         return res;
+      res = surface_setup(ctx, &plan, entry, s);
+      cuvk_surf_plan_finish(&plan);
+      return res;
+   }
+   struct cuvk_tex_plan plan;
+   res = cuvk_tex_desc_check(rd, td, view, &tt->limits, &plan);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (view)
+      /* Checked, so a bad view gets CUDA's INVALID_VALUE; a good one
+       * needs a view of its levels, layers and format (the plan has
+       * them), which is not written yet. */
+      res = cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "%s: resource views are not supported by cuvk yet", entry);
+   else if (plan.kind == CU_RESOURCE_TYPE_ARRAY || plan.kind == CU_RESOURCE_TYPE_MIPMAPPED_ARRAY)
+      res = texture_image_setup(ctx, &plan, entry, s);
+   else
+      texture_memory_setup(&plan, s);
+   cuvk_tex_plan_finish(&plan);
+   return res;
+}
+
 static CUresult
 object_create(bool surface, unsigned long long *handle, const CUDA_RESOURCE_DESC *rd, const CUDA_TEXTURE_DESC *td,
-              const char *entry)
+              const CUDA_RESOURCE_VIEW_DESC *view, const char *entry)
 {
    struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    struct cuvk_tex_tables *tt;
    CUresult res = cuvk_context_current(entry, &ctx);
    if (res != CUDA_SUCCESS)
       return res;
-   if (!handle || !rd || (!surface && !td))
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: NULL argument", entry);
-   if (rd->flags)
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: resource flags 0x%x (must be 0)", entry, rd->flags);
-   if ((unsigned)rd->resType > CU_RESOURCE_TYPE_PITCH2D)
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: resType %d is not a CUresourcetype", entry, rd->resType);
-   if (!surface) {
-      res = check_texture_desc(td, entry);
-      if (res != CUDA_SUCCESS)
-         return res;
-   }
+   if (!handle)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: the handle pointer is NULL", entry);
    res = tables_get(ctx, &tt);
    if (res != CUDA_SUCCESS)
       return res;
    struct cuvk_tex_table *t = surface ? &tt->surf : &tt->tex;
-   if (!t->slot_count)
-      return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "%s: %s has no descriptors for %ss", entry,
-                        ctx->dev->props.deviceName, kind_name(surface));
-
    struct slot_setup s = {.binding = UINT32_MAX};
-   if (surface)
-      res = surface_setup(ctx, rd, entry, &s);
-   else if (rd->resType == CU_RESOURCE_TYPE_ARRAY || rd->resType == CU_RESOURCE_TYPE_MIPMAPPED_ARRAY)
-      res = texture_image_setup(ctx, rd, td, entry, &s);
-   else
-      res = texture_memory_setup(rd, td, entry, &s);
+   res = object_setup(ctx, tt, surface, rd, td, view, entry, &s);
+   if (res == CUDA_SUCCESS && !t->slot_count)
+      res = cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "%s: %s has no descriptors for %ss", entry,
+                       ctx->dev->props.deviceName, kind_name(surface));
    if (res != CUDA_SUCCESS) {
       setup_discard(ctx, &s);
       return res;
@@ -1279,9 +1079,7 @@ CUVK_EXPORT CUresult CUDAAPI
 cuTexObjectCreate(CUtexObject *pTexObject, const CUDA_RESOURCE_DESC *pResDesc, const CUDA_TEXTURE_DESC *pTexDesc,
                   const CUDA_RESOURCE_VIEW_DESC *pResViewDesc)
 {
-   if (pResViewDesc)
-      return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "cuTexObjectCreate: resource views are not supported by cuvk yet");
-   return object_create(false, pTexObject, pResDesc, pTexDesc, "cuTexObjectCreate");
+   return object_create(false, pTexObject, pResDesc, pTexDesc, pResViewDesc, "cuTexObjectCreate");
 }
 
 CUVK_EXPORT CUresult CUDAAPI
@@ -1324,7 +1122,7 @@ cuTexObjectGetResourceViewDesc(CUDA_RESOURCE_VIEW_DESC *pResViewDesc, CUtexObjec
 CUVK_EXPORT CUresult CUDAAPI
 cuSurfObjectCreate(CUsurfObject *pSurfObject, const CUDA_RESOURCE_DESC *pResDesc)
 {
-   return object_create(true, pSurfObject, pResDesc, NULL, "cuSurfObjectCreate");
+   return object_create(true, pSurfObject, pResDesc, NULL, NULL, "cuSurfObjectCreate");
 }
 
 CUVK_EXPORT CUresult CUDAAPI

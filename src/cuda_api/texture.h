@@ -29,6 +29,7 @@
 
 #include "compiler/kernel_abi.h"
 #include "cuda_api/submit.h"
+#include "cuda_api/texture_desc.h"
 #include "util/list.h"
 
 struct cuvk_context;
@@ -61,6 +62,9 @@ struct dummy;
 
 struct cuvk_tex_tables {
    struct cuvk_tex_table tex, surf;
+   /* What cuvk_tex_desc_check checks descriptions against (the device's
+    * attributes), found once. */
+   struct cuvk_tex_desc_limits limits;
    /* Launches (texture.c): a stand-in image per binding for slots
     * without an object, their sampler, and the layouts and current set
     * of each combination of bindings kernels use. */

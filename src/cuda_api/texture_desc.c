@@ -261,6 +261,13 @@ check_linear_format(CUarray_format format, unsigned channels, const char *what,
       return cuvk_error(CUDA_ERROR_INVALID_VALUE,
                         TEX_ENTRY ": %s memory cannot hold block-compressed CU_AD_FORMAT_%s", what,
                         (*out)->name);
+   /* Kernels read memory textures texel by texel (spirv_texture.c) and
+    * unpack only whole-channel formats; 10-10-10-2 has never been taken
+    * over memory. */
+   if ((*out)->vk == VK_FORMAT_A2B10G10R10_UNORM_PACK32)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE,
+                        TEX_ENTRY ": CU_AD_FORMAT_%s is not a format of %s memory textures", (*out)->name,
+                        what);
    return CUDA_SUCCESS;
 }
 
@@ -497,8 +504,9 @@ address_mode(CUaddress_mode mode, bool normalized)
 
 /* The border: the standard Vulkan colour where CUDA's is one, the
  * application's through VK_EXT_custom_border_color where the device has
- * it, else the nearest standard colour (logged once per texture). */
-static void
+ * it, else CUDA_ERROR_NOT_SUPPORTED: a near colour would read wrong
+ * values without a word. */
+static CUresult
 plan_border(struct cuvk_tex_plan *plan, const CUDA_TEXTURE_DESC *tex,
             const struct cuvk_tex_desc_limits *limits)
 {
@@ -535,7 +543,7 @@ plan_border(struct cuvk_tex_plan *plan, const CUDA_TEXTURE_DESC *tex,
    }
    plan->sampler.borderColor = integer ? int_colors[best] : float_colors[best];
    if (best_dist == 0)
-      return;
+      return CUDA_SUCCESS;
 
    if (limits->custom_border_color) {
       plan->custom_border = true;
@@ -552,12 +560,12 @@ plan_border(struct cuvk_tex_plan *plan, const CUDA_TEXTURE_DESC *tex,
             plan->border.customBorderColor.uint32[c] = want[c] < 0 ? 0 : (uint32_t)want[c];
       }
       plan->sampler.borderColor = integer ? VK_BORDER_COLOR_INT_CUSTOM_EXT : VK_BORDER_COLOR_FLOAT_CUSTOM_EXT;
-      return;
+      return CUDA_SUCCESS;
    }
-   cuvk_logw(TEX_ENTRY ": border colour (%g, %g, %g, %g) needs VK_EXT_custom_border_color, which the "
-             "device lacks; the border reads as (%g, %g, %g, %g)",
-             tex->borderColor[0], tex->borderColor[1], tex->borderColor[2], tex->borderColor[3],
-             standard[best][0], standard[best][1], standard[best][2], standard[best][3]);
+   return cuvk_error(CUDA_ERROR_NOT_SUPPORTED,
+                     TEX_ENTRY ": border colour (%g, %g, %g, %g): without VK_EXT_custom_border_color "
+                     "cuvk has only (0,0,0,0), (0,0,0,1) and (1,1,1,1)",
+                     tex->borderColor[0], tex->borderColor[1], tex->borderColor[2], tex->borderColor[3]);
 }
 
 static CUresult
@@ -569,16 +577,19 @@ plan_sampler(struct cuvk_tex_plan *plan, const CUDA_TEXTURE_DESC *tex,
    bool mip_linear = tex->mipmapFilterMode == CU_TR_FILTER_MODE_LINEAR;
    bool mipmapped = plan->kind == CU_RESOURCE_TYPE_MIPMAPPED_ARRAY;
 
-   /* LINEAR resources are read by tex1Dfetch, which neither filters nor
-    * addresses (CUDA ignores both fields for them). */
-   if (plan->kind == CU_RESOURCE_TYPE_LINEAR) {
-      linear = false;
-      mip_linear = false;
-   }
+   /* CUDA filters only what it returns as floats.  Linear memory is
+    * refused too, though tex1Dfetch never filters: cuvk has always
+    * refused it there (texture.object.memory). */
    if (plan->sampled != CUVK_TEX_SAMPLED_FLOAT && (linear || (mipmapped && mip_linear)))
       return cuvk_error(CUDA_ERROR_INVALID_VALUE,
                         TEX_ENTRY ": linear filtering of CU_AD_FORMAT_%s read as integers",
                         plan->format->name);
+   /* LINEAR resources are read by tex1Dfetch, which neither filters nor
+    * addresses. */
+   if (plan->kind == CU_RESOURCE_TYPE_LINEAR) {
+      linear = false;
+      mip_linear = false;
+   }
 
    VkSamplerCreateInfo *s = &plan->sampler;
    *s = (VkSamplerCreateInfo){
@@ -605,8 +616,13 @@ plan_sampler(struct cuvk_tex_plan *plan, const CUDA_TEXTURE_DESC *tex,
    s->addressModeU = modes[0];
    s->addressModeV = modes[1];
    s->addressModeW = modes[2];
-   if (border)
-      plan_border(plan, tex, limits);
+   /* Pitched memory has no sampler: the kernel reads the exact colour
+    * from the record. */
+   if (border && plan->kind != CU_RESOURCE_TYPE_PITCH2D) {
+      CUresult r = plan_border(plan, tex, limits);
+      if (r != CUDA_SUCCESS)
+         return r;
+   }
 
    if (mipmapped) {
       /* Vulkan's LOD 0 is the view's base level, as CUDA's clamps are
@@ -727,12 +743,12 @@ resource_source(const CUDA_RESOURCE_DESC *res, const char *entry, struct cuvk_ar
    CUresult r;
    *array = NULL;
    *mip = NULL;
-   /* CUDA answers a NULL or dead handle here with INVALID_VALUE, not
-    * INVALID_HANDLE: the handle is a field of a description. */
+   /* A NULL handle is INVALID_VALUE, a destroyed one INVALID_HANDLE, as
+    * for every call taking an array (the lookups log the one line). */
    if (res->resType == CU_RESOURCE_TYPE_ARRAY) {
       r = cuvk_array_get(res->res.array.hArray, entry, array);
       if (r != CUDA_SUCCESS)
-         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: the resource names no live array", entry);
+         return r;
       *src = (struct cuvk_tex_source){
          .format = (*array)->format,
          .desc = (*array)->desc,
@@ -742,7 +758,7 @@ resource_source(const CUDA_RESOURCE_DESC *res, const char *entry, struct cuvk_ar
    } else {
       r = cuvk_mipmapped_array_get(res->res.mipmap.hMipmappedArray, entry, mip);
       if (r != CUDA_SUCCESS)
-         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: the resource names no live mipmapped array", entry);
+         return r;
       *src = (struct cuvk_tex_source){
          .format = (*mip)->format,
          .desc = (*mip)->desc,

@@ -8,9 +8,10 @@
  * what the resource is, the format and extent of the view the kernel
  * reads, the numeric type tex.* returns, and the sampler as a filled
  * VkSamplerCreateInfo.  It makes no Vulkan object and keeps no state; the
- * texture object module builds views, samplers and descriptors from the
- * plan, and keeps the plan for the object's life so that the Get* calls
- * return what Create got.
+ * texture object module (texture.c) checks every description here and
+ * nowhere else, makes the sampler and the kernel's record from the plan,
+ * and keeps the descriptions so that the Get* calls return what Create
+ * got.
  *
  * Vulkan's unnormalizedCoordinates samplers allow neither mip levels nor
  * layers nor 3D images nor wrap and mirror, so a plan never asks for one:

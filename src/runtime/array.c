@@ -313,18 +313,20 @@ cudaExternalMemoryGetMappedMipmappedArray(cudaMipmappedArray_t *mipmap, cudaExte
 
 /* ---- Copies ---- */
 
-/* The memory type of a linear side, as the kind names it: host, device,
- * or (cudaMemcpyDefault) whatever the pointer is. */
+/* The memory type of a linear side, as the kind names it.  As for
+ * cudaMemcpy (memory.c), the kind only constrains the copy: a side it
+ * calls "device" must be memory CUDA knows, and the driver refuses
+ * anything else as CU_MEMORYTYPE_DEVICE; a "host" side may be any
+ * pointer, device memory included, which CU_MEMORYTYPE_UNIFIED lets the
+ * driver resolve (CU_MEMORYTYPE_HOST would refuse device memory). */
 static CUmemorytype
 side_type(enum cudaMemcpyKind kind, bool dst)
 {
    switch (kind) {
-   case cudaMemcpyHostToHost:
-      return CU_MEMORYTYPE_HOST;
    case cudaMemcpyHostToDevice:
-      return dst ? CU_MEMORYTYPE_DEVICE : CU_MEMORYTYPE_HOST;
+      return dst ? CU_MEMORYTYPE_DEVICE : CU_MEMORYTYPE_UNIFIED;
    case cudaMemcpyDeviceToHost:
-      return dst ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
+      return dst ? CU_MEMORYTYPE_UNIFIED : CU_MEMORYTYPE_DEVICE;
    case cudaMemcpyDeviceToDevice:
       return CU_MEMORYTYPE_DEVICE;
    default:
@@ -351,20 +353,55 @@ linear_side(const void *ptr, enum cudaMemcpyKind kind, bool dst, CUmemorytype *t
       *device = (CUdeviceptr)(uintptr_t)ptr;
 }
 
+/* The largest pitch a 2D copy takes: CU_DEVICE_ATTRIBUTE_MAX_PITCH. */
+#define RT_MAX_PITCH ((size_t)INT32_MAX)
+
+/* A 2D copy as the runtime checks it before the driver sees it: the kind,
+ * then nothing to do for an empty region (as cudaMemcpy with 0 bytes),
+ * then each linear side's pitch, which must hold a row of the copy and
+ * not pass the device's maximum (cudaErrorInvalidPitchValue, as CUDA
+ * documents for these calls). */
 static cudaError_t
-memcpy2d(const CUDA_MEMCPY2D *p, enum cudaMemcpyKind kind, const char *entry)
+memcpy2d(const CUDA_MEMCPY2D *p, enum cudaMemcpyKind kind, cudaStream_t stream, bool async, const char *entry)
 {
    cudaError_t err = check_kind(kind, entry);
-   if (err == cudaSuccess)
-      err = cuvk_rt_context();
    if (err != cudaSuccess)
-      return cuvk_rt_return(err);
-   return cuvk_rt_return_cu(cuMemcpy2D_v2(p));
+      return err;
+   if (p->WidthInBytes == 0 || p->Height == 0)
+      return cudaSuccess;
+   err = cuvk_rt_context();
+   if (err != cudaSuccess)
+      return err;
+   if (p->srcMemoryType != CU_MEMORYTYPE_ARRAY && (p->srcPitch < p->WidthInBytes || p->srcPitch > RT_MAX_PITCH))
+      return cuvk_rt_error(cudaErrorInvalidPitchValue, "%s: source pitch %zu for rows of %zu bytes", entry,
+                           p->srcPitch, p->WidthInBytes);
+   if (p->dstMemoryType != CU_MEMORYTYPE_ARRAY && (p->dstPitch < p->WidthInBytes || p->dstPitch > RT_MAX_PITCH))
+      return cuvk_rt_error(cudaErrorInvalidPitchValue, "%s: destination pitch %zu for rows of %zu bytes", entry,
+                           p->dstPitch, p->WidthInBytes);
+   return cuvk_rt_from_cu(async ? cuMemcpy2DAsync_v2(p, stream) : cuMemcpy2D_v2(p));
 }
 
-CUVK_EXPORT cudaError_t CUDARTAPI
-cudaMemcpy2DToArray(cudaArray_t dst, size_t w_offset, size_t h_offset, const void *src, size_t spitch,
-                    size_t width, size_t height, enum cudaMemcpyKind kind)
+static cudaError_t
+memcpy2d_linear(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                enum cudaMemcpyKind kind, cudaStream_t stream, bool async, const char *entry)
+{
+   CUDA_MEMCPY2D p;
+   const void *host = NULL;
+   memset(&p, 0, sizeof(p));
+   linear_side(src, kind, false, &p.srcMemoryType, &p.srcHost, &p.srcDevice);
+   p.srcPitch = spitch;
+   linear_side(dst, kind, true, &p.dstMemoryType, &host, &p.dstDevice);
+   p.dstHost = (void *)(uintptr_t)host;
+   p.dstPitch = dpitch;
+   p.WidthInBytes = width;
+   p.Height = height;
+   return memcpy2d(&p, kind, stream, async, entry);
+}
+
+static cudaError_t
+memcpy2d_to_array(cudaArray_t dst, size_t w_offset, size_t h_offset, const void *src, size_t spitch,
+                  size_t width, size_t height, enum cudaMemcpyKind kind, cudaStream_t stream, bool async,
+                  const char *entry)
 {
    CUDA_MEMCPY2D p;
    memset(&p, 0, sizeof(p));
@@ -376,12 +413,13 @@ cudaMemcpy2DToArray(cudaArray_t dst, size_t w_offset, size_t h_offset, const voi
    p.dstY = h_offset;
    p.WidthInBytes = width;
    p.Height = height;
-   return memcpy2d(&p, kind, "cudaMemcpy2DToArray");
+   return memcpy2d(&p, kind, stream, async, entry);
 }
 
-CUVK_EXPORT cudaError_t CUDARTAPI
-cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t src, size_t w_offset, size_t h_offset,
-                      size_t width, size_t height, enum cudaMemcpyKind kind)
+static cudaError_t
+memcpy2d_from_array(void *dst, size_t dpitch, cudaArray_const_t src, size_t w_offset, size_t h_offset,
+                    size_t width, size_t height, enum cudaMemcpyKind kind, cudaStream_t stream, bool async,
+                    const char *entry)
 {
    CUDA_MEMCPY2D p;
    const void *host = NULL;
@@ -395,7 +433,144 @@ cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t src, size_t w_
    p.dstPitch = dpitch;
    p.WidthInBytes = width;
    p.Height = height;
-   return memcpy2d(&p, kind, "cudaMemcpy2DFromArray");
+   return memcpy2d(&p, kind, stream, async, entry);
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+             enum cudaMemcpyKind kind)
+{
+   return cuvk_rt_return(memcpy2d_linear(dst, dpitch, src, spitch, width, height, kind, NULL, false,
+                                         "cudaMemcpy2D"));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                  enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+   return cuvk_rt_return(memcpy2d_linear(dst, dpitch, src, spitch, width, height, kind, stream, true,
+                                         "cudaMemcpy2DAsync"));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemcpy2DToArray(cudaArray_t dst, size_t w_offset, size_t h_offset, const void *src, size_t spitch,
+                    size_t width, size_t height, enum cudaMemcpyKind kind)
+{
+   return cuvk_rt_return(memcpy2d_to_array(dst, w_offset, h_offset, src, spitch, width, height, kind, NULL,
+                                           false, "cudaMemcpy2DToArray"));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t w_offset, size_t h_offset, const void *src, size_t spitch,
+                         size_t width, size_t height, enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+   return cuvk_rt_return(memcpy2d_to_array(dst, w_offset, h_offset, src, spitch, width, height, kind, stream,
+                                           true, "cudaMemcpy2DToArrayAsync"));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t src, size_t w_offset, size_t h_offset,
+                      size_t width, size_t height, enum cudaMemcpyKind kind)
+{
+   return cuvk_rt_return(memcpy2d_from_array(dst, dpitch, src, w_offset, h_offset, width, height, kind, NULL,
+                                             false, "cudaMemcpy2DFromArray"));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, cudaArray_const_t src, size_t w_offset, size_t h_offset,
+                           size_t width, size_t height, enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+   return cuvk_rt_return(memcpy2d_from_array(dst, dpitch, src, w_offset, h_offset, width, height, kind, stream,
+                                             true, "cudaMemcpy2DFromArrayAsync"));
+}
+
+/*
+ * cudaMemcpyToArray/FromArray (deprecated, still exported): count bytes
+ * of the array read row after row from byte w_offset of row h_offset, so
+ * a copy may run on into the following rows.  It becomes at most three
+ * 2D copies on one stream: the rest of the first row, the whole rows,
+ * what is left of the last.  The whole range is checked against the
+ * array first, so a copy that does not fit changes nothing.
+ */
+static cudaError_t
+memcpy_array_bytes(cudaArray_t array, size_t w_offset, size_t h_offset, void *linear, size_t count,
+                   enum cudaMemcpyKind kind, bool to_array, cudaStream_t stream, bool async, const char *entry)
+{
+   struct cuvk_array *a;
+   cudaError_t err = check_kind(kind, entry);
+   if (err != cudaSuccess)
+      return err;
+   if (count == 0)
+      return cudaSuccess;
+   err = cuvk_rt_context();
+   if (err != cudaSuccess)
+      return err;
+   CUresult res = cuvk_array_get((CUarray)array, entry, &a);
+   if (res != CUDA_SUCCESS)
+      return cuvk_rt_from_cu(res);
+   uint64_t row = a->row_elems * a->img->elem_size, rows = a->rows;
+   cuvk_array_put(a);
+
+   uint64_t start, end;
+   if (w_offset >= row || __builtin_mul_overflow((uint64_t)h_offset, row, &start) ||
+       __builtin_add_overflow(start, (uint64_t)w_offset, &start) || __builtin_add_overflow(start, count, &end) ||
+       end > row * rows)
+      return cuvk_rt_error(cudaErrorInvalidValue,
+                           "%s: %zu bytes from byte %zu of row %zu run past the array's %llu rows of %llu bytes",
+                           entry, count, w_offset, h_offset, (unsigned long long)rows, (unsigned long long)row);
+
+   size_t x = w_offset, y = h_offset, done = 0;
+   while (done < count && err == cudaSuccess) {
+      size_t width, height;
+      if (x != 0 || count - done < row) {
+         width = CUVK_MIN(count - done, row - x);   /* part of one row */
+         height = 1;
+      } else {
+         width = row;                                /* whole rows */
+         height = (count - done) / row;
+      }
+      char *l = (char *)linear + done;
+      if (to_array)
+         err = memcpy2d_to_array(array, x, y, l, width, width, height, kind, stream, async, entry);
+      else
+         err = memcpy2d_from_array(l, width, array, x, y, width, height, kind, stream, async, entry);
+      done += width * height;
+      x = (x + width) % row;
+      y += x == 0 ? height : 0;
+   }
+   return err;
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemcpyToArray(cudaArray_t dst, size_t w_offset, size_t h_offset, const void *src, size_t count,
+                  enum cudaMemcpyKind kind)
+{
+   return cuvk_rt_return(memcpy_array_bytes(dst, w_offset, h_offset, (void *)(uintptr_t)src, count, kind, true,
+                                            NULL, false, "cudaMemcpyToArray"));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemcpyToArrayAsync(cudaArray_t dst, size_t w_offset, size_t h_offset, const void *src, size_t count,
+                       enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+   return cuvk_rt_return(memcpy_array_bytes(dst, w_offset, h_offset, (void *)(uintptr_t)src, count, kind, true,
+                                            stream, true, "cudaMemcpyToArrayAsync"));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size_t w_offset, size_t h_offset, size_t count,
+                    enum cudaMemcpyKind kind)
+{
+   return cuvk_rt_return(memcpy_array_bytes((cudaArray_t)(uintptr_t)src, w_offset, h_offset, dst, count, kind,
+                                            false, NULL, false, "cudaMemcpyFromArray"));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemcpyFromArrayAsync(void *dst, cudaArray_const_t src, size_t w_offset, size_t h_offset, size_t count,
+                         enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+   return cuvk_rt_return(memcpy_array_bytes((cudaArray_t)(uintptr_t)src, w_offset, h_offset, dst, count, kind,
+                                            false, stream, true, "cudaMemcpyFromArrayAsync"));
 }
 
 CUVK_EXPORT cudaError_t CUDARTAPI
@@ -415,7 +590,7 @@ cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t w_offset_dst, size_t h_offset_d
    p.dstY = h_offset_dst;
    p.WidthInBytes = width;
    p.Height = height;
-   return memcpy2d(&p, kind, "cudaMemcpy2DArrayToArray");
+   return cuvk_rt_return(memcpy2d(&p, kind, NULL, false, "cudaMemcpy2DArrayToArray"));
 }
 
 /* Bytes per element of an array, for positions and extents given in
@@ -537,4 +712,64 @@ CUVK_EXPORT cudaError_t CUDARTAPI
 cudaMemcpy3DAsync_ptsz(const struct cudaMemcpy3DParms *p, cudaStream_t stream)
 {
    return cudaMemcpy3DAsync(p, stream ? stream : cudaStreamPerThread);
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemcpy2D_ptds(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                  enum cudaMemcpyKind kind)
+{
+   return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemcpy2DAsync_ptsz(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                       enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+   return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, stream ? stream : cudaStreamPerThread);
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemcpy2DToArrayAsync_ptsz(cudaArray_t dst, size_t w_offset, size_t h_offset, const void *src, size_t spitch,
+                              size_t width, size_t height, enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+   return cudaMemcpy2DToArrayAsync(dst, w_offset, h_offset, src, spitch, width, height, kind,
+                                   stream ? stream : cudaStreamPerThread);
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemcpy2DFromArrayAsync_ptsz(void *dst, size_t dpitch, cudaArray_const_t src, size_t w_offset,
+                                size_t h_offset, size_t width, size_t height, enum cudaMemcpyKind kind,
+                                cudaStream_t stream)
+{
+   return cudaMemcpy2DFromArrayAsync(dst, dpitch, src, w_offset, h_offset, width, height, kind,
+                                     stream ? stream : cudaStreamPerThread);
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemcpyToArray_ptds(cudaArray_t dst, size_t w_offset, size_t h_offset, const void *src, size_t count,
+                       enum cudaMemcpyKind kind)
+{
+   return cudaMemcpyToArray(dst, w_offset, h_offset, src, count, kind);
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemcpyToArrayAsync_ptsz(cudaArray_t dst, size_t w_offset, size_t h_offset, const void *src, size_t count,
+                            enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+   return cudaMemcpyToArrayAsync(dst, w_offset, h_offset, src, count, kind, stream ? stream : cudaStreamPerThread);
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemcpyFromArray_ptds(void *dst, cudaArray_const_t src, size_t w_offset, size_t h_offset, size_t count,
+                         enum cudaMemcpyKind kind)
+{
+   return cudaMemcpyFromArray(dst, src, w_offset, h_offset, count, kind);
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemcpyFromArrayAsync_ptsz(void *dst, cudaArray_const_t src, size_t w_offset, size_t h_offset, size_t count,
+                              enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+   return cudaMemcpyFromArrayAsync(dst, src, w_offset, h_offset, count, kind,
+                                   stream ? stream : cudaStreamPerThread);
 }

@@ -238,6 +238,163 @@ cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
    return cuvk_rt_return(rt_memset(devPtr, value, count, stream, true));
 }
 
+/* ---- Pitched memory ---- */
+
+/*
+ * Rows a multiple of cudaDevAttrTexturePitchAlignment apart, from
+ * cuMemAllocPitch, so that the memory can back a pitched texture as is.
+ * As cudaMalloc with 0 bytes, an allocation with no rows or no bytes in a
+ * row succeeds with NULL (and a pitch of 0).
+ */
+static cudaError_t
+malloc_pitch(void **ptr, size_t *pitch, size_t width, size_t height, const char *entry)
+{
+   CUdeviceptr dptr;
+   cudaError_t err = cuvk_rt_context();
+   if (err != cudaSuccess)
+      return err;
+   if (!ptr || !pitch)
+      return cuvk_rt_error(cudaErrorInvalidValue, "%s: NULL output", entry);
+   if (width == 0 || height == 0) {
+      *ptr = NULL;
+      *pitch = 0;
+      return cudaSuccess;
+   }
+   /* The element size only bounds what the driver may pad to; 4 is the
+    * smallest it takes. */
+   CUresult res = cuMemAllocPitch_v2(&dptr, pitch, width, height, 4);
+   if (res != CUDA_SUCCESS)
+      return cuvk_rt_from_cu(res);
+   *ptr = (void *)(uintptr_t)dptr;
+   return cudaSuccess;
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height)
+{
+   return cuvk_rt_return(malloc_pitch(devPtr, pitch, width, height, "cudaMallocPitch"));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent extent)
+{
+   size_t rows;
+   if (!pitchedDevPtr)
+      return cuvk_rt_return(cuvk_rt_error(cudaErrorInvalidValue, "cudaMalloc3D: pitchedDevPtr is NULL"));
+   /* One pitched allocation of height * depth rows: slice z starts
+    * z * height rows in, as ysize (= height) says. */
+   if (__builtin_mul_overflow(extent.height, extent.depth, &rows))
+      return cuvk_rt_return(cuvk_rt_error(cudaErrorInvalidValue, "cudaMalloc3D: %zu rows x %zu slices overflow",
+                                          extent.height, extent.depth));
+   struct cudaPitchedPtr p = { NULL, 0, extent.width, extent.height };
+   cudaError_t err = malloc_pitch(&p.ptr, &p.pitch, extent.width, rows, "cudaMalloc3D");
+   if (err == cudaSuccess)
+      *pitchedDevPtr = p;
+   return cuvk_rt_return(err);
+}
+
+/* The value is converted to unsigned char, as memset does; the driver
+ * checks the pitch (which must hold a row once there are two) and the
+ * memory. */
+static cudaError_t
+memset_2d(void *ptr, size_t pitch, int value, size_t width, size_t height, cudaStream_t stream, bool async)
+{
+   if (width == 0 || height == 0)
+      return cudaSuccess;
+   cudaError_t err = cuvk_rt_context();
+   if (err != cudaSuccess)
+      return err;
+   if (async)
+      return cuvk_rt_from_cu(cuMemsetD2D8Async(rt_dptr(ptr), pitch, (unsigned char)value, width, height, stream));
+   return cuvk_rt_from_cu(cuMemsetD2D8_v2(rt_dptr(ptr), pitch, (unsigned char)value, width, height));
+}
+
+/*
+ * A box of extent.depth slices, each extent.height rows of extent.width
+ * bytes, slice z at z * pitch * ysize.  Where the box's rows are evenly
+ * spaced through all its slices (one slice, or height == ysize) it is a
+ * single 2D fill; otherwise one fill per slice, in order on the stream.
+ */
+static cudaError_t
+memset_3d(struct cudaPitchedPtr p, int value, struct cudaExtent e, cudaStream_t stream, bool async,
+          const char *entry)
+{
+   size_t rows, slice;
+   if (e.width == 0 || e.height == 0 || e.depth == 0)
+      return cudaSuccess;
+   cudaError_t err = cuvk_rt_context();
+   if (err != cudaSuccess)
+      return err;
+   if (e.height == 1 && e.depth == 1)
+      return memset_2d(p.ptr, p.pitch, value, e.width, 1, stream, async);
+   if (p.pitch < e.width)
+      return cuvk_rt_error(cudaErrorInvalidValue, "%s: pitch %zu is less than the width %zu", entry, p.pitch,
+                           e.width);
+   if (e.depth > 1 && p.ysize < e.height)
+      return cuvk_rt_error(cudaErrorInvalidValue, "%s: slices of %zu rows are less than the height %zu", entry,
+                           p.ysize, e.height);
+   if (__builtin_mul_overflow(p.pitch, p.ysize, &slice) || __builtin_mul_overflow(e.height, e.depth, &rows))
+      return cuvk_rt_error(cudaErrorInvalidValue, "%s: the box overflows", entry);
+   if (e.depth == 1 || e.height == p.ysize)
+      return memset_2d(p.ptr, p.pitch, value, e.width, rows, stream, async);
+   for (size_t z = 0; z < e.depth && err == cudaSuccess; z++)
+      err = memset_2d((char *)p.ptr + z * slice, p.pitch, value, e.width, e.height, stream, async);
+   return err;
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height)
+{
+   return cuvk_rt_return(memset_2d(devPtr, pitch, value, width, height, NULL, false));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width, size_t height, cudaStream_t stream)
+{
+   return cuvk_rt_return(memset_2d(devPtr, pitch, value, width, height, stream, true));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent)
+{
+   return cuvk_rt_return(memset_3d(pitchedDevPtr, value, extent, NULL, false, "cudaMemset3D"));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent, cudaStream_t stream)
+{
+   return cuvk_rt_return(memset_3d(pitchedDevPtr, value, extent, stream, true, "cudaMemset3DAsync"));
+}
+
+/* Per-thread default stream forms: one submission order per context
+ * makes them the same calls (NULL on a _ptsz call is the thread's
+ * stream). */
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemset2D_ptds(void *devPtr, size_t pitch, int value, size_t width, size_t height)
+{
+   return cudaMemset2D(devPtr, pitch, value, width, height);
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemset2DAsync_ptsz(void *devPtr, size_t pitch, int value, size_t width, size_t height, cudaStream_t stream)
+{
+   return cudaMemset2DAsync(devPtr, pitch, value, width, height, stream ? stream : cudaStreamPerThread);
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemset3D_ptds(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent)
+{
+   return cudaMemset3D(pitchedDevPtr, value, extent);
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemset3DAsync_ptsz(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent,
+                       cudaStream_t stream)
+{
+   return cudaMemset3DAsync(pitchedDevPtr, value, extent, stream ? stream : cudaStreamPerThread);
+}
+
 CUVK_EXPORT cudaError_t CUDARTAPI
 cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr)
 {

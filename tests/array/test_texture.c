@@ -7,6 +7,8 @@
  */
 #include "array_test.h"
 
+#include <unistd.h>
+
 static CUDA_TEXTURE_DESC
 tex_desc(CUaddress_mode mode, CUfilter_mode filter, unsigned flags)
 {
@@ -315,6 +317,222 @@ errors(void)
    AT_OK(cuArrayDestroy(a));
 }
 
+/* Runs a call with stderr in a file; the lines cuvk logged meanwhile are
+ * counted (and echoed, so the log stays visible). */
+#define AT_EXPECT_LOGGED(want, call)                                            \
+   do {                                                                        \
+      char at_path_[] = "/tmp/cuvk-texval-XXXXXX";                             \
+      int at_fd_ = mkstemp(at_path_), at_saved_ = dup(2), at_lines_ = 0;       \
+      AT_CHECK(at_fd_ >= 0 && at_saved_ >= 0);                                 \
+      unlink(at_path_);                                                        \
+      fflush(stderr);                                                          \
+      dup2(at_fd_, 2);                                                         \
+      AT_EXPECT(want, call);                                                   \
+      fflush(stderr);                                                          \
+      dup2(at_saved_, 2);                                                      \
+      close(at_saved_);                                                        \
+      FILE *at_f_ = fdopen(at_fd_, "r");                                       \
+      char at_line_[1024];                                                     \
+      rewind(at_f_);                                                           \
+      while (fgets(at_line_, sizeof(at_line_), at_f_)) {                      \
+         fputs(at_line_, stderr);                                              \
+         at_lines_ += !strncmp(at_line_, "cuvk: ", 6);                         \
+      }                                                                        \
+      fclose(at_f_);                                                           \
+      if (at_lines_ != 1)                                                      \
+         cuvk_test_report(__FILE__, __LINE__, "%s logged %d lines, expected 1", #call, at_lines_); \
+   } while (0)
+
+static int
+attribute(CUdevice_attribute attr)
+{
+   CUdevice dev;
+   int value = 0;
+   AT_OK(cuCtxGetDevice(&dev));
+   AT_OK(cuDeviceGetAttribute(&value, attr, dev));
+   return value;
+}
+
+/* The rules that only one of cuvk's two validators had before
+ * texture.c moved onto texture_desc.c's (docs/textures.md, "Rules"):
+ * each bad call gets CUDA's code and logs one line, and what it looked
+ * up is let go (the arrays are destroyed after; the validation layer
+ * reports any Vulkan object left at the context's end). */
+static void
+rules(void)
+{
+   CUtexObject t;
+   CUsurfObject s;
+
+   /* A mipmapped array needs normalised coordinates. */
+   CUDA_ARRAY3D_DESCRIPTOR md = {32, 32, 0, CU_AD_FORMAT_FLOAT, 1, 0};
+   CUmipmappedArray m;
+   AT_OK(cuMipmappedArrayCreate(&m, &md, 4));
+   CUDA_RESOURCE_DESC mr;
+   memset(&mr, 0, sizeof(mr));
+   mr.resType = CU_RESOURCE_TYPE_MIPMAPPED_ARRAY;
+   mr.res.mipmap.hMipmappedArray = m;
+   CUDA_TEXTURE_DESC td = tex_desc(CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, 0);
+   AT_EXPECT_LOGGED(CUDA_ERROR_INVALID_VALUE, cuTexObjectCreate(&t, &mr, &td, NULL));
+   td.flags = CU_TRSF_NORMALIZED_COORDINATES;
+   AT_OK(cuTexObjectCreate(&t, &mr, &td, NULL));
+   AT_OK(cuTexObjectDestroy(t));
+
+   /* Resource views: checked (INVALID_VALUE for a bad one); a good one
+    * is not supported yet. */
+   CUDA_RESOURCE_VIEW_DESC vd;
+   memset(&vd, 0, sizeof(vd));
+   vd.format = CU_RES_VIEW_FORMAT_FLOAT_1X32;
+   vd.width = 32;
+   vd.height = 32;
+   vd.firstMipmapLevel = 1;
+   vd.lastMipmapLevel = 4; /* levels 0..3 */
+   AT_EXPECT_LOGGED(CUDA_ERROR_INVALID_VALUE, cuTexObjectCreate(&t, &mr, &td, &vd));
+   vd.lastMipmapLevel = 3;
+   vd.format = CU_RES_VIEW_FORMAT_FLOAT_2X32; /* 8 bytes a texel, the array's are 4 */
+   AT_EXPECT_LOGGED(CUDA_ERROR_INVALID_VALUE, cuTexObjectCreate(&t, &mr, &td, &vd));
+   vd.format = CU_RES_VIEW_FORMAT_SINT_1X32;
+   vd.width = 16; /* not the array's */
+   AT_EXPECT_LOGGED(CUDA_ERROR_INVALID_VALUE, cuTexObjectCreate(&t, &mr, &td, &vd));
+   vd.width = 32;
+   vd.lastLayer = 1; /* no layers */
+   AT_EXPECT_LOGGED(CUDA_ERROR_INVALID_VALUE, cuTexObjectCreate(&t, &mr, &td, &vd));
+   vd.lastLayer = 0;
+   vd.format = (CUresourceViewFormat)0x7f;
+   AT_EXPECT_LOGGED(CUDA_ERROR_INVALID_VALUE, cuTexObjectCreate(&t, &mr, &td, &vd));
+   vd.format = CU_RES_VIEW_FORMAT_SINT_1X32;
+   AT_EXPECT_LOGGED(CUDA_ERROR_NOT_SUPPORTED, cuTexObjectCreate(&t, &mr, &td, &vd));
+
+   /* Linear mipmap filtering of integers read as integers, even with one
+    * level. */
+   CUDA_ARRAY3D_DESCRIPTOR id = {16, 16, 0, CU_AD_FORMAT_UNSIGNED_INT32, 1, 0};
+   CUmipmappedArray mi;
+   AT_OK(cuMipmappedArrayCreate(&mi, &id, 1));
+   CUDA_RESOURCE_DESC mir = mr;
+   mir.res.mipmap.hMipmappedArray = mi;
+   td.mipmapFilterMode = CU_TR_FILTER_MODE_LINEAR;
+   AT_EXPECT_LOGGED(CUDA_ERROR_INVALID_VALUE, cuTexObjectCreate(&t, &mir, &td, NULL));
+   td.mipmapFilterMode = CU_TR_FILTER_MODE_POINT;
+   AT_OK(cuTexObjectCreate(&t, &mir, &td, NULL));
+   AT_OK(cuTexObjectDestroy(t));
+   AT_OK(cuMipmappedArrayDestroy(mi));
+
+   /* A destroyed mipmapped array is INVALID_HANDLE, as a destroyed array;
+    * a NULL one INVALID_VALUE. */
+   AT_OK(cuMipmappedArrayDestroy(m));
+   AT_EXPECT_LOGGED(CUDA_ERROR_INVALID_HANDLE, cuTexObjectCreate(&t, &mr, &td, NULL));
+   mr.res.mipmap.hMipmappedArray = NULL;
+   AT_EXPECT_LOGGED(CUDA_ERROR_INVALID_VALUE, cuTexObjectCreate(&t, &mr, &td, NULL));
+
+   /* CU_TRSF_SEAMLESS_CUBEMAP only on cubemaps. */
+   CUarray plain = make_array(8, 8, 0, CU_AD_FORMAT_FLOAT, 1, 0);
+   CUarray cube = make_array(8, 8, 6, CU_AD_FORMAT_FLOAT, 1, CUDA_ARRAY3D_CUBEMAP);
+   CUDA_RESOURCE_DESC rd = array_res(plain);
+   td = tex_desc(CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT,
+                 CU_TRSF_SEAMLESS_CUBEMAP | CU_TRSF_NORMALIZED_COORDINATES);
+   AT_EXPECT_LOGGED(CUDA_ERROR_INVALID_VALUE, cuTexObjectCreate(&t, &rd, &td, NULL));
+   rd = array_res(cube);
+   AT_OK(cuTexObjectCreate(&t, &rd, &td, NULL));
+   AT_OK(cuTexObjectDestroy(t));
+
+   /* A border colour Vulkan lacks matters only where a coordinate the
+    * texture has is in border mode. */
+   rd = array_res(plain);
+   td = tex_desc(CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, 0);
+   td.addressMode[2] = CU_TR_ADDRESS_MODE_BORDER;
+   td.borderColor[0] = 0.5f;
+   AT_OK(cuTexObjectCreate(&t, &rd, &td, NULL));
+   AT_OK(cuTexObjectDestroy(t));
+   td.addressMode[1] = CU_TR_ADDRESS_MODE_BORDER;
+   AT_EXPECT_LOGGED(CUDA_ERROR_NOT_SUPPORTED, cuTexObjectCreate(&t, &rd, &td, NULL));
+   td = tex_desc(CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, CU_TRSF_SEAMLESS_CUBEMAP);
+
+   /* Memory resources. */
+   CUdeviceptr p;
+   AT_OK(cuMemAlloc(&p, 1 << 20));
+   CUDA_RESOURCE_DESC lin;
+   memset(&lin, 0, sizeof(lin));
+   lin.resType = CU_RESOURCE_TYPE_LINEAR;
+   lin.res.linear.devPtr = p;
+   lin.res.linear.format = CU_AD_FORMAT_FLOAT;
+   lin.res.linear.numChannels = 1;
+   lin.res.linear.sizeInBytes = 4096;
+   AT_EXPECT_LOGGED(CUDA_ERROR_INVALID_VALUE, cuTexObjectCreate(&t, &lin, &td, NULL)); /* seamless */
+   td.flags = 0;
+   /* A view of memory, and one more element than the device reports. */
+   AT_EXPECT_LOGGED(CUDA_ERROR_INVALID_VALUE, cuTexObjectCreate(&t, &lin, &td, &vd));
+   size_t max_1d = (size_t)attribute(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH);
+   lin.res.linear.sizeInBytes = max_1d * 4;
+   AT_OK(cuTexObjectCreate(&t, &lin, &td, NULL));
+   AT_OK(cuTexObjectDestroy(t));
+   lin.res.linear.sizeInBytes = (max_1d + 1) * 4;
+   AT_EXPECT_LOGGED(CUDA_ERROR_INVALID_VALUE, cuTexObjectCreate(&t, &lin, &td, NULL));
+   lin.res.linear.sizeInBytes = 4096;
+   /* 10-10-10-2 is no format of memory textures. */
+   lin.res.linear.format = CU_AD_FORMAT_UNORM_INT_101010_2;
+   lin.res.linear.numChannels = 4;
+   AT_EXPECT_LOGGED(CUDA_ERROR_INVALID_VALUE, cuTexObjectCreate(&t, &lin, &td, NULL));
+
+   CUDA_RESOURCE_DESC pr;
+   memset(&pr, 0, sizeof(pr));
+   pr.resType = CU_RESOURCE_TYPE_PITCH2D;
+   pr.res.pitch2D.devPtr = p;
+   pr.res.pitch2D.format = CU_AD_FORMAT_UNSIGNED_INT8;
+   pr.res.pitch2D.numChannels = 1;
+   pr.res.pitch2D.width = (size_t)attribute(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH);
+   pr.res.pitch2D.height = 1;
+   pr.res.pitch2D.pitchInBytes = (pr.res.pitch2D.width + 511) / 512 * 512;
+   AT_OK(cuTexObjectCreate(&t, &pr, &td, NULL));
+   AT_OK(cuTexObjectDestroy(t));
+   pr.res.pitch2D.width++;
+   pr.res.pitch2D.pitchInBytes += 512;
+   AT_EXPECT_LOGGED(CUDA_ERROR_INVALID_VALUE, cuTexObjectCreate(&t, &pr, &td, NULL));
+   pr.res.pitch2D.width = 16;
+   pr.res.pitch2D.height = (size_t)attribute(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT) + 1;
+   pr.res.pitch2D.pitchInBytes = 512;
+   AT_EXPECT_LOGGED(CUDA_ERROR_INVALID_VALUE, cuTexObjectCreate(&t, &pr, &td, NULL));
+   pr.res.pitch2D.height = 1;
+   /* A pitch over the device's, on the alignment. */
+   size_t max_pitch = (size_t)attribute(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH);
+   pr.res.pitch2D.pitchInBytes = (max_pitch / 512 + 1) * 512;
+   AT_EXPECT_LOGGED(CUDA_ERROR_INVALID_VALUE, cuTexObjectCreate(&t, &pr, &td, NULL));
+   pr.res.pitch2D.pitchInBytes = 512;
+   pr.res.pitch2D.devPtr = 0;
+   AT_EXPECT_LOGGED(CUDA_ERROR_INVALID_VALUE, cuTexObjectCreate(&t, &pr, &td, NULL));
+   pr.res.pitch2D.devPtr = p;
+   pr.res.pitch2D.format = CU_AD_FORMAT_BC1_UNORM;
+   pr.res.pitch2D.numChannels = 4;
+   AT_EXPECT_LOGGED(CUDA_ERROR_INVALID_VALUE, cuTexObjectCreate(&t, &pr, &td, NULL));
+   /* The linear filter of integers on linear memory (texture.object.memory)
+    * logs one line too. */
+   lin.res.linear.format = CU_AD_FORMAT_SIGNED_INT16;
+   lin.res.linear.numChannels = 1;
+   td.filterMode = CU_TR_FILTER_MODE_LINEAR;
+   td.flags = CU_TRSF_READ_AS_INTEGER;
+   AT_EXPECT_LOGGED(CUDA_ERROR_INVALID_VALUE, cuTexObjectCreate(&t, &lin, &td, NULL));
+   td.flags = 0; /* read as normalised floats: filtered */
+   AT_OK(cuTexObjectCreate(&t, &lin, &td, NULL));
+   AT_OK(cuTexObjectDestroy(t));
+
+   /* Surfaces: an array made with SURFACE_LDST only, and a destroyed one
+    * is INVALID_HANDLE. */
+   AT_EXPECT_LOGGED(CUDA_ERROR_INVALID_VALUE, cuSurfObjectCreate(&s, &lin));
+   rd = array_res(plain);
+   AT_EXPECT_LOGGED(CUDA_ERROR_INVALID_VALUE, cuSurfObjectCreate(&s, &rd));
+   rd.flags = 2;
+   AT_EXPECT_LOGGED(CUDA_ERROR_INVALID_VALUE, cuSurfObjectCreate(&s, &rd));
+   CUarray ldst = make_array(8, 8, 0, CU_AD_FORMAT_FLOAT, 1, CUDA_ARRAY3D_SURFACE_LDST);
+   rd = array_res(ldst);
+   AT_OK(cuSurfObjectCreate(&s, &rd));
+   AT_OK(cuSurfObjectDestroy(s));
+   AT_OK(cuArrayDestroy(ldst));
+   AT_EXPECT_LOGGED(CUDA_ERROR_INVALID_HANDLE, cuSurfObjectCreate(&s, &rd));
+
+   AT_OK(cuMemFree(p));
+   AT_OK(cuArrayDestroy(plain));
+   AT_OK(cuArrayDestroy(cube));
+}
+
 /* Slots run out at the device's count and come back when freed. */
 static void
 slots(void)
@@ -343,6 +561,7 @@ static const struct at_case cases[] = {
    AT_CASE("texture.object.mipmapped", mipmapped),
    AT_CASE("texture.object.handles", handles),
    AT_CASE("texture.object.errors", errors),
+   AT_CASE("texture.object.rules", rules),
    AT_CASE("texture.object.slots", slots),
 };
 

@@ -328,24 +328,6 @@ check_frame(vk_app *app, const vk_app_buffer *readback, int frame)
    vkUnmapMemory(app->device, readback->memory);
 }
 
-static cudaExternalSemaphore_t
-import_semaphore(vk_app *app, VkSemaphore sem)
-{
-   int fd = vk_app_semaphore_fd(app, sem);
-   if (fd < 0)
-      return nullptr;
-   cudaExternalSemaphoreHandleDesc desc = {};
-   desc.type = cudaExternalSemaphoreHandleTypeOpaqueFd;
-   desc.handle.fd = fd;
-   cudaExternalSemaphore_t ext = nullptr;
-   cudaError_t err = cudaImportExternalSemaphore(&ext, &desc);
-   EXPECT_ERR(err, cudaSuccess);
-   // A successful import owns the fd.
-   if (err != cudaSuccess)
-      close(fd);
-   return ext;
-}
-
 int
 main()
 {
@@ -406,8 +388,8 @@ main()
       buffer_desc.size = MESH_W * MESH_H * sizeof(float);
       CHECK_CUDA(cudaExternalMemoryGetMappedBuffer((void **)&d_heights, ext_heights, &buffer_desc));
    }
-   cu_vk_to_cuda = import_semaphore(&app, vk_to_cuda);
-   cu_cuda_to_vk = import_semaphore(&app, cuda_to_vk);
+   cu_vk_to_cuda = vk_app_cuda_semaphore(&app, vk_to_cuda);
+   cu_cuda_to_vk = vk_app_cuda_semaphore(&app, cuda_to_vk);
    if (!d_heights || !cu_vk_to_cuda || !cu_cuda_to_vk)
       goto out;
 

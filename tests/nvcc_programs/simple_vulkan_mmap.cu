@@ -152,23 +152,6 @@ import_buffer(vk_app *app, int fd, VkDeviceSize size, vk_app_buffer *out)
    return true;
 }
 
-static cudaExternalSemaphore_t
-import_semaphore(vk_app *app, VkSemaphore sem)
-{
-   int fd = vk_app_semaphore_fd(app, sem);
-   if (fd < 0)
-      return nullptr;
-   cudaExternalSemaphoreHandleDesc desc = {};
-   desc.type = cudaExternalSemaphoreHandleTypeOpaqueFd;
-   desc.handle.fd = fd;
-   cudaExternalSemaphore_t ext = nullptr;
-   cudaError_t err = cudaImportExternalSemaphore(&ext, &desc);
-   EXPECT_ERR(err, cudaSuccess);
-   if (err != cudaSuccess)
-      close(fd);
-   return ext;
-}
-
 int
 main()
 {
@@ -263,8 +246,8 @@ main()
    cuda_to_vk = vk_app_semaphore_create(&app);
    if (!vk_to_cuda || !cuda_to_vk)
       goto out;
-   cu_vk_to_cuda = import_semaphore(&app, vk_to_cuda);
-   cu_cuda_to_vk = import_semaphore(&app, cuda_to_vk);
+   cu_vk_to_cuda = vk_app_cuda_semaphore(&app, vk_to_cuda);
+   cu_cuda_to_vk = vk_app_cuda_semaphore(&app, cuda_to_vk);
    if (!cu_vk_to_cuda || !cu_cuda_to_vk)
       goto out;
 

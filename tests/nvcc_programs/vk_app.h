@@ -313,6 +313,26 @@ vk_app_semaphore_fd(vk_app *app, VkSemaphore sem)
    return fd;
 }
 
+/* sem exported and imported by CUDA, as the samples hand their
+ * semaphores over; NULL (after a failed check) when either step fails. */
+static cudaExternalSemaphore_t
+vk_app_cuda_semaphore(vk_app *app, VkSemaphore sem)
+{
+   int fd = vk_app_semaphore_fd(app, sem);
+   if (fd < 0)
+      return nullptr;
+   cudaExternalSemaphoreHandleDesc desc = {};
+   desc.type = cudaExternalSemaphoreHandleTypeOpaqueFd;
+   desc.handle.fd = fd;
+   cudaExternalSemaphore_t ext = nullptr;
+   cudaError_t err = cudaImportExternalSemaphore(&ext, &desc);
+   EXPECT_ERR(err, cudaSuccess);
+   // A successful import owns the fd.
+   if (err != cudaSuccess)
+      close(fd);
+   return ext;
+}
+
 static VkCommandBuffer
 vk_app_command_buffer(vk_app *app)
 {

@@ -149,20 +149,6 @@ copy_levels_out(VkCommandBuffer cmd, VkImage image, unsigned size, unsigned leve
    vkCmdCopyImageToBuffer(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, buffer, levels, regions.data());
 }
 
-static cudaExternalSemaphore_t
-import_semaphore(int fd)
-{
-   cudaExternalSemaphoreHandleDesc desc = {};
-   desc.type = cudaExternalSemaphoreHandleTypeOpaqueFd;
-   desc.handle.fd = fd;
-   cudaExternalSemaphore_t ext = nullptr;
-   cudaError_t err = cudaImportExternalSemaphore(&ext, &desc);
-   EXPECT_ERR(err, cudaSuccess);
-   if (err != cudaSuccess)
-      close(fd);
-   return ext;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -350,8 +336,8 @@ main(int argc, char **argv)
    CHECK_CUDA(cudaMemcpy(d_temp_surfs, temp_surfs.data(), levels * sizeof(cudaSurfaceObject_t),
                          cudaMemcpyHostToDevice));
 
-   cudaExternalSemaphore_t cu_vk_to_cuda = import_semaphore(vk_app_semaphore_fd(&app, vk_to_cuda));
-   cudaExternalSemaphore_t cu_cuda_to_vk = import_semaphore(vk_app_semaphore_fd(&app, cuda_to_vk));
+   cudaExternalSemaphore_t cu_vk_to_cuda = vk_app_cuda_semaphore(&app, vk_to_cuda);
+   cudaExternalSemaphore_t cu_cuda_to_vk = vk_app_cuda_semaphore(&app, cuda_to_vk);
    cudaStream_t stream = nullptr;
    CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
    cudaEvent_t start = nullptr, stop = nullptr;

@@ -111,8 +111,8 @@ test_linear(void)
    res.res.linear.format = CU_AD_FORMAT_FLOAT;
    res.res.linear.numChannels = 2;
    res.res.linear.sizeInBytes = 4096 + 5;
-   /* Filter and address modes are ignored for linear memory, so even a
-    * linear filter over integers is accepted. */
+   /* Linear memory is never filtered nor addressed: the sampler is
+    * nearest and clamped whatever the description says. */
    CUDA_TEXTURE_DESC tex = tex_desc(CU_TR_FILTER_MODE_LINEAR, 0);
    tex.addressMode[0] = CU_TR_ADDRESS_MODE_WRAP;
    struct cuvk_tex_plan plan;
@@ -132,9 +132,21 @@ test_linear(void)
    r.res.linear.format = CU_AD_FORMAT_UNSIGNED_INT8;
    r.res.linear.numChannels = 4;
    tex.flags = CU_TRSF_READ_AS_INTEGER;
+   /* A linear filter over integers read as integers is refused here too,
+    * as over arrays (texture.object.memory has always expected it). */
+   UNIT_CHECK(build(&r, &tex, NULL, NULL, &plan) == CUDA_ERROR_INVALID_VALUE);
+   tex.filterMode = CU_TR_FILTER_MODE_POINT;
    UNIT_CHECK(build(&r, &tex, NULL, NULL, &plan) == CUDA_SUCCESS);
    UNIT_CHECK(plan.view_format == VK_FORMAT_R8G8B8A8_UINT && plan.sampled == CUVK_TEX_SAMPLED_UINT);
+   tex.filterMode = CU_TR_FILTER_MODE_LINEAR;
    tex.flags = 0;
+   r.res.linear.format = CU_AD_FORMAT_SIGNED_INT32;
+   r.res.linear.numChannels = 1;
+   UNIT_CHECK(build(&r, &tex, NULL, NULL, &plan) == CUDA_ERROR_INVALID_VALUE);
+   /* 10-10-10-2 is no format of memory textures. */
+   r.res.linear.format = CU_AD_FORMAT_UNORM_INT_101010_2;
+   r.res.linear.numChannels = 4;
+   UNIT_CHECK(build(&r, &tex, NULL, NULL, &plan) == CUDA_ERROR_INVALID_VALUE);
 
    r = res;
    r.res.linear.devPtr = 0;
@@ -436,11 +448,20 @@ test_border(void)
    UNIT_CHECK(plan.border.format == VK_FORMAT_R8G8B8A8_UNORM);
    UNIT_CHECK(plan.border.customBorderColor.float32[1] == 0.25f);
 
-   /* ...else the nearest standard one. */
+   /* ...else not supported (a near colour would read wrong values);
+    * pitched memory has no sampler, and the kernel reads any colour. */
    struct cuvk_tex_desc_limits plain = limits;
    plain.custom_border_color = false;
-   UNIT_CHECK(cuvk_tex_plan_build(&res, &tex, NULL, &src, &plain, &plan) == CUDA_SUCCESS);
-   UNIT_CHECK(!plan.custom_border && plan.sampler.borderColor == VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK);
+   UNIT_CHECK(cuvk_tex_plan_build(&res, &tex, NULL, &src, &plain, &plan) == CUDA_ERROR_NOT_SUPPORTED);
+   CUDA_RESOURCE_DESC pitched = { .resType = CU_RESOURCE_TYPE_PITCH2D };
+   pitched.res.pitch2D.devPtr = 0x10000;
+   pitched.res.pitch2D.format = CU_AD_FORMAT_UNSIGNED_INT8;
+   pitched.res.pitch2D.numChannels = 4;
+   pitched.res.pitch2D.width = 64;
+   pitched.res.pitch2D.height = 64;
+   pitched.res.pitch2D.pitchInBytes = 512;
+   UNIT_CHECK(cuvk_tex_plan_build(&pitched, &tex, NULL, NULL, &plain, &plan) == CUDA_SUCCESS);
+   UNIT_CHECK(!plan.custom_border);
 
    /* Integer textures: integer border colours. */
    tex.flags |= CU_TRSF_READ_AS_INTEGER;
@@ -685,7 +706,8 @@ test_surfaces(void)
    UNIT_CHECK(cuvk_surf_plan_build(&res, NULL, &plan) == CUDA_ERROR_INVALID_VALUE);
 }
 
-/* Real handles: NULL and destroyed arrays are INVALID_VALUE, a plan keeps
+/* Real handles: NULL arrays are INVALID_VALUE, destroyed ones
+ * INVALID_HANDLE (texture.object.errors), a plan keeps
  * its array alive past cuArrayDestroy, and levels name their image level. */
 static void
 test_handles(void)
@@ -735,8 +757,8 @@ test_handles(void)
 
    UNIT_CHECK(cuArrayDestroy(array) == CUDA_SUCCESS);
    struct cuvk_tex_plan dead;
-   UNIT_CHECK(cuvk_tex_desc_check(&res, &tex, NULL, &lim, &dead) == CUDA_ERROR_INVALID_VALUE);
-   UNIT_CHECK(cuvk_surf_desc_check(&res, &(struct cuvk_surf_plan){ 0 }) == CUDA_ERROR_INVALID_VALUE);
+   UNIT_CHECK(cuvk_tex_desc_check(&res, &tex, NULL, &lim, &dead) == CUDA_ERROR_INVALID_HANDLE);
+   UNIT_CHECK(cuvk_surf_desc_check(&res, &(struct cuvk_surf_plan){ 0 }) == CUDA_ERROR_INVALID_HANDLE);
    /* The plans still hold the image: their finish frees it. */
    UNIT_CHECK(plan.array->img != NULL);
    cuvk_tex_plan_finish(&plan);
@@ -763,7 +785,7 @@ test_handles(void)
    UNIT_CHECK(cuvk_surf_desc_check(&lres, &surf) == CUDA_ERROR_INVALID_VALUE);
    UNIT_CHECK(cuMipmappedArrayDestroy(mip) == CUDA_SUCCESS);
    cuvk_tex_plan_finish(&plan);
-   UNIT_CHECK(cuvk_tex_desc_check(&mres, &tex, NULL, &lim, &plan) == CUDA_ERROR_INVALID_VALUE);
+   UNIT_CHECK(cuvk_tex_desc_check(&mres, &tex, NULL, &lim, &plan) == CUDA_ERROR_INVALID_HANDLE);
 
    UNIT_CHECK(cuDevicePrimaryCtxRelease(dev) == CUDA_SUCCESS);
 }
