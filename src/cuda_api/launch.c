@@ -7,7 +7,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "array/array.h"
 #include "compiler/kernel_abi.h"
@@ -18,6 +17,7 @@
 #include "cuda_api/texture.h"
 #include "mem/block_heap.h"
 #include "mem/page_table.h"
+#include "util/clock.h"
 #include "util/disk_cache.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -330,14 +330,6 @@ launch_data(struct cuvk_context *ctx, VkDeviceSize bytes, uint64_t value, uint8_
    return CUDA_SUCCESS;
 }
 
-static uint64_t
-launch_clock_ns(void)
-{
-   struct timespec t;
-   clock_gettime(CLOCK_MONOTONIC, &t);
-   return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
-}
-
 /* Most programs never destroy their context: they synchronise and exit,
  * and at exit no Vulkan call is safe (registration.c says why), so a
  * cache written only at context destroy would never reach the disk and
@@ -358,14 +350,14 @@ cuvk_launch_cache_checkpoint(struct cuvk_context *ctx)
     * to that one rather than wait. */
    if (pthread_mutex_trylock(&l->cache_lock) != 0)
       return;
-   uint64_t start = launch_clock_ns();
+   uint64_t start = cuvk_clock_ns();
    if (l->cache_saved_ns && start - l->cache_saved_ns < 10 * l->cache_save_cost_ns) {
       pthread_mutex_unlock(&l->cache_lock);
       return;
    }
    uint32_t dirty = __atomic_exchange_n(&l->cache_dirty, 0, __ATOMIC_RELAXED);
    if (cuvk_module_cache_pipeline_save(ctx, l->cache, &l->cache_saved_size)) {
-      uint64_t end = launch_clock_ns();
+      uint64_t end = cuvk_clock_ns();
       l->cache_saved_ns = end;
       l->cache_save_cost_ns = end - start;
       cuvk_logd("disk cache: pipeline cache written after %u new pipelines, in %.2f ms", dirty,

@@ -12,6 +12,7 @@
 #include "cuda_api/external_semaphore.h"
 #include "cuda_api/host_queue.h"
 #include "cuda_api/module.h"
+#include "util/clock.h"
 #include "util/error.h"
 #include "util/log.h"
 #include "util/macros.h"
@@ -36,14 +37,6 @@
  * scheduling flags: long enough to cover a typical copy, short enough not
  * to burn a core on a long wait. */
 #define SUBMIT_AUTO_SPIN_NS 2000000ull
-
-static uint64_t
-trace_now(void)
-{
-   struct timespec t;
-   clock_gettime(CLOCK_MONOTONIC, &t);
-   return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
-}
 
 static const VkPipelineStageFlags work_stages =
    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
@@ -578,7 +571,7 @@ batch_flush(struct cuvk_context *ctx, struct cuvk_lane *lane, const struct cuvk_
    vkCmdPipelineBarrier(batch->cmd, stages, stages | VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier,
                         0, NULL, 0, NULL);
 
-   uint64_t t0 = ctx->submit.trace.level ? trace_now() : 0;
+   uint64_t t0 = ctx->submit.trace.level ? cuvk_clock_ns() : 0;
    vr = vkEndCommandBuffer(batch->cmd);
    if (vr == VK_SUCCESS) {
       /* Waits for other lanes and for a step of this one (a sparse
@@ -608,7 +601,7 @@ batch_flush(struct cuvk_context *ctx, struct cuvk_lane *lane, const struct cuvk_
          lane_waits_done(ctx, lane);
    }
    if (t0) {
-      uint64_t ns = trace_now() - t0;
+      uint64_t ns = cuvk_clock_ns() - t0;
       ctx->submit.trace.submit_ns += ns;
       if (ctx->submit.trace.record_start)
          ctx->submit.trace.record_submit_ns += ns;
@@ -756,7 +749,7 @@ record_on(struct cuvk_context *ctx, struct cuvk_stream *stream, struct cuvk_lane
    CUresult res;
 
    if (ctx->submit.trace.level)
-      ctx->submit.trace.record_start = trace_now();
+      ctx->submit.trace.record_start = cuvk_clock_ns();
    /* After a kernel's fault the context takes no more work (copies and
     * fills check before their host paths too). */
    res = cuvk_context_faulted(ctx, "queueing work");
@@ -1012,7 +1005,7 @@ cuvk_submit_commit(struct cuvk_context *ctx)
    if (res == CUDA_SUCCESS && lane->pending_count > SUBMIT_MAX_PENDING)
       res = throttle_pending(ctx, lane);
    if (s->trace.record_start) {
-      s->trace.record_ns += trace_now() - s->trace.record_start;
+      s->trace.record_ns += cuvk_clock_ns() - s->trace.record_start;
       s->trace.record_start = 0;
       s->trace.commands++;
    }
@@ -1254,7 +1247,7 @@ submit_wait_gpu(struct cuvk_context *ctx, uint64_t point, struct wait_trace *tr)
 
 done:
    if (tr->start)
-      tr->seen = trace_now();
+      tr->seen = cuvk_clock_ns();
    pthread_mutex_lock(&ctx->lock);
    cuvk_submit_retire(ctx);
    pthread_mutex_unlock(&ctx->lock);
@@ -1291,7 +1284,7 @@ submit_wait_trace(struct cuvk_context *ctx, const struct wait_trace *tr)
 {
    if (!tr->start)
       return;
-   uint64_t end = trace_now();
+   uint64_t end = cuvk_clock_ns();
    pthread_mutex_lock(&ctx->lock);
    trace_wait_done(ctx, tr->seen - tr->start, tr->polls, tr->blocked, end - tr->seen);
    pthread_mutex_unlock(&ctx->lock);
@@ -1300,7 +1293,7 @@ submit_wait_trace(struct cuvk_context *ctx, const struct wait_trace *tr)
 CUresult
 cuvk_submit_wait(struct cuvk_context *ctx, uint64_t point)
 {
-   struct wait_trace tr = { .start = ctx->submit.trace.level ? trace_now() : 0 };
+   struct wait_trace tr = { .start = ctx->submit.trace.level ? cuvk_clock_ns() : 0 };
    CUresult res = submit_wait_gpu(ctx, point, &tr);
    if (res != CUDA_SUCCESS)
       return res;
@@ -1325,7 +1318,7 @@ cuvk_submit_wait_idle(struct cuvk_context *ctx)
     * flush and one read of the fault word.  Waiting lane by lane with
     * cuvk_submit_wait did all of that once per lane (7 on an H100), the
     * fault word a read across the bus each time. */
-   struct wait_trace tr = { .start = s->trace.level ? trace_now() : 0 };
+   struct wait_trace tr = { .start = s->trace.level ? cuvk_clock_ns() : 0 };
    bool retired = false;
    pthread_mutex_lock(&ctx->lock);
    cuvk_submit_frontier(ctx, &now);
@@ -1347,7 +1340,7 @@ cuvk_submit_wait_idle(struct cuvk_context *ctx)
       cuvk_submit_retire(ctx);
       pthread_mutex_unlock(&ctx->lock);
       if (tr.start)
-         tr.seen = trace_now();
+         tr.seen = cuvk_clock_ns();
    }
    res = submit_wait_after(ctx, points, s->lane_count);
    submit_wait_trace(ctx, &tr);

@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "layer/layer_semaphore.h"
+#include "util/clock.h"
 #include "util/log.h"
 #include "util/xsem.h"
 #include "util/xsem_bridge.h"
@@ -921,14 +922,6 @@ layer_SignalSemaphore(VkDevice device, const VkSemaphoreSignalInfo *pSignalInfo)
    return VK_SUCCESS;
 }
 
-static uint64_t
-layer_sem_now_ns(void)
-{
-   struct timespec ts;
-   clock_gettime(CLOCK_MONOTONIC, &ts);
-   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static VKAPI_ATTR VkResult VKAPI_CALL
 layer_WaitSemaphores(VkDevice device, const VkSemaphoreWaitInfo *pWaitInfo, uint64_t timeout)
 {
@@ -979,11 +972,11 @@ layer_WaitSemaphores(VkDevice device, const VkSemaphoreWaitInfo *pWaitInfo, uint
       res = dev->WaitSemaphores(device, pWaitInfo, timeout);
    } else if (emulated == count && (!any || count == 1)) {
       /* Only shared pages: wait on them directly. */
-      uint64_t start = layer_sem_now_ns();
+      uint64_t start = cuvk_clock_ns();
       for (uint32_t i = 0; i < count && res == VK_SUCCESS; i++) {
          uint64_t left = CUVK_XSEM_WAIT_FOREVER;
          if (timeout != UINT64_MAX) {
-            uint64_t spent = layer_sem_now_ns() - start;
+            uint64_t spent = cuvk_clock_ns() - start;
             left = spent >= timeout ? 0 : timeout - spent;
          }
          if (!cuvk_xsem_wait(xs[i], vs[i], left))

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/clock.h"
 #include "util/log.h"
 
 #define XSEM_MAGIC 0x6d657378u   /* "xsem" in a little-endian dump */
@@ -303,14 +304,6 @@ cuvk_xsem_signal(struct cuvk_xsem *s, uint64_t v)
    xsem_wake(p);
 }
 
-static uint64_t
-xsem_now_ns(void)
-{
-   struct timespec ts;
-   clock_gettime(CLOCK_MONOTONIC, &ts);
-   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 bool
 cuvk_xsem_wait(struct cuvk_xsem *s, uint64_t v, uint64_t timeout_ns)
 {
@@ -322,7 +315,7 @@ cuvk_xsem_wait(struct cuvk_xsem *s, uint64_t v, uint64_t timeout_ns)
       return false;
 
    uint64_t deadline = timeout_ns == CUVK_XSEM_WAIT_FOREVER ? UINT64_MAX
-                       : xsem_now_ns() + timeout_ns;
+                       : cuvk_clock_ns() + timeout_ns;
    bool reached = false;
 
    atomic_fetch_add(&p->sleepers, 1);
@@ -334,7 +327,7 @@ cuvk_xsem_wait(struct cuvk_xsem *s, uint64_t v, uint64_t timeout_ns)
       }
       struct timespec rel, *timeout = NULL;
       if (deadline != UINT64_MAX) {
-         uint64_t now = xsem_now_ns();
+         uint64_t now = cuvk_clock_ns();
          if (now >= deadline)
             break;
          uint64_t left = deadline - now;
