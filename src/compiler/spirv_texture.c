@@ -64,6 +64,7 @@ _Static_assert(offsetof(struct cuvk_kernel_tex_record, flags) == RECORD_FLAGS &&
 #define HELPER_SUST 0x7e300u
 #define HELPER_QUERY 0x7e400u     /* + surface */
 #define HELPER_TEXEL 0x7e500u     /* a texel of linear or pitched memory */
+#define HELPER_SPEC_MEMORY 0x7e600u /* the bool of CUVK_KERNEL_SPEC_TEX_MEMORY */
 
 enum oob_mode { OOB_TRAP, OOB_CLAMP, OOB_ZERO };
 
@@ -270,20 +271,6 @@ fault_unless(struct cuvk_spirv_emitter *e, uint32_t valid, enum cuvk_kernel_faul
    cuvk_spirv_store_fault(e, kind);
    cuvk_spirv_do(e, SpvOpBranch, l_end);
    label(e, l_end);
-}
-
-/* A u32 field of a slot's record. */
-static uint32_t
-record_load(struct cuvk_spirv_emitter *e, bool surface, uint32_t index, unsigned offset)
-{
-   uint32_t u32 = cuvk_spirv_type_uint(e, 32), u64 = cuvk_spirv_type_uint(e, 64);
-   uint32_t base = cuvk_spirv_push_load(e, surface ? CUVK_SPIRV_PUSH_SURF_RECORDS : CUVK_SPIRV_PUSH_TEX_RECORDS);
-   uint32_t at = cuvk_spirv_val(e, SpvOpIMul, u64, cuvk_spirv_val(e, SpvOpUConvert, u64, index),
-                                cuvk_spirv_const_u64(e, RECORD_SIZE));
-   at = cuvk_spirv_val(e, SpvOpIAdd, u64, base, at);
-   if (offset)
-      at = cuvk_spirv_val(e, SpvOpIAdd, u64, at, cuvk_spirv_const_u64(e, offset));
-   return cuvk_spirv_device_load(e, at, u32, 4);
 }
 
 /*
@@ -800,6 +787,32 @@ sample_memory(struct cuvk_spirv_emitter *e, uint32_t index, uint32_t coords, enu
  * (the record's flag) are divided by the level 0 extent, since samplers
  * take normalised ones (docs/textures.md).
  */
+/* SpecId CUVK_KERNEL_SPEC_TEX_MEMORY: may the context hold textures over
+ * memory (kernel_abi.h says why it is a constant). */
+static uint32_t
+spec_tex_memory(struct cuvk_spirv_emitter *e)
+{
+   uint32_t id = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_HELPER, HELPER_SPEC_MEMORY, 0, 0);
+   if (id)
+      return id;
+   id = new_id(e);
+   cuvk_spirv_global(e, SpvOpSpecConstantTrue, cuvk_spirv_type_bool(e), id);
+   cuvk_spirv_op(&e->b, CUVK_SPIRV_ANNOTATIONS, SpvOpDecorate, id, SpvDecorationSpecId, CUVK_KERNEL_SPEC_TEX_MEMORY);
+   cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_HELPER, HELPER_SPEC_MEMORY, 0, 0, id);
+   return id;
+}
+
+/* Whether a texture handle has flag (CUVK_KERNEL_HANDLE_MEMORY,
+ * CUVK_KERNEL_HANDLE_NORMALIZED). */
+static uint32_t
+handle_flag(struct cuvk_spirv_emitter *e, uint32_t handle, uint64_t flag)
+{
+   uint32_t u64 = cuvk_spirv_type_uint(e, 64);
+   return cuvk_spirv_val(e, SpvOpINotEqual, cuvk_spirv_type_bool(e),
+                         cuvk_spirv_val(e, SpvOpBitwiseAnd, u64, handle, cuvk_spirv_const_u64(e, flag)),
+                         cuvk_spirv_const_u64(e, 0));
+}
+
 static uint32_t
 sample_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t binding,
           enum cuvk_kernel_tex_dim dim, unsigned ncoords, enum cuvk_kernel_tex_type type, bool int_coords,
@@ -839,12 +852,16 @@ sample_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t
    handle_slot(e, first, false, &index, &valid);
    fault_unless(e, valid, CUVK_KERNEL_FAULT_ADDRESS);
    /* Linear and pitched memory have no image: the kernel reads them
-    * itself (sample_memory).  A bad handle samples the stand-in. */
-   uint32_t kind = record_load(e, false, index, RECORD_KIND);
-   uint32_t is_image = cuvk_spirv_val(e, SpvOpIEqual, t_bool, kind, cuvk_spirv_const_u32(e, CUVK_KERNEL_RES_IMAGE));
+    * itself (sample_memory), where the context may hold them.  The
+    * handle says which (no record load before the sample), and a bad
+    * handle samples the stand-in. */
+   uint32_t memory = cuvk_spirv_val(e, SpvOpLogicalAnd, t_bool, handle_flag(e, first, CUVK_KERNEL_HANDLE_MEMORY),
+                                    spec_tex_memory(e));
    struct branch br;
    uint32_t invalid = cuvk_spirv_val(e, SpvOpLogicalNot, t_bool, valid);
-   if_begin(e, &br, cuvk_spirv_val(e, SpvOpLogicalOr, t_bool, is_image, invalid), true);
+   if_begin(e, &br,
+            cuvk_spirv_val(e, SpvOpLogicalOr, t_bool, cuvk_spirv_val(e, SpvOpLogicalNot, t_bool, memory), invalid),
+            true);
    uint32_t si = descriptor_load(e, &b, false, index, &w);
 
    /* The coordinates as a float vector of the image's dimension. */
@@ -900,11 +917,7 @@ sample_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t
    }
    /* Cubemaps take directions: nothing to scale. */
    if (!int_coords && !cube) {
-      uint32_t flags = record_load(e, false, index, RECORD_FLAGS);
-      normalized = cuvk_spirv_val(e, SpvOpINotEqual, t_bool,
-                                  cuvk_spirv_val(e, SpvOpBitwiseAnd, u32, flags,
-                                                 cuvk_spirv_const_u32(e, CUVK_KERNEL_TEX_NORMALIZED)),
-                                  cuvk_spirv_const_u32(e, 0));
+      normalized = handle_flag(e, first, CUVK_KERNEL_HANDLE_NORMALIZED);
       scaled = cuvk_spirv_val(e, SpvOpSelect, cvec, normalized, c, scaled);
    }
    if (arrayed) {
