@@ -887,6 +887,10 @@ sample_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t
       uint32_t ints = cuvk_spirv_val(e, SpvOpBitcast, uvec, c);
       c = cuvk_spirv_val(e, SpvOpFAdd, cvec, cuvk_spirv_val(e, SpvOpConvertSToF, cvec, ints), halves);
    }
+   /* Whether the sampler takes the coordinates as they are: normalised
+    * ones, or texel ones where it takes texel coordinates (the handle
+    * says both).  Integer coordinates are texel indices. */
+   uint32_t texel_sampler = handle_flag(e, first, CUVK_KERNEL_HANDLE_TEXEL_SAMPLER);
    uint32_t image = cuvk_spirv_val(e, SpvOpImage, b.image_type, si);
    /* The size queries' operand, from the same descriptor. */
    if (!w.loop)
@@ -916,9 +920,13 @@ sample_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t
       scaled = cuvk_spirv_val(e, SpvOpFDiv, cvec, c, size_f);
    }
    /* Cubemaps take directions: nothing to scale. */
-   if (!int_coords && !cube) {
-      normalized = handle_flag(e, first, CUVK_KERNEL_HANDLE_NORMALIZED);
-      scaled = cuvk_spirv_val(e, SpvOpSelect, cvec, normalized, c, scaled);
+   if (!cube) {
+      uint32_t as_given = texel_sampler;
+      if (!int_coords) {
+         normalized = handle_flag(e, first, CUVK_KERNEL_HANDLE_NORMALIZED);
+         as_given = cuvk_spirv_val(e, SpvOpLogicalOr, t_bool, normalized, texel_sampler);
+      }
+      scaled = cuvk_spirv_val(e, SpvOpSelect, cvec, as_given, c, scaled);
    }
    if (arrayed) {
       /* The layer (u32 bits in the last component) as Vulkan's float

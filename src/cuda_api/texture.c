@@ -78,7 +78,8 @@ handle_flags(const struct cuvk_tex_table *t, uint32_t slot)
    if (t->surfaces)
       return 0;
    return (r->kind != CUVK_KERNEL_RES_IMAGE ? CUVK_KERNEL_HANDLE_MEMORY : 0) |
-          (r->flags & CUVK_KERNEL_TEX_NORMALIZED ? CUVK_KERNEL_HANDLE_NORMALIZED : 0);
+          (r->flags & CUVK_KERNEL_TEX_NORMALIZED ? CUVK_KERNEL_HANDLE_NORMALIZED : 0) |
+          (r->flags & CUVK_KERNEL_TEX_TEXEL_SAMPLER ? CUVK_KERNEL_HANDLE_TEXEL_SAMPLER : 0);
 }
 
 static uint64_t
@@ -407,14 +408,17 @@ texture_image_setup(struct cuvk_context *ctx, struct cuvk_tex_plan *plan, const 
    if (res != CUDA_SUCCESS)
       return res;
    /* The plan's sampler: no custom border colour (tables_get cleared
-    * custom_border_color, so a colour Vulkan lacks was refused), always
-    * normalised coordinates (the kernel scales CUDA's texel ones). */
+    * custom_border_color, so a colour Vulkan lacks was refused); texel
+    * coordinates where the plan says Vulkan takes them, else normalised
+    * ones (the kernel scales CUDA's texel ones). */
    VkResult vr = vkCreateSampler(ctx->vk, &plan->sampler, NULL, &s->sampler);
    if (vr != VK_SUCCESS)
       return cuvk_vk_error(vr, "vkCreateSampler for a texture object");
    s->binding = CUVK_KERNEL_TEX_BINDING(dim, type);
    record_image(&s->record, &ri);
    record_sampling(&s->record, td);
+   if (plan->texel_coords)
+      s->record.flags |= CUVK_KERNEL_TEX_TEXEL_SAMPLER;
    return CUDA_SUCCESS;
 }
 
