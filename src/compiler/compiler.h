@@ -56,6 +56,10 @@ struct cuvk_cc_target {
     * index is decorated NonUniform instead of made uniform by a loop
     * (spirv_texture.c); the device must have the feature enabled. */
    bool tex_nonuniform, surf_nonuniform;
+   /* imageCubeArray: tex.acube (layered cubemaps) samples a cube array
+    * binding; without it the compiler refuses the geometry.  The device
+    * must have the feature enabled. */
+   bool image_cube_array;
 };
 
 /* One parameter of a kernel: where its bytes go in the parameter block. */
