@@ -988,6 +988,10 @@ cuvk_spirv_lower_alu(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *i
          return alu_refuse(e, CUVK_CC_INVALID, in, "%s: no type", alu_name(in));
       if (t.mod == PTX_MOD_F16X2 || t.mod == PTX_MOD_BF16 || t.mod == PTX_MOD_BF16X2)
          return alu_lower_packed(e, in, &t);
+      /* ex2/tanh.approx.f16 take the lanes' f32 path too: no f16 value,
+       * so neither shaderFloat16 nor the device's f16 subnormals. */
+      if (t.mod == PTX_MOD_F16 && (in->op == PTX_OP_EX2 || in->op == PTX_OP_TANH))
+         return alu_lower_packed(e, in, &t);
       if (!alu_check_type(e, in, &t))
          return -1;
       break;
