@@ -513,6 +513,12 @@ check_snippets(void)
       "\ttanh.approx.f16x2 %r1, %r2;\n\ttanh.approx.f16 %hf1, %hf2;\n"
       "\ttanh.approx.bf16x2 %r1, %r2;\n\ttanh.approx.bf16 %h1, %h2;\n";
    lower_ok("half approximate functions", half_approx, full);
+   lower_ok("dot products",
+            "\tdp4a.s32.s32 %r1, %r2, %r3, %r4;\n\tdp4a.u32.u32 %r1, %r2, %r3, %r4;\n"
+            "\tdp4a.u32.s32 %r1, %r2, %r3, %r4;\n\tdp2a.lo.s32.u32 %r1, %r2, %r3, %r4;\n"
+            "\tdp2a.hi.u32.u32 %r1, %r2, %r3, %r4;\n", full);
+   lower_refused("dp2a without .lo or .hi", "\tdp2a.s32.s32 %r1, %r2, %r3, %r4;\n", full,
+                 CUVK_CC_INVALID, 13, "dp2a.s32.s32: malformed");
    lower_ok("half approximate functions without f16 or f64", half_approx, &no64);
    lower_refused("ex2.approx.bf16x2 without .ftz", "\tex2.approx.bf16x2 %r1, %r2;\n", full,
                  CUVK_CC_INVALID, 13, "bf16 ex2 is .ftz only");

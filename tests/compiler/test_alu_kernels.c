@@ -6,7 +6,8 @@
  * integer, bit and correctly rounded float results, within PTX's bound
  * (written next to each) for the approximate ones.
  *
- * test_alu_kernels int|float|half|half_sm90|half_approx|half_approx_sm90|libm KERNEL.ptx [fast]
+ * test_alu_kernels int|float|half|half_sm90|half_approx|half_approx_sm90|dot|libm KERNEL.ptx
+ *                  [fast]
  */
 #include <math.h>
 #include <stdio.h>
@@ -457,6 +458,62 @@ case_half(struct kr *r, bool sm90)
    }
 }
 
+/* Field [at, at + width) of x, sign-extended when sign. */
+static int64_t
+dot_field(uint32_t x, unsigned at, unsigned width, bool sign)
+{
+   uint32_t f = (x >> at) & ((1u << width) - 1);
+   return sign && (f >> (width - 1)) ? (int64_t)f - ((int64_t)1 << width) : (int64_t)f;
+}
+
+/* dp4a (four) or dp2a (hi picks b's bytes 2 and 3) as PTX defines it. */
+static uint32_t
+ref_dot(uint32_t a, uint32_t b, uint32_t c, bool as, bool bs, bool four, bool hi)
+{
+   int64_t d = c;
+   for (unsigned i = 0; i < (four ? 4u : 2u); i++)
+      d += (four ? dot_field(a, 8 * i, 8, as) : dot_field(a, 16 * i, 16, as)) *
+           dot_field(b, 8 * (four ? i : i + (hi ? 2 : 0)), 8, bs);
+   return (uint32_t)d;
+}
+
+/* tests/kernels/alu_dot.cu: __dp4a, __dp2a_lo, __dp2a_hi and the mixed
+ * signedness forms, exactly. */
+static void
+case_dot(struct kr *r)
+{
+   enum { N = 4096, OUTS = 8 };
+   struct kr_buffer *a = kr_alloc(r, N * 4), *b = kr_alloc(r, N * 4), *c = kr_alloc(r, N * 4);
+   struct kr_buffer *o = kr_alloc(r, (uint64_t)N * OUTS * 4);
+   if (!a || !b || !c || !o) {
+      failures++;
+      return;
+   }
+   uint32_t *x = a->map, *y = b->map, *z = c->map, *out = o->map;
+   for (int i = 0; i < N; i++) {
+      x[i] = (uint32_t)input(i, 0), y[i] = (uint32_t)input(i, 1), z[i] = (uint32_t)rnd();
+      if (i % 8 == 0)   /* every byte at its extremes */
+         x[i] = 0x807f80ffu, y[i] = i % 16 ? 0x80808080u : 0xffffffffu;
+   }
+   int n = N;
+   if (!run(r, "alu_dot", N, (struct kr_arg[]){ KR_ARG(a->addr), KR_ARG(b->addr), KR_ARG(c->addr),
+                                                KR_ARG(o->addr), KR_ARG(n) }, 5))
+      return;
+   /* Per slot: a signed, b signed, dp4a, .hi. */
+   static const bool form[OUTS][4] = {
+      { true, true, true, false },  { false, false, true, false },
+      { false, true, true, false }, { true, false, true, false },
+      { true, true, false, false }, { false, false, false, true },
+      { false, true, false, false }, { true, false, false, true },
+   };
+   for (int i = 0; i < N; i++) {
+      uint64_t in[3] = { x[i], y[i], z[i] };
+      for (int k = 0; k < OUTS; k++)
+         expect("alu_dot", i, k, out[i * OUTS + k],
+                ref_dot(x[i], y[i], z[i], form[k][0], form[k][1], form[k][2], form[k][3]), in, 3);
+   }
+}
+
 /* A lane for the half .approx functions: specials, values where ex2
  * and tanh change the most (ex2's subnormal and overflowing results
  * included), random bits. */
@@ -699,14 +756,16 @@ main(int argc, char **argv)
    bool is_approx = argc > 2 && strncmp(argv[1], "half_approx", 11) == 0;
    bool is_half = argc > 2 && strncmp(argv[1], "half", 4) == 0 && !is_approx;
    bool is_libm = argc > 2 && strcmp(argv[1], "libm") == 0;
+   bool is_dot = argc > 2 && strcmp(argv[1], "dot") == 0;
    bool fast = argc > 3 && strcmp(argv[3], "fast") == 0;
 
    if (!text) {
       fprintf(stderr, "usage: test_alu_kernels int|float|half|half_sm90|half_approx|"
-                      "half_approx_sm90|libm KERNEL.ptx [fast]\n");
+                      "half_approx_sm90|dot|libm KERNEL.ptx [fast]\n");
       return 1;
    }
    if (!kr_init(&r, is_libm ? "compiler.run.alu_libm"
+                   : is_dot ? "compiler.run.alu_dot"
                    : is_approx ? "compiler.run.half_approx"
                    : is_half ? "compiler.run.alu_half"
                             : is_float ? "compiler.run.alu_float" : "compiler.run.alu_int")) {
@@ -717,6 +776,8 @@ main(int argc, char **argv)
    if (kr_load(&r, text, len)) {
       if (is_libm) {
          case_libm(&r, fast);
+      } else if (is_dot) {
+         case_dot(&r);
       } else if (is_approx) {
          case_half_approx(&r, strcmp(argv[1], "half_approx_sm90") == 0);
       } else if (is_half) {
