@@ -30,6 +30,8 @@ const struct cuvk_cc_target compiler_test_nvidia = {
    .max_shared_bytes = 49152,
    /* An H100's descriptorIndexing features. */
    .tex_nonuniform = true, .surf_nonuniform = true,
+   /* VK_KHR_workgroup_memory_explicit_layout, which NVIDIA's driver has. */
+   .shared_atomic_int64 = true,
 };
 
 bool
