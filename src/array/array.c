@@ -237,6 +237,19 @@ cuvk_array_image_create(struct cuvk_context *ctx, const struct cuvk_format *form
 
    /* Storage access for the compute copy engine, where the device has it. */
    cuvk_array_storage_extras(dev, format->vk, geo->type, &create_flags, &usage);
+   /* Textures read 8- and 16-bit integers as normalised floats (and
+    * 8-bit and block-compressed ones as sRGB) through a view of the
+    * format's twin (texture_desc.c), which needs MUTABLE_FORMAT; the
+    * storage extras add it only to the texel sizes the copy shader
+    * reaches, so 1- and 2-byte formats had none and such textures were
+    * refused. */
+   if (!(create_flags & VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT)) {
+      VkImageFormatProperties mutable_limits;
+      VkImageCreateFlags mutable_flags = create_flags | VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
+      if (vkGetPhysicalDeviceImageFormatProperties(dev->pdev, format->vk, geo->type, VK_IMAGE_TILING_OPTIMAL, usage,
+                                                   mutable_flags, &mutable_limits) == VK_SUCCESS)
+         create_flags = mutable_flags;
+   }
 
    img = calloc(1, sizeof(*img));
    if (!img)

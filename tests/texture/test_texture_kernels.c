@@ -374,6 +374,59 @@ case_read_modes(void)
    OK(cuTexObjectDestroy(t));
    OK(cuArrayDestroy(a));
 
+   /* 1- and 2-byte texels read as normalised floats (a UNORM or SNORM
+    * view of the array's integer image): u8 x1, s8 x2, s16 x1.  Missing
+    * channels read 0. */
+   {
+      static const struct {
+         CUarray_format f;
+         unsigned ch, bytes;
+         bool is_signed;
+      } narrow[] = {
+         {CU_AD_FORMAT_UNSIGNED_INT8, 1, 1, false},
+         {CU_AD_FORMAT_SIGNED_INT8, 2, 1, true},
+         {CU_AD_FORMAT_SIGNED_INT16, 1, 2, true},
+      };
+      for (unsigned k = 0; k < sizeof(narrow) / sizeof(narrow[0]); k++) {
+         unsigned ch = narrow[k].ch, bytes = narrow[k].bytes;
+         uint8_t raw[H][W][4];
+         for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++)
+               for (unsigned b = 0; b < ch * bytes; b++)
+                  raw[y][x][b] = (uint8_t)(y * 37 + x * 11 + b * 101 + k);
+         /* Packed rows of the array's texels. */
+         uint8_t packed[H * W * 4];
+         for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++)
+               memcpy(&packed[(y * W + x) * ch * bytes], raw[y][x], ch * bytes);
+         a = array2d(W, H, narrow[k].f, ch, 0, packed, ch * bytes);
+         t = texture(a, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, 0);
+         launch(kernel("tex2d_float4"), W, H, 1, fargs);
+         OK(cuMemcpyDtoH(gotf, out, sizeof(gotf)));
+         bad = 0;
+         for (int y = 0; y < H; y++) {
+            for (int x = 0; x < W; x++) {
+               for (unsigned c = 0; c < 4; c++) {
+                  float want = 0.0f;
+                  if (c < ch) {
+                     const uint8_t *b = &raw[y][x][c * bytes];
+                     if (bytes == 1)
+                        want = narrow[k].is_signed ? fmaxf((int8_t)b[0] / 127.0f, -1.0f) : b[0] / 255.0f;
+                     else
+                        want = fmaxf((int16_t)(b[0] | b[1] << 8) / 32767.0f, -1.0f);
+                  }
+                  if (fabsf(gotf[y][x][c] - want) > 1e-6f && bad++ < 5)
+                     fprintf(stderr, "format 0x%x x%u (%d, %d).%u = %g, expected %g\n", narrow[k].f, ch, x, y, c,
+                             gotf[y][x][c], want);
+               }
+            }
+         }
+         CHECK(bad == 0);
+         OK(cuTexObjectDestroy(t));
+         OK(cuArrayDestroy(a));
+      }
+   }
+
    /* Channels a format lacks read 0, alpha too (CUDA on an H100). */
    float two[H][W][2];
    for (int y = 0; y < H; y++)
