@@ -505,6 +505,18 @@ tex_array_filter(CUarray_format format, unsigned flags)
    CUDA_TEXTURE_DESC td = tex_desc(CU_TR_FILTER_MODE_LINEAR, flags);
    return tex_create(&rd, &td, NULL);
 }
+/* Point sampling in CUDA's default read mode: 8/16-bit integers as
+ * normalised floats. */
+static int
+tex_array_point(CUarray_format format, unsigned channels)
+{
+   CUDA_RESOURCE_DESC rd = array_res(make_array(8, 8, 0, format, channels, 0));
+   CUDA_TEXTURE_DESC td = tex_desc(CU_TR_FILTER_MODE_POINT, 0);
+   return tex_create(&rd, &td, NULL);
+}
+static int tex_array_u8_point_ok(void) { return tex_array_point(CU_AD_FORMAT_UNSIGNED_INT8, 1); }
+static int tex_array_s8x2_point_ok(void) { return tex_array_point(CU_AD_FORMAT_SIGNED_INT8, 2); }
+static int tex_array_s16_point_ok(void) { return tex_array_point(CU_AD_FORMAT_SIGNED_INT16, 1); }
 static int tex_array_u8_linear(void) { return tex_array_filter(CU_AD_FORMAT_UNSIGNED_INT8, 0); }
 static int tex_array_u8_linear_int(void) { return tex_array_filter(CU_AD_FORMAT_UNSIGNED_INT8, CU_TRSF_READ_AS_INTEGER); }
 static int tex_array_u32_linear(void) { return tex_array_filter(CU_AD_FORMAT_UNSIGNED_INT32, 0); }
@@ -1208,6 +1220,9 @@ static const struct probe_case cases[] = {
    DRV("tex.array.seamless_layered", tex_array_layered_seamless),
    DRV("tex.cube.seamless.ok", tex_cube_seamless_ok),
    DRV("tex.cube.layered", tex_layered_cube),
+   DRV("tex.array.u8.point.ok", tex_array_u8_point_ok),
+   DRV("tex.array.s8x2.point.ok", tex_array_s8x2_point_ok),
+   DRV("tex.array.s16.point.ok", tex_array_s16_point_ok),
    DRV("tex.array.u8.linear_filter", tex_array_u8_linear),
    DRV("tex.array.u8.linear_filter_int", tex_array_u8_linear_int),
    DRV("tex.array.u32.linear_filter", tex_array_u32_linear),
