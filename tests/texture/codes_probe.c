@@ -1560,8 +1560,10 @@ main(int argc, char **argv)
    for (size_t i = 0; i < CASE_COUNT; i++)
       in_process |= !fork_all && !cases[i].forked && selected(cases[i].name, argc, argv, first);
    if (in_process) {
+      bool limits = !info_printed; /* a forked case may have printed them */
       init_cuda();
-      print_limits();
+      if (limits)
+         print_limits();
       for (size_t i = 0; i < CASE_COUNT; i++)
          if (!fork_all && !cases[i].forked && selected(cases[i].name, argc, argv, first))
             codes[i] = run_case(&cases[i]);
