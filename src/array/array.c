@@ -206,6 +206,66 @@ image_memory_type(const struct cuvk_device *dev, uint32_t bits)
    return bits ? (uint32_t)__builtin_ctz(bits) : UINT32_MAX;
 }
 
+/* Whether a texture may view an image of this format through another
+ * format of the same layout: 8- and 16-bit integers read as normalised
+ * floats (R8_UINT as R8_UNORM), 8-bit unsigned and block-compressed
+ * formats read as sRGB, signed BC4 and BC5 as unsigned (docs/textures.md,
+ * "Read modes and formats"). */
+static bool
+has_texture_views(VkFormat format)
+{
+   switch (format) {
+   case VK_FORMAT_R8_UINT:
+   case VK_FORMAT_R8_SINT:
+   case VK_FORMAT_R8G8_UINT:
+   case VK_FORMAT_R8G8_SINT:
+   case VK_FORMAT_R8G8B8A8_UINT:
+   case VK_FORMAT_R8G8B8A8_SINT:
+   case VK_FORMAT_R16_UINT:
+   case VK_FORMAT_R16_SINT:
+   case VK_FORMAT_R16G16_UINT:
+   case VK_FORMAT_R16G16_SINT:
+   case VK_FORMAT_R16G16B16A16_UINT:
+   case VK_FORMAT_R16G16B16A16_SINT:
+   case VK_FORMAT_R8G8B8A8_UNORM:
+   case VK_FORMAT_R8G8B8A8_SRGB:
+   case VK_FORMAT_BC1_RGBA_UNORM_BLOCK:
+   case VK_FORMAT_BC1_RGBA_SRGB_BLOCK:
+   case VK_FORMAT_BC2_UNORM_BLOCK:
+   case VK_FORMAT_BC2_SRGB_BLOCK:
+   case VK_FORMAT_BC3_UNORM_BLOCK:
+   case VK_FORMAT_BC3_SRGB_BLOCK:
+   case VK_FORMAT_BC4_UNORM_BLOCK:
+   case VK_FORMAT_BC4_SNORM_BLOCK:
+   case VK_FORMAT_BC5_UNORM_BLOCK:
+   case VK_FORMAT_BC5_SNORM_BLOCK:
+   case VK_FORMAT_BC7_UNORM_BLOCK:
+   case VK_FORMAT_BC7_SRGB_BLOCK:
+      return true;
+   default:
+      return false;
+   }
+}
+
+/* MUTABLE_FORMAT for an image that textures may view as another format.
+ * Storage for compute copies adds it to images of 4 bytes a texel or more
+ * (cuvk_array_storage_extras); 1- and 2-byte texels and block-compressed
+ * formats, which copies reach with transfer commands, need it here, or a
+ * texture reading an UNSIGNED_INT8 x1 array as normalised floats, CUDA's
+ * default read mode, could not be made. */
+static void
+texture_view_extras(const struct cuvk_device *dev, VkFormat format, VkImageType type, VkImageUsageFlags usage,
+                    VkImageCreateFlags *flags)
+{
+   VkImageCreateFlags f = *flags | VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
+   VkImageFormatProperties props;
+   if (f == *flags || !has_texture_views(format) || !(usage & VK_IMAGE_USAGE_SAMPLED_BIT))
+      return;
+   if (vkGetPhysicalDeviceImageFormatProperties(dev->pdev, format, type, VK_IMAGE_TILING_OPTIMAL, usage, f,
+                                                &props) == VK_SUCCESS)
+      *flags = f;
+}
+
 /* Creates the VkImage and its own memory for a new (not imported) array. */
 CUresult
 cuvk_array_image_create(struct cuvk_context *ctx, const struct cuvk_format *format,
@@ -237,19 +297,7 @@ cuvk_array_image_create(struct cuvk_context *ctx, const struct cuvk_format *form
 
    /* Storage access for the compute copy engine, where the device has it. */
    cuvk_array_storage_extras(dev, format->vk, geo->type, &create_flags, &usage);
-   /* Textures read 8- and 16-bit integers as normalised floats (and
-    * 8-bit and block-compressed ones as sRGB) through a view of the
-    * format's twin (texture_desc.c), which needs MUTABLE_FORMAT; the
-    * storage extras add it only to the texel sizes the copy shader
-    * reaches, so 1- and 2-byte formats had none and such textures were
-    * refused. */
-   if (!(create_flags & VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT)) {
-      VkImageFormatProperties mutable_limits;
-      VkImageCreateFlags mutable_flags = create_flags | VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
-      if (vkGetPhysicalDeviceImageFormatProperties(dev->pdev, format->vk, geo->type, VK_IMAGE_TILING_OPTIMAL, usage,
-                                                   mutable_flags, &mutable_limits) == VK_SUCCESS)
-         create_flags = mutable_flags;
-   }
+   texture_view_extras(dev, format->vk, geo->type, usage, &create_flags);
 
    img = calloc(1, sizeof(*img));
    if (!img)

@@ -360,6 +360,39 @@ case_read_modes(void)
    OK(cuTexObjectDestroy(t));
    OK(cuArrayDestroy(a));
 
+   /* One- and two-byte texels as normalised floats, CUDA's default read
+    * mode: the texture views the array's R8_UINT or R16_SINT image as
+    * R8_UNORM or R16_SNORM, which the image must allow. */
+   uint8_t gray[H][W];
+   int16_t s16[H][W];
+   for (int y = 0; y < H; y++) {
+      for (int x = 0; x < W; x++) {
+         gray[y][x] = (uint8_t)(y * 31 + x * 17);
+         s16[y][x] = (int16_t)((y - H / 2) * 9001 + x * 1234);
+      }
+   }
+   s16[0][0] = INT16_MIN; /* -32768 reads -1, as -32767 does */
+   for (int pass = 0; pass < 2; pass++) {
+      a = pass == 0 ? array2d(W, H, CU_AD_FORMAT_UNSIGNED_INT8, 1, 0, gray, 1)
+                    : array2d(W, H, CU_AD_FORMAT_SIGNED_INT16, 1, 0, s16, 2);
+      t = texture(a, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, 0);
+      launch(kernel("tex2d_float4"), W, H, 1, fargs);
+      OK(cuMemcpyDtoH(gotf, out, sizeof(gotf)));
+      bad = 0;
+      for (int y = 0; y < H; y++) {
+         for (int x = 0; x < W; x++) {
+            float want = pass == 0 ? gray[y][x] / 255.0f : fmaxf(s16[y][x] / 32767.0f, -1.0f);
+            for (int c = 0; c < 4; c++)
+               if (fabsf(gotf[y][x][c] - (c == 0 ? want : 0.0f)) > 1e-6f && bad++ < 5)
+                  fprintf(stderr, "%s (%d, %d).%d = %g, expected %g\n", pass == 0 ? "uchar" : "short", x, y, c,
+                          gotf[y][x][c], c == 0 ? want : 0.0f);
+         }
+      }
+      CHECK(bad == 0);
+      OK(cuTexObjectDestroy(t));
+      OK(cuArrayDestroy(a));
+   }
+
    int32_t ints[H][W];
    for (int y = 0; y < H; y++)
       for (int x = 0; x < W; x++)
