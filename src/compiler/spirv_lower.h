@@ -113,4 +113,9 @@ int cuvk_spirv_lower_alu(struct cuvk_spirv_emitter *e, const struct cuvk_ir_inst
 uint32_t cuvk_spirv_packed_op(struct cuvk_spirv_emitter *e, enum ptx_opcode op, bool bf,
                               uint32_t a, uint32_t b);
 
+/* The bits (a uint32, high half 0) of f32 value x rounded to f16 to
+ * nearest even, worked out on the integer bits as cvt.rn.f16.f32 is
+ * (spirv_lower_float.c): what sust.p stores in a half surface. */
+uint32_t cuvk_spirv_f32_to_f16_bits(struct cuvk_spirv_emitter *e, uint32_t x);
+
 #endif

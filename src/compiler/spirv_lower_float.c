@@ -1830,3 +1830,9 @@ cuvk_spirv_packed_op(struct cuvk_spirv_emitter *e, enum ptx_opcode op, bool bf, 
    uint32_t l = packed_lane(e, NULL, op, lo, bf), h = packed_lane(e, NULL, op, hi, bf);
    return cuvk_spirv_val(e, SpvOpBitwiseOr, u, l, cuvk_spirv_val(e, SpvOpShiftLeftLogical, u, h, sh));
 }
+
+uint32_t
+cuvk_spirv_f32_to_f16_bits(struct cuvk_spirv_emitter *e, uint32_t x)
+{
+   return f16_narrow_u32(e, x, 32, ALU_RN);
+}

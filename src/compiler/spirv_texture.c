@@ -66,6 +66,7 @@ _Static_assert(offsetof(struct cuvk_kernel_tex_record, flags) == RECORD_FLAGS &&
 #define HELPER_QUERY 0x7e400u     /* + surface */
 #define HELPER_TEXEL 0x7e500u     /* a texel of linear or pitched memory */
 #define HELPER_SPEC_MEMORY 0x7e600u /* the bool of CUVK_KERNEL_SPEC_TEX_MEMORY */
+#define HELPER_SUST_P 0x7e700u    /* + dimension; b: the out-of-range mode */
 
 enum oob_mode { OOB_TRAP, OOB_CLAMP, OOB_ZERO };
 
@@ -1278,14 +1279,238 @@ surface_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, bool st
    return id;
 }
 
+/* ---- sust.p ---- */
+
+/*
+ * A formatted store converts each 32-bit value to the surface's format
+ * (PTX ISA, sust): f32 for UNORM, SNORM and float formats, u32 for
+ * UINT, s32 for SINT.  The format is the surface record's, known only
+ * when the kernel runs, and so is the texel size whose storage binding
+ * holds the surface: the helper converts and packs the texel, then calls
+ * the sust.b helper of that size, so a kernel with sust.p declares the
+ * five storage bindings of the geometry (a device allowing fewer a
+ * stage refuses it, naming the limit, as any kernel needing too many).
+ *
+ * CUarray_format values the record holds (the compiler library does not
+ * include cuda.h): 0x01-0x03 u8/u16/u32, 0x08-0x0a s8/s16/s32, 0x10
+ * half, 0x20 float, 0xc0-0xc2 unorm8 x1/x2/x4, 0xc3-0xc5 unorm16,
+ * 0xc6-0xc8 snorm8, 0xc9-0xcb snorm16.  Others (10-10-10-2) fault
+ * (CUVK_KERNEL_FAULT_UNSUPPORTED).
+ */
+
+/* lo <= v <= hi for u32 value v. */
+static uint32_t
+u32_in(struct cuvk_spirv_emitter *e, uint32_t v, uint32_t lo, uint32_t hi)
+{
+   uint32_t t_bool = cuvk_spirv_type_bool(e);
+   return cuvk_spirv_val(e, SpvOpLogicalAnd, t_bool,
+                         cuvk_spirv_val(e, SpvOpUGreaterThanEqual, t_bool, v, cuvk_spirv_const_u32(e, lo)),
+                         cuvk_spirv_val(e, SpvOpULessThanEqual, t_bool, v, cuvk_spirv_const_u32(e, hi)));
+}
+
+/* f32 value f to a normalised integer of max steps (255, 65535, 127,
+ * 32767): NaN to 0, clamped to [0, 1] ([-1, 1] signed), times max,
+ * rounded to nearest even (Vulkan's and D3D's conversion); the bits of
+ * the (signed) integer. */
+static uint32_t
+float_to_norm(struct cuvk_spirv_emitter *e, uint32_t f, bool is_signed, uint32_t max)
+{
+   uint32_t f32 = cuvk_spirv_type_float(e, 32), u32 = cuvk_spirv_type_uint(e, 32);
+   uint32_t zero = cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0);
+   uint32_t nan = cuvk_spirv_val(e, SpvOpIsNan, cuvk_spirv_type_bool(e), f);
+   f = cuvk_spirv_val(e, SpvOpSelect, f32, nan, zero, f);
+   uint32_t lo = cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, is_signed ? 0xbf800000u : 0);
+   uint32_t one = cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0x3f800000u);
+   uint32_t c = cuvk_spirv_glsl(e, GLSLstd450FClamp, f32, f, lo, one);
+   union {
+      float f;
+      uint32_t u;
+   } m = {.f = (float)max};
+   uint32_t r = cuvk_spirv_glsl(e, GLSLstd450RoundEven, f32,
+                                cuvk_spirv_val(e, SpvOpFMul, f32, c, cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, m.u)));
+   return cuvk_spirv_val(e, is_signed ? SpvOpConvertFToS : SpvOpConvertFToU, u32, r);
+}
+
+/*
+ * void sust_p(u64 handle, uvec4 coords, uvec4 values) of one geometry
+ * and out-of-range mode: coords in texels (s32 bits), values the four
+ * 32-bit source elements (0 past the instruction's vector).  Channels
+ * the source lacks are written 0 (PTX leaves them unpredictable).
+ */
+static uint32_t
+formatted_store_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, enum cuvk_kernel_tex_dim dim,
+                   unsigned ncoords, enum oob_mode mode)
+{
+   uint32_t id = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_HELPER, HELPER_SUST_P + dim, mode, 0);
+   if (id)
+      return id;
+   /* The five stores first: helpers are emitted one at a time. */
+   uint32_t fns[CUVK_KERNEL_SURF_SIZE_COUNT];
+   for (unsigned size = 0; size < CUVK_KERNEL_SURF_SIZE_COUNT; size++) {
+      fns[size] = surface_fn(e, in, true, CUVK_KERNEL_SURF_BINDING(dim, size), dim, ncoords, size, mode);
+      if (!fns[size])
+         return 0;
+   }
+   uint32_t u32 = cuvk_spirv_type_uint(e, 32), u64 = cuvk_spirv_type_uint(e, 64);
+   uint32_t f32 = cuvk_spirv_type_float(e, 32), t_bool = cuvk_spirv_type_bool(e);
+   uint32_t uvec4 = cuvk_spirv_type_vector(e, u32, 4), t_void = cuvk_spirv_type_void(e);
+   uint32_t params[3] = {u64, uvec4, uvec4}, p[3];
+   struct cuvk_spirv_helper h;
+   id = cuvk_spirv_helper_begin(e, &h, t_void, params, 3, p);
+   cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_HELPER, HELPER_SUST_P + dim, mode, 0, id);
+   label(e, new_id(e));
+   uint32_t fmt_var = new_id(e), ch_var = new_id(e);
+   uint32_t ptr = cuvk_spirv_type_pointer(e, SpvStorageClassFunction, u32);
+   cuvk_spirv_do(e, SpvOpVariable, ptr, fmt_var, SpvStorageClassFunction);
+   cuvk_spirv_do(e, SpvOpVariable, ptr, ch_var, SpvStorageClassFunction);
+   uint32_t zero = cuvk_spirv_const_u32(e, 0);
+   cuvk_spirv_do(e, SpvOpStore, fmt_var, zero);
+   cuvk_spirv_do(e, SpvOpStore, ch_var, zero);
+
+   /* The record of a valid handle only (without objects the records'
+    * address is 0); a bad one goes to the 4-byte store, which reports
+    * it. */
+   uint32_t index, valid;
+   handle_slot(e, p[0], true, &index, &valid);
+   struct branch br;
+   if_begin(e, &br, valid, false);
+   cuvk_spirv_do(e, SpvOpStore, fmt_var, record_load(e, true, index, RECORD_FORMAT));
+   cuvk_spirv_do(e, SpvOpStore, ch_var, record_load(e, true, index, RECORD_CHANNELS));
+   if_end(e, &br);
+   uint32_t fmt = cuvk_spirv_val(e, SpvOpLoad, u32, fmt_var);
+   uint32_t channels = cuvk_spirv_val(e, SpvOpLoad, u32, ch_var);
+
+   uint32_t is_uint = u32_in(e, fmt, 0x01, 0x03), is_sint = u32_in(e, fmt, 0x08, 0x0a);
+   uint32_t is_half = u32_eq(e, fmt, 0x10), is_float = u32_eq(e, fmt, 0x20);
+   uint32_t is_un8 = u32_in(e, fmt, 0xc0, 0xc2), is_un16 = u32_in(e, fmt, 0xc3, 0xc5);
+   uint32_t is_sn8 = u32_in(e, fmt, 0xc6, 0xc8), is_sn16 = u32_in(e, fmt, 0xc9, 0xcb);
+   uint32_t bits8 = bool_or(e, bool_or(e, u32_eq(e, fmt, 0x01), u32_eq(e, fmt, 0x08)), bool_or(e, is_un8, is_sn8));
+   uint32_t bits16 = bool_or(e, bool_or(e, bool_or(e, u32_eq(e, fmt, 0x02), u32_eq(e, fmt, 0x09)), is_half),
+                             bool_or(e, is_un16, is_sn16));
+   uint32_t bits = cuvk_spirv_val(e, SpvOpSelect, u32, bits8, cuvk_spirv_const_u32(e, 8),
+                                  cuvk_spirv_val(e, SpvOpSelect, u32, bits16, cuvk_spirv_const_u32(e, 16),
+                                                 cuvk_spirv_const_u32(e, 32)));
+   uint32_t mask = cuvk_spirv_val(e, SpvOpSelect, u32, bits8, cuvk_spirv_const_u32(e, 0xffu),
+                                  cuvk_spirv_val(e, SpvOpSelect, u32, bits16, cuvk_spirv_const_u32(e, 0xffffu),
+                                                 cuvk_spirv_const_u32(e, 0xffffffffu)));
+   /* Integers saturate to the channel's range (as D3D's typed stores;
+    * PTX does not say). */
+   uint32_t umax = mask;
+   uint32_t smax = cuvk_spirv_val(e, SpvOpShiftRightLogical, u32, mask, cuvk_spirv_const_u32(e, 1));
+   uint32_t smin = cuvk_spirv_val(e, SpvOpNot, u32, smax);
+
+   uint32_t words[4] = {zero, zero, zero, zero};
+   for (unsigned i = 0; i < 4; i++) {
+      uint32_t v = cuvk_spirv_val(e, SpvOpCompositeExtract, u32, p[2], i);
+      uint32_t f = cuvk_spirv_val(e, SpvOpBitcast, f32, v);
+      uint32_t c = v;   /* float: the bits as they are */
+      c = cuvk_spirv_val(e, SpvOpSelect, u32, is_uint, cuvk_spirv_glsl(e, GLSLstd450UMin, u32, v, umax), c);
+      c = cuvk_spirv_val(e, SpvOpSelect, u32, is_sint, cuvk_spirv_glsl(e, GLSLstd450SClamp, u32, v, smin, smax), c);
+      c = cuvk_spirv_val(e, SpvOpSelect, u32, is_half, cuvk_spirv_f32_to_f16_bits(e, f), c);
+      c = cuvk_spirv_val(e, SpvOpSelect, u32, is_un8, float_to_norm(e, f, false, 255), c);
+      c = cuvk_spirv_val(e, SpvOpSelect, u32, is_un16, float_to_norm(e, f, false, 65535), c);
+      c = cuvk_spirv_val(e, SpvOpSelect, u32, is_sn8, float_to_norm(e, f, true, 127), c);
+      c = cuvk_spirv_val(e, SpvOpSelect, u32, is_sn16, float_to_norm(e, f, true, 32767), c);
+      c = cuvk_spirv_val(e, SpvOpBitwiseAnd, u32, c, mask);
+      /* Channel i starts at bit i * bits of the texel. */
+      uint32_t at = cuvk_spirv_val(e, SpvOpIMul, u32, cuvk_spirv_const_u32(e, i), bits);
+      uint32_t word = cuvk_spirv_val(e, SpvOpShiftRightLogical, u32, at, cuvk_spirv_const_u32(e, 5));
+      uint32_t shifted = cuvk_spirv_val(e, SpvOpShiftLeftLogical, u32, c,
+                                        cuvk_spirv_val(e, SpvOpBitwiseAnd, u32, at, cuvk_spirv_const_u32(e, 31)));
+      uint32_t present = cuvk_spirv_val(e, SpvOpULessThan, t_bool, cuvk_spirv_const_u32(e, i), channels);
+      for (unsigned k = 0; k <= i; k++) {
+         uint32_t here = cuvk_spirv_val(e, SpvOpLogicalAnd, t_bool, present, u32_eq(e, word, k));
+         words[k] = cuvk_spirv_val(e, SpvOpBitwiseOr, u32, words[k],
+                                   cuvk_spirv_val(e, SpvOpSelect, u32, here, shifted, zero));
+      }
+   }
+   uint32_t texel = cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, uvec4, words, 4);
+   uint32_t size = cuvk_spirv_val(e, SpvOpIMul, u32, cuvk_spirv_val(e, SpvOpShiftRightLogical, u32, bits,
+                                                                     cuvk_spirv_const_u32(e, 3)),
+                                  channels);
+   uint32_t known = bool_or(e, bool_or(e, bool_or(e, is_uint, is_sint), bool_or(e, is_half, is_float)),
+                            bool_or(e, bool_or(e, is_un8, is_un16), bool_or(e, is_sn8, is_sn16)));
+   /* A bad handle: the 4-byte store reports it. */
+   size = cuvk_spirv_val(e, SpvOpSelect, u32, valid, size, cuvk_spirv_const_u32(e, 4));
+   uint32_t l_case[CUVK_KERNEL_SURF_SIZE_COUNT], l_default = new_id(e), l_merge = new_id(e);
+   for (unsigned i = 0; i < CUVK_KERNEL_SURF_SIZE_COUNT; i++)
+      l_case[i] = new_id(e);
+   uint32_t ok = cuvk_spirv_val(e, SpvOpLogicalOr, t_bool, known, cuvk_spirv_val(e, SpvOpLogicalNot, t_bool, valid));
+   size = cuvk_spirv_val(e, SpvOpSelect, u32, ok, size, zero);
+   cuvk_spirv_do(e, SpvOpSelectionMerge, l_merge, SpvSelectionControlMaskNone);
+   cuvk_spirv_do(e, SpvOpSwitch, size, l_default, 1, l_case[0], 2, l_case[1], 4, l_case[2], 8, l_case[3], 16,
+                 l_case[4]);
+   for (unsigned i = 0; i < CUVK_KERNEL_SURF_SIZE_COUNT; i++) {
+      label(e, l_case[i]);
+      cuvk_spirv_do(e, SpvOpFunctionCall, t_void, new_id(e), fns[i], p[0], p[1], texel);
+      cuvk_spirv_do(e, SpvOpBranch, l_merge);
+   }
+   /* A format sust.p does not convert to (10-10-10-2): a fault, not
+    * wrong texels. */
+   label(e, l_default);
+   cuvk_spirv_store_fault(e, CUVK_KERNEL_FAULT_UNSUPPORTED);
+   cuvk_spirv_do(e, SpvOpBranch, l_merge);
+   label(e, l_merge);
+   cuvk_spirv_do(e, SpvOpReturn);
+   cuvk_spirv_helper_end(e, &h, "cuvk_sust_p");
+   return id;
+}
+
+/* sust.p.{1d,2d,3d,a1d,a2d}{,.v2,.v4}.b32 [handle, {coords}], {values}:
+ * x in texels, not bytes. */
+static int
+lower_formatted_store(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
+{
+   enum cuvk_kernel_tex_dim dim;
+   unsigned ncoords;
+   if (in->op != PTX_OP_SUST)
+      return fail(e, in, "formatted load (suld.p)") ? 1 : -1;
+   if (!geometry(e, in, false, &dim, &ncoords))
+      return -1;
+   bool arrayed = dim_arrayed(dim);
+   unsigned given_coords = dim == CUVK_KERNEL_DIM_3D || dim == CUVK_KERNEL_DIM_2D_ARRAY ? 4
+                           : dim == CUVK_KERNEL_DIM_1D_ARRAY                            ? 2
+                                                                                        : ncoords;
+   enum ptx_modifier type = cuvk_spirv_type_mod(in, 0);
+   unsigned vec = cuvk_spirv_has_mod(in, PTX_MOD_V4) ? 4 : cuvk_spirv_has_mod(in, PTX_MOD_V2) ? 2 : 1;
+   if (type >= PTX_MOD_COUNT || ptx_modifier_table[type].bits != 32 || in->src_count != 1 + given_coords + vec ||
+       in->src[0].kind != CUVK_IR_VAL_ADDR || !in->src[0].has_reg)
+      return cuvk_spirv_fail(e, CUVK_CC_INVALID, in, "sust.p: expected .b32, [handle, {coordinates}] and %u values",
+                             vec) ? 1 : -1;
+   enum oob_mode mode = cuvk_spirv_has_mod(in, PTX_MOD_CLAMP) ? OOB_CLAMP
+                        : cuvk_spirv_has_mod(in, PTX_MOD_ZERO) ? OOB_ZERO
+                                                               : OOB_TRAP;
+   uint32_t fn = formatted_store_fn(e, in, dim, ncoords + arrayed, mode);
+   if (!fn)
+      return -1;
+   uint32_t u32 = cuvk_spirv_type_uint(e, 32), uvec4 = cuvk_spirv_type_vector(e, u32, 4);
+   struct cuvk_ir_value hv = {.kind = CUVK_IR_VAL_REG, .reg = in->src[0].reg};
+   uint32_t handle = cuvk_spirv_read(e, &hv, CUVK_SPIRV_UINT, 64);
+   uint32_t zero = cuvk_spirv_const_u32(e, 0);
+   uint32_t parts[4] = {zero, zero, zero, zero}, values[4] = {zero, zero, zero, zero};
+   unsigned first = arrayed ? 2 : 1;
+   for (unsigned i = 0; i < ncoords; i++)
+      parts[i] = cuvk_spirv_read(e, &in->src[first + i], CUVK_SPIRV_UINT, 32);
+   if (arrayed)
+      parts[ncoords] = cuvk_spirv_read(e, &in->src[1], CUVK_SPIRV_UINT, 32);
+   for (unsigned i = 0; i < vec; i++)
+      values[i] = cuvk_spirv_read(e, &in->src[1 + given_coords + i], CUVK_SPIRV_UINT, 32);
+   uint32_t coords = cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, uvec4, parts, 4);
+   uint32_t texel = cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, uvec4, values, 4);
+   cuvk_spirv_do(e, SpvOpFunctionCall, cuvk_spirv_type_void(e), new_id(e), fn, handle, coords, texel);
+   return e->failed ? -1 : 1;
+}
+
 static int
 lower_surface(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
 {
    bool store = in->op == PTX_OP_SUST;
    enum cuvk_kernel_tex_dim dim;
    unsigned ncoords;
+   if (cuvk_spirv_has_mod(in, PTX_MOD_SU_P))
+      return lower_formatted_store(e, in);
    if (!cuvk_spirv_has_mod(in, PTX_MOD_SU_B))
-      return fail(e, in, cuvk_spirv_has_mod(in, PTX_MOD_SU_P) ? "formatted access (.p)" : "this form") ? 1 : -1;
+      return fail(e, in, "this form") ? 1 : -1;
    if (!geometry(e, in, false, &dim, &ncoords))
       return -1;
    /* PTX passes .3d and .a2d coordinates as a .v4, .a1d as a .v2; the

@@ -227,3 +227,24 @@ extern "C" __global__ void tex_cubemap_layered_grad(cudaTextureObject_t t, const
       out[i] = texCubemapLayeredGrad<float4>(t, d.x, d.y, d.z, (int)d.w, gx, gy);
    }
 }
+
+// sust.p, the formatted store (no C++ call emits it: inline PTX): each
+// texel gets n 32-bit values (floats, or integers, as the surface's
+// format takes them), converted to the surface's format.
+extern "C" __global__ void surf2d_formatted(cudaSurfaceObject_t s, const uint4 *vals, int w, int h, int n)
+{
+   int x = blockIdx.x * blockDim.x + threadIdx.x;
+   int y = blockIdx.y;
+   if (x >= w || y >= h)
+      return;
+   uint4 v = vals[y * w + x];
+   if (n == 1)
+      asm volatile("sust.p.2d.b32.trap [%0, {%1, %2}], {%3};" ::"l"(s), "r"(x), "r"(y), "r"(v.x) : "memory");
+   else if (n == 2)
+      asm volatile("sust.p.2d.v2.b32.trap [%0, {%1, %2}], {%3, %4};" ::"l"(s), "r"(x), "r"(y), "r"(v.x), "r"(v.y)
+                   : "memory");
+   else
+      asm volatile("sust.p.2d.v4.b32.trap [%0, {%1, %2}], {%3, %4, %5, %6};" ::"l"(s), "r"(x), "r"(y), "r"(v.x),
+                   "r"(v.y), "r"(v.z), "r"(v.w)
+                   : "memory");
+}
