@@ -139,6 +139,9 @@ context_create_device(struct cuvk_context *ctx)
          .shaderInt64 = VK_TRUE,
          .shaderInt16 = have.features.shaderInt16,
          .shaderFloat64 = have.features.shaderFloat64,
+         /* Textures of layered cubemaps are cube array views, sampled
+          * by tex.acube; without it cuTexObjectCreate refuses them. */
+         .imageCubeArray = have.features.imageCubeArray,
          .sparseBinding = dev->sparse_reservations,
          .sparseResidencyBuffer = dev->sparse_reservations,
       },
@@ -165,6 +168,7 @@ context_create_device(struct cuvk_context *ctx)
       .max_storage_descriptors = dev->props.limits.maxPerStageDescriptorStorageImages,
       .tex_nonuniform = have12.shaderSampledImageArrayNonUniformIndexing,
       .surf_nonuniform = have12.shaderStorageImageArrayNonUniformIndexing,
+      .image_cube_array = have.features.imageCubeArray,
       .shared_atomic_int64 = shared_atomic_int64,
    };
    cuvk_texture_target(&dev->props.limits, &ctx->kernel_target.tex_slots, &ctx->kernel_target.surf_slots);

@@ -325,7 +325,10 @@ kr_run(struct kr *r, const char *kernel, const uint32_t grid[3], const uint32_t 
    struct kr_buffer *params = kr_alloc(r, spans_at + span_count * sizeof(struct cuvk_kernel_span));
    struct kr_buffer *globals = params ? kr_alloc(r, (global_count + 1) * 8) : NULL;
    struct kr_buffer *range_buf = globals ? kr_alloc(r, sizeof(ranges)) : NULL;
-   struct kr_buffer *fault_buf = range_buf ? kr_alloc(r, 4 + CUVK_KERNEL_SCRATCH_SIZE) : NULL;
+   /* The fault word and scratch, sized as launch.c sizes them: a faulting
+    * 32-byte access (sm_100's .v8.f32) lands as far as byte 271. */
+   struct kr_buffer *fault_buf = range_buf ? kr_alloc(r, 16 + CUVK_KERNEL_SCRATCH_SIZE + 16)
+                                           : NULL;
    if (!fault_buf) {
       fprintf(stderr, "%s: allocating the run's buffers failed\n", r->h.name);
       free(k.words);

@@ -607,6 +607,66 @@ case_vector_add(struct kr *r)
       CHECK(((uint8_t *)c->map)[N * 4 + i] == 0x77);
 }
 
+/* tests/kernels/wide_access.cu: 32-byte structs copied through the
+ * kernel, one ld/st.global.v8.f32, .v4.f64 or .v4.u64 each for sm_100
+ * (two 16-byte accesses for sm_75).  A refusal fails here: these are
+ * plain loads and stores, whatever target nvcc wrote. */
+static void
+case_wide_access(struct kr *r)
+{
+   enum { N = 777, BLOCK = 64, GUARD = 64 };
+   struct kr_buffer *buf[8];
+   for (int k = 0; k < 8; k++) {
+      buf[k] = kr_alloc(r, N * 32 + GUARD);
+      CHECK(buf[k] != NULL);
+      if (!buf[k])
+         return;
+      CHECK(buf[k]->addr % 32 == 0);
+   }
+   if (!load_file(r))
+      return;
+   float *a = buf[0]->map;
+   double *c = buf[2]->map, *e = buf[4]->map;
+   int64_t *g = buf[6]->map;
+   for (int i = 0; i < N * 8; i++)
+      a[i] = (float)(i % 1013) * 0.37f - 100.0f;
+   for (int i = 0; i < N * 4; i++) {
+      c[i] = (double)i * 1.0000001 - 3.5;
+      e[i] = 1.0 / (double)(i + 1);
+      g[i] = (int64_t)(0x0123456789abcdefull * (uint64_t)(i + 1));
+   }
+   for (int k = 1; k < 8; k += 2)
+      memset(buf[k]->map, 0x77, N * 32 + GUARD);
+   int n = N;
+   struct kr_arg args[9];
+   for (int k = 0; k < 8; k++)
+      args[k] = KR_ARG(buf[k]->addr);
+   args[8] = KR_ARG(n);
+   if (!run(r, "wide_access", (N + BLOCK - 1) / BLOCK, BLOCK, 0, args, 9, 0)) {
+      if (skipped)
+         failures++;
+      skipped = false;
+      return;
+   }
+   const float *b = buf[1]->map;
+   const double *d = buf[3]->map, *f = buf[5]->map;
+   const int64_t *h = buf[7]->map;
+   for (int i = 0; i < N * 8; i++)
+      CHECK(b[i] == a[i] * 2.0f + (float)(i % 8));
+   for (int i = 0; i < N * 4; i++) {
+      CHECK(d[i] == c[i] + 1.0);
+      double fe = i % 4 == 0 ? e[i] * 3.0 : i % 4 == 3 ? e[i] - 1.0 : e[i];
+      CHECK(f[i] == fe);
+      uint64_t gu = (uint64_t)g[i];
+      uint64_t he = i % 4 == 0 ? gu + 1 : i % 4 == 1 ? gu ^ 5 : i % 4 == 2 ? gu << 1 : 0 - gu;
+      CHECK((uint64_t)h[i] == he);
+   }
+   /* Nothing past element n - 1 was written. */
+   for (int k = 1; k < 8; k += 2)
+      for (int i = 0; i < GUARD; i++)
+         CHECK(((uint8_t *)buf[k]->map)[N * 32 + i] == 0x77);
+}
+
 static void
 case_saxpy(struct kr *r)
 {
@@ -1565,6 +1625,7 @@ static const struct {
    { "half_atomics", case_half_atomics },
    { "half_compare", case_half_compare },
    { "shared_atomics64", case_shared_atomics64 },
+   { "wide_access", case_wide_access },
 };
 
 int
