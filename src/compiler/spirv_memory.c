@@ -303,7 +303,8 @@ static uint32_t
 shared_elem_ptr(struct cuvk_spirv_emitter *e, unsigned bits, uint32_t index)
 {
    uint32_t var = shared_var(e);
-   uint32_t ptr = cuvk_spirv_type_pointer(e, SpvStorageClassWorkgroup, cuvk_spirv_type_uint(e, bits));
+   uint32_t ptr = cuvk_spirv_type_pointer(e, SpvStorageClassWorkgroup,
+                                          cuvk_spirv_type_uint(e, bits));
    if (bits == 64)
       var = e->shared64_var;
    if (!e->shared64)

@@ -1522,6 +1522,82 @@ case_shared64(struct kr *r)
    }
 }
 
+/* shared_atomics64.cu: nvcc's 64-bit shared atomics, 128 threads of a
+ * block on each counter; the last block partly full.  Doubles are
+ * multiples of 1/4 below 2^20, so their sum is exact in any order. */
+static void
+case_shared_atomics64(struct kr *r)
+{
+   enum { N = 600, BLOCK = 128, GRID = (N + BLOCK - 1) / BLOCK };
+   struct kr_buffer *x = kr_alloc(r, N * 8), *k = kr_alloc(r, N * 8);
+   struct kr_buffer *out = kr_alloc(r, GRID * 10 * 8), *olds = kr_alloc(r, N * 8);
+   CHECK(x && k && out && olds);
+   if (!x || !k || !out || !olds || !load_file(r))
+      return;
+   double *xs = x->map;
+   int64_t *ks = k->map;
+   for (int i = 0; i < N; i++) {
+      xs[i] = ((i * 37) % 401 - 200) * 0.25;
+      /* Both signs, high words that differ. */
+      ks[i] = (int64_t)((i * 7919) % 1000 - 500) * 0x100000007ll + i;
+   }
+   int n = N;
+   bool ran = run(r, "shared_atomics64", GRID, BLOCK, 0,
+                  (struct kr_arg[]){ KR_ARG(x->addr), KR_ARG(k->addr), KR_ARG(out->addr),
+                                     KR_ARG(olds->addr), KR_ARG(n) },
+                  5, 0);
+   if (!r->target.shared_atomic_int64) {
+      printf("compiler.run.shared_atomics64: the device lacks "
+             "VK_KHR_workgroup_memory_explicit_layout: the kernel must be refused\n");
+      CHECK(!ran && skipped);
+      return;
+   }
+   if (!ran)
+      return;
+   const uint64_t step = 0x100000001ull, *o = out->map, *ol = olds->map;
+   for (int b = 0; b < GRID; b++) {
+      int first = b * BLOCK, count = N - first < BLOCK ? N - first : BLOCK;
+      double dsum = 0, dmax = -1e300;
+      uint64_t umax = 0, band = ~0ull, bor = 0, bxor = 0;
+      int64_t smin = 0;
+      bool swapped_known = false;
+      for (int i = first; i < first + count; i++) {
+         uint64_t u = (uint64_t)ks[i];
+         dsum += xs[i];
+         dmax = xs[i] > dmax ? xs[i] : dmax;
+         umax = u > umax ? u : umax;
+         smin = ks[i] < smin ? ks[i] : smin;
+         band &= ~(1ull << ((i * 5) & 63));
+         bor |= 1ull << ((i * 7) & 63);
+         bxor ^= u;
+         swapped_known = swapped_known || o[b * 10 + 8] == u;
+      }
+      const uint64_t *ob = o + b * 10;
+      double d;
+      memcpy(&d, &ob[0], 8);
+      CHECK(d == dsum);
+      memcpy(&d, &ob[1], 8);
+      CHECK(d == dmax);
+      CHECK(ob[2] == 0xfffffff0ull + count * step);
+      CHECK(ob[3] == umax);
+      CHECK((int64_t)ob[4] == smin);
+      CHECK(ob[5] == band);
+      CHECK(ob[6] == bor);
+      CHECK(ob[7] == bxor);
+      CHECK(swapped_known);
+      /* The unsigned add's olds: each step once. */
+      uint64_t got[BLOCK], want[BLOCK];
+      for (int t = 0; t < count; t++) {
+         got[t] = ol[first + t];
+         want[t] = 0xfffffff0ull + t * step;
+      }
+      if (!same_values(got, want, count)) {
+         fprintf(stderr, "block %d: the olds of atomicAdd are not its %d steps\n", b, count);
+         failures++;
+      }
+   }
+}
+
 static const struct {
    const char *name;
    void (*run)(struct kr *r);
@@ -1548,6 +1624,7 @@ static const struct {
    { "warp", case_warp },
    { "half_atomics", case_half_atomics },
    { "half_compare", case_half_compare },
+   { "shared_atomics64", case_shared_atomics64 },
    { "wide_access", case_wide_access },
 };
 

@@ -6,6 +6,7 @@
  * checked against the same computation on the host.
  *
  *    test_module CASE VECTOR_ADD.ptx SAXPY.ptx DEFAULT.fatbin LZ4.fatbin SASS.fatbin
+ *                [SHARED_ATOMICS64.ptx]
  */
 #include <cuda.h>
 #include <math.h>
@@ -18,7 +19,7 @@
 
 #include "driver_harness.h"
 
-static const char *paths[5];
+static const char *paths[6];
 
 /* a + b = c over n elements in memory the caller gives, checked. */
 static void
@@ -928,10 +929,116 @@ case_ahead(void)
    drv_test_teardown();
 }
 
+static int
+cmp_u64(const void *a, const void *b)
+{
+   unsigned long long x = *(const unsigned long long *)a, y = *(const unsigned long long *)b;
+   return x < y ? -1 : x > y;
+}
+
+/* shared_atomics64.cu through the driver API: 64-bit atomics on shared
+ * memory need VK_KHR_workgroup_memory_explicit_layout, which the context
+ * enables where the device has it (NVIDIA); elsewhere (lavapipe 22.3)
+ * cuModuleGetFunction refuses the kernel with NOT_SUPPORTED and the case
+ * says skipped.  Every block's finals and the olds of its unsigned add
+ * are checked exactly (compiler.run.shared_atomics64 does the same
+ * without cuvk's driver). */
+static void
+case_shared_atomics64(void)
+{
+   enum { N = 600, BLOCK = 128, GRID = (N + BLOCK - 1) / BLOCK };
+   if (!paths[5])
+      cuvk_test_skip("no shared_atomics64.ptx given");
+   drv_test_setup(NULL);
+   char *ptx = drv_test_read_file(paths[5], NULL);
+   CUmodule mod;
+   CUfunction f;
+   OK(cuModuleLoadData(&mod, ptx));
+   CUresult r = cuModuleGetFunction(&f, mod, "shared_atomics64");
+   if (r == CUDA_ERROR_NOT_SUPPORTED) {
+      OK(cuModuleUnload(mod));
+      free(ptx);
+      drv_test_teardown();
+      cuvk_test_skip("cuModuleGetFunction: NOT_SUPPORTED: the device has no "
+                     "VK_KHR_workgroup_memory_explicit_layout for 64-bit shared atomics");
+   }
+   OK(r);
+   double *x = malloc(N * sizeof(double));
+   long long *k = malloc(N * sizeof(long long));
+   unsigned long long *out = calloc(GRID * 10, 8), *olds = calloc(N, 8);
+   for (int i = 0; i < N; i++) {
+      x[i] = ((i * 37) % 401 - 200) * 0.25;
+      k[i] = (long long)((i * 7919) % 1000 - 500) * 0x100000007ll + i;
+   }
+   CUdeviceptr dx, dk, dout, dolds;
+   OK(cuMemAlloc(&dx, N * sizeof(double)));
+   OK(cuMemAlloc(&dk, N * sizeof(long long)));
+   OK(cuMemAlloc(&dout, GRID * 10 * 8));
+   OK(cuMemAlloc(&dolds, N * 8));
+   OK(cuMemcpyHtoD(dx, x, N * sizeof(double)));
+   OK(cuMemcpyHtoD(dk, k, N * sizeof(long long)));
+   int n = N;
+   void *params[] = {&dx, &dk, &dout, &dolds, &n};
+   OK(cuLaunchKernel(f, GRID, 1, 1, BLOCK, 1, 1, 0, NULL, params, NULL));
+   OK(cuMemcpyDtoH(out, dout, GRID * 10 * 8));
+   OK(cuMemcpyDtoH(olds, dolds, N * 8));
+   const unsigned long long step = 0x100000001ull;
+   for (int b = 0; b < GRID; b++) {
+      int first = b * BLOCK, count = N - first < BLOCK ? N - first : BLOCK;
+      const unsigned long long *o = out + b * 10;
+      double dsum = 0, dmax = -1e300, d;
+      unsigned long long umax = 0, band = ~0ull, bor = 0, bxor = 0;
+      long long smin = 0;
+      bool swapped_known = false;
+      for (int i = first; i < first + count; i++) {
+         unsigned long long u = (unsigned long long)k[i];
+         dsum += x[i];
+         dmax = x[i] > dmax ? x[i] : dmax;
+         umax = u > umax ? u : umax;
+         smin = k[i] < smin ? k[i] : smin;
+         band &= ~(1ull << ((i * 5) & 63));
+         bor |= 1ull << ((i * 7) & 63);
+         bxor ^= u;
+         swapped_known = swapped_known || o[8] == u;
+      }
+      memcpy(&d, &o[0], 8);
+      CHECK(d == dsum);
+      memcpy(&d, &o[1], 8);
+      CHECK(d == dmax);
+      CHECK(o[2] == 0xfffffff0ull + count * step);
+      CHECK(o[3] == umax);
+      CHECK((long long)o[4] == smin);
+      CHECK(o[5] == band);
+      CHECK(o[6] == bor);
+      CHECK(o[7] == bxor);
+      CHECK(swapped_known);
+      /* The unsigned add's olds: each step once. */
+      unsigned long long got[BLOCK];
+      memcpy(got, olds + first, count * 8);
+      qsort(got, count, 8, cmp_u64);
+      int bad = 0;
+      for (int t = 0; t < count; t++)
+         bad += got[t] != 0xfffffff0ull + t * step;
+      CHECK(bad == 0);
+   }
+   OK(cuMemFree(dx));
+   OK(cuMemFree(dk));
+   OK(cuMemFree(dout));
+   OK(cuMemFree(dolds));
+   OK(cuModuleUnload(mod));
+   free(x);
+   free(k);
+   free(out);
+   free(olds);
+   free(ptx);
+   drv_test_teardown();
+}
+
 static const struct {
    const char *name;
    void (*fn)(void);
 } cases[] = {
+   {"kernel.shared_atomics64", case_shared_atomics64},
    {"module.ahead", case_ahead},
    {"kernel.span_edges", case_span_edges},
    {"kernel.span_wild", case_span_wild},
@@ -953,11 +1060,12 @@ main(int argc, char **argv)
 {
    if (argc == 3 && strcmp(argv[1], "--skip") == 0)
       cuvk_test_skip("%s", argv[2]);
-   if (argc != 7) {
-      fprintf(stderr, "usage: %s CASE VECTOR_ADD.ptx SAXPY.ptx DEFAULT.fatbin LZ4.fatbin SASS.fatbin\n", argv[0]);
+   if (argc != 7 && argc != 8) {
+      fprintf(stderr, "usage: %s CASE VECTOR_ADD.ptx SAXPY.ptx DEFAULT.fatbin LZ4.fatbin SASS.fatbin "
+              "[SHARED_ATOMICS64.ptx]\n", argv[0]);
       return 1;
    }
-   for (int i = 0; i < 5; i++)
+   for (int i = 0; i < argc - 2; i++)
       paths[i] = argv[2 + i];
    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
       if (strcmp(cases[i].name, argv[1]) == 0) {
