@@ -1374,8 +1374,9 @@ formatted_store_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in,
    handle_slot(e, p[0], true, &index, &valid);
    struct branch br;
    if_begin(e, &br, valid, false);
-   cuvk_spirv_do(e, SpvOpStore, fmt_var, record_load(e, true, index, RECORD_FORMAT));
-   cuvk_spirv_do(e, SpvOpStore, ch_var, record_load(e, true, index, RECORD_CHANNELS));
+   uint32_t rec = record_address(e, true, index);
+   cuvk_spirv_do(e, SpvOpStore, fmt_var, record_field(e, rec, RECORD_FORMAT, u32, 4));
+   cuvk_spirv_do(e, SpvOpStore, ch_var, record_field(e, rec, RECORD_CHANNELS, u32, 4));
    if_end(e, &br);
    uint32_t fmt = cuvk_spirv_val(e, SpvOpLoad, u32, fmt_var);
    uint32_t channels = cuvk_spirv_val(e, SpvOpLoad, u32, ch_var);
