@@ -69,10 +69,23 @@ handle_tag(bool surfaces)
    return surfaces ? CUVK_KERNEL_HANDLE_SURF : CUVK_KERNEL_HANDLE_TEX;
 }
 
+/* The flag bits of a slot's handle (kernel_abi.h): what a kernel would
+ * otherwise load from the record before every sample. */
+static uint64_t
+handle_flags(const struct cuvk_tex_table *t, uint32_t slot)
+{
+   const struct cuvk_kernel_tex_record *r = &t->records[slot];
+   if (t->surfaces)
+      return 0;
+   return (r->kind != CUVK_KERNEL_RES_IMAGE ? CUVK_KERNEL_HANDLE_MEMORY : 0) |
+          (r->flags & CUVK_KERNEL_TEX_NORMALIZED ? CUVK_KERNEL_HANDLE_NORMALIZED : 0) |
+          (r->flags & CUVK_KERNEL_TEX_TEXEL_SAMPLER ? CUVK_KERNEL_HANDLE_TEXEL_SAMPLER : 0);
+}
+
 static uint64_t
 handle_make(const struct cuvk_tex_table *t, uint32_t slot)
 {
-   return handle_tag(t->surfaces) << CUVK_KERNEL_HANDLE_TAG_SHIFT |
+   return handle_tag(t->surfaces) << CUVK_KERNEL_HANDLE_TAG_SHIFT | handle_flags(t, slot) |
           (uint64_t)t->slots[slot].generation << CUVK_KERNEL_HANDLE_GEN_SHIFT | (uint64_t)(slot + 1);
 }
 
@@ -91,12 +104,12 @@ slot_find(const struct cuvk_tex_table *t, uint64_t handle, const char *entry, ui
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: %s 0", entry, kind_name(t->surfaces));
    uint64_t tag = handle >> CUVK_KERNEL_HANDLE_TAG_SHIFT;
    uint32_t slot = (uint32_t)(handle & CUVK_KERNEL_HANDLE_SLOT_MASK);
-   uint32_t gen = (uint32_t)(handle >> CUVK_KERNEL_HANDLE_GEN_SHIFT);
+   uint32_t gen = (uint32_t)(handle >> CUVK_KERNEL_HANDLE_GEN_SHIFT & CUVK_KERNEL_HANDLE_GEN_MASK);
    if (tag == handle_tag(!t->surfaces))
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is a %s, not a %s", entry, (unsigned long long)handle,
                         kind_name(!t->surfaces), kind_name(t->surfaces));
    if (tag != handle_tag(t->surfaces) || slot == 0 || slot > t->slot_count || !t->slots ||
-       !t->slots[slot - 1].used || t->slots[slot - 1].generation != gen)
+       !t->slots[slot - 1].used || t->slots[slot - 1].generation != gen || handle != handle_make(t, slot - 1))
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is not a live %s of the current context", entry,
                         (unsigned long long)handle, kind_name(t->surfaces));
    *out = slot - 1;
@@ -398,22 +411,26 @@ texture_image_setup(struct cuvk_context *ctx, struct cuvk_tex_plan *plan, const 
                         ri.format->name, (td->flags & CU_TRSF_SRGB) ? " as sRGB" : "");
    VkImageViewType view_type;
    enum cuvk_kernel_tex_dim dim = image_dim(&ri, false, &view_type);
-   /* The context does not enable imageCubeArray (yet). */
-   if (view_type == VK_IMAGE_VIEW_TYPE_CUBE_ARRAY)
-      return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "%s: textures of layered cubemaps are not supported by cuvk yet",
-                        entry);
+   /* Cube array views need imageCubeArray, which the context enables
+    * where the device has it. */
+   if (view_type == VK_IMAGE_VIEW_TYPE_CUBE_ARRAY && !ctx->kernel_target.image_cube_array)
+      return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "%s: %s lacks imageCubeArray: no textures of layered cubemaps",
+                        entry, ctx->dev->props.deviceName);
    CUresult res = view_create(ctx, &ri, view_type, vk, VK_IMAGE_USAGE_SAMPLED_BIT, entry, &s->view);
    if (res != CUDA_SUCCESS)
       return res;
    /* The plan's sampler: no custom border colour (tables_get cleared
-    * custom_border_color, so a colour Vulkan lacks was refused), always
-    * normalised coordinates (the kernel scales CUDA's texel ones). */
+    * custom_border_color, so a colour Vulkan lacks was refused); texel
+    * coordinates where the plan says Vulkan takes them, else normalised
+    * ones (the kernel scales CUDA's texel ones). */
    VkResult vr = vkCreateSampler(ctx->vk, &plan->sampler, NULL, &s->sampler);
    if (vr != VK_SUCCESS)
       return cuvk_vk_error(vr, "vkCreateSampler for a texture object");
    s->binding = CUVK_KERNEL_TEX_BINDING(dim, type);
    record_image(&s->record, &ri);
    record_sampling(&s->record, plan);
+   if (plan->texel_coords)
+      s->record.flags |= CUVK_KERNEL_TEX_TEXEL_SAMPLER;
    return CUDA_SUCCESS;
 }
 
@@ -532,7 +549,7 @@ object_create(bool surface, unsigned long long *handle, const CUDA_RESOURCE_DESC
       struct cuvk_tex_slot *slot = &t->slots[i];
       slot->used = true;
       /* A new generation, never 0, so an old handle of this slot fails. */
-      slot->generation = (slot->generation + 1) & 0xffffffffu;
+      slot->generation = (uint32_t)((slot->generation + 1) & CUVK_KERNEL_HANDLE_GEN_MASK);
       if (!slot->generation)
          slot->generation = 1;
       slot->res = *rd;
@@ -547,6 +564,7 @@ object_create(bool surface, unsigned long long *handle, const CUDA_RESOURCE_DESC
       slot->sampler = s.sampler;
       slot->binding = s.binding;
       t->records[i] = s.record;
+      t->memory_objects += !surface && s.record.kind != CUVK_KERNEL_RES_IMAGE;
       t->version++;
       *handle = handle_make(t, i);
    }
@@ -611,6 +629,7 @@ object_destroy(bool surface, uint64_t handle, const char *entry)
       slot->view = VK_NULL_HANDLE;
       slot->sampler = VK_NULL_HANDLE;
       slot->binding = UINT32_MAX;
+      t->memory_objects -= !surface && t->records[i].kind != CUVK_KERNEL_RES_IMAGE;
       memset(&t->records[i], 0, sizeof(t->records[i]));
       t->version++;
    }
@@ -781,8 +800,15 @@ dummy_get(struct cuvk_context *ctx, struct cuvk_tex_tables *tt, uint32_t b, cons
       geo.create_flags = VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT;
       view_type = VK_IMAGE_VIEW_TYPE_CUBE;
       break;
+   case CUVK_KERNEL_DIM_CUBE_ARRAY:
+      /* One cube; only kernels translated for a device with
+       * imageCubeArray declare this binding. */
+      geo.type = VK_IMAGE_TYPE_2D;
+      geo.layers = 6;
+      geo.create_flags = VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT;
+      view_type = VK_IMAGE_VIEW_TYPE_CUBE_ARRAY;
+      break;
    default:
-      /* Cube arrays: the compiler refuses .acube (no imageCubeArray). */
       return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "%s: binding %u's dimension has no stand-in image yet", entry, b);
    }
    VkImageUsageFlags usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
@@ -874,6 +900,13 @@ binding_set_get(struct cuvk_context *ctx, struct cuvk_tex_tables *tt, uint64_t m
    cuvk_list_addtail(&s->link, &tt->binding_sets);
    *out = s;
    return CUDA_SUCCESS;
+}
+
+bool
+cuvk_texture_memory_live(const struct cuvk_context *ctx)
+{
+   const struct cuvk_tex_tables *tt = __atomic_load_n(&ctx->textures, __ATOMIC_ACQUIRE);
+   return tt && tt->tex.memory_objects;
 }
 
 CUresult
