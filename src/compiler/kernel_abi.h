@@ -270,12 +270,22 @@ enum cuvk_kernel_tex_kind {
    CUVK_KERNEL_RES_PITCH2D = 3,  /* pitched memory: address, width, height, pitch */
 };
 
-/* Bits of cuvk_kernel_tex_record.flags */
-#define CUVK_KERNEL_TEX_READ_AS_INTEGER 0x01u  /* CU_TRSF_READ_AS_INTEGER */
-#define CUVK_KERNEL_TEX_NORMALIZED 0x02u       /* CU_TRSF_NORMALIZED_COORDINATES */
-#define CUVK_KERNEL_TEX_SRGB 0x10u             /* CU_TRSF_SRGB */
-#define CUVK_KERNEL_TEX_TEXEL_SAMPLER 0x100u   /* cuvk's: the sampler takes texel
-                                                * coordinates */
+/* Bits of cuvk_kernel_tex_record.flags: CUDA's flags as the texture
+ * description resolves them for the record's format, so a kernel reading
+ * memory need not know which formats each applies to:
+ *   READ_AS_INTEGER  tex returns integers: 8/16-bit integers with
+ *                    CU_TRSF_READ_AS_INTEGER, and 32-bit integers always
+ *                    (never HALF, FLOAT or the UNORM/SNORM formats);
+ *   NORMALIZED       CU_TRSF_NORMALIZED_COORDINATES;
+ *   SRGB             CU_TRSF_SRGB where it converts: normalised-float
+ *                    reads of 8-bit unsigned formats (UNSIGNED_INT8,
+ *                    UNORM_INT8X*: red, green and blue, not alpha) and,
+ *                    over arrays, BC1/2/3/7 (the view converts those);
+ *   TEXEL_SAMPLER    cuvk's: the sampler takes texel coordinates. */
+#define CUVK_KERNEL_TEX_READ_AS_INTEGER 0x01u
+#define CUVK_KERNEL_TEX_NORMALIZED 0x02u
+#define CUVK_KERNEL_TEX_SRGB 0x10u
+#define CUVK_KERNEL_TEX_TEXEL_SAMPLER 0x100u
 
 struct cuvk_kernel_tex_record {
    uint32_t kind;             /* enum cuvk_kernel_tex_kind */

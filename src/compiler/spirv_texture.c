@@ -405,14 +405,33 @@ descriptor_load(struct cuvk_spirv_emitter *e, const struct binding *b, bool surf
 #define MODE_MIRROR 2u
 #define MODE_BORDER 3u
 #define FILTER_LINEAR 1u
-#define FMT_U8 0x01u
-#define FMT_U16 0x02u
-#define FMT_U32 0x03u
-#define FMT_S8 0x08u
-#define FMT_S16 0x09u
-#define FMT_S32 0x0au
 #define FMT_HALF 0x10u
 #define FMT_FLOAT 0x20u
+#define FMT_UNORM_1010102 0x50u
+#define FMT_VECTORS 0xc0u   /* UNORM_INT8X1, the first of CUDA 12's twelve */
+
+/* The constant vector of four copies of constant scalar (vtype's
+ * components), cached as constants are, under c = 1: scalar constants
+ * leave c 0, and b here is the scalar's id, not a value. */
+static uint32_t
+splat_const(struct cuvk_spirv_emitter *e, uint32_t vtype, uint32_t scalar)
+{
+   uint32_t id = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_CONST, vtype, scalar, 1);
+   if (id)
+      return id;
+   id = new_id(e);
+   cuvk_spirv_global(e, SpvOpConstantComposite, vtype, id, scalar, scalar, scalar, scalar);
+   cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_CONST, vtype, scalar, 1, id);
+   return id;
+}
+
+/* vec4 of a float's bits, four times. */
+static uint32_t
+vec4_const(struct cuvk_spirv_emitter *e, uint32_t bits)
+{
+   return splat_const(e, cuvk_spirv_type_vector(e, cuvk_spirv_type_float(e, 32), 4),
+                      cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, bits));
+}
 
 /* if (cond) { ... } and if (cond) { ... } else { ... } */
 struct branch {
@@ -516,8 +535,9 @@ address_axis(struct cuvk_spirv_emitter *e, uint32_t i, uint32_t n, uint32_t mode
 /*
  * uvec4 cuvk_tex_texel(u32 slot, u32 x, u32 y): the texel at (x, y) (s32
  * bits) of a linear or pitched texture, after the address modes, as the
- * bits of what tex returns: floats for normalised-float reads, halves
- * and floats, integers (sign-extended) for element reads of integers.
+ * bits of what tex returns: floats for normalised-float reads (sRGB
+ * converted where the record says), halves and floats, integers
+ * (sign-extended) for element reads of integers.
  */
 static uint32_t
 texel_fn(struct cuvk_spirv_emitter *e)
@@ -537,8 +557,7 @@ texel_fn(struct cuvk_spirv_emitter *e)
    cuvk_spirv_do(e, SpvOpVariable, cuvk_spirv_type_pointer(e, SpvStorageClassFunction, uvec4), words,
                  SpvStorageClassFunction);
    uint32_t zero = cuvk_spirv_const_u32(e, 0);
-   uint32_t zero4 = cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, uvec4,
-                                          (const uint32_t[]){zero, zero, zero, zero}, 4);
+   uint32_t zero4 = splat_const(e, uvec4, zero);
    cuvk_spirv_do(e, SpvOpStore, words, zero4);
 
    uint32_t rec = record_address(e, false, p[0]);
@@ -569,28 +588,52 @@ texel_fn(struct cuvk_spirv_emitter *e)
       at[axis] = address_axis(e, p[1 + axis], axis ? height : width, mode, &inside[axis]);
    }
 
-   uint32_t is8 = bool_or(e, u32_eq(e, fmt, FMT_U8), u32_eq(e, fmt, FMT_S8));
-   uint32_t is16 = bool_or(e, bool_or(e, u32_eq(e, fmt, FMT_U16), u32_eq(e, fmt, FMT_S16)), u32_eq(e, fmt, FMT_HALF));
-   uint32_t is_half = u32_eq(e, fmt, FMT_HALF), is_float = u32_eq(e, fmt, FMT_FLOAT);
-   uint32_t is32 = bool_or(e, bool_or(e, u32_eq(e, fmt, FMT_U32), u32_eq(e, fmt, FMT_S32)), is_float);
-   uint32_t is_signed = bool_or(e, bool_or(e, u32_eq(e, fmt, FMT_S8), u32_eq(e, fmt, FMT_S16)),
-                                u32_eq(e, fmt, FMT_S32));
-   /* Formats beyond CUDA's classic eight (the UNORM/SNORM vectors) are
-    * not read from memory yet: a fault, not wrong texels. */
-   uint32_t known = bool_or(e, bool_or(e, is8, is16), is32);
-   fault_unless(e, known, CUVK_KERNEL_FAULT_UNSUPPORTED);
-   uint32_t esize = cuvk_spirv_val(e, SpvOpSelect, u32, is8, cuvk_spirv_const_u32(e, 1),
-                                   cuvk_spirv_val(e, SpvOpSelect, u32, is16, cuvk_spirv_const_u32(e, 2),
-                                                  cuvk_spirv_const_u32(e, 4)));
-   uint32_t tsize = cuvk_spirv_val(e, SpvOpIMul, u32, esize, channels);
+   /* The element format, decoded by arithmetic: texel_fn is inlined at
+    * every sample (nine times in a box filter), so no tables and no
+    * branches.  CUDA 12's vectors, 0xc0 + 3 * k + {x1, x2, x4} with k = 0
+    * to 3 for unorm8, unorm16, snorm8, snorm16, are read as the classic
+    * code of their element (0x01, 0x02, 0x08, 0x09) as normalised floats
+    * (the record never asks integers of them).  A classic code c holds
+    * the sign in bit 3 and log2 of the element's bytes as ((c + (c >> 3))
+    * & 3) - 1 for integers (unsigned 1, 2, 3; signed 8, 9, 10) and c >> 4
+    * for HALF (0x10) and FLOAT (0x20).  10-10-10-2
+    * is one word, its alpha 2 bits wide.  The host admits no other
+    * format over memory (texture_desc.c's check_linear_format). */
+   uint32_t vec = cuvk_spirv_val(e, SpvOpISub, u32, fmt, cuvk_spirv_const_u32(e, FMT_VECTORS));
+   uint32_t k = cuvk_spirv_val(e, SpvOpUDiv, u32, vec, cuvk_spirv_const_u32(e, 3));
+   /* (k & 1) + 1 + 7 * (k >> 1): 0x01, 0x02, 0x08, 0x09 */
+   uint32_t classic = cuvk_spirv_val(
+      e, SpvOpIAdd, u32,
+      cuvk_spirv_val(e, SpvOpIAdd, u32, cuvk_spirv_val(e, SpvOpBitwiseAnd, u32, k, cuvk_spirv_const_u32(e, 1)),
+                     cuvk_spirv_const_u32(e, 1)),
+      cuvk_spirv_val(e, SpvOpIMul, u32, cuvk_spirv_val(e, SpvOpShiftRightLogical, u32, k, cuvk_spirv_const_u32(e, 1)),
+                     cuvk_spirv_const_u32(e, 7)));
+   uint32_t c = cuvk_spirv_val(e, SpvOpSelect, u32,
+                               cuvk_spirv_val(e, SpvOpULessThan, t_bool, vec, cuvk_spirv_const_u32(e, 12)),
+                               classic, fmt);
+   uint32_t is_half = u32_eq(e, c, FMT_HALF), is_float = u32_eq(e, c, FMT_FLOAT);
+   uint32_t is_1010 = u32_eq(e, c, FMT_UNORM_1010102);
+   uint32_t c_sign = cuvk_spirv_val(e, SpvOpShiftRightLogical, u32, c, cuvk_spirv_const_u32(e, 3));
+   uint32_t int_log2 = cuvk_spirv_val(
+      e, SpvOpISub, u32,
+      cuvk_spirv_val(e, SpvOpBitwiseAnd, u32, cuvk_spirv_val(e, SpvOpIAdd, u32, c, c_sign), cuvk_spirv_const_u32(e, 3)),
+      cuvk_spirv_const_u32(e, 1));
+   uint32_t size_log2 = cuvk_spirv_val(
+      e, SpvOpSelect, u32, cuvk_spirv_val(e, SpvOpULessThan, t_bool, c, cuvk_spirv_const_u32(e, FMT_HALF)), int_log2,
+      cuvk_spirv_val(e, SpvOpShiftRightLogical, u32, c, cuvk_spirv_const_u32(e, 4)));
+   uint32_t is_signed = cuvk_spirv_val(e, SpvOpINotEqual, t_bool,
+                                       cuvk_spirv_val(e, SpvOpBitwiseAnd, u32, c, cuvk_spirv_const_u32(e, 8)), zero);
+   uint32_t bits = cuvk_spirv_val(e, SpvOpSelect, u32, is_1010, cuvk_spirv_const_u32(e, 10),
+                                  cuvk_spirv_val(e, SpvOpShiftLeftLogical, u32, cuvk_spirv_const_u32(e, 8), size_log2));
+   uint32_t tsize = cuvk_spirv_val(e, SpvOpSelect, u32, is_1010, cuvk_spirv_const_u32(e, 4),
+                                   cuvk_spirv_val(e, SpvOpShiftLeftLogical, u32, channels, size_log2));
    uint32_t in_both = cuvk_spirv_val(e, SpvOpLogicalAnd, t_bool, inside[0], inside[1]);
-   uint32_t fetch = cuvk_spirv_val(e, SpvOpLogicalAnd, t_bool, in_both, known);
 
    /* The texel's bytes, one load of its size (the base is aligned to
     * 256 bytes and the pitch to 512, so a texel is aligned to its size),
     * or two for 16 bytes. */
    struct branch br;
-   if_begin(e, &br, fetch, false);
+   if_begin(e, &br, in_both, false);
    uint32_t off = cuvk_spirv_val(e, SpvOpIAdd, u64,
                                  cuvk_spirv_val(e, SpvOpIMul, u64, cuvk_spirv_val(e, SpvOpUConvert, u64, at[1]), pitch),
                                  cuvk_spirv_val(e, SpvOpIMul, u64, cuvk_spirv_val(e, SpvOpUConvert, u64, at[0]),
@@ -625,58 +668,100 @@ texel_fn(struct cuvk_spirv_emitter *e)
    label(e, l_merge);
    if_end(e, &br);
 
-   /* The channels, converted as the read mode says. */
+   /* The four channels at once, as vectors.  Channel i's bits at the
+    * bottom of a lane: word (bits * i) / 32 shifted right by the rest. */
    uint32_t raw = cuvk_spirv_val(e, SpvOpLoad, uvec4, words);
-   uint32_t as_int = cuvk_spirv_val(e, SpvOpINotEqual, t_bool,
-                                    cuvk_spirv_val(e, SpvOpBitwiseAnd, u32, flags,
-                                                   cuvk_spirv_const_u32(e, CUVK_KERNEL_TEX_READ_AS_INTEGER)),
-                                    zero);
-   uint32_t is_int32 = bool_or(e, u32_eq(e, fmt, FMT_U32), u32_eq(e, fmt, FMT_S32));
-   uint32_t read_int = bool_or(e, is_int32,
-                               cuvk_spirv_val(e, SpvOpLogicalAnd, t_bool, as_int,
-                                              cuvk_spirv_val(e, SpvOpLogicalNot, t_bool,
-                                                             bool_or(e, is_half, is_float))));
-   uint32_t bits = cuvk_spirv_val(e, SpvOpIMul, u32, esize, cuvk_spirv_const_u32(e, 8));
-   /* 255 or 65535; 127 or 32767 */
-   uint32_t unorm_max = cuvk_spirv_val(e, SpvOpSelect, f32, is8,
-                                       cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0x437f0000u),
-                                       cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0x477fff00u));
-   uint32_t snorm_max = cuvk_spirv_val(e, SpvOpSelect, f32, is8,
-                                       cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0x42fe0000u),
-                                       cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0x46fffe00u));
-   uint32_t minus_one = cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0xbf800000u);
-   uint32_t vec2 = cuvk_spirv_type_vector(e, f32, 2);
-   uint32_t out[4];
-   for (unsigned c = 0; c < 4; c++) {
-      uint32_t bit = cuvk_spirv_val(e, SpvOpIMul, u32, bits, cuvk_spirv_const_u32(e, c));
+   uint32_t lane[4];
+   lane[0] = cuvk_spirv_val(e, SpvOpCompositeExtract, u32, raw, 0);
+   for (unsigned i = 1; i < 4; i++) {
+      uint32_t bit = cuvk_spirv_val(e, SpvOpIMul, u32, bits, cuvk_spirv_const_u32(e, i));
       uint32_t word = cuvk_spirv_val(e, SpvOpVectorExtractDynamic, u32, raw,
                                      cuvk_spirv_val(e, SpvOpShiftRightLogical, u32, bit, cuvk_spirv_const_u32(e, 5)));
-      uint32_t shift = cuvk_spirv_val(e, SpvOpBitwiseAnd, u32, bit, cuvk_spirv_const_u32(e, 31));
-      uint32_t ux = cuvk_spirv_val(e, SpvOpBitFieldUExtract, u32, word, shift, bits);
-      uint32_t sx = cuvk_spirv_val(e, SpvOpBitFieldSExtract, u32, word, shift, bits);
-      uint32_t iv = cuvk_spirv_val(e, SpvOpSelect, u32, is_signed, sx, ux);
-      uint32_t fhalf = cuvk_spirv_val(e, SpvOpCompositeExtract, f32,
-                                      cuvk_spirv_glsl(e, GLSLstd450UnpackHalf2x16, vec2, ux), 0);
-      uint32_t fun = cuvk_spirv_val(e, SpvOpFDiv, f32, cuvk_spirv_val(e, SpvOpConvertUToF, f32, ux), unorm_max);
-      uint32_t fsn = cuvk_spirv_glsl(e, GLSLstd450FMax, f32,
-                                     cuvk_spirv_val(e, SpvOpFDiv, f32, cuvk_spirv_val(e, SpvOpConvertSToF, f32, sx),
-                                                    snorm_max),
-                                     minus_one);
-      uint32_t fv = cuvk_spirv_val(e, SpvOpSelect, f32, is_signed, fsn, fun);
-      fv = cuvk_spirv_val(e, SpvOpSelect, f32, is_half, fhalf, fv);
-      fv = cuvk_spirv_val(e, SpvOpSelect, f32, is_float, cuvk_spirv_val(e, SpvOpBitcast, f32, ux), fv);
-      uint32_t v = cuvk_spirv_val(e, SpvOpSelect, u32, read_int, iv, cuvk_spirv_val(e, SpvOpBitcast, u32, fv));
-      /* Outside: the border colour (integers take it truncated), 0 for
-       * linear memory. */
-      uint32_t border = record_field(e, rec, RECORD_BORDER + 4 * c, f32, 4);
-      uint32_t bv = cuvk_spirv_val(e, SpvOpSelect, u32, read_int, cuvk_spirv_val(e, SpvOpConvertFToS, u32, border),
-                                   cuvk_spirv_val(e, SpvOpBitcast, u32, border));
-      bv = cuvk_spirv_val(e, SpvOpSelect, u32, linear, zero, bv);
-      v = cuvk_spirv_val(e, SpvOpSelect, u32, in_both, v, bv);
-      uint32_t present = cuvk_spirv_val(e, SpvOpULessThan, t_bool, cuvk_spirv_const_u32(e, c), channels);
-      out[c] = cuvk_spirv_val(e, SpvOpSelect, u32, present, v, zero);
+      lane[i] = cuvk_spirv_val(e, SpvOpShiftRightLogical, u32, word,
+                               cuvk_spirv_val(e, SpvOpBitwiseAnd, u32, bit, cuvk_spirv_const_u32(e, 31)));
    }
-   cuvk_spirv_do(e, SpvOpReturnValue, cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, uvec4, out, 4));
+   /* Then each channel alone, zero- or sign-extended: shifted up by 32
+    * minus its width and back down. */
+   uint32_t left = cuvk_spirv_val(e, SpvOpISub, u32, cuvk_spirv_const_u32(e, 32), bits);
+   uint32_t left_a = cuvk_spirv_val(e, SpvOpSelect, u32, is_1010, cuvk_spirv_const_u32(e, 30), left);
+   uint32_t leftv = cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, uvec4,
+                                          (const uint32_t[]){left, left, left, left_a}, 4);
+   uint32_t up = cuvk_spirv_val(e, SpvOpShiftLeftLogical, uvec4,
+                                cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, uvec4, lane, 4), leftv);
+   uint32_t ux = cuvk_spirv_val(e, SpvOpShiftRightLogical, uvec4, up, leftv);
+   uint32_t sx = cuvk_spirv_val(e, SpvOpShiftRightArithmetic, uvec4, up, leftv);
+
+   /* Normalised floats: v / (2^width - 1), or max(v / (2^(width-1) - 1),
+    * -1) when signed (255, 65535, 1023 and 3; 127, 32767); halves; floats. */
+   uint32_t vec4 = cuvk_spirv_type_vector(e, f32, 4);
+   uint32_t umax = cuvk_spirv_val(e, SpvOpShiftRightLogical, u32, cuvk_spirv_const_u32(e, UINT32_MAX), left);
+   uint32_t fu = cuvk_spirv_val(e, SpvOpConvertUToF, f32, umax);
+   uint32_t fu_a = cuvk_spirv_val(e, SpvOpSelect, f32, is_1010,
+                                  cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0x40400000u), fu);   /* 3 */
+   uint32_t fs = cuvk_spirv_val(e, SpvOpConvertUToF, f32,
+                                cuvk_spirv_val(e, SpvOpShiftRightLogical, u32, umax, cuvk_spirv_const_u32(e, 1)));
+   uint32_t fun = cuvk_spirv_val(e, SpvOpFDiv, vec4, cuvk_spirv_val(e, SpvOpConvertUToF, vec4, ux),
+                                 cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, vec4,
+                                                       (const uint32_t[]){fu, fu, fu, fu_a}, 4));
+   uint32_t fsn = cuvk_spirv_val(e, SpvOpFDiv, vec4, cuvk_spirv_val(e, SpvOpConvertSToF, vec4, sx),
+                                 cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, vec4,
+                                                       (const uint32_t[]){fs, fs, fs, fs}, 4));
+   fsn = cuvk_spirv_glsl(e, GLSLstd450FMax, vec4, fsn, vec4_const(e, 0xbf800000u));
+   uint32_t vec2 = cuvk_spirv_type_vector(e, f32, 2);
+   uint32_t fhalf = cuvk_spirv_emit_value(
+      e, SpvOpCompositeConstruct, vec4,
+      (const uint32_t[]){cuvk_spirv_glsl(e, GLSLstd450UnpackHalf2x16, vec2, lane[0]),
+                         cuvk_spirv_glsl(e, GLSLstd450UnpackHalf2x16, vec2,
+                                         cuvk_spirv_val(e, SpvOpCompositeExtract, u32, raw, 1))},
+      2);
+   uint32_t fv = cuvk_spirv_val(e, SpvOpSelect, vec4, is_signed, fsn, fun);
+   fv = cuvk_spirv_val(e, SpvOpSelect, vec4, is_half, fhalf, fv);
+   fv = cuvk_spirv_val(e, SpvOpSelect, vec4, is_float, cuvk_spirv_val(e, SpvOpBitcast, vec4, raw), fv);
+
+   /* sRGB to linear, of red, green and blue and before any filtering, as
+    * Vulkan's _SRGB formats: v / 12.92 up to 0.04045, else ((v + 0.055) /
+    * 1.055)^2.4.  The record sets the flag only for normalised reads of
+    * 8-bit unsigned formats (texture.c). */
+   uint32_t srgb = cuvk_spirv_val(e, SpvOpINotEqual, t_bool,
+                                  cuvk_spirv_val(e, SpvOpBitwiseAnd, u32, flags,
+                                                 cuvk_spirv_const_u32(e, CUVK_KERNEL_TEX_SRGB)),
+                                  zero);
+   uint32_t bvec4 = cuvk_spirv_type_vector(e, t_bool, 4);
+   uint32_t low = cuvk_spirv_val(e, SpvOpVectorTimesScalar, vec4, fv,
+                                 cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0x3d9e8391u));   /* 1 / 12.92 */
+   uint32_t high = cuvk_spirv_glsl(e, GLSLstd450Pow, vec4,
+                                   cuvk_spirv_glsl(e, GLSLstd450Fma, vec4, fv,
+                                                   vec4_const(e, 0x3f72a76eu),    /* 1 / 1.055 */
+                                                   vec4_const(e, 0x3d558919u)),   /* 0.055 / 1.055 */
+                                   vec4_const(e, 0x4019999au));                   /* 2.4 */
+   uint32_t lin = cuvk_spirv_val(e, SpvOpSelect, vec4,
+                                 cuvk_spirv_val(e, SpvOpFOrdLessThanEqual, bvec4, fv,
+                                                vec4_const(e, 0x3d25aee6u)),   /* 0.04045 */
+                                 low, high);
+   uint32_t rgb = cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, bvec4,
+                                        (const uint32_t[]){srgb, srgb, srgb, cuvk_spirv_const_bool(e, false)}, 4);
+   fv = cuvk_spirv_val(e, SpvOpSelect, vec4, rgb, lin, fv);
+
+   /* The read mode (the record's flag is set exactly where tex returns
+    * integers, sign-extended); outside, the border colour (integers take
+    * it truncated), 0 for linear memory; channels the format lacks 0. */
+   uint32_t read_int = cuvk_spirv_val(e, SpvOpINotEqual, t_bool,
+                                      cuvk_spirv_val(e, SpvOpBitwiseAnd, u32, flags,
+                                                     cuvk_spirv_const_u32(e, CUVK_KERNEL_TEX_READ_AS_INTEGER)),
+                                      zero);
+   uint32_t iv = cuvk_spirv_val(e, SpvOpSelect, uvec4, is_signed, sx, ux);
+   uint32_t v = cuvk_spirv_val(e, SpvOpSelect, uvec4, read_int, iv, cuvk_spirv_val(e, SpvOpBitcast, uvec4, fv));
+   uint32_t border = record_field(e, rec, RECORD_BORDER, vec4, 16);
+   uint32_t bv = cuvk_spirv_val(e, SpvOpSelect, uvec4, read_int, cuvk_spirv_val(e, SpvOpConvertFToS, uvec4, border),
+                                cuvk_spirv_val(e, SpvOpBitcast, uvec4, border));
+   bv = cuvk_spirv_val(e, SpvOpSelect, uvec4, linear, zero4, bv);
+   v = cuvk_spirv_val(e, SpvOpSelect, uvec4, in_both, v, bv);
+   uint32_t present[4] = {cuvk_spirv_const_bool(e, true)};
+   for (unsigned i = 1; i < 4; i++)
+      present[i] = cuvk_spirv_val(e, SpvOpULessThan, t_bool, cuvk_spirv_const_u32(e, i), channels);
+   v = cuvk_spirv_val(e, SpvOpSelect, uvec4, cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, bvec4, present, 4),
+                      v, zero4);
+   cuvk_spirv_do(e, SpvOpReturnValue, v);
    cuvk_spirv_helper_end(e, &h, "cuvk_tex_texel");
    return id;
 }

@@ -358,10 +358,21 @@ record_image(struct cuvk_kernel_tex_record *r, const struct resource_image *ri)
    r->levels = ri->levels;
 }
 
+/* The plan's sampling state, its flags resolved for the format as
+ * kernel_abi.h says: kernels reading memory decode the format themselves
+ * and need only know whether the result is integers and whether sRGB
+ * converts. */
 static void
-record_sampling(struct cuvk_kernel_tex_record *r, const CUDA_TEXTURE_DESC *td)
+record_sampling(struct cuvk_kernel_tex_record *r, const struct cuvk_tex_plan *plan)
 {
-   r->flags = td->flags & (CUVK_KERNEL_TEX_READ_AS_INTEGER | CUVK_KERNEL_TEX_NORMALIZED | CUVK_KERNEL_TEX_SRGB);
+   const CUDA_TEXTURE_DESC *td = &plan->tex;
+   r->flags = 0;
+   if (plan->sampled != CUVK_TEX_SAMPLED_FLOAT)
+      r->flags |= CUVK_KERNEL_TEX_READ_AS_INTEGER;
+   if (td->flags & CU_TRSF_NORMALIZED_COORDINATES)
+      r->flags |= CUVK_KERNEL_TEX_NORMALIZED;
+   if (plan->srgb)
+      r->flags |= CUVK_KERNEL_TEX_SRGB;
    for (unsigned i = 0; i < 3; i++)
       r->address_mode[i] = td->addressMode[i];
    r->filter_mode = td->filterMode;
@@ -417,7 +428,7 @@ texture_image_setup(struct cuvk_context *ctx, struct cuvk_tex_plan *plan, const 
       return cuvk_vk_error(vr, "vkCreateSampler for a texture object");
    s->binding = CUVK_KERNEL_TEX_BINDING(dim, type);
    record_image(&s->record, &ri);
-   record_sampling(&s->record, td);
+   record_sampling(&s->record, plan);
    if (plan->texel_coords)
       s->record.flags |= CUVK_KERNEL_TEX_TEXEL_SAMPLER;
    return CUDA_SUCCESS;
@@ -439,7 +450,7 @@ texture_memory_setup(const struct cuvk_tex_plan *plan, struct slot_setup *s)
    r->levels = 1;
    r->pitch = plan->pitch;
    s->binding = UINT32_MAX;
-   record_sampling(r, &plan->tex);
+   record_sampling(r, plan);
 }
 
 /* A surface over the plan's array (cuvk_surf_desc_check has checked it),

@@ -261,13 +261,9 @@ check_linear_format(CUarray_format format, unsigned channels, const char *what,
       return cuvk_error(CUDA_ERROR_INVALID_VALUE,
                         TEX_ENTRY ": %s memory cannot hold block-compressed CU_AD_FORMAT_%s", what,
                         (*out)->name);
-   /* Kernels read memory textures texel by texel (spirv_texture.c) and
-    * unpack only whole-channel formats; 10-10-10-2 has never been taken
-    * over memory. */
-   if ((*out)->vk == VK_FORMAT_A2B10G10R10_UNORM_PACK32)
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE,
-                        TEX_ENTRY ": CU_AD_FORMAT_%s is not a format of %s memory textures", (*out)->name,
-                        what);
+   /* Every other format of the table is one kernels decode from memory
+    * (spirv_texture.c's texel_fn: the classic eight, the UNORM/SNORM
+    * vectors and 10-10-10-2). */
    return CUDA_SUCCESS;
 }
 

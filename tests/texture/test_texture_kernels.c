@@ -989,6 +989,258 @@ case_fetch_linear(void)
    OK(cuMemFree(out));
 }
 
+/* ---- CUDA 12's vector formats, 10-10-10-2 and sRGB over memory ---- */
+
+/* sRGB to linear as Vulkan's _SRGB formats define it. */
+static double
+srgb_to_linear(double c)
+{
+   return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4);
+}
+
+static bool
+format_is_vector(CUarray_format f)
+{
+   return f >= CU_AD_FORMAT_UNORM_INT8X1 && f <= CU_AD_FORMAT_SNORM_INT16X4;
+}
+
+/* Bytes per texel of the formats these cases take. */
+static unsigned
+texel_bytes(CUarray_format f, unsigned ch)
+{
+   if (format_is_vector(f)) {
+      unsigned k = f - CU_AD_FORMAT_UNORM_INT8X1;
+      return (k / 3 % 2 ? 2 : 1) * ch;
+   }
+   if (f == CU_AD_FORMAT_UNORM_INT_101010_2)
+      return 4;
+   return (f == CU_AD_FORMAT_UNSIGNED_INT8 ? 1 : 2) * ch;   /* UNSIGNED_INT8, UNSIGNED_INT16 */
+}
+
+/* Channel c of the texel at t as a normalised-float read returns it, sRGB
+ * converted where srgb (red, green and blue of 8-bit unsigned formats). */
+static double
+texel_float(CUarray_format f, unsigned ch, const uint8_t *t, unsigned c, bool srgb)
+{
+   if (c >= ch)
+      return 0.0;
+   if (f == CU_AD_FORMAT_UNORM_INT_101010_2) {
+      uint32_t w = t[0] | (uint32_t)t[1] << 8 | (uint32_t)t[2] << 16 | (uint32_t)t[3] << 24;
+      return c < 3 ? (double)(w >> (10 * c) & 1023) / 1023.0 : (double)(w >> 30) / 3.0;
+   }
+   unsigned k = format_is_vector(f) ? f - CU_AD_FORMAT_UNORM_INT8X1 : f == CU_AD_FORMAT_UNSIGNED_INT8 ? 0 : 3;
+   unsigned size = k / 3 % 2 ? 2 : 1;
+   bool is_signed = k >= 6;
+   uint32_t u = t[c * size];
+   if (size == 2)
+      u |= (uint32_t)t[c * size + 1] << 8;
+   double v;
+   if (is_signed) {
+      int32_t s = size == 1 ? (int8_t)u : (int16_t)u;
+      v = fmax((double)s / (size == 1 ? 127.0 : 32767.0), -1.0);
+   } else {
+      v = (double)u / (size == 1 ? 255.0 : 65535.0);
+   }
+   return srgb && c < 3 ? srgb_to_linear((float)v) : v;
+}
+
+static bool
+close_to(float got, double want, bool srgb)
+{
+   /* Normalised values are one division, as exact as float (the
+    * reference divides in double); sRGB takes pow, which drivers compute
+    * approximately: lavapipe's stays within a few millionths. */
+   double tol = srgb ? 4e-6 + 4e-6 * fabs(want) : 1e-6 * fabs(want);
+   return fabs(got - want) <= tol;
+}
+
+/* tex1Dfetch over linear memory of every vector format (the channel
+ * count implied by the format), 10-10-10-2, and 8-bit unsigned texels
+ * with CU_TRSF_SRGB, against host decoding; the vectors read as
+ * normalised floats even with CU_TRSF_READ_AS_INTEGER, sRGB converts
+ * only normalised reads of 8-bit unsigned texels (an element read stays
+ * the integers, signed and 16-bit formats are left alone). */
+static void
+case_fetch_linear_formats(void)
+{
+   enum { N = 256, OUTSIDE = 4, THREADS = N + 2 * OUTSIDE };
+   static const struct {
+      CUarray_format fmt;
+      unsigned ch, flags;
+   } forms[] = {
+      {CU_AD_FORMAT_UNORM_INT8X1, 1, 0},
+      {CU_AD_FORMAT_UNORM_INT8X2, 2, 0},
+      {CU_AD_FORMAT_UNORM_INT8X4, 4, 0},
+      {CU_AD_FORMAT_UNORM_INT16X1, 1, 0},
+      {CU_AD_FORMAT_UNORM_INT16X2, 2, 0},
+      {CU_AD_FORMAT_UNORM_INT16X4, 4, CU_TRSF_READ_AS_INTEGER},
+      {CU_AD_FORMAT_SNORM_INT8X1, 1, 0},
+      {CU_AD_FORMAT_SNORM_INT8X2, 2, CU_TRSF_READ_AS_INTEGER},
+      {CU_AD_FORMAT_SNORM_INT8X4, 4, 0},
+      {CU_AD_FORMAT_SNORM_INT16X1, 1, 0},
+      {CU_AD_FORMAT_SNORM_INT16X2, 2, 0},
+      {CU_AD_FORMAT_SNORM_INT16X4, 4, 0},
+      {CU_AD_FORMAT_UNORM_INT_101010_2, 4, 0},
+      {CU_AD_FORMAT_UNSIGNED_INT8, 4, CU_TRSF_SRGB},
+      {CU_AD_FORMAT_UNSIGNED_INT8, 1, CU_TRSF_SRGB},
+      {CU_AD_FORMAT_UNORM_INT8X2, 2, CU_TRSF_SRGB},
+      {CU_AD_FORMAT_UNORM_INT8X4, 4, CU_TRSF_SRGB | CU_TRSF_READ_AS_INTEGER},
+      {CU_AD_FORMAT_UNSIGNED_INT8, 4, CU_TRSF_SRGB | CU_TRSF_READ_AS_INTEGER},
+      {CU_AD_FORMAT_SNORM_INT8X4, 4, CU_TRSF_SRGB},
+      {CU_AD_FORMAT_UNSIGNED_INT16, 2, CU_TRSF_SRGB},
+   };
+   uint8_t bytes[N * 8];
+   uint32_t seed = 777;
+   for (size_t i = 0; i < sizeof(bytes); i++) {
+      seed = seed * 1103515245u + 12345u;
+      bytes[i] = (uint8_t)(seed >> 16);
+   }
+   /* Every 8-bit value somewhere, the extremes of each signed format
+    * (-128 reads -1, as -127 does) among them. */
+   for (size_t i = 0; i < 512; i++)
+      bytes[i] = (uint8_t)(i * 7 + 3);
+   double srgb_error = 0.0;
+   CUdeviceptr data, out;
+   OK(cuMemAlloc(&data, sizeof(bytes)));
+   OK(cuMemcpyHtoD(data, bytes, sizeof(bytes)));
+   OK(cuMemAlloc(&out, THREADS * 16));
+   for (size_t k = 0; k < sizeof(forms) / sizeof(forms[0]); k++) {
+      CUarray_format fmt = forms[k].fmt;
+      unsigned ch = forms[k].ch, tsize = texel_bytes(fmt, ch);
+      bool as_int = fmt == CU_AD_FORMAT_UNSIGNED_INT8 && (forms[k].flags & CU_TRSF_READ_AS_INTEGER);
+      bool srgb = (forms[k].flags & CU_TRSF_SRGB) && !as_int &&
+                  (fmt == CU_AD_FORMAT_UNSIGNED_INT8 || (fmt >= CU_AD_FORMAT_UNORM_INT8X1 &&
+                                                         fmt <= CU_AD_FORMAT_UNORM_INT8X4));
+      CUDA_RESOURCE_DESC rd = {0};
+      rd.resType = CU_RESOURCE_TYPE_LINEAR;
+      rd.res.linear.devPtr = data;
+      rd.res.linear.format = fmt;
+      rd.res.linear.numChannels = ch;
+      rd.res.linear.sizeInBytes = N * tsize;
+      CUDA_TEXTURE_DESC td = {0};
+      td.flags = forms[k].flags;
+      CUtexObject t;
+      OK(cuTexObjectCreate(&t, &rd, &td, NULL));
+      int n = THREADS, shift = -OUTSIDE;
+      void *args[] = {&t, &out, &n, &shift};
+      launch(kernel(as_int ? "fetch_u4" : "fetch_f4"), 1, 1, THREADS, args);
+      uint32_t got[THREADS][4];
+      OK(cuMemcpyDtoH(got, out, sizeof(got)));
+      unsigned bad = 0;
+      for (int x = 0; x < THREADS; x++) {
+         int i = x - OUTSIDE;
+         bool in = i >= 0 && i < N;
+         for (unsigned c = 0; c < 4; c++) {
+            if (as_int) {
+               uint32_t want = in && c < ch ? bytes[i * tsize + c] : 0;
+               if (got[x][c] != want && bad++ < 5)
+                  fprintf(stderr, "format 0x%x x%u flags %u: [%d].%u = 0x%x, expected 0x%x\n", fmt, ch,
+                          forms[k].flags, i, c, got[x][c], want);
+               continue;
+            }
+            double want = in ? texel_float(fmt, ch, bytes + i * tsize, c, srgb) : 0.0;
+            float g;
+            memcpy(&g, &got[x][c], 4);
+            if (srgb && fabs(g - want) > srgb_error)
+               srgb_error = fabs(g - want);
+            if (!close_to(g, want, srgb) && bad++ < 5)
+               fprintf(stderr, "format 0x%x x%u flags %u: [%d].%u = %.9g, expected %.9g\n", fmt, ch,
+                       forms[k].flags, i, c, g, want);
+         }
+      }
+      CHECK(bad == 0);
+      OK(cuTexObjectDestroy(t));
+   }
+   /* For the record: how far this device's pow is from the exact value. */
+   printf("largest sRGB error: %.3g\n", srgb_error);
+   OK(cuMemFree(data));
+   OK(cuMemFree(out));
+}
+
+/* tex2D over pitched memory of the vector formats, 10-10-10-2 and sRGB
+ * texels, linear filtering with normalised coordinates in border mode
+ * (so the border colour, which sRGB leaves as it is, is filtered in
+ * too) and clamp mode, against CUDA's formula on the decoded (and, for
+ * sRGB, converted: Vulkan and CUDA convert before filtering) texels. */
+static void
+case_pitch2d_formats(void)
+{
+   static const struct {
+      CUarray_format fmt;
+      unsigned ch, flags;
+   } forms[] = {
+      {CU_AD_FORMAT_UNORM_INT8X4, 4, CU_TRSF_SRGB},
+      {CU_AD_FORMAT_UNSIGNED_INT8, 2, CU_TRSF_SRGB},
+      {CU_AD_FORMAT_UNSIGNED_INT8, 4, 0},
+      {CU_AD_FORMAT_UNORM_INT16X1, 1, 0},
+      {CU_AD_FORMAT_SNORM_INT8X4, 4, 0},
+      {CU_AD_FORMAT_SNORM_INT16X2, 2, 0},
+      {CU_AD_FORMAT_UNORM_INT_101010_2, 4, 0},
+   };
+   static const float border[4] = {0.25f, 0.5f, 0.75f, 1.0f};
+   const int OW = 3 * W, OH = 3 * H;
+   uint8_t px[H][W * 8];
+   uint32_t seed = 4242;
+   for (int y = 0; y < H; y++) {
+      for (int i = 0; i < W * 8; i++) {
+         seed = seed * 1103515245u + 12345u;
+         px[y][i] = (uint8_t)(seed >> 16);
+      }
+   }
+   CUdeviceptr p = pitched(px, sizeof(px[0]), H);
+   float *out_h = malloc(sizeof(float) * 4 * OW * OH);
+   CUdeviceptr out;
+   OK(cuMemAlloc(&out, sizeof(float) * 4 * OW * OH));
+   CUfunction f = kernel("tex2d_float4");
+   CUaddress_mode modes[] = {CU_TR_ADDRESS_MODE_BORDER, CU_TR_ADDRESS_MODE_CLAMP};
+   for (size_t k = 0; k < sizeof(forms) / sizeof(forms[0]); k++) {
+      for (unsigned m = 0; m < 2; m++) {
+         CUarray_format fmt = forms[k].fmt;
+         unsigned ch = forms[k].ch, tsize = texel_bytes(fmt, ch);
+         bool srgb = (forms[k].flags & CU_TRSF_SRGB) != 0;
+         CUtexObject t = texture_pitch2d(p, W, H, fmt, ch, modes[m], CU_TR_FILTER_MODE_LINEAR,
+                                         forms[k].flags | CU_TRSF_NORMALIZED_COORDINATES, border);
+         int w = OW, h = OH;
+         float scale = 0.61f / W, shift = (-W - 0.3f) / W;
+         void *args[] = {&t, &out, &w, &h, &scale, &shift};
+         launch(f, OW, OH, 1, args);
+         OK(cuMemcpyDtoH(out_h, out, sizeof(float) * 4 * OW * OH));
+         unsigned bad = 0;
+         for (int y = 0; y < OH; y++) {
+            for (int x = 0; x < OW; x++) {
+               /* As the kernel computes them (nvcc contracts into an fma). */
+               float u = fmaf((float)x, scale, shift), v = fmaf((float)y, scale, shift);
+               u *= W;
+               v *= H;
+               u -= 0.5f;
+               v -= 0.5f;
+               float fu = floorf(u), fv = floorf(v);
+               double a = weight(u - fu), b = weight(v - fv);
+               int i = (int)fu, j = (int)fv;
+               for (unsigned c = 0; c < 4; c++) {
+                  double tx[4];
+                  for (unsigned q = 0; q < 4; q++) {
+                     int ix = address(i + (int)(q & 1), W, modes[m]), iy = address(j + (int)(q >> 1), H, modes[m]);
+                     tx[q] = ix < 0 || iy < 0 ? (c < ch ? border[c] : 0.0)
+                                              : texel_float(fmt, ch, &px[iy][ix * tsize], c, srgb);
+                  }
+                  double want = (1 - a) * (1 - b) * tx[0] + a * (1 - b) * tx[1] + (1 - a) * b * tx[2] + a * b * tx[3];
+                  float got = out_h[(y * OW + x) * 4 + c];
+                  if (fabs(got - want) > 1e-5 * fabs(want) + 1e-5 && bad++ < 5)
+                     fprintf(stderr, "format 0x%x x%u flags %u mode %u: (%d, %d).%u = %.9g, expected %.9g\n", fmt,
+                             ch, forms[k].flags, m, x, y, c, got, want);
+               }
+            }
+         }
+         CHECK(bad == 0);
+         OK(cuTexObjectDestroy(t));
+      }
+   }
+   OK(cuMemFree(out));
+   OK(cuMemFree(p));
+   free(out_h);
+}
+
 /* ---- layered and cube geometries ---- */
 
 static CUtexObject
@@ -1579,6 +1831,8 @@ static const struct {
    {"texture.kernel.specialised", case_specialised},
    {"texture.kernel.pitch2d_linear", case_pitch2d_linear},
    {"texture.kernel.pitch2d_read_modes", case_pitch2d_read_modes},
+   {"texture.kernel.fetch_linear_formats", case_fetch_linear_formats},
+   {"texture.kernel.pitch2d_formats", case_pitch2d_formats},
    {"texture.kernel.layered", case_layered},
    {"texture.kernel.cubemap", case_cubemap},
    {"texture.kernel.gather", case_gather},

@@ -143,10 +143,31 @@ test_linear(void)
    r.res.linear.format = CU_AD_FORMAT_SIGNED_INT32;
    r.res.linear.numChannels = 1;
    UNIT_CHECK(build(&r, &tex, NULL, NULL, &plan) == CUDA_ERROR_INVALID_VALUE);
-   /* 10-10-10-2 is no format of memory textures. */
+   /* 10-10-10-2 and the UNORM/SNORM vectors are read as normalised
+    * floats (kernels decode them from memory), whatever the flags say;
+    * sRGB converts only where the read is a normalised float of 8-bit
+    * unsigned texels. */
    r.res.linear.format = CU_AD_FORMAT_UNORM_INT_101010_2;
    r.res.linear.numChannels = 4;
-   UNIT_CHECK(build(&r, &tex, NULL, NULL, &plan) == CUDA_ERROR_INVALID_VALUE);
+   UNIT_CHECK(build(&r, &tex, NULL, NULL, &plan) == CUDA_SUCCESS);
+   UNIT_CHECK(plan.sampled == CUVK_TEX_SAMPLED_FLOAT && !plan.srgb);
+   r.res.linear.format = CU_AD_FORMAT_UNORM_INT8X4;
+   tex.flags = CU_TRSF_SRGB | CU_TRSF_READ_AS_INTEGER;
+   UNIT_CHECK(build(&r, &tex, NULL, NULL, &plan) == CUDA_SUCCESS);
+   UNIT_CHECK(plan.sampled == CUVK_TEX_SAMPLED_FLOAT && plan.srgb);
+   r.res.linear.format = CU_AD_FORMAT_SNORM_INT8X4;
+   UNIT_CHECK(build(&r, &tex, NULL, NULL, &plan) == CUDA_SUCCESS);
+   UNIT_CHECK(plan.sampled == CUVK_TEX_SAMPLED_FLOAT && !plan.srgb);
+   r.res.linear.format = CU_AD_FORMAT_UNSIGNED_INT8;
+   tex.flags = CU_TRSF_SRGB;
+   UNIT_CHECK(build(&r, &tex, NULL, NULL, &plan) == CUDA_SUCCESS);
+   UNIT_CHECK(plan.sampled == CUVK_TEX_SAMPLED_FLOAT && plan.srgb);
+   tex.flags = CU_TRSF_SRGB | CU_TRSF_READ_AS_INTEGER;
+   tex.filterMode = CU_TR_FILTER_MODE_POINT;
+   UNIT_CHECK(build(&r, &tex, NULL, NULL, &plan) == CUDA_SUCCESS);
+   UNIT_CHECK(plan.sampled == CUVK_TEX_SAMPLED_UINT && !plan.srgb);
+   tex.flags = 0;
+   tex.filterMode = CU_TR_FILTER_MODE_LINEAR;
 
    r = res;
    r.res.linear.devPtr = 0;
