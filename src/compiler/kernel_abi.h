@@ -76,11 +76,17 @@ enum cuvk_kernel_fault {
 };
 
 /* Specialization constants: SpecId 0, 1, 2 are the block shape (x, y, z)
- * behind WorkgroupSize; 3 is the bytes of dynamic shared memory. */
+ * behind WorkgroupSize; 3 is the bytes of dynamic shared memory; 4 (a
+ * bool, true unless given) says whether the context may hold textures
+ * over linear or pitched memory.  Where it is false the driver drops the
+ * code that reads them from every sample: lavapipe runs both sides of a
+ * branch whatever the lanes take, and that code made every sample of an
+ * array about 70 times slower there. */
 #define CUVK_KERNEL_SPEC_BLOCK_X 0
 #define CUVK_KERNEL_SPEC_BLOCK_Y 1
 #define CUVK_KERNEL_SPEC_BLOCK_Z 2
 #define CUVK_KERNEL_SPEC_DYNAMIC_SHARED 3
+#define CUVK_KERNEL_SPEC_TEX_MEMORY 4
 
 /* Push constants, std430 layout, in this order (Offset decorations in the
  * module equal offsetof here).  Vulkan guarantees 128 bytes. */
@@ -159,11 +165,21 @@ struct cuvk_kernel_span {
  * spaces):
  *
  *   bits  0..15  slot + 1
- *   bits 16..47  the slot's generation when the object was made
+ *   bits 16..44  the slot's generation when the object was made
+ *   bit  45      CUVK_KERNEL_HANDLE_TEXEL_SAMPLER: the texture's sampler
+ *                takes texel coordinates (unnormalizedCoordinates)
+ *   bit  46      CUVK_KERNEL_HANDLE_MEMORY: a texture over linear or
+ *                pitched memory (no descriptor; the kernel reads memory)
+ *   bit  47      CUVK_KERNEL_HANDLE_NORMALIZED: a texture sampled with
+ *                normalised coordinates
  *   bits 48..63  CUVK_KERNEL_HANDLE_TEX or CUVK_KERNEL_HANDLE_SURF
  *
  * so the value alone (a parameter, or loaded from memory) finds the
- * descriptor.  A kernel takes the slot from the low bits; a value whose
+ * descriptor, and a sample of an array needs no load before it: the
+ * flag bits are all it would otherwise read from the slot's record, and
+ * on NVIDIA that dependent load before each sample cost the box filter
+ * of nvcc_programs.vulkan_image a third of its time (docs/textures.md).
+ * Surfaces have neither flag.  A kernel takes the slot from the low bits; a value whose
  * tag is not its kind's, or whose slot is not below the table's slot
  * count (cuvk_cc_target.tex_slots / surf_slots), is a fault: the kernel
  * stores CUVK_KERNEL_FAULT_ADDRESS, reads zeros and writes nothing.  A
@@ -209,6 +225,10 @@ struct cuvk_kernel_span {
 #define CUVK_KERNEL_HANDLE_SURF UINT64_C(0x5e70)
 #define CUVK_KERNEL_HANDLE_TAG_SHIFT 48
 #define CUVK_KERNEL_HANDLE_GEN_SHIFT 16
+#define CUVK_KERNEL_HANDLE_GEN_MASK UINT64_C(0x1fffffff)
+#define CUVK_KERNEL_HANDLE_TEXEL_SAMPLER (UINT64_C(1) << 45)
+#define CUVK_KERNEL_HANDLE_MEMORY (UINT64_C(1) << 46)
+#define CUVK_KERNEL_HANDLE_NORMALIZED (UINT64_C(1) << 47)
 #define CUVK_KERNEL_HANDLE_SLOT_MASK UINT64_C(0xffff)
 
 enum cuvk_kernel_tex_dim {
@@ -254,6 +274,8 @@ enum cuvk_kernel_tex_kind {
 #define CUVK_KERNEL_TEX_READ_AS_INTEGER 0x01u  /* CU_TRSF_READ_AS_INTEGER */
 #define CUVK_KERNEL_TEX_NORMALIZED 0x02u       /* CU_TRSF_NORMALIZED_COORDINATES */
 #define CUVK_KERNEL_TEX_SRGB 0x10u             /* CU_TRSF_SRGB */
+#define CUVK_KERNEL_TEX_TEXEL_SAMPLER 0x100u   /* cuvk's: the sampler takes texel
+                                                * coordinates */
 
 struct cuvk_kernel_tex_record {
    uint32_t kind;             /* enum cuvk_kernel_tex_kind */

@@ -65,7 +65,8 @@ _Static_assert(offsetof(struct cuvk_kernel_tex_record, flags) == RECORD_FLAGS &&
 #define HELPER_SUST 0x7e300u
 #define HELPER_QUERY 0x7e400u     /* + surface */
 #define HELPER_TEXEL 0x7e500u     /* a texel of linear or pitched memory */
-#define HELPER_SUST_P 0x7e600u    /* + dimension; b: the out-of-range mode */
+#define HELPER_SPEC_MEMORY 0x7e600u /* the bool of CUVK_KERNEL_SPEC_TEX_MEMORY */
+#define HELPER_SUST_P 0x7e700u    /* + dimension; b: the out-of-range mode */
 
 enum oob_mode { OOB_TRAP, OOB_CLAMP, OOB_ZERO };
 
@@ -277,20 +278,6 @@ fault_unless(struct cuvk_spirv_emitter *e, uint32_t valid, enum cuvk_kernel_faul
    cuvk_spirv_store_fault(e, kind);
    cuvk_spirv_do(e, SpvOpBranch, l_end);
    label(e, l_end);
-}
-
-/* A u32 field of a slot's record. */
-static uint32_t
-record_load(struct cuvk_spirv_emitter *e, bool surface, uint32_t index, unsigned offset)
-{
-   uint32_t u32 = cuvk_spirv_type_uint(e, 32), u64 = cuvk_spirv_type_uint(e, 64);
-   uint32_t base = cuvk_spirv_push_load(e, surface ? CUVK_SPIRV_PUSH_SURF_RECORDS : CUVK_SPIRV_PUSH_TEX_RECORDS);
-   uint32_t at = cuvk_spirv_val(e, SpvOpIMul, u64, cuvk_spirv_val(e, SpvOpUConvert, u64, index),
-                                cuvk_spirv_const_u64(e, RECORD_SIZE));
-   at = cuvk_spirv_val(e, SpvOpIAdd, u64, base, at);
-   if (offset)
-      at = cuvk_spirv_val(e, SpvOpIAdd, u64, at, cuvk_spirv_const_u64(e, offset));
-   return cuvk_spirv_device_load(e, at, u32, 4);
 }
 
 /*
@@ -869,6 +856,32 @@ cube_grad_lod(struct cuvk_spirv_emitter *e, uint32_t image, enum cuvk_kernel_tex
  * (the record's flag) are divided by the level 0 extent, since samplers
  * take normalised ones (docs/textures.md).
  */
+/* SpecId CUVK_KERNEL_SPEC_TEX_MEMORY: may the context hold textures over
+ * memory (kernel_abi.h says why it is a constant). */
+static uint32_t
+spec_tex_memory(struct cuvk_spirv_emitter *e)
+{
+   uint32_t id = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_HELPER, HELPER_SPEC_MEMORY, 0, 0);
+   if (id)
+      return id;
+   id = new_id(e);
+   cuvk_spirv_global(e, SpvOpSpecConstantTrue, cuvk_spirv_type_bool(e), id);
+   cuvk_spirv_op(&e->b, CUVK_SPIRV_ANNOTATIONS, SpvOpDecorate, id, SpvDecorationSpecId, CUVK_KERNEL_SPEC_TEX_MEMORY);
+   cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_HELPER, HELPER_SPEC_MEMORY, 0, 0, id);
+   return id;
+}
+
+/* Whether a texture handle has flag (CUVK_KERNEL_HANDLE_MEMORY,
+ * CUVK_KERNEL_HANDLE_NORMALIZED). */
+static uint32_t
+handle_flag(struct cuvk_spirv_emitter *e, uint32_t handle, uint64_t flag)
+{
+   uint32_t u64 = cuvk_spirv_type_uint(e, 64);
+   return cuvk_spirv_val(e, SpvOpINotEqual, cuvk_spirv_type_bool(e),
+                         cuvk_spirv_val(e, SpvOpBitwiseAnd, u64, handle, cuvk_spirv_const_u64(e, flag)),
+                         cuvk_spirv_const_u64(e, 0));
+}
+
 static uint32_t
 sample_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t binding,
           enum cuvk_kernel_tex_dim dim, unsigned ncoords, enum cuvk_kernel_tex_type type, bool int_coords,
@@ -908,12 +921,16 @@ sample_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t
    handle_slot(e, first, false, &index, &valid);
    fault_unless(e, valid, CUVK_KERNEL_FAULT_ADDRESS);
    /* Linear and pitched memory have no image: the kernel reads them
-    * itself (sample_memory).  A bad handle samples the stand-in. */
-   uint32_t kind = record_load(e, false, index, RECORD_KIND);
-   uint32_t is_image = cuvk_spirv_val(e, SpvOpIEqual, t_bool, kind, cuvk_spirv_const_u32(e, CUVK_KERNEL_RES_IMAGE));
+    * itself (sample_memory), where the context may hold them.  The
+    * handle says which (no record load before the sample), and a bad
+    * handle samples the stand-in. */
+   uint32_t memory = cuvk_spirv_val(e, SpvOpLogicalAnd, t_bool, handle_flag(e, first, CUVK_KERNEL_HANDLE_MEMORY),
+                                    spec_tex_memory(e));
    struct branch br;
    uint32_t invalid = cuvk_spirv_val(e, SpvOpLogicalNot, t_bool, valid);
-   if_begin(e, &br, cuvk_spirv_val(e, SpvOpLogicalOr, t_bool, is_image, invalid), true);
+   if_begin(e, &br,
+            cuvk_spirv_val(e, SpvOpLogicalOr, t_bool, cuvk_spirv_val(e, SpvOpLogicalNot, t_bool, memory), invalid),
+            true);
    uint32_t si = descriptor_load(e, &b, false, index, &w);
 
    /* The coordinates as a float vector of the image's dimension. */
@@ -939,6 +956,10 @@ sample_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t
       uint32_t ints = cuvk_spirv_val(e, SpvOpBitcast, uvec, c);
       c = cuvk_spirv_val(e, SpvOpFAdd, cvec, cuvk_spirv_val(e, SpvOpConvertSToF, cvec, ints), halves);
    }
+   /* Whether the sampler takes the coordinates as they are: normalised
+    * ones, or texel ones where it takes texel coordinates (the handle
+    * says both).  Integer coordinates are texel indices. */
+   uint32_t texel_sampler = handle_flag(e, first, CUVK_KERNEL_HANDLE_TEXEL_SAMPLER);
    uint32_t image = cuvk_spirv_val(e, SpvOpImage, b.image_type, si);
    /* The size queries' operand, from the same descriptor. */
    if (!w.loop)
@@ -968,13 +989,13 @@ sample_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t
       scaled = cuvk_spirv_val(e, SpvOpFDiv, cvec, c, size_f);
    }
    /* Cubemaps take directions: nothing to scale. */
-   if (!int_coords && !cube) {
-      uint32_t flags = record_load(e, false, index, RECORD_FLAGS);
-      normalized = cuvk_spirv_val(e, SpvOpINotEqual, t_bool,
-                                  cuvk_spirv_val(e, SpvOpBitwiseAnd, u32, flags,
-                                                 cuvk_spirv_const_u32(e, CUVK_KERNEL_TEX_NORMALIZED)),
-                                  cuvk_spirv_const_u32(e, 0));
-      scaled = cuvk_spirv_val(e, SpvOpSelect, cvec, normalized, c, scaled);
+   if (!cube) {
+      uint32_t as_given = texel_sampler;
+      if (!int_coords) {
+         normalized = handle_flag(e, first, CUVK_KERNEL_HANDLE_NORMALIZED);
+         as_given = cuvk_spirv_val(e, SpvOpLogicalOr, t_bool, normalized, texel_sampler);
+      }
+      scaled = cuvk_spirv_val(e, SpvOpSelect, cvec, as_given, c, scaled);
    }
    if (arrayed) {
       /* The layer (u32 bits in the last component) as Vulkan's float
@@ -1353,8 +1374,9 @@ formatted_store_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in,
    handle_slot(e, p[0], true, &index, &valid);
    struct branch br;
    if_begin(e, &br, valid, false);
-   cuvk_spirv_do(e, SpvOpStore, fmt_var, record_load(e, true, index, RECORD_FORMAT));
-   cuvk_spirv_do(e, SpvOpStore, ch_var, record_load(e, true, index, RECORD_CHANNELS));
+   uint32_t rec = record_address(e, true, index);
+   cuvk_spirv_do(e, SpvOpStore, fmt_var, record_field(e, rec, RECORD_FORMAT, u32, 4));
+   cuvk_spirv_do(e, SpvOpStore, ch_var, record_field(e, rec, RECORD_CHANNELS, u32, 4));
    if_end(e, &br);
    uint32_t fmt = cuvk_spirv_val(e, SpvOpLoad, u32, fmt_var);
    uint32_t channels = cuvk_spirv_val(e, SpvOpLoad, u32, ch_var);

@@ -67,6 +67,7 @@ struct cuvk_module {
 struct cuvk_kernel_pipeline {
    uint32_t block[3];
    uint32_t dynamic_shared;
+   bool tex_memory;              /* CUVK_KERNEL_SPEC_TEX_MEMORY */
    VkPipeline pipeline;
 };
 

@@ -69,10 +69,23 @@ handle_tag(bool surfaces)
    return surfaces ? CUVK_KERNEL_HANDLE_SURF : CUVK_KERNEL_HANDLE_TEX;
 }
 
+/* The flag bits of a slot's handle (kernel_abi.h): what a kernel would
+ * otherwise load from the record before every sample. */
+static uint64_t
+handle_flags(const struct cuvk_tex_table *t, uint32_t slot)
+{
+   const struct cuvk_kernel_tex_record *r = &t->records[slot];
+   if (t->surfaces)
+      return 0;
+   return (r->kind != CUVK_KERNEL_RES_IMAGE ? CUVK_KERNEL_HANDLE_MEMORY : 0) |
+          (r->flags & CUVK_KERNEL_TEX_NORMALIZED ? CUVK_KERNEL_HANDLE_NORMALIZED : 0) |
+          (r->flags & CUVK_KERNEL_TEX_TEXEL_SAMPLER ? CUVK_KERNEL_HANDLE_TEXEL_SAMPLER : 0);
+}
+
 static uint64_t
 handle_make(const struct cuvk_tex_table *t, uint32_t slot)
 {
-   return handle_tag(t->surfaces) << CUVK_KERNEL_HANDLE_TAG_SHIFT |
+   return handle_tag(t->surfaces) << CUVK_KERNEL_HANDLE_TAG_SHIFT | handle_flags(t, slot) |
           (uint64_t)t->slots[slot].generation << CUVK_KERNEL_HANDLE_GEN_SHIFT | (uint64_t)(slot + 1);
 }
 
@@ -91,12 +104,12 @@ slot_find(const struct cuvk_tex_table *t, uint64_t handle, const char *entry, ui
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: %s 0", entry, kind_name(t->surfaces));
    uint64_t tag = handle >> CUVK_KERNEL_HANDLE_TAG_SHIFT;
    uint32_t slot = (uint32_t)(handle & CUVK_KERNEL_HANDLE_SLOT_MASK);
-   uint32_t gen = (uint32_t)(handle >> CUVK_KERNEL_HANDLE_GEN_SHIFT);
+   uint32_t gen = (uint32_t)(handle >> CUVK_KERNEL_HANDLE_GEN_SHIFT & CUVK_KERNEL_HANDLE_GEN_MASK);
    if (tag == handle_tag(!t->surfaces))
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is a %s, not a %s", entry, (unsigned long long)handle,
                         kind_name(!t->surfaces), kind_name(t->surfaces));
    if (tag != handle_tag(t->surfaces) || slot == 0 || slot > t->slot_count || !t->slots ||
-       !t->slots[slot - 1].used || t->slots[slot - 1].generation != gen)
+       !t->slots[slot - 1].used || t->slots[slot - 1].generation != gen || handle != handle_make(t, slot - 1))
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is not a live %s of the current context", entry,
                         (unsigned long long)handle, kind_name(t->surfaces));
    *out = slot - 1;
@@ -396,14 +409,17 @@ texture_image_setup(struct cuvk_context *ctx, struct cuvk_tex_plan *plan, const 
    if (res != CUDA_SUCCESS)
       return res;
    /* The plan's sampler: no custom border colour (tables_get cleared
-    * custom_border_color, so a colour Vulkan lacks was refused), always
-    * normalised coordinates (the kernel scales CUDA's texel ones). */
+    * custom_border_color, so a colour Vulkan lacks was refused); texel
+    * coordinates where the plan says Vulkan takes them, else normalised
+    * ones (the kernel scales CUDA's texel ones). */
    VkResult vr = vkCreateSampler(ctx->vk, &plan->sampler, NULL, &s->sampler);
    if (vr != VK_SUCCESS)
       return cuvk_vk_error(vr, "vkCreateSampler for a texture object");
    s->binding = CUVK_KERNEL_TEX_BINDING(dim, type);
    record_image(&s->record, &ri);
    record_sampling(&s->record, td);
+   if (plan->texel_coords)
+      s->record.flags |= CUVK_KERNEL_TEX_TEXEL_SAMPLER;
    return CUDA_SUCCESS;
 }
 
@@ -522,7 +538,7 @@ object_create(bool surface, unsigned long long *handle, const CUDA_RESOURCE_DESC
       struct cuvk_tex_slot *slot = &t->slots[i];
       slot->used = true;
       /* A new generation, never 0, so an old handle of this slot fails. */
-      slot->generation = (slot->generation + 1) & 0xffffffffu;
+      slot->generation = (uint32_t)((slot->generation + 1) & CUVK_KERNEL_HANDLE_GEN_MASK);
       if (!slot->generation)
          slot->generation = 1;
       slot->res = *rd;
@@ -537,6 +553,7 @@ object_create(bool surface, unsigned long long *handle, const CUDA_RESOURCE_DESC
       slot->sampler = s.sampler;
       slot->binding = s.binding;
       t->records[i] = s.record;
+      t->memory_objects += !surface && s.record.kind != CUVK_KERNEL_RES_IMAGE;
       t->version++;
       *handle = handle_make(t, i);
    }
@@ -601,6 +618,7 @@ object_destroy(bool surface, uint64_t handle, const char *entry)
       slot->view = VK_NULL_HANDLE;
       slot->sampler = VK_NULL_HANDLE;
       slot->binding = UINT32_MAX;
+      t->memory_objects -= !surface && t->records[i].kind != CUVK_KERNEL_RES_IMAGE;
       memset(&t->records[i], 0, sizeof(t->records[i]));
       t->version++;
    }
@@ -871,6 +889,13 @@ binding_set_get(struct cuvk_context *ctx, struct cuvk_tex_tables *tt, uint64_t m
    cuvk_list_addtail(&s->link, &tt->binding_sets);
    *out = s;
    return CUDA_SUCCESS;
+}
+
+bool
+cuvk_texture_memory_live(const struct cuvk_context *ctx)
+{
+   const struct cuvk_tex_tables *tt = __atomic_load_n(&ctx->textures, __ATOMIC_ACQUIRE);
+   return tt && tt->tex.memory_objects;
 }
 
 CUresult

@@ -56,6 +56,10 @@ struct cuvk_tex_table {
    struct cuvk_kernel_tex_record *records;
    VkDeviceAddress records_address;
    uint64_t version;
+   /* Live textures over linear or pitched memory: while there are none,
+    * kernels are specialised without the code that reads them
+    * (CUVK_KERNEL_SPEC_TEX_MEMORY). */
+   uint32_t memory_objects;
 };
 
 struct dummy;
@@ -77,6 +81,10 @@ struct cuvk_tex_tables {
  * array of that many descriptors per binding; two sampled and four
  * storage bindings fit the device's per-stage limits). */
 void cuvk_texture_target(const VkPhysicalDeviceLimits *limits, uint32_t *tex_slots, uint32_t *surf_slots);
+
+/* Whether kernels launched now may meet textures over linear or pitched
+ * memory (the value of CUVK_KERNEL_SPEC_TEX_MEMORY).  Lock held. */
+bool cuvk_texture_memory_live(const struct cuvk_context *ctx);
 
 /* Before a launch of a kernel that uses textures (context lock not
  * held): the tables, and the stand-in images of its bindings. */

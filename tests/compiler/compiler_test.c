@@ -32,6 +32,8 @@ const struct cuvk_cc_target compiler_test_nvidia = {
    /* An H100's descriptorIndexing features. */
    .tex_nonuniform = true, .surf_nonuniform = true,
    .image_cube_array = true,
+   /* VK_KHR_workgroup_memory_explicit_layout, which NVIDIA's driver has. */
+   .shared_atomic_int64 = true,
 };
 
 bool

@@ -614,6 +614,26 @@ case_pitch2d_point_modes(void)
    point_modes(true);
 }
 
+/* One kernel sampling arrays and pitched memory in turn: its pipeline is
+ * specialised without the memory path while no texture over memory is
+ * alive (CUVK_KERNEL_SPEC_TEX_MEMORY), and must get the path once one is,
+ * and sample arrays right with it too. */
+static void
+case_specialised(void)
+{
+   point_modes(false);
+   point_modes(true);
+   point_modes(false);
+   /* An array sampled while a texture over memory is alive. */
+   float zeros[4 * W * H] = {0};
+   CUdeviceptr p = pitched(zeros, sizeof(float) * 4 * W, H);
+   CUtexObject other = texture_pitch2d(p, W, H, CU_AD_FORMAT_FLOAT, 4, CU_TR_ADDRESS_MODE_CLAMP,
+                                       CU_TR_FILTER_MODE_POINT, 0, NULL);
+   point_modes(false);
+   OK(cuTexObjectDestroy(other));
+   OK(cuMemFree(p));
+}
+
 /* CUDA's weight: the fraction in 8 bits, rounded to nearest (measured on
  * an H100, docs/textures.md). */
 static float
@@ -1470,6 +1490,7 @@ static const struct {
    {"texture.kernel.surfaces", case_surfaces},
    {"texture.kernel.fetch_linear", case_fetch_linear},
    {"texture.kernel.pitch2d_point_modes", case_pitch2d_point_modes},
+   {"texture.kernel.specialised", case_specialised},
    {"texture.kernel.pitch2d_linear", case_pitch2d_linear},
    {"texture.kernel.pitch2d_read_modes", case_pitch2d_read_modes},
    {"texture.kernel.layered", case_layered},
