@@ -505,6 +505,9 @@ static uint32_t
 smod(struct cuvk_spirv_emitter *e, uint32_t i, uint32_t n)
 {
    uint32_t u32 = cuvk_spirv_type_uint(e, 32);
+   /* An empty texture (CUDA takes one) or a freed slot's zeroed record
+    * has n 0: divide by 1 instead, the index is outside anyway. */
+   n = cuvk_spirv_glsl(e, GLSLstd450UMax, u32, n, cuvk_spirv_const_u32(e, 1));
    uint32_t q = cuvk_spirv_val(e, SpvOpSDiv, u32, i, n);
    uint32_t r = cuvk_spirv_val(e, SpvOpISub, u32, i, cuvk_spirv_val(e, SpvOpIMul, u32, q, n));
    uint32_t negative = cuvk_spirv_val(e, SpvOpSLessThan, cuvk_spirv_type_bool(e), r, cuvk_spirv_const_u32(e, 0));

@@ -375,7 +375,7 @@ record_sampling(struct cuvk_kernel_tex_record *r, const struct cuvk_tex_plan *pl
       r->flags |= CUVK_KERNEL_TEX_SRGB;
    for (unsigned i = 0; i < 3; i++)
       r->address_mode[i] = td->addressMode[i];
-   r->filter_mode = td->filterMode;
+   r->filter_mode = plan->point_only ? CU_TR_FILTER_MODE_POINT : td->filterMode;
    memcpy(r->border_color, td->borderColor, sizeof(r->border_color));
 }
 
@@ -401,8 +401,8 @@ texture_image_setup(struct cuvk_context *ctx, struct cuvk_tex_plan *plan, const 
    vkGetPhysicalDeviceFormatProperties(ctx->dev->pdev, vk, &props);
    VkFormatFeatureFlags need = VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT;
    /* Linear filtering of integers was refused by the plan. */
-   if (td->filterMode == CU_TR_FILTER_MODE_LINEAR ||
-       (ri.levels > 1 && td->mipmapFilterMode == CU_TR_FILTER_MODE_LINEAR))
+   if (!plan->point_only && (td->filterMode == CU_TR_FILTER_MODE_LINEAR ||
+                             (ri.levels > 1 && td->mipmapFilterMode == CU_TR_FILTER_MODE_LINEAR)))
       need |= VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
    if ((props.optimalTilingFeatures & need) != need)
       return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "%s: %s cannot %s CU_AD_FORMAT_%s%s", entry,

@@ -282,15 +282,11 @@ plan_linear(const CUDA_RESOURCE_DESC *res, const struct cuvk_tex_desc_limits *li
       return cuvk_error(CUDA_ERROR_INVALID_VALUE,
                         TEX_ENTRY ": linear devPtr 0x%llx is not a multiple of the texture alignment %llu",
                         (unsigned long long)ptr, (unsigned long long)limits->texture_alignment);
-   uint64_t texels = res->res.linear.sizeInBytes / plan->format->elem_size;
-   if (!texels)
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE,
-                        TEX_ENTRY ": linear sizeInBytes %zu holds no %u-byte element",
-                        res->res.linear.sizeInBytes, plan->format->elem_size);
-   if (texels > limits->max_1d_linear)
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE,
-                        TEX_ENTRY ": linear resource of %llu elements is over the device's %llu",
-                        (unsigned long long)texels, (unsigned long long)limits->max_1d_linear);
+   /* Real CUDA takes a size holding no element, and one past
+    * MAXIMUM_TEXTURE1D_LINEAR_WIDTH (codes_cuda_h100.txt): an empty
+    * texture reads 0 everywhere, and a kernel reading past the
+    * allocation faults as any wild access does. */
+   uint64_t texels = CUVK_MIN(res->res.linear.sizeInBytes / plan->format->elem_size, (uint64_t)INT32_MAX);
    plan->address = ptr;
    plan->size = res->res.linear.sizeInBytes;
    plan->extent = (VkExtent3D){ (uint32_t)texels, 1, 1 };
@@ -318,9 +314,12 @@ plan_pitch2d(const CUDA_RESOURCE_DESC *res, const struct cuvk_tex_desc_limits *l
       return cuvk_error(CUDA_ERROR_INVALID_VALUE,
                         TEX_ENTRY ": pitch2D devPtr 0x%llx is not a multiple of the texture alignment %llu",
                         (unsigned long long)ptr, (unsigned long long)limits->texture_alignment);
-   if (!width || !height || width > limits->max_2d_linear[0] || height > limits->max_2d_linear[1])
+   /* Real CUDA takes an empty extent and a pitch under a row
+    * (codes_cuda_h100.txt): the first reads only the border, the second
+    * rows that overlap. */
+   if (width > limits->max_2d_linear[0] || height > limits->max_2d_linear[1])
       return cuvk_error(CUDA_ERROR_INVALID_VALUE,
-                        TEX_ENTRY ": pitch2D extent %llux%llu is empty or over the device's %llux%llu",
+                        TEX_ENTRY ": pitch2D extent %llux%llu is over the device's %llux%llu",
                         (unsigned long long)width, (unsigned long long)height,
                         (unsigned long long)limits->max_2d_linear[0],
                         (unsigned long long)limits->max_2d_linear[1]);
@@ -328,12 +327,9 @@ plan_pitch2d(const CUDA_RESOURCE_DESC *res, const struct cuvk_tex_desc_limits *l
       return cuvk_error(CUDA_ERROR_INVALID_VALUE,
                         TEX_ENTRY ": pitchInBytes %llu is not a multiple of the texture pitch alignment %llu",
                         (unsigned long long)pitch, (unsigned long long)limits->pitch_alignment);
-   if (pitch > limits->max_2d_linear[2] || pitch < width * plan->format->elem_size)
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE,
-                        TEX_ENTRY ": pitchInBytes %llu is over the device's %llu or under a row of "
-                        "%llu %u-byte elements",
-                        (unsigned long long)pitch, (unsigned long long)limits->max_2d_linear[2],
-                        (unsigned long long)width, plan->format->elem_size);
+   if (pitch > limits->max_2d_linear[2])
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, TEX_ENTRY ": pitchInBytes %llu is over the device's %llu",
+                        (unsigned long long)pitch, (unsigned long long)limits->max_2d_linear[2]);
    plan->address = ptr;
    plan->pitch = pitch;
    plan->extent = (VkExtent3D){ (uint32_t)width, (uint32_t)height, 1 };
@@ -573,13 +569,20 @@ plan_sampler(struct cuvk_tex_plan *plan, const CUDA_TEXTURE_DESC *tex,
    bool mip_linear = tex->mipmapFilterMode == CU_TR_FILTER_MODE_LINEAR;
    bool mipmapped = plan->kind == CU_RESOURCE_TYPE_MIPMAPPED_ARRAY;
 
-   /* CUDA filters only what it returns as floats.  Linear memory is
-    * refused too, though tex1Dfetch never filters: cuvk has always
-    * refused it there (texture.object.memory). */
-   if (plan->sampled != CUVK_TEX_SAMPLED_FLOAT && (linear || (mipmapped && mip_linear)))
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE,
-                        TEX_ENTRY ": linear filtering of CU_AD_FORMAT_%s read as integers",
-                        plan->format->name);
+   /* CUDA filters only what it returns as floats, and its documentation
+    * calls linear filtering of integers read as integers an error, but
+    * the driver takes it (codes_cuda_h100.txt: arrays, linear and pitched
+    * memory, 8- to 32-bit, mipmap filtering too); the runtime refuses it
+    * (cudaErrorInvalidFilterSetting, src/runtime/texture.c).  Vulkan
+    * cannot filter integer formats, so such a texture samples the
+    * nearest texel (and level). */
+   if (plan->sampled != CUVK_TEX_SAMPLED_FLOAT && (linear || (mipmapped && mip_linear))) {
+      cuvk_logd(TEX_ENTRY ": CU_AD_FORMAT_%s read as integers is sampled without linear filtering",
+                plan->format->name);
+      linear = false;
+      mip_linear = false;
+      plan->point_only = true;
+   }
    /* LINEAR resources are read by tex1Dfetch, which neither filters nor
     * addresses. */
    if (plan->kind == CU_RESOURCE_TYPE_LINEAR) {
@@ -622,13 +625,15 @@ plan_sampler(struct cuvk_tex_plan *plan, const CUDA_TEXTURE_DESC *tex,
 
    if (mipmapped) {
       /* Vulkan's LOD 0 is the view's base level, as CUDA's clamps are
-       * relative to the view's first level. */
-      float bias = tex->mipmapLevelBias;
+       * relative to the view's first level.  A NaN bias or clamp (which
+       * CUDA takes) is none. */
+      float bias = isnan(tex->mipmapLevelBias) ? 0.0f : tex->mipmapLevelBias;
       s->mipLodBias = CUVK_MAX(CUVK_MIN(bias, limits->max_lod_bias), -limits->max_lod_bias);
       if (s->mipLodBias != bias)
          cuvk_logw(TEX_ENTRY ": mipmapLevelBias %g clamped to the device's %g", bias, s->mipLodBias);
-      s->minLod = CUVK_MAX(tex->minMipmapLevelClamp, 0.0f);
-      s->maxLod = CUVK_MAX(tex->maxMipmapLevelClamp, s->minLod);
+      s->minLod = isnan(tex->minMipmapLevelClamp) ? 0.0f : CUVK_MAX(tex->minMipmapLevelClamp, 0.0f);
+      s->maxLod = isnan(tex->maxMipmapLevelClamp) ? VK_LOD_CLAMP_NONE
+                                                   : CUVK_MAX(tex->maxMipmapLevelClamp, s->minLod);
    }
 
    /* CUDA clamps the ratio to [1, 16]; 1 is no anisotropic filtering.
@@ -681,8 +686,8 @@ check_texture_desc(const CUDA_TEXTURE_DESC *tex)
    if (tex->flags & ~TRSF_KNOWN)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, TEX_ENTRY ": unknown texture flags 0x%x",
                         tex->flags & ~TRSF_KNOWN);
-   if (isnan(tex->mipmapLevelBias) || isnan(tex->minMipmapLevelClamp) || isnan(tex->maxMipmapLevelClamp))
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE, TEX_ENTRY ": a mipmap bias or clamp is NaN");
+   /* NaN biases and clamps: real CUDA takes them (codes_cuda_h100.txt);
+    * plan_sampler reads them as no bias and no clamp. */
    return CUDA_SUCCESS;
 }
 
@@ -713,9 +718,10 @@ cuvk_tex_plan_build(const CUDA_RESOURCE_DESC *res, const CUDA_TEXTURE_DESC *tex,
    case CU_RESOURCE_TYPE_MIPMAPPED_ARRAY:
       if (!src || !src->format || !src->levels)
          return cuvk_error(CUDA_ERROR_INVALID_VALUE, TEX_ENTRY ": no array behind the resource");
-      if (res->resType == CU_RESOURCE_TYPE_MIPMAPPED_ARRAY && !(tex->flags & CU_TRSF_NORMALIZED_COORDINATES))
-         return cuvk_error(CUDA_ERROR_INVALID_VALUE,
-                           TEX_ENTRY ": a mipmapped array needs CU_TRSF_NORMALIZED_COORDINATES");
+      /* CUDA's documentation says a mipmapped array needs
+       * CU_TRSF_NORMALIZED_COORDINATES, but real CUDA takes one without
+       * (codes_cuda_h100.txt): the kernel scales texel coordinates of
+       * level 0, as for any texture its sampler cannot take them for. */
       r = plan_array(view, src, tex->flags, &plan);
       break;
    case CU_RESOURCE_TYPE_LINEAR:
@@ -754,12 +760,16 @@ resource_source(const CUDA_RESOURCE_DESC *res, const char *entry, struct cuvk_ar
    CUresult r;
    *array = NULL;
    *mip = NULL;
-   /* A NULL handle is INVALID_VALUE, a destroyed one INVALID_HANDLE, as
-    * for every call taking an array (the lookups log the one line). */
+   /* A NULL or destroyed handle is INVALID_VALUE here (the lookups log
+    * the one line): real CUDA gives it for a destroyed array in
+    * cuTexObjectCreate (codes_cuda_h100.txt), unlike the
+    * INVALID_HANDLE of other calls taking one, and crashes on a destroyed
+    * mipmapped array and in cuSurfObjectCreate, which answer the same
+    * here. */
    if (res->resType == CU_RESOURCE_TYPE_ARRAY) {
       r = cuvk_array_get(res->res.array.hArray, entry, array);
       if (r != CUDA_SUCCESS)
-         return r;
+         return r == CUDA_ERROR_INVALID_HANDLE ? CUDA_ERROR_INVALID_VALUE : r;
       *src = (struct cuvk_tex_source){
          .format = (*array)->format,
          .desc = (*array)->desc,
@@ -769,7 +779,7 @@ resource_source(const CUDA_RESOURCE_DESC *res, const char *entry, struct cuvk_ar
    } else {
       r = cuvk_mipmapped_array_get(res->res.mipmap.hMipmappedArray, entry, mip);
       if (r != CUDA_SUCCESS)
-         return r;
+         return r == CUDA_ERROR_INVALID_HANDLE ? CUDA_ERROR_INVALID_VALUE : r;
       *src = (struct cuvk_tex_source){
          .format = (*mip)->format,
          .desc = (*mip)->desc,

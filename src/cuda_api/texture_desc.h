@@ -109,6 +109,10 @@ struct cuvk_tex_plan {
     * see above), and the kernel passes CUDA's unscaled. */
    VkSamplerCreateInfo sampler;
    bool texel_coords;
+   /* Linear filtering asked of integers read as integers, which the
+    * driver API takes: the texture samples the nearest texel instead
+    * (kernels filtering memory textures read this too). */
+   bool point_only;
    bool custom_border;
    VkSamplerCustomBorderColorCreateInfoEXT border;
 

@@ -181,6 +181,43 @@ view_from_driver(const CUDA_RESOURCE_VIEW_DESC *in, struct cudaResourceViewDesc 
    out->lastLayer = in->lastLayer;
 }
 
+/* The runtime refuses linear filtering of what a texture returns as
+ * integers (32-bit integers always, 8- and 16-bit ones read as element
+ * type) with cudaErrorInvalidFilterSetting, where the driver takes it
+ * (both measured on an H100, tests/texture/codes_cuda_h100.txt). */
+static cudaError_t
+check_filter(const CUDA_RESOURCE_DESC *res, const CUDA_TEXTURE_DESC *tex)
+{
+   if (tex->filterMode != CU_TR_FILTER_MODE_LINEAR)
+      return cudaSuccess;
+   CUarray_format format;
+   switch (res->resType) {
+   case CU_RESOURCE_TYPE_LINEAR:
+      format = res->res.linear.format;
+      break;
+   case CU_RESOURCE_TYPE_PITCH2D:
+      format = res->res.pitch2D.format;
+      break;
+   case CU_RESOURCE_TYPE_ARRAY: {
+      CUDA_ARRAY3D_DESCRIPTOR d;
+      /* A bad array is the driver's to report. */
+      if (cuArray3DGetDescriptor_v2(&d, res->res.array.hArray) != CUDA_SUCCESS)
+         return cudaSuccess;
+      format = d.Format;
+      break;
+   }
+   default:
+      return cudaSuccess;
+   }
+   bool narrow = format == CU_AD_FORMAT_UNSIGNED_INT8 || format == CU_AD_FORMAT_UNSIGNED_INT16 ||
+                 format == CU_AD_FORMAT_SIGNED_INT8 || format == CU_AD_FORMAT_SIGNED_INT16;
+   bool wide = format == CU_AD_FORMAT_UNSIGNED_INT32 || format == CU_AD_FORMAT_SIGNED_INT32;
+   if (wide || (narrow && (tex->flags & CU_TRSF_READ_AS_INTEGER)))
+      return cuvk_rt_error(cudaErrorInvalidFilterSetting,
+                           "cudaCreateTextureObject: linear filtering of integers read as integers");
+   return cudaSuccess;
+}
+
 CUVK_EXPORT cudaError_t CUDARTAPI
 cudaCreateTextureObject(cudaTextureObject_t *tex_object, const struct cudaResourceDesc *res_desc,
                         const struct cudaTextureDesc *tex_desc, const struct cudaResourceViewDesc *view_desc)
@@ -196,6 +233,8 @@ cudaCreateTextureObject(cudaTextureObject_t *tex_object, const struct cudaResour
    err = resource_to_driver(res_desc, "cudaCreateTextureObject", &res);
    if (err == cudaSuccess)
       err = texture_to_driver(tex_desc, &tex);
+   if (err == cudaSuccess)
+      err = check_filter(&res, &tex);
    if (err != cudaSuccess)
       return cuvk_rt_return(err);
    if (view_desc)

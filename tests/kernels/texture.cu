@@ -248,3 +248,11 @@ extern "C" __global__ void surf2d_formatted(cudaSurfaceObject_t s, const uint4 *
                    "r"(v.y), "r"(v.z), "r"(v.w)
                    : "memory");
 }
+
+extern "C" __global__ void tex2d_int_shift(cudaTextureObject_t t, int *out, int w, int h, float shift)
+{
+   int x = blockIdx.x * blockDim.x + threadIdx.x;
+   int y = blockIdx.y;
+   if (x < w && y < h)
+      out[y * w + x] = tex2D<int>(t, x + shift, y + shift);
+}

@@ -720,6 +720,65 @@ case_specialised(void)
    OK(cuMemFree(p));
 }
 
+/* What CUDA takes though its documentation forbids it (measured on an
+ * H100, tests/texture/codes_cuda_h100.txt), sampled as cuvk defines:
+ * linear filtering of integers read as integers samples the nearest
+ * texel, over an array and over pitched memory; an empty texture over
+ * linear memory reads 0 everywhere. */
+static void
+case_cuda_takes(void)
+{
+   int32_t ints[H][W];
+   for (int y = 0; y < H; y++)
+      for (int x = 0; x < W; x++)
+         ints[y][x] = y * 1000 + x * 17 - 40;
+   int w = W, h = H;
+   float shift = 0.9f;
+   CUdeviceptr out;
+   OK(cuMemAlloc(&out, sizeof(int32_t) * W * H));
+   int32_t got[H][W];
+   CUarray a = array2d(W, H, CU_AD_FORMAT_SIGNED_INT32, 1, 0, ints, 4);
+   CUdeviceptr p = pitched(ints, sizeof(ints[0]), H);
+   for (int pass = 0; pass < 2; pass++) {
+      CUtexObject t = pass ? texture_pitch2d(p, W, H, CU_AD_FORMAT_SIGNED_INT32, 1, CU_TR_ADDRESS_MODE_CLAMP,
+                                             CU_TR_FILTER_MODE_LINEAR, 0, NULL)
+                           : texture(a, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_LINEAR, 0);
+      void *args[] = {&t, &out, &w, &h, &shift};
+      launch(kernel("tex2d_int_shift"), W, H, 1, args);
+      OK(cuMemcpyDtoH(got, out, sizeof(got)));
+      /* Texel coordinate x + 0.9 is in texel x: the nearest texel's value. */
+      CHECK(memcmp(got, ints, sizeof(ints)) == 0);
+      OK(cuTexObjectDestroy(t));
+   }
+   OK(cuArrayDestroy(a));
+   OK(cuMemFree(p));
+
+   CUdeviceptr lin;
+   OK(cuMemAlloc(&lin, 4096));
+   CUDA_RESOURCE_DESC rd = {0};
+   rd.resType = CU_RESOURCE_TYPE_LINEAR;
+   rd.res.linear.devPtr = lin;
+   rd.res.linear.format = CU_AD_FORMAT_SIGNED_INT32;
+   rd.res.linear.numChannels = 4;
+   rd.res.linear.sizeInBytes = 0;
+   CUDA_TEXTURE_DESC td = {0};
+   CUtexObject t = 0;
+   OK(cuTexObjectCreate(&t, &rd, &td, NULL));
+   int n = 32, off = -4;
+   CUdeviceptr out4;
+   OK(cuMemAlloc(&out4, 16 * 32));
+   OK(cuMemsetD8(out4, 0x5a, 16 * 32));
+   void *fargs[] = {&t, &out4, &n, &off};
+   launch(kernel("fetch_i4"), 32, 1, 32, fargs);
+   int32_t got4[32][4], zeros[32][4] = {{0}};
+   OK(cuMemcpyDtoH(got4, out4, sizeof(got4)));
+   CHECK(memcmp(got4, zeros, sizeof(zeros)) == 0);
+   OK(cuTexObjectDestroy(t));
+   OK(cuMemFree(out4));
+   OK(cuMemFree(lin));
+   OK(cuMemFree(out));
+}
+
 /* CUDA's weight: the fraction in 8 bits, rounded to nearest (measured on
  * an H100, docs/textures.md). */
 static float
@@ -1829,6 +1888,7 @@ static const struct {
    {"texture.kernel.fetch_linear", case_fetch_linear},
    {"texture.kernel.pitch2d_point_modes", case_pitch2d_point_modes},
    {"texture.kernel.specialised", case_specialised},
+   {"texture.kernel.cuda_takes", case_cuda_takes},
    {"texture.kernel.pitch2d_linear", case_pitch2d_linear},
    {"texture.kernel.pitch2d_read_modes", case_pitch2d_read_modes},
    {"texture.kernel.fetch_linear_formats", case_fetch_linear_formats},
