@@ -206,30 +206,6 @@ image_memory_type(const struct cuvk_device *dev, uint32_t bits)
    return bits ? (uint32_t)__builtin_ctz(bits) : UINT32_MAX;
 }
 
-/* Texture objects view a sampled array in formats other than its own: the
- * normalised and sRGB twins of its integer format (CUDA's default read
- * mode for 8/16-bit integers) and a resource view's format of the same
- * texel size.  Vulkan allows that only on MUTABLE_FORMAT images, so every
- * sampled array is made so where the device takes it at this size (the
- * storage extras may have set it already). */
-static void
-mutable_extras(const struct cuvk_device *dev, VkFormat format, const struct cuvk_array_geometry *geo,
-               uint32_t levels, VkImageUsageFlags usage, VkImageCreateFlags *flags)
-{
-   VkImageCreateFlags f = *flags | VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
-   VkImageFormatProperties props;
-   if (!(usage & VK_IMAGE_USAGE_SAMPLED_BIT) || f == *flags)
-      return;
-   if (vkGetPhysicalDeviceImageFormatProperties(dev->pdev, format, geo->type, VK_IMAGE_TILING_OPTIMAL, usage, f,
-                                                &props) != VK_SUCCESS)
-      return;
-   if (geo->extent.width > props.maxExtent.width || geo->extent.height > props.maxExtent.height ||
-       geo->extent.depth > props.maxExtent.depth || geo->layers > props.maxArrayLayers ||
-       levels > props.maxMipLevels)
-      return;
-   *flags = f;
-}
-
 /* Creates the VkImage and its own memory for a new (not imported) array. */
 CUresult
 cuvk_array_image_create(struct cuvk_context *ctx, const struct cuvk_format *format,
@@ -261,7 +237,19 @@ cuvk_array_image_create(struct cuvk_context *ctx, const struct cuvk_format *form
 
    /* Storage access for the compute copy engine, where the device has it. */
    cuvk_array_storage_extras(dev, format->vk, geo->type, &create_flags, &usage);
-   mutable_extras(dev, format->vk, geo, levels, usage, &create_flags);
+   /* Textures read 8- and 16-bit integers as normalised floats (and
+    * 8-bit and block-compressed ones as sRGB) through a view of the
+    * format's twin (texture_desc.c), which needs MUTABLE_FORMAT; the
+    * storage extras add it only to the texel sizes the copy shader
+    * reaches, so 1- and 2-byte formats had none and such textures were
+    * refused. */
+   if (!(create_flags & VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT)) {
+      VkImageFormatProperties mutable_limits;
+      VkImageCreateFlags mutable_flags = create_flags | VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
+      if (vkGetPhysicalDeviceImageFormatProperties(dev->pdev, format->vk, geo->type, VK_IMAGE_TILING_OPTIMAL, usage,
+                                                   mutable_flags, &mutable_limits) == VK_SUCCESS)
+         create_flags = mutable_flags;
+   }
 
    img = calloc(1, sizeof(*img));
    if (!img)

@@ -56,6 +56,16 @@ struct cuvk_cc_target {
     * index is decorated NonUniform instead of made uniform by a loop
     * (spirv_texture.c); the device must have the feature enabled. */
    bool tex_nonuniform, surf_nonuniform;
+   /* imageCubeArray: tex.acube (layered cubemaps) samples a cube array
+    * binding; without it the compiler refuses the geometry.  The device
+    * must have the feature enabled. */
+   bool image_cube_array;
+   /* VK_KHR_workgroup_memory_explicit_layout's workgroupMemoryExplicitLayout
+    * and shaderSharedInt64Atomics, both enabled: a kernel with 64-bit
+    * atomics on shared memory declares it as a Block with an aliased
+    * 64-bit view and runs them there; without it they are refused
+    * (spirv_memory.c). */
+   bool shared_atomic_int64;
 };
 
 /* One parameter of a kernel: where its bytes go in the parameter block. */

@@ -165,7 +165,9 @@ struct cuvk_kernel_span {
  * spaces):
  *
  *   bits  0..15  slot + 1
- *   bits 16..45  the slot's generation when the object was made
+ *   bits 16..44  the slot's generation when the object was made
+ *   bit  45      CUVK_KERNEL_HANDLE_TEXEL_SAMPLER: the texture's sampler
+ *                takes texel coordinates (unnormalizedCoordinates)
  *   bit  46      CUVK_KERNEL_HANDLE_MEMORY: a texture over linear or
  *                pitched memory (no descriptor; the kernel reads memory)
  *   bit  47      CUVK_KERNEL_HANDLE_NORMALIZED: a texture sampled with
@@ -173,7 +175,7 @@ struct cuvk_kernel_span {
  *   bits 48..63  CUVK_KERNEL_HANDLE_TEX or CUVK_KERNEL_HANDLE_SURF
  *
  * so the value alone (a parameter, or loaded from memory) finds the
- * descriptor, and a sample of an array needs no load before it: the two
+ * descriptor, and a sample of an array needs no load before it: the
  * flag bits are all it would otherwise read from the slot's record, and
  * on NVIDIA that dependent load before each sample cost the box filter
  * of nvcc_programs.vulkan_image a third of its time (docs/textures.md).
@@ -223,7 +225,8 @@ struct cuvk_kernel_span {
 #define CUVK_KERNEL_HANDLE_SURF UINT64_C(0x5e70)
 #define CUVK_KERNEL_HANDLE_TAG_SHIFT 48
 #define CUVK_KERNEL_HANDLE_GEN_SHIFT 16
-#define CUVK_KERNEL_HANDLE_GEN_MASK UINT64_C(0x3fffffff)
+#define CUVK_KERNEL_HANDLE_GEN_MASK UINT64_C(0x1fffffff)
+#define CUVK_KERNEL_HANDLE_TEXEL_SAMPLER (UINT64_C(1) << 45)
 #define CUVK_KERNEL_HANDLE_MEMORY (UINT64_C(1) << 46)
 #define CUVK_KERNEL_HANDLE_NORMALIZED (UINT64_C(1) << 47)
 #define CUVK_KERNEL_HANDLE_SLOT_MASK UINT64_C(0xffff)
@@ -271,6 +274,8 @@ enum cuvk_kernel_tex_kind {
 #define CUVK_KERNEL_TEX_READ_AS_INTEGER 0x01u  /* CU_TRSF_READ_AS_INTEGER */
 #define CUVK_KERNEL_TEX_NORMALIZED 0x02u       /* CU_TRSF_NORMALIZED_COORDINATES */
 #define CUVK_KERNEL_TEX_SRGB 0x10u             /* CU_TRSF_SRGB */
+#define CUVK_KERNEL_TEX_TEXEL_SAMPLER 0x100u   /* cuvk's: the sampler takes texel
+                                                * coordinates */
 
 struct cuvk_kernel_tex_record {
    uint32_t kind;             /* enum cuvk_kernel_tex_kind */

@@ -70,6 +70,13 @@ struct cuvk_spirv_emitter {
    /* Memory: byte offsets of .shared and .local/.param variables in one
     * Workgroup and one Private array of uint. */
    uint32_t shared_var, local_var;
+   /* Where the target has shared_atomic_int64 and the kernel or a
+    * function it calls has a 64-bit atomic that may reach shared memory:
+    * the shared array is a Block (word i at member 0, index i) and
+    * shared64_var an Aliased Block of u64 over the same bytes, for 64-bit
+    * atomics, loads and stores (spirv_memory.c). */
+   bool shared64;
+   uint32_t shared64_var;
    uint32_t static_shared_bytes, dynamic_shared_offset;
    bool dynamic_shared;
    uint32_t local_bytes;

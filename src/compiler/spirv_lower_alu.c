@@ -772,6 +772,46 @@ lower_sad(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, const st
    return 1;
 }
 
+/* Bits [at, at + width) of x, sign- or zero-extended to 32 bits. */
+static uint32_t
+field32(struct cuvk_spirv_emitter *e, uint32_t x, unsigned at, unsigned width, bool sign)
+{
+   uint32_t u = alu_u(e, 32);
+   uint32_t up = cuvk_spirv_val(e, SpvOpShiftLeftLogical, u, x, alu_cu(e, 32, 32 - at - width));
+   return cuvk_spirv_val(e, sign ? SpvOpShiftRightArithmetic : SpvOpShiftRightLogical, u, up,
+                         alu_cu(e, 32, 32 - width));
+}
+
+/* dp4a.atype.btype d, a, b, c: c plus the four products of a's and b's
+ * bytes; dp2a.lo/.hi: c plus a's two 16-bit halves times b's bytes 0
+ * and 1 (.lo) or 2 and 3 (.hi).  Each field is sign-extended when its
+ * operand's type is .s32; the sum wraps in 32 bits, as PTX's does. */
+static int
+lower_dot(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
+{
+   struct alu_type at, bt;
+   bool four = in->op == PTX_OP_DP4A, hi = alu_has(in, PTX_MOD_HI);
+
+   if (!alu_type(in, 0, &at) || !alu_type(in, 1, &bt) || at.bits != 32 || bt.bits != 32 ||
+       at.kind == CUVK_SPIRV_FLOAT || bt.kind == CUVK_SPIRV_FLOAT ||
+       (!four && hi == alu_has(in, PTX_MOD_LO)))
+      return alu_refuse(e, CUVK_CC_INVALID, in, "%s: malformed", alu_name(in));
+   uint32_t u = alu_u(e, 32);
+   bool as = at.kind == CUVK_SPIRV_SINT, bs = bt.kind == CUVK_SPIRV_SINT;
+   uint32_t a = alu_read(e, in, 0, CUVK_SPIRV_UINT, 32);
+   uint32_t b = alu_read(e, in, 1, CUVK_SPIRV_UINT, 32);
+   uint32_t d = alu_read(e, in, 2, CUVK_SPIRV_UINT, 32);
+   for (unsigned i = 0; i < (four ? 4u : 2u); i++) {
+      uint32_t x = four ? field32(e, a, 8 * i, 8, as) : field32(e, a, 16 * i, 16, as);
+      uint32_t y = field32(e, b, 8 * (four ? i : i + (hi ? 2 : 0)), 8, bs);
+      d = cuvk_spirv_val(e, SpvOpIAdd, u, d, cuvk_spirv_val(e, SpvOpIMul, u, x, y));
+   }
+   /* The destination is .u32 when both sources are, else .s32: the same
+    * bits either way. */
+   cuvk_spirv_write(e, &in->dst[0], d, as || bs ? CUVK_SPIRV_SINT : CUVK_SPIRV_UINT, 32);
+   return 1;
+}
+
 /* An integer comparison of setp/set. */
 static uint32_t
 icompare(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, enum ptx_modifier cmp,
@@ -988,6 +1028,10 @@ cuvk_spirv_lower_alu(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *i
          return alu_refuse(e, CUVK_CC_INVALID, in, "%s: no type", alu_name(in));
       if (t.mod == PTX_MOD_F16X2 || t.mod == PTX_MOD_BF16 || t.mod == PTX_MOD_BF16X2)
          return alu_lower_packed(e, in, &t);
+      /* ex2/tanh.approx.f16 take the lanes' f32 path too: no f16 value,
+       * so neither shaderFloat16 nor the device's f16 subnormals. */
+      if (t.mod == PTX_MOD_F16 && (in->op == PTX_OP_EX2 || in->op == PTX_OP_TANH))
+         return alu_lower_packed(e, in, &t);
       if (!alu_check_type(e, in, &t))
          return -1;
       break;
@@ -1003,6 +1047,8 @@ cuvk_spirv_lower_alu(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *i
       return need_srcs(e, in, 1, 4) ? lower_lop3(e, in) : -1;
    case PTX_OP_SHF:
       return need_srcs(e, in, 1, 3) ? lower_shf(e, in) : -1;
+   case PTX_OP_DP4A: case PTX_OP_DP2A:
+      return need_srcs(e, in, 1, 3) ? lower_dot(e, in) : -1;
    default:
       return 0;
    }

@@ -105,8 +105,9 @@ uint32_t alu_isnan(struct cuvk_spirv_emitter *e, uint32_t x, unsigned bits);
 int alu_lower_float(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in,
                     const struct alu_type *t);
 int alu_lower_cvt(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in);
-/* f16x2, bf16 and bf16x2 add, sub, mul, fma, min, max, neg, abs, lane by
- * lane on the bits (spirv_lower_float.c). */
+/* f16x2, bf16 and bf16x2 add, sub, mul, fma, min, max, neg, abs, and the
+ * ex2/tanh .approx of those and of f16, lane by lane on the bits
+ * (spirv_lower_float.c). */
 int alu_lower_packed(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in,
                      const struct alu_type *t);
 /* The comparison cmp of two f16 (bf false) or bf16 lanes, each the low

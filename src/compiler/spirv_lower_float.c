@@ -779,6 +779,82 @@ lower_div_sqrt(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uns
    return 1;
 }
 
+/* 2^a for ex2.approx of bits (16, 32 or 64), NaN aside (the caller's). */
+static uint32_t
+ex2_value(struct cuvk_spirv_emitter *e, uint32_t a, unsigned bits)
+{
+   uint32_t ft = alu_f(e, bits);
+   /* Vulkan lets Exp2 err by 3 + 2|x| ulp, PTX by 2 ulp whatever x:
+    * so 2^x = 2^f * 2^n with n = floor(x) and f = x - n in [0, 1)
+    * (exact), the device's Exp2 only ever seeing [0, 1).  x is clamped
+    * first, where 2^x is 0 or inf anyway, so n fits an int; NaN is the
+    * caller's to select. */
+   uint64_t lim = bits == 16 ? 0x5a40u : bits == 32 ? 0x43480000u : 0x40a0000000000000ull;
+   uint32_t xc = cuvk_spirv_glsl(e, GLSLstd450FClamp, ft, a,
+                                 alu_cf(e, bits, lim | alu_fsign(bits)), alu_cf(e, bits, lim));
+   uint32_t nf = cuvk_spirv_glsl(e, GLSLstd450Floor, ft, xc);
+   uint32_t fr = nocontract(e, cuvk_spirv_val(e, SpvOpFSub, ft, xc, nf));
+   uint32_t ni = cuvk_spirv_val(e, SpvOpConvertFToS, alu_u(e, 32), nf);
+   if (bits == 32 && cuvk_spirv_target(e)->float64) {
+      /* 2^f = e^(f ln 2) by its Taylor series to t^10 in f64 (error
+       * below 2^-31 on [0, ln 2)), scaled by 2^n in f64 and rounded to
+       * f32 once: within about half an ulp.  CUDA's full-precision
+       * expf and powf are built on ex2.approx and keep their
+       * documented 2 and 4 ulp only with an ex2 as good as NVIDIA's;
+       * the device's Exp2 at Vulkan's precision left expf at 3 ulp
+       * (compiler.run.alu_libm). */
+      uint32_t dt = alu_f(e, 64);
+      uint32_t t = wop(e, SpvOpFMul, 64, fconvert(e, fr, 64, 32),
+                       alu_cf(e, 64, 0x3fe62e42fefa39efull));   /* ln 2 */
+      double c = 1;
+      for (int k = 2; k <= 10; k++)
+         c /= k;
+      /* c = 1/10!; Horner from the top term down. */
+      union { double d; uint64_t u; } cv = { .d = c };
+      uint32_t p = alu_cf(e, 64, cv.u);
+      for (int k = 9; k >= 0; k--) {
+         double ck = 1;
+         for (int j = 2; j <= k; j++)
+            ck /= j;
+         cv.d = ck;
+         p = wop(e, SpvOpFAdd, 64, wop(e, SpvOpFMul, 64, p, t), alu_cf(e, 64, cv.u));
+      }
+      return fconvert(e, cuvk_spirv_glsl(e, GLSLstd450Ldexp, dt, p, ni), 32, 64);
+   }
+   return cuvk_spirv_glsl(e, GLSLstd450Ldexp, ft, cuvk_spirv_glsl(e, GLSLstd450Exp2, ft, fr), ni);
+}
+
+/* tanh of an f32 x, NaN aside (the caller's).  Devices build Tanh from
+ * exponentials, whose cancellation near 0 leaves an absolute error:
+ * lavapipe gave +-2^-25 for tanh(5e-27).  So x itself below 2^-12 (the
+ * first dropped term, x^3/3, is below x * 2^-25, and subnormals never
+ * reach the device's arithmetic), x - x^3/3 + 2x^5/15 below 2^-4
+ * (relative error under 2^-28), the device's Tanh above, its input
+ * clamped to +-10 where tanh is +-1 in f32 and exp would overflow. */
+static uint32_t
+tanh_f32(struct cuvk_spirv_emitter *e, uint32_t x)
+{
+   uint32_t ft = alu_f(e, 32), bo = alu_b(e);
+   uint32_t m = mag_bits(e, x, 32);
+   uint32_t xc = cuvk_spirv_glsl(e, GLSLstd450FClamp, ft, x, alu_cf(e, 32, 0xc1200000u),
+                                 alu_cf(e, 32, 0x41200000u));
+   uint32_t r = cuvk_spirv_glsl(e, GLSLstd450Tanh, ft, xc);
+   uint32_t x2 = nocontract(e, cuvk_spirv_val(e, SpvOpFMul, ft, x, x));
+   /* x + x^3 (-1/3 + x^2 * 2/15) */
+   uint32_t c = nocontract(e, cuvk_spirv_val(e, SpvOpFAdd, ft,
+                                             nocontract(e, cuvk_spirv_val(e, SpvOpFMul, ft, x2,
+                                                                          alu_cf(e, 32,
+                                                                                 0x3e088889u))),
+                                             alu_cf(e, 32, 0xbeaaaaabu)));
+   uint32_t x3 = nocontract(e, cuvk_spirv_val(e, SpvOpFMul, ft, x2, x));
+   uint32_t p = nocontract(e, cuvk_spirv_val(e, SpvOpFAdd, ft, x,
+                                             nocontract(e, cuvk_spirv_val(e, SpvOpFMul, ft, x3,
+                                                                          c))));
+   r = alu_sel(e, ft, cuvk_spirv_val(e, SpvOpULessThan, bo, m, alu_cu(e, 32, 0x3d800000u)), p, r);
+   return alu_sel(e, ft, cuvk_spirv_val(e, SpvOpULessThan, bo, m, alu_cu(e, 32, 0x39800000u)), x,
+                  r);
+}
+
 /* rsqrt, ex2, lg2, sin, cos, tanh (.approx only): GLSL.std.450 with the
  * special values PTX defines made explicit, and subnormal inputs scaled
  * into the normal range where the device might flush them. */
@@ -821,48 +897,9 @@ lower_approx(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, unsig
       r = alu_sel(e, ft, neg, nan, r);
       r = zero_to(e, a, r, bits, alu_finf(bits) | alu_fsign(bits), false);
       break;
-   case PTX_OP_EX2: {
-      /* Vulkan lets Exp2 err by 3 + 2|x| ulp, PTX by 2 ulp whatever x:
-       * so 2^x = 2^f * 2^n with n = floor(x) and f = x - n in [0, 1)
-       * (exact), the device's Exp2 only ever seeing [0, 1).  x is clamped
-       * first, where 2^x is 0 or inf anyway, so n fits an int; NaN is
-       * selected below. */
-      uint64_t lim = bits == 16 ? 0x5a40u : bits == 32 ? 0x43480000u : 0x40a0000000000000ull;
-      uint32_t xc = cuvk_spirv_glsl(e, GLSLstd450FClamp, ft, a,
-                                    alu_cf(e, bits, lim | alu_fsign(bits)), alu_cf(e, bits, lim));
-      uint32_t nf = cuvk_spirv_glsl(e, GLSLstd450Floor, ft, xc);
-      uint32_t fr = nocontract(e, cuvk_spirv_val(e, SpvOpFSub, ft, xc, nf));
-      uint32_t ni = cuvk_spirv_val(e, SpvOpConvertFToS, alu_u(e, 32), nf);
-      if (bits == 32 && cuvk_spirv_target(e)->float64) {
-         /* 2^f = e^(f ln 2) by its Taylor series to t^10 in f64 (error
-          * below 2^-31 on [0, ln 2)), scaled by 2^n in f64 and rounded to
-          * f32 once: within about half an ulp.  CUDA's full-precision
-          * expf and powf are built on ex2.approx and keep their
-          * documented 2 and 4 ulp only with an ex2 as good as NVIDIA's;
-          * the device's Exp2 at Vulkan's precision left expf at 3 ulp
-          * (compiler.run.alu_libm). */
-         uint32_t dt = alu_f(e, 64);
-         uint32_t t = wop(e, SpvOpFMul, 64, fconvert(e, fr, 64, 32),
-                          alu_cf(e, 64, 0x3fe62e42fefa39efull));   /* ln 2 */
-         double c = 1;
-         for (int k = 2; k <= 10; k++)
-            c /= k;
-         /* c = 1/10!; Horner from the top term down. */
-         union { double d; uint64_t u; } cv = { .d = c };
-         uint32_t p = alu_cf(e, 64, cv.u);
-         for (int k = 9; k >= 0; k--) {
-            double ck = 1;
-            for (int j = 2; j <= k; j++)
-               ck /= j;
-            cv.d = ck;
-            p = wop(e, SpvOpFAdd, 64, wop(e, SpvOpFMul, 64, p, t), alu_cf(e, 64, cv.u));
-         }
-         r = fconvert(e, cuvk_spirv_glsl(e, GLSLstd450Ldexp, dt, p, ni), 32, 64);
-         break;
-      }
-      r = cuvk_spirv_glsl(e, GLSLstd450Ldexp, ft, cuvk_spirv_glsl(e, GLSLstd450Exp2, ft, fr), ni);
+   case PTX_OP_EX2:
+      r = ex2_value(e, a, bits);
       break;
-   }
    case PTX_OP_SIN:
       r = cuvk_spirv_glsl(e, GLSLstd450Sin, ft, a);
       break;
@@ -870,7 +907,7 @@ lower_approx(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, unsig
       r = cuvk_spirv_glsl(e, GLSLstd450Cos, ft, a);
       break;
    default:
-      r = cuvk_spirv_glsl(e, GLSLstd450Tanh, ft, a);
+      r = bits == 32 ? tanh_f32(e, a) : cuvk_spirv_glsl(e, GLSLstd450Tanh, ft, a);
       break;
    }
    /* NaN in, NaN out, whatever the device's function does with it. */
@@ -1071,13 +1108,15 @@ wide_to_lane(struct cuvk_spirv_emitter *e, uint32_t x, bool bf)
    return alu_sel(e, u, alu_isnan(e, x, 64), alu_cu(e, 32, 0x7fff), r);
 }
 
-/* Lane bits (uint32): .ftz's flush, .sat's clamp, NaN test. */
+/* Lane bits (uint32): .ftz's flush (below 2^-14 for f16, 2^-126 for
+ * bf16), .sat's clamp, NaN test. */
 static uint32_t
-lane_flush(struct cuvk_spirv_emitter *e, uint32_t lane)
+lane_flush(struct cuvk_spirv_emitter *e, uint32_t lane, bool bf)
 {
    uint32_t u = alu_u(e, 32);
    uint32_t m = cuvk_spirv_val(e, SpvOpBitwiseAnd, u, lane, alu_cu(e, 32, 0x7fff));
-   return alu_sel(e, u, cuvk_spirv_val(e, SpvOpULessThan, alu_b(e), m, alu_cu(e, 32, 0x400)),
+   return alu_sel(e, u, cuvk_spirv_val(e, SpvOpULessThan, alu_b(e), m,
+                                       alu_cu(e, 32, bf ? 0x80 : 0x400)),
                   cuvk_spirv_val(e, SpvOpBitwiseAnd, u, lane, alu_cu(e, 32, 0x8000)), lane);
 }
 
@@ -1120,8 +1159,8 @@ alu_lane_compare(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in,
    SpvOp op;
 
    if (alu_has(in, PTX_MOD_FTZ)) {
-      a = lane_flush(e, a);
-      b = lane_flush(e, b);
+      a = lane_flush(e, a, bf);
+      b = lane_flush(e, b, bf);
    }
    uint32_t any_nan = cuvk_spirv_val(e, SpvOpLogicalOr, bo, lane_isnan(e, a, bf),
                                      lane_isnan(e, b, bf));
@@ -1152,6 +1191,52 @@ alu_lane_compare(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in,
                          r);
 }
 
+/* ex2.approx or tanh.approx of one f16 or bf16 lane (bits in the low 16
+ * of a uint32): the lane widened exactly to f32 (f16 by its bits, bf16
+ * being the top half of an f32), the f32 function, rounded to the lane's
+ * format to nearest even on the bits.  The f32 functions are within
+ * 2^-22 relative (ex2) and well inside tanh.approx.f32's 2^-10.987, so
+ * after the one rounding (2^-11 at most, relative) the lane's result
+ * stays within PTX's 2^-9.9 / 2^-7 (ex2) and 2^-10.987 / 2^-8 (tanh)
+ * for f16 / bf16 (compiler.run.half_approx measures how far).  No f16
+ * value is formed: no shaderFloat16, and no device flushing of f16
+ * subnormals, which ex2's results below 2^-14 are. */
+static uint32_t
+lane_approx(struct cuvk_spirv_emitter *e, enum ptx_opcode op, uint32_t lane, bool bf)
+{
+   uint32_t u = alu_u(e, 32), bo = alu_b(e);
+   uint32_t x = bf ? as_f(e, cuvk_spirv_val(e, SpvOpShiftLeftLogical, u, lane, alu_cu(e, 32, 16)),
+                          32)
+                   : f16_bits_to_f32(e, lane);
+   uint32_t mag = cuvk_spirv_val(e, SpvOpBitwiseAnd, u, lane, alu_cu(e, 32, 0x7fff));
+   uint32_t r = op == PTX_OP_EX2 ? ex2_value(e, x, 32) : tanh_f32(e, x), rl;
+
+   if (bf) {
+      /* f32 to bf16, to nearest even: add 0x7fff plus the kept lsb. */
+      uint32_t rb = as_u(e, r, 32);
+      uint32_t odd = cuvk_spirv_val(e, SpvOpBitwiseAnd, u,
+                                    cuvk_spirv_val(e, SpvOpShiftRightLogical, u, rb,
+                                                   alu_cu(e, 32, 16)),
+                                    alu_cu(e, 32, 1));
+      rl = cuvk_spirv_val(e, SpvOpShiftRightLogical, u,
+                          cuvk_spirv_val(e, SpvOpIAdd, u, rb,
+                                         cuvk_spirv_val(e, SpvOpIAdd, u, odd,
+                                                        alu_cu(e, 32, 0x7fff))),
+                          alu_cu(e, 32, 16));
+   } else {
+      rl = f16_narrow_u32(e, r, 32, ALU_RN);
+   }
+   if (op == PTX_OP_TANH) {
+      /* tanh(x) is x in either format below 2^-12 (tanh_f32 gives it
+       * too, but this keeps bf16 subnormals, f32 subnormals after the
+       * shift, away from a device that flushes them). */
+      uint32_t tiny = cuvk_spirv_val(e, SpvOpULessThan, bo, mag,
+                                     alu_cu(e, 32, bf ? 0x3980 : 0x0c00));   /* 2^-12 */
+      rl = alu_sel(e, u, tiny, lane, rl);
+   }
+   return alu_sel(e, u, lane_isnan(e, lane, bf), alu_cu(e, 32, 0x7fff), rl);
+}
+
 /* in's modifier mod; none when in is NULL (an atomic's plain operation). */
 static bool
 packed_has(const struct cuvk_ir_instr *in, enum ptx_modifier mod)
@@ -1171,8 +1256,11 @@ packed_lane(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, enum p
    uint32_t l[3], x[3], r;
 
    for (unsigned i = 0; i < 3 && v[i]; i++)
-      l[i] = ftz ? lane_flush(e, v[i]) : v[i];
+      l[i] = ftz ? lane_flush(e, v[i], bf) : v[i];
    switch (op) {
+   case PTX_OP_EX2: case PTX_OP_TANH:
+      r = lane_approx(e, op, l[0], bf);
+      break;
    case PTX_OP_NEG:
       r = cuvk_spirv_val(e, SpvOpBitwiseXor, u, l[0], alu_cu(e, 32, 0x8000));
       break;
@@ -1223,7 +1311,7 @@ packed_lane(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, enum p
    }
    }
    if (ftz)
-      r = lane_flush(e, r);
+      r = lane_flush(e, r, bf);
    if (packed_has(in, PTX_MOD_SAT)) {
       uint32_t m = cuvk_spirv_val(e, SpvOpBitwiseAnd, u, r, alu_cu(e, 32, 0x7fff));
       uint32_t zero = cuvk_spirv_val(e, SpvOpLogicalOr, bo, lane_negative(e, r),
@@ -1245,12 +1333,16 @@ packed_lane(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, enum p
    return r;
 }
 
+static int packed_lanes(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, unsigned n,
+                        bool x2, bool bf);
+
 int
 alu_lower_packed(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in,
                  const struct alu_type *t)
 {
    const struct cuvk_cc_target *tg = cuvk_spirv_target(e);
-   bool bf = t->mod != PTX_MOD_F16X2, x2 = t->bits == 32;
+   bool bf = t->mod == PTX_MOD_BF16 || t->mod == PTX_MOD_BF16X2, x2 = t->bits == 32;
+   bool approx = in->op == PTX_OP_EX2 || in->op == PTX_OP_TANH;
    unsigned n;
    enum alu_round mode;
    bool given;
@@ -1262,7 +1354,7 @@ alu_lower_packed(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in,
    case PTX_OP_FMA:
       n = 3;
       break;
-   case PTX_OP_NEG: case PTX_OP_ABS:
+   case PTX_OP_NEG: case PTX_OP_ABS: case PTX_OP_EX2: case PTX_OP_TANH:
       n = 1;
       break;
    default:
@@ -1271,6 +1363,23 @@ alu_lower_packed(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in,
    }
    if (in->dst_count != 1 || in->src_count != n)
       return alu_refuse(e, CUVK_CC_INVALID, in, "%s: expected %u sources", alu_name(in), n);
+   if (approx) {
+      /* ex2.approx.{f16,f16x2}, ex2.approx.ftz.{bf16,bf16x2} and
+       * tanh.approx of all four: f32 work on the lanes' bits, which any
+       * device has (the f64 that ex2's f32 path takes where present
+       * included). */
+      if (!alu_has(in, PTX_MOD_APPROX))
+         return alu_refuse(e, CUVK_CC_INVALID, in, "%s: only .approx exists", alu_name(in));
+      if (bf && in->op == PTX_OP_EX2 && !alu_has(in, PTX_MOD_FTZ))
+         return alu_refuse(e, CUVK_CC_INVALID, in, "%s: bf16 ex2 is .ftz only", alu_name(in));
+      if ((in->op == PTX_OP_TANH && alu_has(in, PTX_MOD_FTZ)) || alu_has(in, PTX_MOD_SAT) ||
+          alu_has(in, PTX_MOD_RELU) || (!bf && alu_has(in, PTX_MOD_FTZ)))
+         return alu_refuse(e, CUVK_CC_INVALID, in, "%s: takes no such modifier", alu_name(in));
+      if (!x2 && !tg->int16)
+         return alu_refuse(e, CUVK_CC_UNSUPPORTED, in, "%s: the device lacks shaderInt16",
+                           alu_name(in));
+      return packed_lanes(e, in, n, x2, bf);
+   }
    if (!parse_round(e, in, &mode, &given))
       return -1;
    if (mode != ALU_RN)
@@ -1291,6 +1400,15 @@ alu_lower_packed(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in,
       return alu_refuse(e, CUVK_CC_UNSUPPORTED, in, "%s: the device lacks shaderInt16",
                         alu_name(in));
 
+   return packed_lanes(e, in, n, x2, bf);
+}
+
+/* Reads in's n sources, runs packed_lane on each 16-bit lane (two for
+ * x2, else one in 16 bits), writes the packed result. */
+static int
+packed_lanes(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, unsigned n, bool x2,
+             bool bf)
+{
    uint32_t u = alu_u(e, 32), src[3] = { 0 }, r = 0;
    for (unsigned i = 0; i < n; i++) {
       src[i] = alu_read(e, in, i, CUVK_SPIRV_UINT, x2 ? 32 : 16);

@@ -22,6 +22,15 @@
  * bytes and an atomic OR setting them, so two threads storing to
  * different bytes of one word never undo each other's store (CUDA
  * guarantees that; a read-modify-write would lose one).
+ *
+ * 64-bit atomics on shared memory cannot be two 32-bit ones.  Where the
+ * target has shared_atomic_int64 (VK_KHR_workgroup_memory_explicit_layout)
+ * and the kernel has such an atomic, the array is member 0 of a Block and
+ * a second Block, an array of u64 decorated Aliased like the first, views
+ * the same bytes: 64-bit atomics, loads and stores go through it (PTX
+ * aligns them to 8 bytes), everything else through the words as before.
+ * Only those kernels change, so every other kernel's shared memory stays
+ * the plain array that every driver has.
  */
 #include "compiler/spirv_emit.h"
 
@@ -109,6 +118,23 @@ cuvk_spirv_layout_module(struct cuvk_spirv_emitter *e)
    }
 }
 
+/* Whether in is a 64-bit atom or red that may reach shared memory: on
+ * .shared, or on a generic address. */
+static bool
+is_shared_atomic64(const struct cuvk_ir_instr *in)
+{
+   enum cuvk_spirv_kind kind;
+   unsigned bits;
+
+   if (in->op != PTX_OP_ATOM && in->op != PTX_OP_RED)
+      return false;
+   enum ptx_modifier space = cuvk_spirv_mod_of_class(in, PTX_MODC_SPACE);
+   if (space != PTX_MOD_SHARED && space != PTX_MOD_SHARED_CTA && space != PTX_MOD_COUNT)
+      return false;
+   enum ptx_modifier t = cuvk_spirv_type_mod(in, 0);
+   return t != PTX_MOD_COUNT && cuvk_spirv_ptx_kind(t, &kind, &bits) && bits == 64;
+}
+
 static bool
 use_module_shared(struct cuvk_spirv_emitter *e, const struct cuvk_ir_value *v)
 {
@@ -141,6 +167,10 @@ cuvk_spirv_layout_function(struct cuvk_spirv_emitter *e, const struct cuvk_ir_fu
             e->bar_red_offset = e->static_shared_bytes + 1;
             e->static_shared_bytes += 4;
          }
+         /* Decided before any function is emitted: the shared array's
+          * form is fixed when its first access declares it. */
+         if (e->target->shared_atomic_int64 && is_shared_atomic64(in))
+            e->shared64 = true;
          for (unsigned i = 0; i < in->src_count; i++)
             if (!use_module_shared(e, &in->src[i]))
                return false;
@@ -215,10 +245,70 @@ shared_var(struct cuvk_spirv_emitter *e)
    }
    uint32_t array = cuvk_spirv_id(&e->b);
    cuvk_spirv_global(e, SpvOpTypeArray, array, u32, length);
-   e->shared_var = cuvk_spirv_global_var(e, SpvStorageClassWorkgroup, array);
+   if (!e->shared64) {
+      e->shared_var = cuvk_spirv_global_var(e, SpvStorageClassWorkgroup, array);
+      cuvk_spirv_emit_str(&e->b, CUVK_SPIRV_DEBUG, SpvOpName, &e->shared_var, 1, "cuvk_shared",
+                          NULL, 0);
+      return e->shared_var;
+   }
+
+   /* The 64-bit view: as many u64 as whole pairs of words, so it never
+    * asks for more memory than the words (a launch may use all of it);
+    * an 8-byte-aligned atomic lies in a whole pair.  One at least, as
+    * arrays cannot be empty. */
+   uint32_t length64;
+   if (e->dynamic_shared) {
+      uint32_t half = cuvk_spirv_id(&e->b), empty = cuvk_spirv_id(&e->b);
+      length64 = cuvk_spirv_id(&e->b);
+      cuvk_spirv_global(e, SpvOpSpecConstantOp, u32, half, SpvOpUDiv, length,
+                        cuvk_spirv_const_u32(e, 2));
+      cuvk_spirv_global(e, SpvOpSpecConstantOp, cuvk_spirv_type_bool(e), empty, SpvOpIEqual, half,
+                        cuvk_spirv_const_u32(e, 0));
+      cuvk_spirv_global(e, SpvOpSpecConstantOp, u32, length64, SpvOpSelect, empty,
+                        cuvk_spirv_const_u32(e, 1), half);
+   } else {
+      length64 = cuvk_spirv_const_u32(e, words / 2 ? words / 2 : 1);
+   }
+   uint32_t array64 = cuvk_spirv_id(&e->b);
+   cuvk_spirv_global(e, SpvOpTypeArray, array64, cuvk_spirv_type_uint(e, 64), length64);
+   cuvk_spirv_capability(e, SpvCapabilityWorkgroupMemoryExplicitLayoutKHR);
+   cuvk_spirv_extension(e, "SPV_KHR_workgroup_memory_explicit_layout");
+   const uint32_t arrays[2] = { array, array64 }, strides[2] = { 4, 8 };
+   uint32_t vars[2];
+   for (unsigned i = 0; i < 2; i++) {
+      uint32_t block = cuvk_spirv_id(&e->b);
+      cuvk_spirv_global(e, SpvOpTypeStruct, block, arrays[i]);
+      cuvk_spirv_op(&e->b, CUVK_SPIRV_ANNOTATIONS, SpvOpDecorate, arrays[i],
+                    SpvDecorationArrayStride, strides[i]);
+      cuvk_spirv_op(&e->b, CUVK_SPIRV_ANNOTATIONS, SpvOpDecorate, block, SpvDecorationBlock);
+      cuvk_spirv_op(&e->b, CUVK_SPIRV_ANNOTATIONS, SpvOpMemberDecorate, block, 0,
+                    SpvDecorationOffset, 0);
+      vars[i] = cuvk_spirv_global_var(e, SpvStorageClassWorkgroup, block);
+      /* The extension's rule for more than one Block in Workgroup
+       * storage: they alias, and say so. */
+      cuvk_spirv_op(&e->b, CUVK_SPIRV_ANNOTATIONS, SpvOpDecorate, vars[i], SpvDecorationAliased);
+   }
+   e->shared_var = vars[0];
+   e->shared64_var = vars[1];
    cuvk_spirv_emit_str(&e->b, CUVK_SPIRV_DEBUG, SpvOpName, &e->shared_var, 1, "cuvk_shared",
                        NULL, 0);
+   cuvk_spirv_emit_str(&e->b, CUVK_SPIRV_DEBUG, SpvOpName, &e->shared64_var, 1, "cuvk_shared64",
+                       NULL, 0);
    return e->shared_var;
+}
+
+/* A pointer to element index (u32) of the shared memory's view of bits
+ * (32: the words; 64: the aliased u64, which only exists with shared64). */
+static uint32_t
+shared_elem_ptr(struct cuvk_spirv_emitter *e, unsigned bits, uint32_t index)
+{
+   uint32_t var = shared_var(e);
+   uint32_t ptr = cuvk_spirv_type_pointer(e, SpvStorageClassWorkgroup, cuvk_spirv_type_uint(e, bits));
+   if (bits == 64)
+      var = e->shared64_var;
+   if (!e->shared64)
+      return cuvk_spirv_val(e, SpvOpAccessChain, ptr, var, index);
+   return cuvk_spirv_val(e, SpvOpAccessChain, ptr, var, cuvk_spirv_const_u32(e, 0), index);
 }
 
 static uint32_t
@@ -243,9 +333,21 @@ word_ptr(struct cuvk_spirv_emitter *e, enum space sp, uint32_t off, unsigned wor
                                    cuvk_spirv_const_u32(e, 2));
    if (word_delta)
       index = cuvk_spirv_val(e, SpvOpIAdd, u32, index, cuvk_spirv_const_u32(e, word_delta));
-   SpvStorageClass sc = sp == SPACE_SHARED ? SpvStorageClassWorkgroup : SpvStorageClassPrivate;
-   return cuvk_spirv_val(e, SpvOpAccessChain, cuvk_spirv_type_pointer(e, sc, u32),
-                         sp == SPACE_SHARED ? shared_var(e) : local_var(e), index);
+   if (sp == SPACE_SHARED)
+      return shared_elem_ptr(e, 32, index);
+   return cuvk_spirv_val(e, SpvOpAccessChain,
+                         cuvk_spirv_type_pointer(e, SpvStorageClassPrivate, u32), local_var(e),
+                         index);
+}
+
+/* A pointer to the u64 at byte offset off (u32, a multiple of 8) of the
+ * shared memory's 64-bit view. */
+static uint32_t
+shared64_ptr(struct cuvk_spirv_emitter *e, uint32_t off)
+{
+   uint32_t u32 = cuvk_spirv_type_uint(e, 32);
+   return shared_elem_ptr(e, 64, cuvk_spirv_val(e, SpvOpShiftRightLogical, u32, off,
+                                                cuvk_spirv_const_u32(e, 3)));
 }
 
 static uint32_t
@@ -264,6 +366,11 @@ array_load(struct cuvk_spirv_emitter *e, enum space sp, uint32_t off, unsigned b
 {
    uint32_t u32 = cuvk_spirv_type_uint(e, 32);
    uint32_t access = is_volatile ? SpvMemoryAccessVolatileMask : SpvMemoryAccessMaskNone;
+   /* One access where a 64-bit view exists: a load racing a 64-bit
+    * atomic then never sees half of its result. */
+   if (bits == 64 && sp == SPACE_SHARED && e->shared64)
+      return cuvk_spirv_val(e, SpvOpLoad, cuvk_spirv_type_uint(e, 64), shared64_ptr(e, off),
+                            access);
    uint32_t word = cuvk_spirv_val(e, SpvOpLoad, u32, word_ptr(e, sp, off, 0), access);
 
    if (bits == 32)
@@ -288,6 +395,10 @@ array_store(struct cuvk_spirv_emitter *e, enum space sp, uint32_t off, uint32_t 
 
    if (bits == 32) {
       cuvk_spirv_do(e, SpvOpStore, word_ptr(e, sp, off, 0), value, access);
+      return;
+   }
+   if (bits == 64 && sp == SPACE_SHARED && e->shared64) {
+      cuvk_spirv_do(e, SpvOpStore, shared64_ptr(e, off), value, access);
       return;
    }
    if (bits == 64) {
@@ -323,10 +434,7 @@ array_store(struct cuvk_spirv_emitter *e, enum space sp, uint32_t off, uint32_t 
 uint32_t
 cuvk_spirv_shared_word(struct cuvk_spirv_emitter *e, uint32_t byte_offset)
 {
-   uint32_t u32 = cuvk_spirv_type_uint(e, 32);
-   return cuvk_spirv_val(e, SpvOpAccessChain,
-                         cuvk_spirv_type_pointer(e, SpvStorageClassWorkgroup, u32), shared_var(e),
-                         cuvk_spirv_const_u32(e, byte_offset / 4));
+   return shared_elem_ptr(e, 32, cuvk_spirv_const_u32(e, byte_offset / 4));
 }
 
 void
@@ -1171,7 +1279,8 @@ atomic_combine(struct cuvk_spirv_emitter *e, const struct atomic *a, uint32_t ol
  * the device has no atomic instruction for (inc and dec with PTX's
  * wrapping rules, float adds without VK_EXT_shader_atomic_float, and
  * half-precision atomics and cas.b16 on their word, c the lanes' mask).
- * ptr is a device address (u64) or a shared word index (u32). */
+ * ptr is a device address (u64) or a shared element index (u32): of the
+ * words, or for 64 bits of the 64-bit view. */
 static uint32_t
 cas_fn(struct cuvk_spirv_emitter *e, const struct atomic *a, bool shared)
 {
@@ -1191,10 +1300,7 @@ cas_fn(struct cuvk_spirv_emitter *e, const struct atomic *a, bool shared)
    uint32_t l_body = cuvk_spirv_id(&e->b), l_cont = cuvk_spirv_id(&e->b);
    uint32_t l_done = cuvk_spirv_id(&e->b);
    label(e, l_entry);
-   uint32_t ptr = shared ? cuvk_spirv_val(e, SpvOpAccessChain,
-                                          cuvk_spirv_type_pointer(e, SpvStorageClassWorkgroup, u32),
-                                          shared_var(e), p[0])
-                         : device_ptr(e, p[0], tn);
+   uint32_t ptr = shared ? shared_elem_ptr(e, a->bits, p[0]) : device_ptr(e, p[0], tn);
    uint32_t scope = cuvk_spirv_const_u32(e, shared ? SpvScopeWorkgroup : SpvScopeDevice);
    uint32_t none = cuvk_spirv_const_u32(e, SpvMemorySemanticsMaskNone);
    uint32_t first = cuvk_spirv_val(e, SpvOpAtomicLoad, tn, ptr, scope, none);
@@ -1243,7 +1349,7 @@ atomic_apply(struct cuvk_spirv_emitter *e, const struct atomic *a, enum space sp
       array_store(e, SPACE_LOCAL, off, atomic_combine(e, a, old, b, c), bits, false);
       return old;
    }
-   if (shared && bits == 64) {
+   if (shared && bits == 64 && !e->shared64) {
       /* Only reached through a generic address (lower_atomic refuses
        * .shared ones): no 64-bit atomics on an array of words, so the
        * launch reports a trap instead of a racy result. */
@@ -1252,11 +1358,13 @@ atomic_apply(struct cuvk_spirv_emitter *e, const struct atomic *a, enum space sp
    }
    uint32_t ptr, where;
    if (shared) {
+      /* The element of the view of the atomic's width. */
       uint32_t off = cuvk_spirv_val(e, SpvOpUConvert, u32, addr);
-      where = cuvk_spirv_val(e, SpvOpShiftRightLogical, u32, off, cuvk_spirv_const_u32(e, 2));
-      ptr = cuvk_spirv_val(e, SpvOpAccessChain,
-                           cuvk_spirv_type_pointer(e, SpvStorageClassWorkgroup, u32),
-                           shared_var(e), where);
+      where = cuvk_spirv_val(e, SpvOpShiftRightLogical, u32, off,
+                             cuvk_spirv_const_u32(e, bits == 64 ? 3 : 2));
+      ptr = shared_elem_ptr(e, bits, where);
+      if (bits == 64)
+         cuvk_spirv_capability(e, SpvCapabilityInt64Atomics);
    } else {
       where = translate(e, addr, bits / 8);
       ptr = device_ptr(e, where, tn);
@@ -1478,15 +1586,17 @@ lower_atomic(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, bool 
    if (a.bits != 32 && a.bits != 64)
       return cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, in, "%u-bit atomics are not translated",
                              a.bits) ? 1 : -1;
-   if (a.bits == 64 && sp == SPACE_SHARED)
-      return cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, in, "64-bit shared memory atomics are not "
-                             "translated (shared memory is an array of 32-bit words)") ? 1 : -1;
+   if (a.bits == 64 && sp == SPACE_SHARED && !e->shared64)
+      return cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, in, "64-bit shared memory atomics need "
+                             "VK_KHR_workgroup_memory_explicit_layout and "
+                             "shaderSharedInt64Atomics (without them shared memory is an array "
+                             "of 32-bit words)") ? 1 : -1;
    if (a.is_float && a.op != PTX_MOD_ADD && a.op != PTX_MOD_EXCH)
       return cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, in, "float atomic %s is not translated",
                              ptx_modifier_table[a.op].name) ? 1 : -1;
    if ((a.op == PTX_MOD_INC || a.op == PTX_MOD_DEC) && a.bits != 32)
       return cuvk_spirv_fail(e, CUVK_CC_INVALID, in, "inc and dec are 32-bit") ? 1 : -1;
-   if (a.bits == 64) {
+   if (a.bits == 64 && sp != SPACE_SHARED) {
       if (!e->target->atomic_int64 && !(a.is_float && e->target->atomic_float64_add))
          return cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, in, "the device has no 64-bit atomics "
                                 "(shaderBufferInt64Atomics)") ? 1 : -1;

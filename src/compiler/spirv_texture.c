@@ -14,14 +14,15 @@
  * there is no loop: it cost two broadcasts, a compare and branches per
  * access, and took the lanes holding different handles in turns.
  *
- * Translated so far: tex.1d/2d/3d/a1d/a2d/cube (with .level, and
- * .grad but for cubes) .v4.{f32,s32,u32} with .f32 or .s32 coordinates
+ * Translated so far: tex.1d/2d/3d/a1d/a2d/cube, and .acube where the
+ * device has imageCubeArray (with .level and .grad)
+ * .v4.{f32,s32,u32} with .f32 or .s32 coordinates
  * on arrays and mipmapped arrays; tld4.{r,g,b,a}.2d; on linear memory
  * tex.1d with .s32 coordinates (tex1Dfetch), on pitched memory tex.2d,
  * both read through the page table (sample_memory); suld.b and sust.b
  * .1d/.2d/.3d/.a1d/.a2d with .clamp, .zero and .trap; txq and suq
  * .width, .height, .depth and .num_mipmap_levels.  The .acube geometry
- * (no imageCubeArray), tex.grad.cube, cube surface geometries and
+ * on a device without imageCubeArray, cube surface geometries and
  * sust.p are refused with CUVK_CC_UNSUPPORTED naming the instruction.
  */
 #include <string.h>
@@ -119,9 +120,14 @@ geometry(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, bool text
          *coords = 3;
          return true;
       case PTX_MOD_GEOM_ACUBE:
-         /* Cube arrays need imageCubeArray, which contexts do not enable
-          * yet (texture.c refuses such textures). */
-         return fail(e, in, "the layered cubemap geometry (.acube)");
+         /* Cube arrays need imageCubeArray (texture.c refuses textures
+          * of layered cubemaps on devices without it). */
+         if (!e->target->image_cube_array)
+            return cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, in, "the layered cubemap geometry (.acube) needs the "
+                                   "device's imageCubeArray");
+         *dim = CUVK_KERNEL_DIM_CUBE_ARRAY;
+         *coords = 3;
+         return true;
       default:
          break;
       }
@@ -780,6 +786,68 @@ sample_memory(struct cuvk_spirv_emitter *e, uint32_t index, uint32_t coords, enu
 /* ---- tex ---- */
 
 /*
+ * The level tex.grad.cube and .acube sample: the 2D path's isotropic
+ * formula (log2 of the longer gradient in texels of level 0) on the face
+ * the direction c (vec3) selects, the gradients (grads: two vec4, x, y,
+ * z used) carried onto it as Vulkan's cube map derivatives are: for the
+ * major axis m and a face axis a, the face coordinate
+ * u = (c[a] / |c[m]| + 1) * size / 2 changes by
+ * (g[a] - c[a] * g[m] / c[m]) * size / (2 |c[m]|).  Ties choose z, then
+ * y, as Vulkan's face selection.
+ */
+static uint32_t
+cube_grad_lod(struct cuvk_spirv_emitter *e, uint32_t image, enum cuvk_kernel_tex_dim dim, uint32_t c,
+              uint32_t grads)
+{
+   uint32_t u32 = cuvk_spirv_type_uint(e, 32), f32 = cuvk_spirv_type_float(e, 32);
+   uint32_t vec4 = cuvk_spirv_type_vector(e, f32, 4), t_bool = cuvk_spirv_type_bool(e);
+   /* A cube's size is (width, height), a cube array's (width, height,
+    * cubes); faces are square. */
+   uint32_t sizes = cuvk_spirv_val(e, SpvOpImageQuerySizeLod,
+                                   cuvk_spirv_type_vector(e, u32, dim == CUVK_KERNEL_DIM_CUBE_ARRAY ? 3 : 2), image,
+                                   cuvk_spirv_const_u32(e, 0));
+   uint32_t size = cuvk_spirv_val(e, SpvOpConvertUToF, f32, cuvk_spirv_val(e, SpvOpCompositeExtract, u32, sizes, 0));
+   uint32_t d[3], ad[3];
+   for (unsigned i = 0; i < 3; i++) {
+      d[i] = cuvk_spirv_val(e, SpvOpCompositeExtract, f32, c, i);
+      ad[i] = cuvk_spirv_glsl(e, GLSLstd450FAbs, f32, d[i]);
+   }
+   uint32_t z_major = cuvk_spirv_val(e, SpvOpLogicalAnd, t_bool,
+                                     cuvk_spirv_val(e, SpvOpFOrdGreaterThanEqual, t_bool, ad[2], ad[1]),
+                                     cuvk_spirv_val(e, SpvOpFOrdGreaterThanEqual, t_bool, ad[2], ad[0]));
+   uint32_t y_major = cuvk_spirv_val(e, SpvOpLogicalAnd, t_bool,
+                                     cuvk_spirv_val(e, SpvOpLogicalNot, t_bool, z_major),
+                                     cuvk_spirv_val(e, SpvOpFOrdGreaterThanEqual, t_bool, ad[1], ad[0]));
+   /* The major axis and the face's two axes: z (x, y), y (x, z), x (y, z). */
+#define PICK(v, zi, yi, xi)                                                                                   \
+   cuvk_spirv_val(e, SpvOpSelect, f32, z_major, (v)[zi],                                                   \
+                  cuvk_spirv_val(e, SpvOpSelect, f32, y_major, (v)[yi], (v)[xi]))
+   uint32_t cm = PICK(d, 2, 1, 0), ca = PICK(d, 0, 0, 1), cb = PICK(d, 1, 2, 2);
+   uint32_t half = cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0x3f000000u);
+   /* size / (2 |c[m]|) */
+   uint32_t scale = cuvk_spirv_val(e, SpvOpFDiv, f32, cuvk_spirv_val(e, SpvOpFMul, f32, size, half),
+                                   cuvk_spirv_glsl(e, GLSLstd450FAbs, f32, cm));
+   uint32_t len[2];
+   for (unsigned k = 0; k < 2; k++) {
+      uint32_t gv = cuvk_spirv_val(e, SpvOpCompositeExtract, vec4, grads, k);
+      uint32_t g[3];
+      for (unsigned i = 0; i < 3; i++)
+         g[i] = cuvk_spirv_val(e, SpvOpCompositeExtract, f32, gv, i);
+      uint32_t gm = PICK(g, 2, 1, 0), ga = PICK(g, 0, 0, 1), gb = PICK(g, 1, 2, 2);
+      uint32_t ratio = cuvk_spirv_val(e, SpvOpFDiv, f32, gm, cm);
+      uint32_t du = cuvk_spirv_val(e, SpvOpFSub, f32, ga, cuvk_spirv_val(e, SpvOpFMul, f32, ca, ratio));
+      uint32_t dv = cuvk_spirv_val(e, SpvOpFSub, f32, gb, cuvk_spirv_val(e, SpvOpFMul, f32, cb, ratio));
+      du = cuvk_spirv_val(e, SpvOpFMul, f32, du, scale);
+      dv = cuvk_spirv_val(e, SpvOpFMul, f32, dv, scale);
+      len[k] = cuvk_spirv_glsl(e, GLSLstd450Length, f32,
+                               cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, cuvk_spirv_type_vector(e, f32, 2),
+                                                     (const uint32_t[]){du, dv}, 2));
+   }
+#undef PICK
+   return cuvk_spirv_glsl(e, GLSLstd450Log2, f32, cuvk_spirv_glsl(e, GLSLstd450FMax, f32, len[0], len[1]));
+}
+
+/*
  * vec4 (float, or the bits of int/uint) sample(u64 handle, vec4 coords,
  * float lod) of one sampled binding.  Coordinates come as PTX gives them:
  * floats, or with int_coords s32 texel indices (bit-cast in the vec4),
@@ -887,6 +955,10 @@ sample_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t
       uint32_t ints = cuvk_spirv_val(e, SpvOpBitcast, uvec, c);
       c = cuvk_spirv_val(e, SpvOpFAdd, cvec, cuvk_spirv_val(e, SpvOpConvertSToF, cvec, ints), halves);
    }
+   /* Whether the sampler takes the coordinates as they are: normalised
+    * ones, or texel ones where it takes texel coordinates (the handle
+    * says both).  Integer coordinates are texel indices. */
+   uint32_t texel_sampler = handle_flag(e, first, CUVK_KERNEL_HANDLE_TEXEL_SAMPLER);
    uint32_t image = cuvk_spirv_val(e, SpvOpImage, b.image_type, si);
    /* The size queries' operand, from the same descriptor. */
    if (!w.loop)
@@ -916,9 +988,13 @@ sample_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t
       scaled = cuvk_spirv_val(e, SpvOpFDiv, cvec, c, size_f);
    }
    /* Cubemaps take directions: nothing to scale. */
-   if (!int_coords && !cube) {
-      normalized = handle_flag(e, first, CUVK_KERNEL_HANDLE_NORMALIZED);
-      scaled = cuvk_spirv_val(e, SpvOpSelect, cvec, normalized, c, scaled);
+   if (!cube) {
+      uint32_t as_given = texel_sampler;
+      if (!int_coords) {
+         normalized = handle_flag(e, first, CUVK_KERNEL_HANDLE_NORMALIZED);
+         as_given = cuvk_spirv_val(e, SpvOpLogicalOr, t_bool, normalized, texel_sampler);
+      }
+      scaled = cuvk_spirv_val(e, SpvOpSelect, cvec, as_given, c, scaled);
    }
    if (arrayed) {
       /* The layer (u32 bits in the last component) as Vulkan's float
@@ -938,7 +1014,10 @@ sample_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t
                                      ncoords + 1);
    }
    uint32_t v;
-   if (grad) {
+   if (grad && cube) {
+      uint32_t lod = cube_grad_lod(e, image, dim, c, p[2]);
+      v = cuvk_spirv_val(e, SpvOpImageSampleExplicitLod, sampled_vec, si, scaled, SpvImageOperandsLodMask, lod);
+   } else if (grad) {
       /* The level from the gradients, as Vulkan's isotropic formula:
        * log2 of the longer gradient in texels of level 0.  Not Vulkan's
        * Grad operand: llvmpipe's LLVM aborts compiling it ("Cannot
@@ -1010,8 +1089,6 @@ lower_tex(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
       return fail(e, in, "tex.base") ? 1 : -1;
    if (!geometry(e, in, true, &dim, &ncoords))
       return -1;
-   if (grad && (dim == CUVK_KERNEL_DIM_CUBE || dim == CUVK_KERNEL_DIM_CUBE_ARRAY))
-      return fail(e, in, "tex.grad.cube") ? 1 : -1;
    bool level = cuvk_spirv_has_mod(in, PTX_MOD_LEVEL);
    enum ptx_modifier dtype = cuvk_spirv_type_mod(in, 0), ctype = cuvk_spirv_type_mod(in, 1);
    if (!cuvk_spirv_has_mod(in, PTX_MOD_V4) || in->dst_count != 4)
@@ -1050,7 +1127,7 @@ lower_tex(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
    else
       given -= 2 * gwidth;
    if (given < ncoords + (arrayed ? 1 : 0) || given > 4 || ((level || grad || gather >= 0) && int_coords) ||
-       (int_coords && dim == CUVK_KERNEL_DIM_CUBE))
+       (int_coords && (dim == CUVK_KERNEL_DIM_CUBE || dim == CUVK_KERNEL_DIM_CUBE_ARRAY)))
       return cuvk_spirv_fail(e, CUVK_CC_INVALID, in, "tex: expected [handle, {coordinates}]%s",
                              level ? " and a level" : grad ? " and two gradients" : "") ? 1 : -1;
 

@@ -42,7 +42,7 @@ static CUresult
 context_create_device(struct cuvk_context *ctx)
 {
    struct cuvk_device *dev = ctx->dev;
-   const char *exts[8];
+   const char *exts[12];
    uint32_t ext_count = 0;
    VkResult vr;
 
@@ -58,12 +58,17 @@ context_create_device(struct cuvk_context *ctx)
 
    /* What translated kernels may use, as far as the device has it
     * (compiler.h's target says which). */
+   VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR have_wg = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_FEATURES_KHR,
+   };
    VkPhysicalDeviceShaderAtomicFloatFeaturesEXT have_af = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT,
+      .pNext = dev->has_workgroup_explicit_layout ? &have_wg : NULL,
    };
    VkPhysicalDeviceVulkan12Features have12 = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
-      .pNext = dev->has_atomic_float ? &have_af : NULL,
+      .pNext = dev->has_atomic_float ? (void *)&have_af
+               : dev->has_workgroup_explicit_layout ? (void *)&have_wg : NULL,
    };
    VkPhysicalDeviceVulkan11Features have11 = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
@@ -84,9 +89,22 @@ context_create_device(struct cuvk_context *ctx)
    vkGetPhysicalDeviceProperties2(dev->pdev, &props2);
    if (dev->has_atomic_float)
       exts[ext_count++] = VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME;
+   /* 64-bit atomics on shared memory need an aliased 64-bit view of it
+    * (spirv_memory.c): the explicit layout, with shaderSharedInt64Atomics.
+    * Only the base feature: the views hold 32- and 64-bit words. */
+   bool shared_atomic_int64 = dev->has_workgroup_explicit_layout &&
+                              have_wg.workgroupMemoryExplicitLayout &&
+                              have12.shaderSharedInt64Atomics;
+   if (shared_atomic_int64)
+      exts[ext_count++] = VK_KHR_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_EXTENSION_NAME;
+   VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR wg = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_FEATURES_KHR,
+      .workgroupMemoryExplicitLayout = VK_TRUE,
+   };
 
    VkPhysicalDeviceShaderAtomicFloatFeaturesEXT af = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT,
+      .pNext = shared_atomic_int64 ? &wg : NULL,
       .shaderBufferFloat32AtomicAdd = have_af.shaderBufferFloat32AtomicAdd,
       .shaderBufferFloat64AtomicAdd = have_af.shaderBufferFloat64AtomicAdd,
       .shaderSharedFloat32AtomicAdd = have_af.shaderSharedFloat32AtomicAdd,
@@ -94,7 +112,7 @@ context_create_device(struct cuvk_context *ctx)
    };
    VkPhysicalDeviceVulkan12Features f12 = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
-      .pNext = dev->has_atomic_float ? &af : NULL,
+      .pNext = dev->has_atomic_float ? (void *)&af : shared_atomic_int64 ? (void *)&wg : NULL,
       .bufferDeviceAddress = VK_TRUE,
       .timelineSemaphore = VK_TRUE,
       .storageBuffer8BitAccess = VK_TRUE,
@@ -121,6 +139,9 @@ context_create_device(struct cuvk_context *ctx)
          .shaderInt64 = VK_TRUE,
          .shaderInt16 = have.features.shaderInt16,
          .shaderFloat64 = have.features.shaderFloat64,
+         /* Textures of layered cubemaps are cube array views, sampled
+          * by tex.acube; without it cuTexObjectCreate refuses them. */
+         .imageCubeArray = have.features.imageCubeArray,
          .sparseBinding = dev->sparse_reservations,
          .sparseResidencyBuffer = dev->sparse_reservations,
       },
@@ -147,6 +168,8 @@ context_create_device(struct cuvk_context *ctx)
       .max_storage_descriptors = dev->props.limits.maxPerStageDescriptorStorageImages,
       .tex_nonuniform = have12.shaderSampledImageArrayNonUniformIndexing,
       .surf_nonuniform = have12.shaderStorageImageArrayNonUniformIndexing,
+      .image_cube_array = have.features.imageCubeArray,
+      .shared_atomic_int64 = shared_atomic_int64,
    };
    cuvk_texture_target(&dev->props.limits, &ctx->kernel_target.tex_slots, &ctx->kernel_target.surf_slots);
    cuvk_logd("kernels index textures %s, surfaces %s",

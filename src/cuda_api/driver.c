@@ -189,6 +189,8 @@ device_probe(VkPhysicalDevice pdev, struct cuvk_device *dev)
    dev->has_pci_bus_info = has_extension(exts, ext_count, VK_EXT_PCI_BUS_INFO_EXTENSION_NAME);
    dev->has_memory_budget = has_extension(exts, ext_count, VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
    dev->has_atomic_float = has_extension(exts, ext_count, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+   dev->has_workgroup_explicit_layout =
+      has_extension(exts, ext_count, VK_KHR_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_EXTENSION_NAME);
    dev->has_external_semaphore_fd = has_extension(exts, ext_count, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME);
    dev->global_priority_ext = has_extension(exts, ext_count, VK_KHR_GLOBAL_PRIORITY_EXTENSION_NAME) ?
                               VK_KHR_GLOBAL_PRIORITY_EXTENSION_NAME :

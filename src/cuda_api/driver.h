@@ -42,6 +42,9 @@ struct cuvk_device {
    bool has_memory_budget;
    /* VK_EXT_shader_atomic_float: kernels' float atomic adds. */
    bool has_atomic_float;
+   /* VK_KHR_workgroup_memory_explicit_layout: 64-bit shared atomics
+    * (compiler.h's shared_atomic_int64). */
+   bool has_workgroup_explicit_layout;
    /* VK_KHR_external_semaphore_fd: native OPAQUE_FD semaphore imports
     * (external_semaphore.c), binary and timeline. */
    bool has_external_semaphore_fd;

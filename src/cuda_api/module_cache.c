@@ -136,7 +136,7 @@ cuvk_module_cache_key(const struct cuvk_context *ctx, const uint8_t ptx_hash[32]
       t->atomic_float32_add, t->atomic_float64_add, t->max_shared_bytes, t->shader_clock,
       t->denorm_preserve_f16, t->denorm_preserve_f32, t->denorm_preserve_f64, t->fma_fused,
       t->tex_slots, t->surf_slots, t->max_sampled_descriptors, t->max_storage_descriptors,
-      t->tex_nonuniform, t->surf_nonuniform,
+      t->tex_nonuniform, t->surf_nonuniform, t->image_cube_array, t->shared_atomic_int64,
    };
    cuvk_sha256_update(&h, fields, sizeof(fields));
    cuvk_sha256_final(&h, key);

@@ -78,7 +78,8 @@ handle_flags(const struct cuvk_tex_table *t, uint32_t slot)
    if (t->surfaces)
       return 0;
    return (r->kind != CUVK_KERNEL_RES_IMAGE ? CUVK_KERNEL_HANDLE_MEMORY : 0) |
-          (r->flags & CUVK_KERNEL_TEX_NORMALIZED ? CUVK_KERNEL_HANDLE_NORMALIZED : 0);
+          (r->flags & CUVK_KERNEL_TEX_NORMALIZED ? CUVK_KERNEL_HANDLE_NORMALIZED : 0) |
+          (r->flags & CUVK_KERNEL_TEX_TEXEL_SAMPLER ? CUVK_KERNEL_HANDLE_TEXEL_SAMPLER : 0);
 }
 
 static uint64_t
@@ -419,22 +420,26 @@ texture_image_setup(struct cuvk_context *ctx, struct cuvk_tex_plan *plan, const 
                         ri.format->name, (td->flags & CU_TRSF_SRGB) ? " as sRGB" : "");
    VkImageViewType view_type;
    enum cuvk_kernel_tex_dim dim = image_dim(&ri, false, &view_type);
-   /* The context does not enable imageCubeArray (yet). */
-   if (view_type == VK_IMAGE_VIEW_TYPE_CUBE_ARRAY)
-      return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "%s: textures of layered cubemaps are not supported by cuvk yet",
-                        entry);
+   /* Cube array views need imageCubeArray, which the context enables
+    * where the device has it. */
+   if (view_type == VK_IMAGE_VIEW_TYPE_CUBE_ARRAY && !ctx->kernel_target.image_cube_array)
+      return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "%s: %s lacks imageCubeArray: no textures of layered cubemaps",
+                        entry, ctx->dev->props.deviceName);
    CUresult res = view_create(ctx, &ri, view_type, vk, VK_IMAGE_USAGE_SAMPLED_BIT, entry, &s->view);
    if (res != CUDA_SUCCESS)
       return res;
    /* The plan's sampler: no custom border colour (tables_get cleared
-    * custom_border_color, so a colour Vulkan lacks was refused), always
-    * normalised coordinates (the kernel scales CUDA's texel ones). */
+    * custom_border_color, so a colour Vulkan lacks was refused); texel
+    * coordinates where the plan says Vulkan takes them, else normalised
+    * ones (the kernel scales CUDA's texel ones). */
    VkResult vr = vkCreateSampler(ctx->vk, &plan->sampler, NULL, &s->sampler);
    if (vr != VK_SUCCESS)
       return cuvk_vk_error(vr, "vkCreateSampler for a texture object");
    s->binding = CUVK_KERNEL_TEX_BINDING(dim, type);
    record_image(&s->record, &ri);
    record_sampling(&s->record, td);
+   if (plan->texel_coords)
+      s->record.flags |= CUVK_KERNEL_TEX_TEXEL_SAMPLER;
    return CUDA_SUCCESS;
 }
 
@@ -807,8 +812,15 @@ dummy_get(struct cuvk_context *ctx, struct cuvk_tex_tables *tt, uint32_t b, cons
       geo.create_flags = VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT;
       view_type = VK_IMAGE_VIEW_TYPE_CUBE;
       break;
+   case CUVK_KERNEL_DIM_CUBE_ARRAY:
+      /* One cube; only kernels translated for a device with
+       * imageCubeArray declare this binding. */
+      geo.type = VK_IMAGE_TYPE_2D;
+      geo.layers = 6;
+      geo.create_flags = VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT;
+      view_type = VK_IMAGE_VIEW_TYPE_CUBE_ARRAY;
+      break;
    default:
-      /* Cube arrays: the compiler refuses .acube (no imageCubeArray). */
       return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "%s: binding %u's dimension has no stand-in image yet", entry, b);
    }
    VkImageUsageFlags usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |

@@ -643,9 +643,24 @@ plan_sampler(struct cuvk_tex_plan *plan, const CUDA_TEXTURE_DESC *tex,
       s->maxAnisotropy = CUVK_MIN(aniso, limits->max_anisotropy);
    }
 
+   /* Texel coordinates straight to the sampler where Vulkan takes them
+    * (texture_desc.h): no scaling in the kernel, and no rounding error
+    * from scaling at exact texel edges.  The address modes are clamps
+    * already (address_mode), as such a sampler needs. */
+   if (!normalized && plan->kind == CU_RESOURCE_TYPE_ARRAY && plan->level_count == 1 && plan->layer_count == 1 &&
+       (plan->view_type == VK_IMAGE_VIEW_TYPE_1D || plan->view_type == VK_IMAGE_VIEW_TYPE_2D)) {
+      plan->texel_coords = true;
+      s->unnormalizedCoordinates = VK_TRUE;
+      s->mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
+      s->mipLodBias = 0.0f;
+      s->minLod = s->maxLod = 0.0f;
+      s->anisotropyEnable = VK_FALSE;
+      s->maxAnisotropy = 0.0f;
+   }
+
    for (unsigned i = 0; i < 3; i++)
       plan->coord_scale[i] = 1.0f;
-   if (!normalized && !cube && plan->kind != CU_RESOURCE_TYPE_LINEAR) {
+   if (!normalized && !cube && !plan->texel_coords && plan->kind != CU_RESOURCE_TYPE_LINEAR) {
       const uint32_t ext[3] = { plan->extent.width, plan->extent.height, plan->extent.depth };
       for (unsigned i = 0; i < plan->coords; i++)
          plan->coord_scale[i] = 1.0f / (float)ext[i];

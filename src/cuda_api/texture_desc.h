@@ -13,10 +13,12 @@
  * and keeps the descriptions so that the Get* calls return what Create
  * got.
  *
- * Vulkan's unnormalizedCoordinates samplers allow neither mip levels nor
- * layers nor 3D images nor wrap and mirror, so a plan never asks for one:
- * every sampler takes normalized coordinates, and where CUDA's texture
- * reads texel coordinates the kernel multiplies them by coord_scale first.
+ * Where CUDA's texture reads texel coordinates, the plan asks for a
+ * sampler that takes them as they are (unnormalizedCoordinates) if Vulkan
+ * allows one there: one level of a 1D or 2D image, not layered (CUDA
+ * already clamps texel coordinates in wrap and mirror mode, as Vulkan's
+ * samplers must).  Elsewhere the sampler takes normalised coordinates and
+ * the kernel multiplies CUDA's by coord_scale first.
  */
 #ifndef CUVK_API_TEXTURE_DESC_H
 #define CUVK_API_TEXTURE_DESC_H
@@ -102,15 +104,18 @@ struct cuvk_tex_plan {
    bool srgb;
 
    /* The sampler.  sampler.pNext is NULL; where custom_border is true the
-    * creator chains `border` (VK_EXT_custom_border_color).  Never
-    * unnormalizedCoordinates (see above). */
+    * creator chains `border` (VK_EXT_custom_border_color).
+    * texel_coords: it takes texel coordinates (unnormalizedCoordinates,
+    * see above), and the kernel passes CUDA's unscaled. */
    VkSamplerCreateInfo sampler;
+   bool texel_coords;
    bool custom_border;
    VkSamplerCustomBorderColorCreateInfoEXT border;
 
    /* The kernel multiplies coordinate i by coord_scale[i] before sampling:
     * 1/extent where CUDA reads texel coordinates (no
-    * CU_TRSF_NORMALIZED_COORDINATES), 1.0 otherwise and for cubemaps. */
+    * CU_TRSF_NORMALIZED_COORDINATES) and the sampler takes normalised
+    * ones, 1.0 otherwise and for cubemaps. */
    float coord_scale[3];
 };
 

@@ -499,12 +499,14 @@ array_rows(cudaArray_const_t array, const char *entry, uint64_t *row, uint64_t *
 }
 
 /* Whether count bytes from byte w_offset of row h_offset stay inside an
- * array of rows rows of row bytes; *start is the first byte's index. */
+ * array of rows rows of row bytes; *start is the first byte's index.  A
+ * w_offset past the row is a byte of a later row, as NVIDIA's runtime
+ * takes it (measured on an H100). */
 static bool
 byte_range_fits(uint64_t row, uint64_t rows, size_t w_offset, size_t h_offset, size_t count, uint64_t *start)
 {
    uint64_t end;
-   return w_offset < row && !__builtin_mul_overflow((uint64_t)h_offset, row, start) &&
+   return !__builtin_mul_overflow((uint64_t)h_offset, row, start) &&
           !__builtin_add_overflow(*start, (uint64_t)w_offset, start) &&
           !__builtin_add_overflow(*start, (uint64_t)count, &end) && end <= row * rows;
 }
@@ -512,7 +514,9 @@ byte_range_fits(uint64_t row, uint64_t rows, size_t w_offset, size_t h_offset, s
 /*
  * cudaMemcpyToArray/FromArray (deprecated, still exported): count bytes
  * of the array read row after row from byte w_offset of row h_offset, so
- * a copy may run on into the following rows.  It becomes at most three
+ * a copy may run on into the following rows, and a w_offset past the row
+ * is a position in a later row (NVIDIA's runtime takes w_offset 64 of a
+ * 64-byte row as the next row's first byte: measured on an H100).  It becomes at most three
  * 2D copies on one stream: the rest of the first row, the whole rows,
  * what is left of the last.  The whole range is checked against the
  * array first, so a copy that does not fit changes nothing.
@@ -538,7 +542,7 @@ memcpy_array_bytes(cudaArray_t array, size_t w_offset, size_t h_offset, void *li
                            "%s: %zu bytes from byte %zu of row %zu run past the array's %llu rows of %llu bytes",
                            entry, count, w_offset, h_offset, (unsigned long long)rows, (unsigned long long)row);
 
-   size_t x = w_offset, y = h_offset, done = 0;
+   size_t x = (size_t)(start % row), y = (size_t)(start / row), done = 0;
    while (done < count && err == cudaSuccess) {
       size_t width, height;
       if (x != 0 || count - done < row) {

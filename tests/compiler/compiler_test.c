@@ -17,6 +17,7 @@ const struct cuvk_cc_target compiler_test_lavapipe = {
    .atomic_float32_add = true,
    .atomic_float64_add = false,
    .max_shared_bytes = 32768,
+   .image_cube_array = true,
 };
 
 /* An NVIDIA-like device: 32-wide subgroups (warps), f64 atomic add. */
@@ -30,6 +31,9 @@ const struct cuvk_cc_target compiler_test_nvidia = {
    .max_shared_bytes = 49152,
    /* An H100's descriptorIndexing features. */
    .tex_nonuniform = true, .surf_nonuniform = true,
+   .image_cube_array = true,
+   /* VK_KHR_workgroup_memory_explicit_layout, which NVIDIA's driver has. */
+   .shared_atomic_int64 = true,
 };
 
 bool

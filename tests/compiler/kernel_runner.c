@@ -17,10 +17,11 @@ struct features {
    VkPhysicalDeviceVulkan12Features f12;
    VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_float;
    VkPhysicalDeviceShaderClockFeaturesKHR clock;
+   VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR wg_layout;
 };
 
 static void
-features_chain(struct features *f, bool with_atomic_float, bool with_clock)
+features_chain(struct features *f, bool with_atomic_float, bool with_clock, bool with_wg_layout)
 {
    memset(f, 0, sizeof(*f));
    f->f2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
@@ -30,13 +31,18 @@ features_chain(struct features *f, bool with_atomic_float, bool with_clock)
    f->f2.pNext = &f->f11;
    f->f11.pNext = &f->f12;
    f->clock.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR;
+   f->wg_layout.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_FEATURES_KHR;
    void **tail = &f->f12.pNext;
    if (with_atomic_float) {
       *tail = &f->atomic_float;
       tail = &f->atomic_float.pNext;
    }
-   if (with_clock)
+   if (with_clock) {
       *tail = &f->clock;
+      tail = &f->clock.pNext;
+   }
+   if (with_wg_layout)
+      *tail = &f->wg_layout;
 }
 
 static bool
@@ -65,7 +71,10 @@ kr_init(struct kr *r, const char *name)
    bool atomic_float = has_extension(r->h.physical_device,
                                      VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
    bool clock = has_extension(r->h.physical_device, VK_KHR_SHADER_CLOCK_EXTENSION_NAME);
-   features_chain(&have, atomic_float, clock);
+   /* 64-bit shared atomics (lavapipe 22.3 lacks it; NVIDIA has it). */
+   bool wg_layout = has_extension(r->h.physical_device,
+                                  VK_KHR_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_EXTENSION_NAME);
+   features_chain(&have, atomic_float, clock, wg_layout);
    vkGetPhysicalDeviceFeatures2(r->h.physical_device, &have.f2);
    VkPhysicalDeviceFloatControlsProperties float_controls = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES,
@@ -87,8 +96,10 @@ kr_init(struct kr *r, const char *name)
       return false;
    }
 
-   features_chain(&want, atomic_float, clock);
+   features_chain(&want, atomic_float, clock, wg_layout);
    want.clock.shaderSubgroupClock = have.clock.shaderSubgroupClock;
+   want.wg_layout.workgroupMemoryExplicitLayout = have.wg_layout.workgroupMemoryExplicitLayout &&
+                                                  have.f12.shaderSharedInt64Atomics;
    want.f2.features.shaderInt64 = VK_TRUE;
    want.f2.features.shaderInt16 = have.f2.features.shaderInt16;
    want.f2.features.shaderFloat64 = have.f2.features.shaderFloat64;
@@ -117,13 +128,16 @@ kr_init(struct kr *r, const char *name)
       .denorm_preserve_f16 = float_controls.shaderDenormPreserveFloat16,
       .denorm_preserve_f32 = float_controls.shaderDenormPreserveFloat32,
       .denorm_preserve_f64 = float_controls.shaderDenormPreserveFloat64,
+      .shared_atomic_int64 = want.wg_layout.workgroupMemoryExplicitLayout,
    };
-   const char *ext[2];
+   const char *ext[3];
    uint32_t ext_count = 0;
    if (atomic_float)
       ext[ext_count++] = VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME;
    if (clock)
       ext[ext_count++] = VK_KHR_SHADER_CLOCK_EXTENSION_NAME;
+   if (want.wg_layout.workgroupMemoryExplicitLayout)
+      ext[ext_count++] = VK_KHR_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_EXTENSION_NAME;
    struct vkh_options options = {
       .device_extensions = ext,
       .device_extension_count = ext_count,
@@ -311,7 +325,10 @@ kr_run(struct kr *r, const char *kernel, const uint32_t grid[3], const uint32_t 
    struct kr_buffer *params = kr_alloc(r, spans_at + span_count * sizeof(struct cuvk_kernel_span));
    struct kr_buffer *globals = params ? kr_alloc(r, (global_count + 1) * 8) : NULL;
    struct kr_buffer *range_buf = globals ? kr_alloc(r, sizeof(ranges)) : NULL;
-   struct kr_buffer *fault_buf = range_buf ? kr_alloc(r, 4 + CUVK_KERNEL_SCRATCH_SIZE) : NULL;
+   /* The fault word and scratch, sized as launch.c sizes them: a faulting
+    * 32-byte access (sm_100's .v8.f32) lands as far as byte 271. */
+   struct kr_buffer *fault_buf = range_buf ? kr_alloc(r, 16 + CUVK_KERNEL_SCRATCH_SIZE + 16)
+                                           : NULL;
    if (!fault_buf) {
       fprintf(stderr, "%s: allocating the run's buffers failed\n", r->h.name);
       free(k.words);

@@ -505,8 +505,29 @@ check_snippets(void)
    no_int64.int64 = false;
    lower_refused("s64 without shaderInt64", "\tadd.s64 %rd1, %rd2, %rd3;\n", &no_int64,
                  CUVK_CC_UNSUPPORTED, 13, "add.s64: the device lacks shaderInt64");
-   lower_refused("ex2.approx.f16x2", "\tex2.approx.f16x2 %r1, %r2;\n", full, CUVK_CC_UNSUPPORTED,
-                 13, "ex2.approx.f16x2: not translated for .f16x2");
+   /* The half .approx functions are f32 work on the lanes' bits: no
+    * shaderFloat16 or shaderFloat64 needed. */
+   static const char half_approx[] =
+      "\tex2.approx.f16x2 %r1, %r2;\n\tex2.approx.f16 %hf1, %hf2;\n"
+      "\tex2.approx.ftz.bf16x2 %r1, %r2;\n\tex2.approx.ftz.bf16 %h1, %h2;\n"
+      "\ttanh.approx.f16x2 %r1, %r2;\n\ttanh.approx.f16 %hf1, %hf2;\n"
+      "\ttanh.approx.bf16x2 %r1, %r2;\n\ttanh.approx.bf16 %h1, %h2;\n";
+   lower_ok("half approximate functions", half_approx, full);
+   lower_ok("dot products",
+            "\tdp4a.s32.s32 %r1, %r2, %r3, %r4;\n\tdp4a.u32.u32 %r1, %r2, %r3, %r4;\n"
+            "\tdp4a.u32.s32 %r1, %r2, %r3, %r4;\n\tdp2a.lo.s32.u32 %r1, %r2, %r3, %r4;\n"
+            "\tdp2a.hi.u32.u32 %r1, %r2, %r3, %r4;\n", full);
+   lower_refused("dp2a without .lo or .hi", "\tdp2a.s32.s32 %r1, %r2, %r3, %r4;\n", full,
+                 CUVK_CC_INVALID, 13, "dp2a.s32.s32: malformed");
+   lower_ok("half approximate functions without f16 or f64", half_approx, &no64);
+   lower_refused("ex2.approx.bf16x2 without .ftz", "\tex2.approx.bf16x2 %r1, %r2;\n", full,
+                 CUVK_CC_INVALID, 13, "bf16 ex2 is .ftz only");
+   lower_refused("tanh.f16x2 without .approx", "\ttanh.f16x2 %r1, %r2;\n", full, CUVK_CC_INVALID,
+                 13, "only .approx exists");
+   lower_refused("ex2.approx.sat.f16x2", "\tex2.approx.sat.f16x2 %r1, %r2;\n", full,
+                 CUVK_CC_INVALID, 13, "takes no such modifier");
+   lower_refused("sin.approx.f16x2", "\tsin.approx.f16x2 %r1, %r2;\n", full, CUVK_CC_UNSUPPORTED,
+                 13, "sin.approx.f16x2: not translated for .f16x2");
    lower_refused("add.rz.bf16", "\tadd.rz.bf16 %h1, %h2, %h3;\n", full, CUVK_CC_INVALID, 13,
                  "only .rn rounds packed or bf16 values");
    lower_refused("add.bf16 without shaderFloat64", "\tadd.rn.bf16 %h1, %h2, %h3;\n", &no64,

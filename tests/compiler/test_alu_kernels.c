@@ -6,7 +6,8 @@
  * integer, bit and correctly rounded float results, within PTX's bound
  * (written next to each) for the approximate ones.
  *
- * test_alu_kernels int|float|half|half_sm90|libm KERNEL.ptx [fast]
+ * test_alu_kernels int|float|half|half_sm90|half_approx|half_approx_sm90|dot|libm KERNEL.ptx
+ *                  [fast]
  */
 #include <math.h>
 #include <stdio.h>
@@ -457,6 +458,171 @@ case_half(struct kr *r, bool sm90)
    }
 }
 
+/* Field [at, at + width) of x, sign-extended when sign. */
+static int64_t
+dot_field(uint32_t x, unsigned at, unsigned width, bool sign)
+{
+   uint32_t f = (x >> at) & ((1u << width) - 1);
+   return sign && (f >> (width - 1)) ? (int64_t)f - ((int64_t)1 << width) : (int64_t)f;
+}
+
+/* dp4a (four) or dp2a (hi picks b's bytes 2 and 3) as PTX defines it. */
+static uint32_t
+ref_dot(uint32_t a, uint32_t b, uint32_t c, bool as, bool bs, bool four, bool hi)
+{
+   int64_t d = c;
+   for (unsigned i = 0; i < (four ? 4u : 2u); i++)
+      d += (four ? dot_field(a, 8 * i, 8, as) : dot_field(a, 16 * i, 16, as)) *
+           dot_field(b, 8 * (four ? i : i + (hi ? 2 : 0)), 8, bs);
+   return (uint32_t)d;
+}
+
+/* tests/kernels/alu_dot.cu: __dp4a, __dp2a_lo, __dp2a_hi and the mixed
+ * signedness forms, exactly. */
+static void
+case_dot(struct kr *r)
+{
+   enum { N = 4096, OUTS = 8 };
+   struct kr_buffer *a = kr_alloc(r, N * 4), *b = kr_alloc(r, N * 4), *c = kr_alloc(r, N * 4);
+   struct kr_buffer *o = kr_alloc(r, (uint64_t)N * OUTS * 4);
+   if (!a || !b || !c || !o) {
+      failures++;
+      return;
+   }
+   uint32_t *x = a->map, *y = b->map, *z = c->map, *out = o->map;
+   for (int i = 0; i < N; i++) {
+      x[i] = (uint32_t)input(i, 0), y[i] = (uint32_t)input(i, 1), z[i] = (uint32_t)rnd();
+      if (i % 8 == 0)   /* every byte at its extremes */
+         x[i] = 0x807f80ffu, y[i] = i % 16 ? 0x80808080u : 0xffffffffu;
+   }
+   int n = N;
+   if (!run(r, "alu_dot", N, (struct kr_arg[]){ KR_ARG(a->addr), KR_ARG(b->addr), KR_ARG(c->addr),
+                                                KR_ARG(o->addr), KR_ARG(n) }, 5))
+      return;
+   /* Per slot: a signed, b signed, dp4a, .hi. */
+   static const bool form[OUTS][4] = {
+      { true, true, true, false },  { false, false, true, false },
+      { false, true, true, false }, { true, false, true, false },
+      { true, true, false, false }, { false, false, false, true },
+      { false, true, false, false }, { true, false, false, true },
+   };
+   for (int i = 0; i < N; i++) {
+      uint64_t in[3] = { x[i], y[i], z[i] };
+      for (int k = 0; k < OUTS; k++)
+         expect("alu_dot", i, k, out[i * OUTS + k],
+                ref_dot(x[i], y[i], z[i], form[k][0], form[k][1], form[k][2], form[k][3]), in, 3);
+   }
+}
+
+/* A lane for the half .approx functions: specials, values where ex2
+ * and tanh change the most (ex2's subnormal and overflowing results
+ * included), random bits. */
+static uint16_t
+approx_lane(bool bf)
+{
+   static const uint16_t f16_special[] = { 0, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0x3c00, 0xbc00,
+                                           0x0001, 0x8001, 0x03ff, 0x0400, 0x7bff, 0xfbff,
+                                           0x4c00, 0xcc00, 0xce00, 0xce40 };
+   static const uint16_t bf16_special[] = { 0, 0x8000, 0x7f80, 0xff80, 0x7fc0, 0x3f80, 0xbf80,
+                                            0x0001, 0x8001, 0x007f, 0x0080, 0x7f7f, 0xff7f,
+                                            0x4300, 0xc2fc, 0xc2fe, 0xc300 };
+   double u = (double)(rnd() >> 11) * 0x1p-53;
+   switch (rnd() % 5) {
+   case 0:
+      return bf ? bf16_special[rnd() % (sizeof(bf16_special) / sizeof(bf16_special[0]))]
+                : f16_special[rnd() % (sizeof(f16_special) / sizeof(f16_special[0]))];
+   case 1:
+   case 2:   /* ex2's range, past overflow and into the subnormals */
+      return bf ? ref_f64_to_bf16(-140 + 270 * u) : ref_f64_to_f16(-27 + 44 * u, 0);
+   case 3:   /* tanh's */
+      return bf ? ref_f64_to_bf16(-6 + 12 * u) : ref_f64_to_f16(-6 + 12 * u, 0);
+   default:
+      return (uint16_t)rnd();
+   }
+}
+
+/* got (lane bits) against the exact value want within rel: PTX bounds
+ * the relative error of normal results; a subnormal one (ex2's below
+ * 2^-14, f16) may be a quantum off, or 0 where the input or result is
+ * flushed (.ftz); past the largest finite number infinity or that
+ * number.  Returns the error of a normal result as a fraction of the
+ * bound (0 for the others), 2 when out of every allowance. */
+static double
+approx_check(uint16_t got, double want, bool bf, double rel, bool ftz)
+{
+   double g = bf ? ref_bf16_value(got) : ref_f16_value(got);
+   double min_normal = bf ? 0x1p-126 : 0x1p-14, quantum = bf ? 0x1p-133 : 0x1p-24;
+   double max = bf ? 0x1.fep127 : 65504.0;
+   if (isnan(want))
+      return lane_nan(got, bf) ? 0 : 2;
+   if (lane_nan(got, bf))
+      return 2;
+   if (isinf(want) || fabs(want) > max)
+      return g == copysign(INFINITY, want) || g == copysign(max, want) ? 0 : 2;
+   double err = fabs(g - want);
+   if (fabs(want) < min_normal)
+      return err <= quantum || (ftz && g == 0) || err <= rel * fabs(want) ? 0 : 2;
+   return err <= rel * fabs(want) ? err / (rel * fabs(want)) : 2;
+}
+
+/* tests/kernels/half_approx.cu: ex2.approx and tanh.approx of f16 and
+ * f16x2 (both targets), of bf16 and bf16x2 (sm_90; sm_75 builds the bf16
+ * ones from f32 functions), against the host's exp2 and tanh within PTX's
+ * relative bounds: ex2 2^-9.9 (f16) and 2^-7 (bf16), tanh 2^-10.987 and
+ * 2^-8.  The worst error is printed as a fraction of the bound. */
+static void
+case_half_approx(struct kr *r, bool sm90)
+{
+   enum { N = 4096, OUTS = 8 };
+   struct kr_buffer *a = kr_alloc(r, N * 4), *b = kr_alloc(r, N * 4);
+   struct kr_buffer *o = kr_alloc(r, (uint64_t)N * OUTS * 4);
+   if (!a || !b || !o) {
+      failures++;
+      return;
+   }
+   uint32_t *x = a->map, *y = b->map, *out = o->map;
+   for (int i = 0; i < N; i++) {
+      x[i] = approx_lane(false) | (uint32_t)approx_lane(false) << 16;
+      y[i] = approx_lane(true) | (uint32_t)approx_lane(true) << 16;
+   }
+   int n = N;
+   if (!run(r, "half_approx", N,
+            (struct kr_arg[]){ KR_ARG(a->addr), KR_ARG(b->addr), KR_ARG(o->addr), KR_ARG(n) }, 4))
+      return;
+   static const char *const names[OUTS] = { "ex2.f16x2", "ex2.f16", "tanh.f16x2", "tanh.f16",
+                                            "ex2.bf16x2", "ex2.bf16", "tanh.bf16x2", "tanh.bf16" };
+   double worst[OUTS] = { 0 };
+   for (int i = 0; i < N; i++) {
+      for (int k = 0; k < OUTS; k++) {
+         bool bf = k >= 4, tanh_k = (k & 3) >= 2, ftz = bf && !tanh_k && sm90;
+         double rel = tanh_k ? (bf ? 0x1p-8 : exp2(-10.987)) : (bf ? 0x1p-7 : exp2(-9.9));
+         /* Slots 0, 2, 4, 6 are both lanes; 1 and 5 the low lane, 3 and 7 the high one. */
+         int first = (k & 1) ? ((k & 3) == 1 ? 0 : 1) : 0, last = (k & 1) ? first : 1;
+         uint32_t in = bf ? y[i] : x[i];
+         for (int l = first; l <= last; l++) {
+            uint16_t h = (uint16_t)(in >> (16 * l));
+            uint16_t g = (uint16_t)(out[i * OUTS + k] >> ((k & 1) ? 0 : 16 * l));
+            double v = bf ? ref_bf16_value(h) : ref_f16_value(h);
+            if (ftz && fabs(v) < 0x1p-126)
+               v = copysign(0, v);
+            double want = tanh_k ? tanh(v) : exp2(v);
+            double e = approx_check(g, want, bf, rel, ftz);
+            if (e > 1) {
+               failures++;
+               if (shown++ < 12)
+                  fprintf(stderr, "half_approx: element %d %s lane %d input %#06x: got %#06x "
+                          "(%.9g), want %.9g\n", i, names[k], l, h, g,
+                          bf ? ref_bf16_value(g) : ref_f16_value(g), want);
+            } else if (e > worst[k]) {
+               worst[k] = e;
+            }
+         }
+      }
+   }
+   for (int k = 0; k < OUTS; k++)
+      printf("half_approx %s: worst error %.3f of the bound\n", names[k], worst[k]);
+}
+
 /* The f32 unit in the last place at |x| (normal results). */
 static double
 ulp_f32(double x)
@@ -587,15 +753,20 @@ main(int argc, char **argv)
    size_t len;
    char *text = argc > 2 ? compiler_test_read(argv[2], &len) : NULL;
    bool is_float = argc > 2 && strcmp(argv[1], "float") == 0;
-   bool is_half = argc > 2 && strncmp(argv[1], "half", 4) == 0;
+   bool is_approx = argc > 2 && strncmp(argv[1], "half_approx", 11) == 0;
+   bool is_half = argc > 2 && strncmp(argv[1], "half", 4) == 0 && !is_approx;
    bool is_libm = argc > 2 && strcmp(argv[1], "libm") == 0;
+   bool is_dot = argc > 2 && strcmp(argv[1], "dot") == 0;
    bool fast = argc > 3 && strcmp(argv[3], "fast") == 0;
 
    if (!text) {
-      fprintf(stderr, "usage: test_alu_kernels int|float|half|half_sm90|libm KERNEL.ptx [fast]\n");
+      fprintf(stderr, "usage: test_alu_kernels int|float|half|half_sm90|half_approx|"
+                      "half_approx_sm90|dot|libm KERNEL.ptx [fast]\n");
       return 1;
    }
    if (!kr_init(&r, is_libm ? "compiler.run.alu_libm"
+                   : is_dot ? "compiler.run.alu_dot"
+                   : is_approx ? "compiler.run.half_approx"
                    : is_half ? "compiler.run.alu_half"
                             : is_float ? "compiler.run.alu_float" : "compiler.run.alu_int")) {
       free(text);
@@ -605,6 +776,10 @@ main(int argc, char **argv)
    if (kr_load(&r, text, len)) {
       if (is_libm) {
          case_libm(&r, fast);
+      } else if (is_dot) {
+         case_dot(&r);
+      } else if (is_approx) {
+         case_half_approx(&r, strcmp(argv[1], "half_approx_sm90") == 0);
       } else if (is_half) {
          case_half(&r, strcmp(argv[1], "half_sm90") == 0);
       } else if (is_float) {

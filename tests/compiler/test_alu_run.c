@@ -1411,6 +1411,9 @@ check_approx(void)
       { "\tcos.approx.f32 %f1, %f2;\n", 3, -3.14159, 3.14159, 0, 0x1p-20 },
       /* tanh.approx.f32: max relative error 2^-10.987 */
       { "\ttanh.approx.f32 %f1, %f2;\n", 4, -20, 20, 0x1.02p-11, 0 },
+      /* the same near 0, log-uniform from the subnormals to 1, where a
+       * device's Tanh from exponentials loses to cancellation */
+      { "\ttanh.approx.f32 %f1, %f2;\n", 4, 0x1p-140, 1, 0x1.02p-11, 0 },
       /* rsqrt.approx.f32: max relative error 2^-22.9 */
       { "\trsqrt.approx.f32 %f1, %f2;\n", 5, 0x1p-149, 0x1p120, 0x1p-22, 0 },
       /* sqrt.approx.f32: max relative error 2^-23 */

@@ -607,6 +607,66 @@ case_vector_add(struct kr *r)
       CHECK(((uint8_t *)c->map)[N * 4 + i] == 0x77);
 }
 
+/* tests/kernels/wide_access.cu: 32-byte structs copied through the
+ * kernel, one ld/st.global.v8.f32, .v4.f64 or .v4.u64 each for sm_100
+ * (two 16-byte accesses for sm_75).  A refusal fails here: these are
+ * plain loads and stores, whatever target nvcc wrote. */
+static void
+case_wide_access(struct kr *r)
+{
+   enum { N = 777, BLOCK = 64, GUARD = 64 };
+   struct kr_buffer *buf[8];
+   for (int k = 0; k < 8; k++) {
+      buf[k] = kr_alloc(r, N * 32 + GUARD);
+      CHECK(buf[k] != NULL);
+      if (!buf[k])
+         return;
+      CHECK(buf[k]->addr % 32 == 0);
+   }
+   if (!load_file(r))
+      return;
+   float *a = buf[0]->map;
+   double *c = buf[2]->map, *e = buf[4]->map;
+   int64_t *g = buf[6]->map;
+   for (int i = 0; i < N * 8; i++)
+      a[i] = (float)(i % 1013) * 0.37f - 100.0f;
+   for (int i = 0; i < N * 4; i++) {
+      c[i] = (double)i * 1.0000001 - 3.5;
+      e[i] = 1.0 / (double)(i + 1);
+      g[i] = (int64_t)(0x0123456789abcdefull * (uint64_t)(i + 1));
+   }
+   for (int k = 1; k < 8; k += 2)
+      memset(buf[k]->map, 0x77, N * 32 + GUARD);
+   int n = N;
+   struct kr_arg args[9];
+   for (int k = 0; k < 8; k++)
+      args[k] = KR_ARG(buf[k]->addr);
+   args[8] = KR_ARG(n);
+   if (!run(r, "wide_access", (N + BLOCK - 1) / BLOCK, BLOCK, 0, args, 9, 0)) {
+      if (skipped)
+         failures++;
+      skipped = false;
+      return;
+   }
+   const float *b = buf[1]->map;
+   const double *d = buf[3]->map, *f = buf[5]->map;
+   const int64_t *h = buf[7]->map;
+   for (int i = 0; i < N * 8; i++)
+      CHECK(b[i] == a[i] * 2.0f + (float)(i % 8));
+   for (int i = 0; i < N * 4; i++) {
+      CHECK(d[i] == c[i] + 1.0);
+      double fe = i % 4 == 0 ? e[i] * 3.0 : i % 4 == 3 ? e[i] - 1.0 : e[i];
+      CHECK(f[i] == fe);
+      uint64_t gu = (uint64_t)g[i];
+      uint64_t he = i % 4 == 0 ? gu + 1 : i % 4 == 1 ? gu ^ 5 : i % 4 == 2 ? gu << 1 : 0 - gu;
+      CHECK((uint64_t)h[i] == he);
+   }
+   /* Nothing past element n - 1 was written. */
+   for (int k = 1; k < 8; k += 2)
+      for (int i = 0; i < GUARD; i++)
+         CHECK(((uint8_t *)buf[k]->map)[N * 32 + i] == 0x77);
+}
+
 static void
 case_saxpy(struct kr *r)
 {
@@ -1230,6 +1290,238 @@ case_half_compare(struct kr *r)
    CHECK(bad == 0);
 }
 
+/* 64-bit atomics on shared memory (shared_atomic_int64: the aliased
+ * 64-bit view), every thread of a block on one counter per operation, so
+ * a 64-bit atomic done as two 32-bit halves or a torn load shows: the
+ * adds step by 0x100000001 from just below 2^32 (the low word carries
+ * into the high one), min and max get values of both signs (an unsigned
+ * min and a signed max pick different ones).  Counters in s (static):
+ * add.u64, add.f64 (a CAS loop), nvcc's atomicCAS loop, exch, min.u64,
+ * max.s64, and, or (a bit each), xor, red.add.u64 in a .func, a 32-bit atomic and a
+ * 32-bit word beside them, a one-shot cas.b64, red.add.f64; in dyn
+ * (dynamic): add.u64 and min.s64 on generic addresses.  Olds go to
+ * olds[row * N + gid], the block's final words to sout[ctaid * 16 + k]. */
+static const char shared64_ptx[] =
+   HEADER ".extern .shared .align 16 .b8 dyn[];\n"
+   ".func addf(.param .b32 off)\n{\n\t.reg .b32 %r<2>;\n"
+   "\tld.param.u32 %r1, [off];\n\tred.shared.add.u64 [%r1], 7;\n\tret;\n}\n"
+   ".visible .entry shared64(.param .u64 olds, .param .u64 sout)\n{\n"
+   "\t.shared .align 8 .b8 s[104];\n"
+   "\t.reg .pred %p<4>;\n\t.reg .b32 %r<16>;\n\t.reg .b64 %rd<40>;\n\t.reg .f64 %fd<3>;\n"
+   "\tld.param.u64 %rd1, [olds];\n\tld.param.u64 %rd2, [sout];\n"
+   "\tmov.u32 %r1, %tid.x;\n\tmov.u32 %r2, %ctaid.x;\n\tmov.u32 %r3, %ntid.x;\n"
+   "\tmad.lo.s32 %r4, %r2, %r3, %r1;\n\tmov.u32 %r5, %nctaid.x;\n\tmul.lo.s32 %r6, %r5, %r3;\n"
+   "\tmul.wide.u32 %rd3, %r6, 8;\n\tmul.wide.u32 %rd4, %r4, 8;\n\tadd.s64 %rd5, %rd1, %rd4;\n"
+   "\tsetp.ne.s32 %p1, %r1, 0;\n\t@%p1 bra $INIT_DONE;\n"
+   "\tst.shared.u64 [s], 4294967280;\n\tst.shared.u64 [s+8], 0;\n"
+   "\tst.shared.u64 [s+16], 4294967288;\n\tst.shared.u64 [s+24], 1311768464867721216;\n"
+   "\tst.shared.u64 [s+32], 0xffffffffffffffff;\n\tst.shared.u64 [s+40], 0x8000000000000000;\n"
+   "\tst.shared.u64 [s+48], 0xffffffffffffffff;\n\tst.shared.u64 [s+56], 0;\n\tst.shared.u64 [s+64], 0;\n"
+   "\tst.shared.u64 [s+72], 0;\n\tst.shared.u32 [s+80], 0;\n\tst.shared.u32 [s+84], 1431655765;\n"
+   "\tst.shared.u64 [s+88], 0;\n\tst.shared.u64 [s+96], 0;\n"
+   "\tst.shared.u64 [dyn], 4294967295;\n\tst.shared.u64 [dyn+8], 0;\n"
+   "$INIT_DONE:\n\tbar.sync 0;\n"
+   /* %rd14 = tid + 1, %rd15 = (tid + 1) * 0x100000001,
+    * %rd19 = (tid - 63) * 0x100000003 (signed). */
+   "\tcvt.u64.u32 %rd14, %r1;\n\tadd.s64 %rd14, %rd14, 1;\n"
+   "\tmul.lo.s64 %rd15, %rd14, 4294967297;\n"
+   "\tsub.s64 %rd19, %rd14, 64;\n\tmul.lo.s64 %rd19, %rd19, 4294967299;\n"
+   /* row 0: add.u64 */
+   "\tatom.shared.add.u64 %rd10, [s], 4294967297;\n"
+   "\tst.global.u64 [%rd5], %rd10;\n\tadd.s64 %rd5, %rd5, %rd3;\n"
+   /* row 1: add.f64 */
+   "\tatom.shared.add.f64 %fd1, [s+8], 0d3FF0000000000000;\n"
+   "\tst.global.f64 [%rd5], %fd1;\n\tadd.s64 %rd5, %rd5, %rd3;\n"
+   /* row 2: nvcc's atomicCAS loop */
+   "\tld.volatile.shared.u64 %rd11, [s+16];\n"
+   "$CAS:\n\tadd.s64 %rd12, %rd11, 4294967297;\n"
+   "\tatom.shared.cas.b64 %rd13, [s+16], %rd11, %rd12;\n"
+   "\tsetp.ne.s64 %p2, %rd11, %rd13;\n\tmov.u64 %rd11, %rd13;\n\t@%p2 bra $CAS;\n"
+   "\tst.global.u64 [%rd5], %rd11;\n\tadd.s64 %rd5, %rd5, %rd3;\n"
+   /* row 3: exch */
+   "\tatom.shared.exch.b64 %rd16, [s+24], %rd15;\n"
+   "\tst.global.u64 [%rd5], %rd16;\n\tadd.s64 %rd5, %rd5, %rd3;\n"
+   /* rows 4, 5: min.u64, max.s64 */
+   "\tatom.shared.min.u64 %rd17, [s+32], %rd19;\n"
+   "\tst.global.u64 [%rd5], %rd17;\n\tadd.s64 %rd5, %rd5, %rd3;\n"
+   "\tatom.shared.max.s64 %rd18, [s+40], %rd19;\n"
+   "\tst.global.u64 [%rd5], %rd18;\n\tadd.s64 %rd5, %rd5, %rd3;\n"
+   /* and, or, xor of bit (tid * 5) % 64 */
+   "\tmul.lo.s32 %r8, %r1, 5;\n\tand.b32 %r8, %r8, 63;\n\tmov.u64 %rd21, 1;\n"
+   "\tshl.b64 %rd20, %rd21, %r8;\n\tnot.b64 %rd22, %rd20;\n"
+   "\tatom.shared.and.b64 %rd23, [s+48], %rd22;\n"
+   "\tatom.shared.or.b64 %rd23, [s+56], %rd20;\n"
+   "\tred.shared.xor.b64 [s+64], %rd15;\n"
+   /* a .func's red on s+72; a 32-bit atomic beside */
+   "\tmov.u32 %r9, s;\n\tadd.s32 %r10, %r9, 72;\n"
+   "\t{\n\t.param .b32 a;\n\tst.param.b32 [a], %r10;\n\tcall.uni addf, (a);\n\t}\n"
+   "\tatom.shared.add.u32 %r11, [s+80], 1;\n"
+   /* row 6: a one-shot cas.b64: one thread wins */
+   "\tatom.shared.cas.b64 %rd24, [s+88], 0, %rd15;\n"
+   "\tst.global.u64 [%rd5], %rd24;\n\tadd.s64 %rd5, %rd5, %rd3;\n"
+   "\tred.shared.add.f64 [s+96], 0d3FF8000000000000;\n"
+   /* rows 7, 8: generic add.u64 and min.s64 in dynamic shared memory */
+   "\tmov.u64 %rd25, dyn;\n\tcvta.shared.u64 %rd26, %rd25;\n"
+   "\tatom.add.u64 %rd27, [%rd26], 4294967297;\n"
+   "\tst.global.u64 [%rd5], %rd27;\n\tadd.s64 %rd5, %rd5, %rd3;\n"
+   "\tatom.min.s64 %rd28, [%rd26+8], %rd19;\n"
+   "\tst.global.u64 [%rd5], %rd28;\n"
+   "\tbar.sync 0;\n"
+   /* Finals: threads 0..12 the words of s, 13 and 14 those of dyn. */
+   "\tsetp.ge.u32 %p1, %r1, 15;\n\t@%p1 bra $END;\n"
+   "\tsetp.ge.u32 %p3, %r1, 13;\n\tshl.b32 %r12, %r1, 3;\n\tadd.s32 %r13, %r9, %r12;\n"
+   "\tmov.u32 %r14, dyn;\n\tadd.s32 %r14, %r14, %r12;\n\tsub.s32 %r14, %r14, 104;\n"
+   "\tselp.b32 %r15, %r14, %r13, %p3;\n\tld.shared.u64 %rd30, [%r15];\n"
+   "\tshl.b32 %r7, %r2, 4;\n\tadd.s32 %r7, %r7, %r1;\n\tmul.wide.u32 %rd31, %r7, 8;\n"
+   "\tadd.s64 %rd31, %rd2, %rd31;\n\tst.global.u64 [%rd31], %rd30;\n"
+   "$END:\n\tret;\n}\n";
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+   return x < y ? -1 : x > y;
+}
+
+/* The n values in got, sorted, are those of want, sorted. */
+static bool
+same_values(uint64_t *got, uint64_t *want, int n)
+{
+   qsort(got, n, 8, cmp_u64);
+   qsort(want, n, 8, cmp_u64);
+   return memcmp(got, want, n * 8) == 0;
+}
+
+static void
+case_shared64(struct kr *r)
+{
+   enum { GRID = 4, BLOCK = 128, N = GRID * BLOCK, ROWS = 9, FINALS = 15 };
+   static const char *const rows[ROWS] = {
+      "add.u64", "add.f64", "atomicCAS loop", "exch.b64", "min.u64", "max.s64",
+      "one-shot cas.b64", "generic add.u64", "generic min.s64",
+   };
+   const uint64_t step = 0x100000001ull;
+
+   if (!r->target.shared_atomic_int64)
+      printf("compiler.run.shared64: the device lacks VK_KHR_workgroup_memory_explicit_layout "
+             "or shaderSharedInt64Atomics: the compiler must refuse the kernel\n");
+   struct kr_buffer *olds = kr_alloc(r, ROWS * N * 8), *sout = kr_alloc(r, GRID * 16 * 8);
+   CHECK(olds && sout);
+   if (!olds || !sout || !load_text(r, shared64_ptx, sizeof(shared64_ptx) - 1))
+      return;
+   bool ran = run(r, "shared64", GRID, BLOCK, 16,
+                  (struct kr_arg[]){ KR_ARG(olds->addr), KR_ARG(sout->addr) }, 2, 0);
+   if (!r->target.shared_atomic_int64) {
+      /* Refused as unsupported (run() marked the case skipped), never run
+       * on 32-bit words. */
+      CHECK(!ran && skipped);
+      return;
+   }
+   if (!ran)
+      return;
+
+   /* What each thread of a block brings, and the finals they make. */
+   uint64_t v15[BLOCK], v19[BLOCK];
+   uint64_t and_v = ~0ull, or_v = 0, xor_v = 0, umin = ~0ull, gmin = 0;
+   int64_t smax = INT64_MIN;
+   for (int t = 0; t < BLOCK; t++) {
+      v15[t] = (uint64_t)(t + 1) * step;
+      v19[t] = (uint64_t)((int64_t)(t + 1 - 64) * (int64_t)0x100000003ll);
+      uint64_t bit = 1ull << (t * 5 % 64);
+      and_v &= ~bit;
+      or_v |= bit;
+      xor_v ^= v15[t];
+      umin = v19[t] < umin ? v19[t] : umin;
+      smax = (int64_t)v19[t] > smax ? (int64_t)v19[t] : smax;
+      gmin = (int64_t)v19[t] < (int64_t)gmin ? v19[t] : gmin;
+   }
+   const uint64_t *o = olds->map, *f = sout->map;
+   unsigned bad = 0;
+   for (int b = 0; b < GRID; b++) {
+      const uint64_t *fb = f + b * 16;
+      double d;
+      uint64_t want_final[FINALS] = {
+         0xfffffff0ull + BLOCK * step, 0, 0xfffffff8ull + BLOCK * step, 0, umin,
+         (uint64_t)smax, and_v, or_v, xor_v, 7ull * BLOCK,
+         (uint64_t)0x55555555 << 32 | BLOCK, 0, 0, 0xffffffffull + BLOCK * step, gmin,
+      };
+      d = BLOCK;
+      memcpy(&want_final[1], &d, 8);
+      d = 1.5 * BLOCK;
+      memcpy(&want_final[12], &d, 8);
+      want_final[3] = fb[3];     /* exch and the one-shot cas: checked with their olds */
+      want_final[11] = fb[11];
+      for (int k = 0; k < FINALS; k++)
+         if (fb[k] != want_final[k]) {
+            fprintf(stderr, "block %d: final word %d is %#llx, expected %#llx\n", b, k,
+                    (unsigned long long)fb[k], (unsigned long long)want_final[k]);
+            failures++;
+         }
+
+      for (int row = 0; row < ROWS; row++) {
+         uint64_t got[BLOCK + 1], want[BLOCK + 1];
+         int n = BLOCK;
+         bool ok = true;
+         for (int t = 0; t < BLOCK; t++)
+            got[t] = o[row * N + b * BLOCK + t];
+         for (int k = 0; k < BLOCK; k++) {
+            switch (row) {
+            case 0: want[k] = 0xfffffff0ull + k * step; break;
+            case 1: d = k; memcpy(&want[k], &d, 8); break;
+            case 2: want[k] = 0xfffffff8ull + k * step; break;
+            case 7: want[k] = 0xffffffffull + k * step; break;
+            default: want[k] = 0; break;
+            }
+         }
+         switch (row) {
+         case 3:
+            /* The olds and the final are the first value and every
+             * thread's, once each. */
+            got[BLOCK] = fb[3];
+            want[0] = 0x1234567800000000ull;
+            for (int t = 0; t < BLOCK; t++)
+               want[t + 1] = v15[t];
+            n = BLOCK + 1;
+            break;
+         case 4: case 5: case 8:
+            /* Each old is the first value or a thread's, and never past
+             * the final in the operation's order. */
+            for (int t = 0; t < BLOCK && ok; t++) {
+               uint64_t first = row == 4 ? ~0ull : row == 5 ? 1ull << 63 : 0;
+               bool known = got[t] == first;
+               for (int u = 0; u < BLOCK && !known; u++)
+                  known = got[t] == v19[u];
+               ok = known && (row == 4 ? got[t] >= umin
+                              : row == 5 ? (int64_t)got[t] <= smax
+                                         : (int64_t)got[t] >= (int64_t)gmin);
+            }
+            break;
+         case 6:
+            /* One thread saw 0 and stored its value; the rest saw that. */
+            int zeros = 0;
+            for (int t = 0; t < BLOCK; t++)
+               zeros += got[t] == 0;
+            ok = zeros == 1;
+            for (int t = 0; t < BLOCK; t++) {
+               want[t] = fb[11];
+               if (got[t] == 0) {
+                  want[t] = 0;
+                  ok = ok && fb[11] == v15[t];
+               }
+            }
+            break;
+         }
+         if (row != 4 && row != 5 && row != 8)
+            ok = ok && same_values(got, want, n);
+         if (!ok) {
+            if (bad++ < 8)
+               fprintf(stderr, "block %d: %s: the old values are wrong\n", b, rows[row]);
+            failures++;
+         }
+      }
+   }
+}
+
 static const struct {
    const char *name;
    void (*run)(struct kr *r);
@@ -1246,6 +1538,7 @@ static const struct {
    { "call", case_call },
    { "generic_atomics", case_generic_atomics },
    { "cas_loops", case_cas_loops },
+   { "shared64", case_shared64 },
    { "vector_add", case_vector_add },
    { "saxpy", case_saxpy },
    { "reduce_shared", case_reduce },
@@ -1255,6 +1548,7 @@ static const struct {
    { "warp", case_warp },
    { "half_atomics", case_half_atomics },
    { "half_compare", case_half_compare },
+   { "wide_access", case_wide_access },
 };
 
 int

@@ -288,6 +288,59 @@ snippets(void)
                        "\tmatch.all.sync.b64 %r8|%p3, %rd1, %r4;\n\tmatch.all.sync.b32 %r8, %r1, %r4;\n"
                        "\tst.global.u32 [%rd1], %r2;\n\tret;\n}\n",
                 "w");
+
+   /* 64-bit atomics on shared memory through the aliased 64-bit view
+    * (shared_atomic_int64): every operation, f64 add as a CAS loop, red,
+    * one on a generic address, one in a called .func, 64-bit loads and
+    * stores beside 32- and 8-bit ones, bar.red's word; static shared
+    * memory, and dynamic. */
+   expect_valid("shared 64-bit atomics",
+                HEADER ".func f(.param .b32 off)\n{\n\t.reg .b32 %r<2>;\n"
+                       "\tld.param.u32 %r1, [off];\n\tred.shared.add.u64 [%r1], 7;\n\tret;\n}\n"
+                       ".visible .entry s64(.param .u64 p)\n{\n"
+                       "\t.shared .align 8 .b8 s[72];\n\t.reg .pred %p<2>;\n"
+                       "\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<8>;\n\t.reg .f64 %fd<2>;\n"
+                       "\tld.param.u64 %rd1, [p];\n\tmov.u32 %r1, %tid.x;\n"
+                       "\tatom.shared.add.u64 %rd2, [s], 1;\n"
+                       "\tatom.shared.add.f64 %fd1, [s+8], 0d3FF0000000000000;\n"
+                       "\tred.shared.add.f64 [s+8], %fd1;\n"
+                       "\tatom.shared.cas.b64 %rd3, [s+16], %rd2, 5;\n"
+                       "\tatom.shared.exch.b64 %rd3, [s+16], %rd2;\n"
+                       "\tatom.shared.min.u64 %rd3, [s+24], %rd2;\n"
+                       "\tatom.shared.max.s64 %rd3, [s+24], %rd3;\n"
+                       "\tatom.shared.min.s64 %rd3, [s+24], %rd3;\n"
+                       "\tatom.shared.max.u64 %rd3, [s+24], %rd3;\n"
+                       "\tatom.shared.and.b64 %rd3, [s+32], %rd2;\n"
+                       "\tatom.shared.or.b64 %rd3, [s+32], %rd3;\n"
+                       "\tatom.shared.xor.b64 %rd3, [s+32], %rd3;\n"
+                       "\tatom.acq_rel.cta.shared.add.u64 %rd3, [s+40], %rd3;\n"
+                       "\tred.shared.add.u64 [s+40], %rd3;\n"
+                       "\tmov.u64 %rd4, s;\n\tcvta.shared.u64 %rd5, %rd4;\n"
+                       "\tatom.add.u64 %rd6, [%rd5+48], 1;\n"
+                       "\tatom.shared.add.u32 %r2, [s+56], 1;\n"
+                       "\tld.shared.u64 %rd7, [s+48];\n\tst.shared.u64 [s+64], %rd7;\n"
+                       "\tld.volatile.shared.u64 %rd7, [s+64];\n\tst.shared.u8 [s+61], %r2;\n"
+                       "\tsetp.ne.s32 %p1, %r1, 0;\n\tbar.red.popc.u32 %r3, 0, %p1;\n"
+                       "\tmov.u32 %r3, s;\n"
+                       "\t{\n\t.param .b32 a;\n\tst.param.b32 [a], %r3;\n\tcall.uni f, (a);\n\t}\n"
+                       "\tst.global.u64 [%rd1], %rd7;\n\tret;\n}\n",
+                "s64");
+   expect_valid("dynamic shared 64-bit atomics",
+                HEADER ".extern .shared .align 16 .b8 dyn[];\n"
+                       ".visible .entry d64(.param .u64 p)\n{\n"
+                       "\t.shared .align 4 .b8 w[12];\n\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<4>;\n"
+                       "\tld.param.u64 %rd1, [p];\n\tst.shared.u32 [w+8], 3;\n"
+                       "\tatom.shared.add.u64 %rd2, [dyn+8], 1;\n"
+                       "\tatom.shared.cas.b64 %rd3, [dyn], %rd2, 2;\n"
+                       "\tst.global.u64 [%rd1], %rd3;\n\tret;\n}\n",
+                "d64");
+   /* Only on a generic address: the same views (the atomic may land in
+    * shared memory), though the kernel declares no shared variable. */
+   expect_valid("generic 64-bit atomic",
+                HEADER ".visible .entry g64(.param .u64 p)\n{\n\t.reg .b64 %rd<3>;\n"
+                       "\tld.param.u64 %rd1, [p];\n\tatom.add.u64 %rd2, [%rd1], 1;\n"
+                       "\tatom.exch.b64 %rd2, [%rd1], %rd2;\n\tret;\n}\n",
+                "g64");
    target = lavapipe;
 
    /* A kernel's shared size counts the module's .shared variables it

@@ -194,3 +194,36 @@ extern "C" __global__ void surf2d_layered(cudaSurfaceObject_t s, int w, int h, i
       surf2DLayeredwrite(2.0f * v + l, s, x * 4, y, l);
    }
 }
+
+// A layered cubemap sampled along the directions given, in the layer
+// given with each (the w component, an integer).
+extern "C" __global__ void tex_cubemap_layered(cudaTextureObject_t t, const float4 *dirs, float4 *out, int n)
+{
+   int i = blockIdx.x * blockDim.x + threadIdx.x;
+   if (i < n) {
+      float4 d = dirs[i];
+      out[i] = texCubemapLayered<float4>(t, d.x, d.y, d.z, (int)d.w);
+   }
+}
+
+// texCubemapGrad: the gradients (direction space) choose the level of a
+// mipmapped cubemap.
+extern "C" __global__ void tex_cubemap_grad(cudaTextureObject_t t, const float4 *dirs, const float4 *grads,
+                                            float4 *out, int n)
+{
+   int i = blockIdx.x * blockDim.x + threadIdx.x;
+   if (i < n) {
+      float4 d = dirs[i], gx = grads[2 * i], gy = grads[2 * i + 1];
+      out[i] = texCubemapGrad<float4>(t, d.x, d.y, d.z, gx, gy);
+   }
+}
+
+extern "C" __global__ void tex_cubemap_layered_grad(cudaTextureObject_t t, const float4 *dirs, const float4 *grads,
+                                                    float4 *out, int n)
+{
+   int i = blockIdx.x * blockDim.x + threadIdx.x;
+   if (i < n) {
+      float4 d = dirs[i], gx = grads[2 * i], gy = grads[2 * i + 1];
+      out[i] = texCubemapLayeredGrad<float4>(t, d.x, d.y, d.z, (int)d.w, gx, gy);
+   }
+}

@@ -374,6 +374,59 @@ case_read_modes(void)
    OK(cuTexObjectDestroy(t));
    OK(cuArrayDestroy(a));
 
+   /* 1- and 2-byte texels read as normalised floats (a UNORM or SNORM
+    * view of the array's integer image): u8 x1, s8 x2, s16 x1.  Missing
+    * channels read 0. */
+   {
+      static const struct {
+         CUarray_format f;
+         unsigned ch, bytes;
+         bool is_signed;
+      } narrow[] = {
+         {CU_AD_FORMAT_UNSIGNED_INT8, 1, 1, false},
+         {CU_AD_FORMAT_SIGNED_INT8, 2, 1, true},
+         {CU_AD_FORMAT_SIGNED_INT16, 1, 2, true},
+      };
+      for (unsigned k = 0; k < sizeof(narrow) / sizeof(narrow[0]); k++) {
+         unsigned ch = narrow[k].ch, bytes = narrow[k].bytes;
+         uint8_t raw[H][W][4];
+         for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++)
+               for (unsigned b = 0; b < ch * bytes; b++)
+                  raw[y][x][b] = (uint8_t)(y * 37 + x * 11 + b * 101 + k);
+         /* Packed rows of the array's texels. */
+         uint8_t packed[H * W * 4];
+         for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++)
+               memcpy(&packed[(y * W + x) * ch * bytes], raw[y][x], ch * bytes);
+         a = array2d(W, H, narrow[k].f, ch, 0, packed, ch * bytes);
+         t = texture(a, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, 0);
+         launch(kernel("tex2d_float4"), W, H, 1, fargs);
+         OK(cuMemcpyDtoH(gotf, out, sizeof(gotf)));
+         bad = 0;
+         for (int y = 0; y < H; y++) {
+            for (int x = 0; x < W; x++) {
+               for (unsigned c = 0; c < 4; c++) {
+                  float want = 0.0f;
+                  if (c < ch) {
+                     const uint8_t *b = &raw[y][x][c * bytes];
+                     if (bytes == 1)
+                        want = narrow[k].is_signed ? fmaxf((int8_t)b[0] / 127.0f, -1.0f) : b[0] / 255.0f;
+                     else
+                        want = fmaxf((int16_t)(b[0] | b[1] << 8) / 32767.0f, -1.0f);
+                  }
+                  if (fabsf(gotf[y][x][c] - want) > 1e-6f && bad++ < 5)
+                     fprintf(stderr, "format 0x%x x%u (%d, %d).%u = %g, expected %g\n", narrow[k].f, ch, x, y, c,
+                             gotf[y][x][c], want);
+               }
+            }
+         }
+         CHECK(bad == 0);
+         OK(cuTexObjectDestroy(t));
+         OK(cuArrayDestroy(a));
+      }
+   }
+
    /* Channels a format lacks read 0, alpha too (CUDA on an H100). */
    float two[H][W][2];
    for (int y = 0; y < H; y++)
@@ -970,9 +1023,28 @@ case_layered(void)
    OK(cuMemFree(out));
 }
 
-/* texCubemap along directions through every texel centre of every face
- * (scaled, since only the direction counts), point-sampled; the faces
- * and their (s, t) axes as CUDA's programming guide tabulates them. */
+/* The direction (scaled by 2.5: only the direction counts) through the
+ * centre of texel (i, j) of face f of a cubemap cw texels wide: the
+ * faces and their (s, t) axes as CUDA's programming guide tabulates
+ * them. */
+static void
+cube_dir(int f, int i, int j, int cw, float d[3])
+{
+   float s = 2.0f * (i + 0.5f) / cw - 1.0f, t = 2.0f * (j + 0.5f) / cw - 1.0f;
+   switch (f) {
+   case 0: d[0] = 1; d[1] = -t; d[2] = -s; break;
+   case 1: d[0] = -1; d[1] = -t; d[2] = s; break;
+   case 2: d[0] = s; d[1] = 1; d[2] = t; break;
+   case 3: d[0] = s; d[1] = -1; d[2] = -t; break;
+   case 4: d[0] = s; d[1] = -t; d[2] = 1; break;
+   default: d[0] = -s; d[1] = -t; d[2] = -1; break;
+   }
+   for (int c = 0; c < 3; c++)
+      d[c] *= 2.5f;
+}
+
+/* texCubemap along directions through every texel centre of every face,
+ * point-sampled. */
 static void
 case_cubemap(void)
 {
@@ -984,19 +1056,8 @@ case_cubemap(void)
          for (int i = 0; i < CW; i++) {
             for (int c = 0; c < 4; c++)
                px[f][j][i][c] = (float)(f * 1000 + j * 100 + i * 10 + c);
-            float s = 2.0f * (i + 0.5f) / CW - 1.0f, t = 2.0f * (j + 0.5f) / CW - 1.0f;
-            float d[3];
-            switch (f) {
-            case 0: d[0] = 1; d[1] = -t; d[2] = -s; break;
-            case 1: d[0] = -1; d[1] = -t; d[2] = s; break;
-            case 2: d[0] = s; d[1] = 1; d[2] = t; break;
-            case 3: d[0] = s; d[1] = -1; d[2] = -t; break;
-            case 4: d[0] = s; d[1] = -t; d[2] = 1; break;
-            default: d[0] = -s; d[1] = -t; d[2] = -1; break;
-            }
             int k = (f * CW + j) * CW + i;
-            for (int c = 0; c < 3; c++)
-               dirs[k][c] = 2.5f * d[c];
+            cube_dir(f, i, j, CW, dirs[k]);
             dirs[k][3] = 0;
          }
    CUarray a;
@@ -1019,6 +1080,182 @@ case_cubemap(void)
    OK(cuArrayDestroy(a));
    OK(cuMemFree(d_dirs));
    OK(cuMemFree(out));
+}
+
+/* texCubemapLayered through every texel centre of every face of each
+ * cubemap of a layered cubemap array, point-sampled: the layer index
+ * counts cubemaps, texel (i, j) of face f of cubemap q is layer 6q + f
+ * of the array. */
+static void
+case_cubemap_layered(void)
+{
+   enum { CW = 4, CUBES = 3, N = CUBES * 6 * CW * CW };
+   static float px[CUBES * 6][CW][CW][4];
+   static float dirs[N][4], got[N][4];
+   for (int l = 0; l < CUBES * 6; l++)
+      for (int j = 0; j < CW; j++)
+         for (int i = 0; i < CW; i++) {
+            for (int c = 0; c < 4; c++)
+               px[l][j][i][c] = (float)(l * 1000 + j * 100 + i * 10 + c);
+            int k = (l * CW + j) * CW + i;
+            cube_dir(l % 6, i, j, CW, dirs[k]);
+            dirs[k][3] = (float)(l / 6);
+         }
+   CUarray a;
+   CUtexObject t = texture3d_array(&a, CW, CW, CUBES * 6, CUDA_ARRAY3D_CUBEMAP | CUDA_ARRAY3D_LAYERED,
+                                   &px[0][0][0][0]);
+   CUdeviceptr d_dirs, out;
+   OK(cuMemAlloc(&d_dirs, sizeof(dirs)));
+   OK(cuMemcpyHtoD(d_dirs, dirs, sizeof(dirs)));
+   OK(cuMemAlloc(&out, sizeof(got)));
+   int n = N;
+   void *args[] = {&t, &d_dirs, &out, &n};
+   launch(kernel("tex_cubemap_layered"), N / 32, 1, 32, args);
+   OK(cuMemcpyDtoH(got, out, sizeof(got)));
+   unsigned bad = 0;
+   for (int k = 0; k < N; k++)
+      for (int c = 0; c < 4; c++)
+         if (got[k][c] != (&px[0][0][0][0])[k * 4 + c] && bad++ < 5)
+            fprintf(stderr, "layered cube texel %d.%d = %g, expected %g\n", k, c, got[k][c],
+                    (&px[0][0][0][0])[k * 4 + c]);
+   CHECK(bad == 0);
+   OK(cuTexObjectDestroy(t));
+   OK(cuArrayDestroy(a));
+   OK(cuMemFree(d_dirs));
+   OK(cuMemFree(out));
+}
+
+/* The level of detail of gradients gx, gy (direction space) at direction
+ * d on a cubemap cw texels wide: log2 of the longer gradient carried
+ * onto the face in texels of level 0, the isotropic formula of the 2D
+ * tex.grad path on the face (spirv_texture.c's cube_grad_lod). */
+static double
+cube_lod(const float d[3], const float gx[3], const float gy[3], int cw)
+{
+   double a[3] = {fabs(d[0]), fabs(d[1]), fabs(d[2])};
+   int m = a[2] >= a[1] && a[2] >= a[0] ? 2 : a[1] >= a[0] ? 1 : 0;
+   int u = m == 0 ? 1 : 0, v = m == 2 ? 1 : 2;
+   double rho = 0;
+   const float *g[2] = {gx, gy};
+   for (int k = 0; k < 2; k++) {
+      double ratio = (double)g[k][m] / d[m];
+      double du = (g[k][u] - d[u] * ratio) * cw / (2 * a[m]);
+      double dv = (g[k][v] - d[v] * ratio) * cw / (2 * a[m]);
+      rho = fmax(rho, sqrt(du * du + dv * dv));
+   }
+   return log2(rho);
+}
+
+/* texCubemapGrad and texCubemapLayeredGrad on a mipmapped (layered)
+ * cubemap of 8x8 faces and 4 levels, point-sampled with nearest mipmap
+ * filtering, along every texel centre of level 0: gradients of a fixed
+ * shape, oblique to every face, scaled so that the level of detail is
+ * -1, 0, 1.3, 2, 2.7 or 5 (levels 0, 0, 1, 2, 3, 3: Vulkan's nearest
+ * level is ceil(lod + 0.5) - 1, clamped). */
+static void
+cubemap_grad(bool layered)
+{
+   enum { CW = 8, LEVELS = 4, MAX_LAYERS = 12 };
+   const int layers = layered ? MAX_LAYERS : 6, n = layers * CW * CW;
+   static float px[LEVELS][MAX_LAYERS][CW][CW][4];
+   static float dirs[MAX_LAYERS * CW * CW][4], grads[MAX_LAYERS * CW * CW][2][4], got[MAX_LAYERS * CW * CW][4];
+   static const double targets[6] = {-1.0, 0.0, 1.3, 2.0, 2.7, 5.0};
+   static const int target_level[6] = {0, 0, 1, 2, 3, 3};
+   static const float shape[2][3] = {{0.3f, -0.2f, 0.5f}, {-0.1f, 0.4f, 0.2f}};
+   CUDA_ARRAY3D_DESCRIPTOR desc = {CW, CW, (size_t)layers, CU_AD_FORMAT_FLOAT, 4,
+                                   CUDA_ARRAY3D_CUBEMAP | (layered ? CUDA_ARRAY3D_LAYERED : 0)};
+   CUmipmappedArray m;
+   OK(cuMipmappedArrayCreate(&m, &desc, LEVELS));
+   for (int lv = 0; lv < LEVELS; lv++) {
+      int w = CW >> lv;
+      for (int l = 0; l < layers; l++)
+         for (int j = 0; j < w; j++)
+            for (int i = 0; i < w; i++)
+               for (int c = 0; c < 4; c++)
+                  px[lv][l][j][i][c] = (float)(lv * 100000 + l * 1000 + j * 100 + i * 10 + c);
+      /* Level lv's texels packed w x w a layer. */
+      static float packed[MAX_LAYERS * CW * CW * 4];
+      for (int l = 0; l < layers; l++)
+         for (int j = 0; j < w; j++)
+            memcpy(&packed[((l * w + j) * w) * 4], px[lv][l][j], (size_t)w * 16);
+      CUarray level;
+      OK(cuMipmappedArrayGetLevel(&level, m, (unsigned)lv));
+      CUDA_MEMCPY3D c = {0};
+      c.srcMemoryType = CU_MEMORYTYPE_HOST;
+      c.srcHost = packed;
+      c.srcPitch = (size_t)w * 16;
+      c.srcHeight = (size_t)w;
+      c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+      c.dstArray = level;
+      c.WidthInBytes = (size_t)w * 16;
+      c.Height = (size_t)w;
+      c.Depth = (size_t)layers;
+      OK(cuMemcpy3D(&c));
+   }
+   int want_level[MAX_LAYERS * CW * CW];
+   for (int l = 0; l < layers; l++)
+      for (int j = 0; j < CW; j++)
+         for (int i = 0; i < CW; i++) {
+            int k = (l * CW + j) * CW + i;
+            cube_dir(l % 6, i, j, CW, dirs[k]);
+            dirs[k][3] = (float)(l / 6);
+            double unit = cube_lod(dirs[k], shape[0], shape[1], CW);
+            double scale = exp2(targets[k % 6] - unit);
+            for (int g = 0; g < 2; g++) {
+               for (int c = 0; c < 3; c++)
+                  grads[k][g][c] = (float)(shape[g][c] * scale);
+               grads[k][g][3] = 0;
+            }
+            want_level[k] = target_level[k % 6];
+            /* The gradients as rounded to floats still give the level. */
+            double lod = cube_lod(dirs[k], grads[k][0], grads[k][1], CW);
+            CHECK(fabs(lod - targets[k % 6]) < 1e-4);
+         }
+   CUDA_RESOURCE_DESC rd = {0};
+   rd.resType = CU_RESOURCE_TYPE_MIPMAPPED_ARRAY;
+   rd.res.mipmap.hMipmappedArray = m;
+   CUDA_TEXTURE_DESC td = {0};
+   td.filterMode = CU_TR_FILTER_MODE_POINT;
+   td.mipmapFilterMode = CU_TR_FILTER_MODE_POINT;
+   td.flags = CU_TRSF_NORMALIZED_COORDINATES;
+   td.maxMipmapLevelClamp = LEVELS - 1;
+   CUtexObject t = 0;
+   OK(cuTexObjectCreate(&t, &rd, &td, NULL));
+   CUdeviceptr d_dirs, d_grads, out;
+   OK(cuMemAlloc(&d_dirs, sizeof(dirs)));
+   OK(cuMemcpyHtoD(d_dirs, dirs, sizeof(dirs)));
+   OK(cuMemAlloc(&d_grads, sizeof(grads)));
+   OK(cuMemcpyHtoD(d_grads, grads, sizeof(grads)));
+   OK(cuMemAlloc(&out, sizeof(got)));
+   int count = n;
+   void *args[] = {&t, &d_dirs, &d_grads, &out, &count};
+   launch(kernel(layered ? "tex_cubemap_layered_grad" : "tex_cubemap_grad"), (unsigned)n / 32, 1, 32, args);
+   OK(cuMemcpyDtoH(got, out, sizeof(got)));
+   unsigned bad = 0;
+   for (int l = 0; l < layers; l++)
+      for (int j = 0; j < CW; j++)
+         for (int i = 0; i < CW; i++) {
+            int k = (l * CW + j) * CW + i, lv = want_level[k];
+            for (int c = 0; c < 4; c++) {
+               float want = px[lv][l][j >> lv][i >> lv][c];
+               if (got[k][c] != want && bad++ < 5)
+                  fprintf(stderr, "%s: layer %d (%d, %d).%d = %g, expected %g (level %d)\n",
+                          layered ? "layered cube grad" : "cube grad", l, i, j, c, got[k][c], want, lv);
+            }
+         }
+   CHECK(bad == 0);
+   OK(cuTexObjectDestroy(t));
+   OK(cuMipmappedArrayDestroy(m));
+   OK(cuMemFree(d_dirs));
+   OK(cuMemFree(d_grads));
+   OK(cuMemFree(out));
+}
+
+static void
+case_cubemap_grad(void)
+{
+   cubemap_grad(false);
+   cubemap_grad(true);
 }
 
 /* tex2Dgather of each component at the corner between four texels,
@@ -1375,6 +1612,8 @@ static const struct {
    {"texture.kernel.cubemap", case_cubemap},
    {"texture.kernel.gather", case_gather},
    {"texture.kernel.layered_surface", case_layered_surface},
+   {"texture.kernel.cubemap_layered", case_cubemap_layered},
+   {"texture.kernel.cubemap_grad", case_cubemap_grad},
    {"texture.kernel.resource_views", case_resource_views},
 };
 

@@ -343,9 +343,16 @@ test_dimensions(void)
       UNIT_CHECK(plan.extent.width == c->extent.width && plan.extent.height == c->extent.height &&
                  plan.extent.depth == c->extent.depth);
       bool cube = c->flags & CUDA_ARRAY3D_CUBEMAP;
+      /* One level of a 1D or 2D image: the sampler takes texel
+       * coordinates, and nothing is scaled. */
+      bool texel = c->type == VK_IMAGE_VIEW_TYPE_1D || c->type == VK_IMAGE_VIEW_TYPE_2D;
+      UNIT_CHECK(plan.texel_coords == texel);
+      UNIT_CHECK(plan.sampler.unnormalizedCoordinates == (texel ? VK_TRUE : VK_FALSE));
+      if (texel)
+         UNIT_CHECK(plan.sampler.minLod == 0.0f && plan.sampler.maxLod == 0.0f && !plan.sampler.anisotropyEnable);
       const uint32_t ext[3] = { c->extent.width, c->extent.height, c->extent.depth };
       for (unsigned a = 0; a < 3; a++) {
-         float want = !cube && a < c->coords ? 1.0f / (float)ext[a] : 1.0f;
+         float want = !cube && !texel && a < c->coords ? 1.0f / (float)ext[a] : 1.0f;
          UNIT_CHECK(near(plan.coord_scale[a], want));
       }
       /* Cube maps ignore address modes (seamless faces); the rest keep
