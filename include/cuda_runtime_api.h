@@ -386,6 +386,7 @@ extern cudaError_t CUDARTAPI cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p
 #define cudaMemcpy2D                __CUDART_API_PTDS(cudaMemcpy2D)
 #define cudaMemcpyToArray           __CUDART_API_PTDS(cudaMemcpyToArray)
 #define cudaMemcpyFromArray         __CUDART_API_PTDS(cudaMemcpyFromArray)
+#define cudaMemcpyArrayToArray      __CUDART_API_PTDS(cudaMemcpyArrayToArray)
 #define cudaMemset2D                __CUDART_API_PTDS(cudaMemset2D)
 #define cudaMemset3D                __CUDART_API_PTDS(cudaMemset3D)
 #define cudaMemcpy2DAsync           __CUDART_API_PTSZ(cudaMemcpy2DAsync)
@@ -437,11 +438,18 @@ extern cudaError_t CUDARTAPI cudaMemcpyFromArray(void *dst, cudaArray_const_t sr
 extern cudaError_t CUDARTAPI cudaMemcpyFromArrayAsync(void *dst, cudaArray_const_t src, size_t wOffset,
                                                      size_t hOffset, size_t count, enum cudaMemcpyKind kind,
                                                      cudaStream_t stream CUVK_RT_DEFAULT(0));
+/* Deprecated by NVIDIA: count bytes from one array to another, each side
+ * running on across its own rows. */
+extern cudaError_t CUDARTAPI cudaMemcpyArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
+                                                   cudaArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc,
+                                                   size_t count,
+                                                   enum cudaMemcpyKind kind CUVK_RT_DEFAULT(cudaMemcpyDeviceToDevice));
 
 #if defined(__CUDA_API_VERSION_INTERNAL)
 #undef cudaMemcpy2D
 #undef cudaMemcpyToArray
 #undef cudaMemcpyFromArray
+#undef cudaMemcpyArrayToArray
 #undef cudaMemset2D
 #undef cudaMemset3D
 #undef cudaMemcpy2DAsync
@@ -480,6 +488,9 @@ extern cudaError_t CUDARTAPI cudaMemcpyFromArray(void *dst, cudaArray_const_t sr
 extern cudaError_t CUDARTAPI cudaMemcpyFromArrayAsync(void *dst, cudaArray_const_t src, size_t wOffset,
                                                      size_t hOffset, size_t count, enum cudaMemcpyKind kind,
                                                      cudaStream_t stream);
+extern cudaError_t CUDARTAPI cudaMemcpyArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
+                                                   cudaArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc,
+                                                   size_t count, enum cudaMemcpyKind kind);
 #endif
 
 #if defined(__cplusplus)

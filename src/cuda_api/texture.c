@@ -238,12 +238,14 @@ setup_discard(struct cuvk_context *ctx, struct slot_setup *s)
 }
 
 /* The image behind an array or mipmapped array resource, with a reference
- * on its handle. */
+ * on its handle, and the part of it an object views: levels and layers
+ * (Vulkan's, six per cubemap) and the format the kernel reads. */
 struct resource_image {
    struct cuvk_array_image *img;
    const struct cuvk_format *format;
    const CUDA_ARRAY3D_DESCRIPTOR *desc;
    uint32_t base_level, levels;
+   uint32_t base_layer, layers;
    VkExtent3D extent;                    /* of base_level */
 };
 
@@ -259,18 +261,33 @@ resource_image_take(struct cuvk_array **array, struct cuvk_mipmapped_array **mip
       s->resource = &a->base;
       *out = (struct resource_image){
          .img = a->img, .format = a->format, .desc = &a->desc,
-         .base_level = a->level, .levels = 1, .extent = a->extent,
+         .base_level = a->level, .levels = 1, .layers = a->img->layers, .extent = a->extent,
       };
    } else {
       struct cuvk_mipmapped_array *m = *mip;
       s->resource = &m->base;
       *out = (struct resource_image){
          .img = m->img, .format = m->format, .desc = &m->desc,
-         .base_level = 0, .levels = m->levels, .extent = m->img->extent,
+         .base_level = 0, .levels = m->levels, .layers = m->img->layers, .extent = m->img->extent,
       };
    }
    *array = NULL;
    *mip = NULL;
+}
+
+/* A texture views what its plan names: the levels and layers of a
+ * resource view (all of them without one) in the view's format, the
+ * extent of its first level.  The plan counts levels from the image's
+ * first, so a level of a mipmapped array keeps its place. */
+static void
+resource_image_narrow(struct resource_image *ri, const struct cuvk_tex_plan *plan)
+{
+   ri->format = plan->format;
+   ri->base_level = plan->base_level;
+   ri->levels = plan->level_count;
+   ri->base_layer = plan->base_layer;
+   ri->layers = plan->layer_count;
+   ri->extent = plan->extent;
 }
 
 static enum cuvk_kernel_tex_dim
@@ -305,10 +322,12 @@ view_create(struct cuvk_context *ctx, const struct resource_image *ri, VkImageVi
             VkFormat format, VkImageUsageFlags usage, const char *entry, VkImageView *out)
 {
    const struct cuvk_array_image *img = ri->img;
+   /* cuvk makes its arrays MUTABLE_FORMAT where the device allows
+    * (src/array/array.c); an imported image has the exporter's flags. */
    if (format != img->vk_format && !(img->create_flags & VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT))
       return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "%s: the array's image (format %d) cannot be viewed as format "
-                        "%d: it was made without VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT", entry, img->vk_format,
-                        format);
+                        "%d (CU_AD_FORMAT_%s): it was made without VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT", entry,
+                        img->vk_format, format, ri->format->name);
    VkImageViewUsageCreateInfo usage_info = {
       .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_USAGE_CREATE_INFO,
       .usage = usage,
@@ -335,8 +354,8 @@ view_create(struct cuvk_context *ctx, const struct resource_image *ri, VkImageVi
          .aspectMask = cuvk_array_image_aspect(img),
          .baseMipLevel = ri->base_level,
          .levelCount = ri->levels,
-         .baseArrayLayer = 0,
-         .layerCount = img->layers,
+         .baseArrayLayer = ri->base_layer,
+         .layerCount = ri->layers,
       },
    };
    VkResult vr = vkCreateImageView(ctx->vk, &info, NULL, out);
@@ -354,7 +373,7 @@ record_image(struct cuvk_kernel_tex_record *r, const struct resource_image *ri)
    r->channels = ri->format->channels;
    r->width = ri->extent.width;
    r->height = img->type == VK_IMAGE_TYPE_1D ? 1 : ri->extent.height;
-   r->depth = img->type == VK_IMAGE_TYPE_3D ? ri->extent.depth : img->layers;
+   r->depth = img->type == VK_IMAGE_TYPE_3D ? ri->extent.depth : ri->layers;
    r->levels = ri->levels;
 }
 
@@ -390,6 +409,7 @@ texture_image_setup(struct cuvk_context *ctx, struct cuvk_tex_plan *plan, const 
    resource_image_take(&plan->array, &plan->mipmap, s, &ri);
    if (ri.img->ctx != ctx)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: the array belongs to another context", entry);
+   resource_image_narrow(&ri, plan);
    if (!(ri.img->usage & VK_IMAGE_USAGE_SAMPLED_BIT))
       return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "%s: %s cannot sample CU_AD_FORMAT_%s images", entry,
                         ctx->dev->props.deviceName, ri.format->name);
@@ -504,12 +524,7 @@ object_setup(struct cuvk_context *ctx, struct cuvk_tex_tables *tt, bool surface,
    res = cuvk_tex_desc_check(rd, td, view, &tt->limits, &plan);
    if (res != CUDA_SUCCESS)
       return res;
-   if (view)
-      /* Checked, so a bad view gets CUDA's INVALID_VALUE; a good one
-       * needs a view of its levels, layers and format (the plan has
-       * them), which is not written yet. */
-      res = cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "%s: resource views are not supported by cuvk yet", entry);
-   else if (plan.kind == CU_RESOURCE_TYPE_ARRAY || plan.kind == CU_RESOURCE_TYPE_MIPMAPPED_ARRAY)
+   if (plan.kind == CU_RESOURCE_TYPE_ARRAY || plan.kind == CU_RESOURCE_TYPE_MIPMAPPED_ARRAY)
       res = texture_image_setup(ctx, &plan, entry, s);
    else
       texture_memory_setup(&plan, s);
@@ -555,6 +570,8 @@ object_create(bool surface, unsigned long long *handle, const CUDA_RESOURCE_DESC
       slot->res = *rd;
       if (td)
          slot->tex = *td;
+      slot->has_view = view != NULL;
+      slot->view_desc = view ? *view : (CUDA_RESOURCE_VIEW_DESC){0};
       /* The slot keeps its array without holding the context, which
        * frees the slot at its teardown. */
       if (s.resource)
@@ -644,13 +661,14 @@ object_destroy(bool surface, uint64_t handle, const char *entry)
 
 /* Copies what a live object's slot holds, under the lock. */
 static CUresult
-object_query(bool surface, uint64_t handle, const char *entry, CUDA_RESOURCE_DESC *rd, CUDA_TEXTURE_DESC *td)
+object_query(bool surface, uint64_t handle, const char *entry, CUDA_RESOURCE_DESC *rd, CUDA_TEXTURE_DESC *td,
+             CUDA_RESOURCE_VIEW_DESC *vd)
 {
    struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
    CUresult res = cuvk_context_current(entry, &ctx);
    if (res != CUDA_SUCCESS)
       return res;
-   if (!rd && !td)
+   if (!rd && !td && !vd)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: NULL argument", entry);
    struct cuvk_tex_tables *tt = __atomic_load_n(&ctx->textures, __ATOMIC_ACQUIRE);
    if (!tt)
@@ -665,6 +683,11 @@ object_query(bool surface, uint64_t handle, const char *entry, CUDA_RESOURCE_DES
          *rd = t->slots[i].res;
       if (td)
          *td = t->slots[i].tex;
+      if (vd && !t->slots[i].has_view)
+         res = cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: texture object 0x%llx was made without a resource view",
+                          entry, (unsigned long long)handle);
+      else if (vd)
+         *vd = t->slots[i].view_desc;
    }
    pthread_mutex_unlock(&ctx->lock);
    return res;
@@ -817,7 +840,8 @@ dummy_get(struct cuvk_context *ctx, struct cuvk_tex_tables *tt, uint32_t b, cons
    res = cuvk_array_image_create(ctx, f, &geo, 1, usage, entry, &img);
    if (res != CUDA_SUCCESS)
       return res;
-   struct resource_image ri = {.img = img, .format = f, .base_level = 0, .levels = 1, .extent = geo.extent};
+   struct resource_image ri = {.img = img, .format = f, .base_level = 0, .levels = 1,
+                             .layers = img->layers, .extent = geo.extent};
    VkImageView view;
    res = view_create(ctx, &ri, view_type, f->vk, storage ? VK_IMAGE_USAGE_STORAGE_BIT : VK_IMAGE_USAGE_SAMPLED_BIT,
                      entry, &view);
@@ -1137,7 +1161,7 @@ cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUtexObject texObject)
 {
    if (!pResDesc)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuTexObjectGetResourceDesc: pResDesc is NULL");
-   return object_query(false, texObject, "cuTexObjectGetResourceDesc", pResDesc, NULL);
+   return object_query(false, texObject, "cuTexObjectGetResourceDesc", pResDesc, NULL, NULL);
 }
 
 CUVK_EXPORT CUresult CUDAAPI
@@ -1145,22 +1169,17 @@ cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC *pTexDesc, CUtexObject texObject)
 {
    if (!pTexDesc)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuTexObjectGetTextureDesc: pTexDesc is NULL");
-   return object_query(false, texObject, "cuTexObjectGetTextureDesc", NULL, pTexDesc);
+   return object_query(false, texObject, "cuTexObjectGetTextureDesc", NULL, pTexDesc, NULL);
 }
 
-/* Resource views are refused at creation (not supported yet), so no
- * texture has one: CUDA's answer for a texture made without a view. */
+/* The view Create got; CUDA_ERROR_INVALID_VALUE for a texture made
+ * without one. */
 CUVK_EXPORT CUresult CUDAAPI
 cuTexObjectGetResourceViewDesc(CUDA_RESOURCE_VIEW_DESC *pResViewDesc, CUtexObject texObject)
 {
    if (!pResViewDesc)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuTexObjectGetResourceViewDesc: pResViewDesc is NULL");
-   CUDA_TEXTURE_DESC td;
-   CUresult res = object_query(false, texObject, "cuTexObjectGetResourceViewDesc", NULL, &td);
-   if (res != CUDA_SUCCESS)
-      return res;
-   return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuTexObjectGetResourceViewDesc: texture object 0x%llx was made "
-                     "without a resource view", (unsigned long long)texObject);
+   return object_query(false, texObject, "cuTexObjectGetResourceViewDesc", NULL, NULL, pResViewDesc);
 }
 
 CUVK_EXPORT CUresult CUDAAPI
@@ -1180,5 +1199,5 @@ cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUsurfObject surfObjec
 {
    if (!pResDesc)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuSurfObjectGetResourceDesc: pResDesc is NULL");
-   return object_query(true, surfObject, "cuSurfObjectGetResourceDesc", pResDesc, NULL);
+   return object_query(true, surfObject, "cuSurfObjectGetResourceDesc", pResDesc, NULL, NULL);
 }

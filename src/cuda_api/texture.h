@@ -42,6 +42,8 @@ struct cuvk_tex_slot {
    bool used;
    CUDA_RESOURCE_DESC res;
    CUDA_TEXTURE_DESC tex;        /* textures only */
+   CUDA_RESOURCE_VIEW_DESC view_desc; /* textures made with a resource view */
+   bool has_view;
    struct cuvk_object *resource; /* the array or mipmapped array referenced */
    VkImageView view;
    VkSampler sampler;            /* textures only */

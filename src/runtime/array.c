@@ -484,6 +484,33 @@ cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, cudaArray_const_t src, size
                                              true, "cudaMemcpy2DFromArrayAsync"));
 }
 
+/* The bytes in a row of an array and its rows, for the byte-count copies. */
+static cudaError_t
+array_rows(cudaArray_const_t array, const char *entry, uint64_t *row, uint64_t *rows)
+{
+   struct cuvk_array *a;
+   CUresult res = cuvk_array_get((CUarray)(uintptr_t)array, entry, &a);
+   if (res != CUDA_SUCCESS)
+      return cuvk_rt_from_cu(res);
+   *row = a->row_elems * a->img->elem_size;
+   *rows = a->rows;
+   cuvk_array_put(a);
+   return cudaSuccess;
+}
+
+/* Whether count bytes from byte w_offset of row h_offset stay inside an
+ * array of rows rows of row bytes; *start is the first byte's index.  A
+ * w_offset past the row is a byte of a later row, as NVIDIA's runtime
+ * takes it (measured on an H100). */
+static bool
+byte_range_fits(uint64_t row, uint64_t rows, size_t w_offset, size_t h_offset, size_t count, uint64_t *start)
+{
+   uint64_t end;
+   return !__builtin_mul_overflow((uint64_t)h_offset, row, start) &&
+          !__builtin_add_overflow(*start, (uint64_t)w_offset, start) &&
+          !__builtin_add_overflow(*start, (uint64_t)count, &end) && end <= row * rows;
+}
+
 /*
  * cudaMemcpyToArray/FromArray (deprecated, still exported): count bytes
  * of the array read row after row from byte w_offset of row h_offset, so
@@ -498,7 +525,6 @@ static cudaError_t
 memcpy_array_bytes(cudaArray_t array, size_t w_offset, size_t h_offset, void *linear, size_t count,
                    enum cudaMemcpyKind kind, bool to_array, cudaStream_t stream, bool async, const char *entry)
 {
-   struct cuvk_array *a;
    cudaError_t err = check_kind(kind, entry);
    if (err != cudaSuccess)
       return err;
@@ -507,16 +533,11 @@ memcpy_array_bytes(cudaArray_t array, size_t w_offset, size_t h_offset, void *li
    err = cuvk_rt_context();
    if (err != cudaSuccess)
       return err;
-   CUresult res = cuvk_array_get((CUarray)array, entry, &a);
-   if (res != CUDA_SUCCESS)
-      return cuvk_rt_from_cu(res);
-   uint64_t row = a->row_elems * a->img->elem_size, rows = a->rows;
-   cuvk_array_put(a);
-
-   uint64_t start, end;
-   if (__builtin_mul_overflow((uint64_t)h_offset, row, &start) ||
-       __builtin_add_overflow(start, (uint64_t)w_offset, &start) || __builtin_add_overflow(start, count, &end) ||
-       end > row * rows)
+   uint64_t row = 0, rows = 0, start = 0;
+   err = array_rows(array, entry, &row, &rows);
+   if (err != cudaSuccess)
+      return err;
+   if (!byte_range_fits(row, rows, w_offset, h_offset, count, &start))
       return cuvk_rt_error(cudaErrorInvalidValue,
                            "%s: %zu bytes from byte %zu of row %zu run past the array's %llu rows of %llu bytes",
                            entry, count, w_offset, h_offset, (unsigned long long)rows, (unsigned long long)row);
@@ -573,6 +594,78 @@ cudaMemcpyFromArrayAsync(void *dst, cudaArray_const_t src, size_t w_offset, size
 {
    return cuvk_rt_return(memcpy_array_bytes((cudaArray_t)(uintptr_t)src, w_offset, h_offset, dst, count, kind,
                                             false, stream, true, "cudaMemcpyFromArrayAsync"));
+}
+
+/*
+ * cudaMemcpyArrayToArray (deprecated, still exported): count bytes, read
+ * from the source as cudaMemcpyFromArray reads them and written to the
+ * destination as cudaMemcpyToArray writes them, each side running on
+ * across its own rows.  Both ranges are checked first, so a copy that
+ * does not fit changes nothing.  It becomes 2D copies on the driver's
+ * array-to-array path: whole rows at once where both sides start a row
+ * and their rows are as long, else the longest piece that ends neither
+ * side's row (arrays of different widths take about two copies a row).
+ */
+static cudaError_t
+memcpy_array_to_array(cudaArray_t dst, size_t dst_x, size_t dst_y, cudaArray_const_t src, size_t src_x,
+                      size_t src_y, size_t count, enum cudaMemcpyKind kind, const char *entry)
+{
+   cudaError_t err = check_kind(kind, entry);
+   if (err != cudaSuccess)
+      return err;
+   if (count == 0)
+      return cudaSuccess;
+   err = cuvk_rt_context();
+   if (err != cudaSuccess)
+      return err;
+   uint64_t srow = 0, srows = 0, drow = 0, drows = 0, spos = 0, dpos = 0;
+   if ((err = array_rows(src, entry, &srow, &srows)) != cudaSuccess ||
+       (err = array_rows(dst, entry, &drow, &drows)) != cudaSuccess)
+      return err;
+   if (!byte_range_fits(srow, srows, src_x, src_y, count, &spos))
+      return cuvk_rt_error(cudaErrorInvalidValue,
+                           "%s: %zu bytes from byte %zu of row %zu run past the source's %llu rows of %llu bytes",
+                           entry, count, src_x, src_y, (unsigned long long)srows, (unsigned long long)srow);
+   if (!byte_range_fits(drow, drows, dst_x, dst_y, count, &dpos))
+      return cuvk_rt_error(cudaErrorInvalidValue,
+                           "%s: %zu bytes to byte %zu of row %zu run past the destination's %llu rows of %llu bytes",
+                           entry, count, dst_x, dst_y, (unsigned long long)drows, (unsigned long long)drow);
+
+   for (size_t done = 0; done < count && err == cudaSuccess;) {
+      uint64_t sx = spos % srow, dx = dpos % drow, left = count - done;
+      uint64_t width = left, height = 1;
+      if (sx == 0 && dx == 0 && srow == drow && left >= srow) {
+         width = srow;
+         height = left / srow;
+      } else {
+         width = CUVK_MIN(CUVK_MIN(width, srow - sx), drow - dx);
+      }
+      CUDA_MEMCPY2D p;
+      memset(&p, 0, sizeof(p));
+      p.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+      p.srcArray = (CUarray)(uintptr_t)src;
+      p.srcXInBytes = sx;
+      p.srcY = spos / srow;
+      p.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+      p.dstArray = (CUarray)dst;
+      p.dstXInBytes = dx;
+      p.dstY = dpos / drow;
+      p.WidthInBytes = width;
+      p.Height = height;
+      err = memcpy2d(&p, kind, NULL, false, entry);
+      done += width * height;
+      spos += width * height;
+      dpos += width * height;
+   }
+   return err;
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemcpyArrayToArray(cudaArray_t dst, size_t w_offset_dst, size_t h_offset_dst, cudaArray_const_t src,
+                       size_t w_offset_src, size_t h_offset_src, size_t count, enum cudaMemcpyKind kind)
+{
+   return cuvk_rt_return(memcpy_array_to_array(dst, w_offset_dst, h_offset_dst, src, w_offset_src, h_offset_src,
+                                               count, kind, "cudaMemcpyArrayToArray"));
 }
 
 CUVK_EXPORT cudaError_t CUDARTAPI
@@ -745,6 +838,13 @@ cudaMemcpy2DFromArrayAsync_ptsz(void *dst, size_t dpitch, cudaArray_const_t src,
 {
    return cudaMemcpy2DFromArrayAsync(dst, dpitch, src, w_offset, h_offset, width, height, kind,
                                      stream ? stream : cudaStreamPerThread);
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemcpyArrayToArray_ptds(cudaArray_t dst, size_t w_offset_dst, size_t h_offset_dst, cudaArray_const_t src,
+                            size_t w_offset_src, size_t h_offset_src, size_t count, enum cudaMemcpyKind kind)
+{
+   return cudaMemcpyArrayToArray(dst, w_offset_dst, h_offset_dst, src, w_offset_src, h_offset_src, count, kind);
 }
 
 CUVK_EXPORT cudaError_t CUDARTAPI

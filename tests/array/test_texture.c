@@ -409,7 +409,28 @@ rules(void)
    vd.format = (CUresourceViewFormat)0x7f;
    AT_EXPECT_LOGGED(CUDA_ERROR_INVALID_VALUE, cuTexObjectCreate(&t, &mr, &td, &vd));
    vd.format = CU_RES_VIEW_FORMAT_SINT_1X32;
-   AT_EXPECT_LOGGED(CUDA_ERROR_NOT_SUPPORTED, cuTexObjectCreate(&t, &mr, &td, &vd));
+   AT_OK(cuTexObjectCreate(&t, &mr, &td, &vd));
+   CUDA_RESOURCE_VIEW_DESC vd2;
+   memset(&vd2, 0xa5, sizeof(vd2));
+   AT_OK(cuTexObjectGetResourceViewDesc(&vd2, t));
+   AT_CHECK(memcmp(&vd2, &vd, sizeof(vd)) == 0);
+   AT_OK(cuTexObjectDestroy(t));
+
+   /* A block-compressed view of 32-bit words is valid CUDA with no
+    * Vulkan form. */
+   CUDA_ARRAY3D_DESCRIPTOR wd = {8, 8, 0, CU_AD_FORMAT_UNSIGNED_INT32, 2, 0};
+   CUarray words;
+   AT_OK(cuArray3DCreate(&words, &wd));
+   CUDA_RESOURCE_DESC wr;
+   memset(&wr, 0, sizeof(wr));
+   wr.resType = CU_RESOURCE_TYPE_ARRAY;
+   wr.res.array.hArray = words;
+   memset(&vd, 0, sizeof(vd));
+   vd.format = CU_RES_VIEW_FORMAT_UNSIGNED_BC1;
+   vd.width = 32;
+   vd.height = 32;
+   AT_EXPECT_LOGGED(CUDA_ERROR_NOT_SUPPORTED, cuTexObjectCreate(&t, &wr, &td, &vd));
+   AT_OK(cuArrayDestroy(words));
 
    /* Linear mipmap filtering of integers read as integers, even with one
     * level. */

@@ -103,9 +103,8 @@ objects_array(void)
    RT_OK(cudaFreeArray(a));
 }
 
-/* A mipmapped array, read back; resource views are refused for now
- * (cudaErrorNotSupported, docs/textures.md), and a texture without one
- * has no view to read back. */
+/* A mipmapped array, read back, with and without a resource view (a
+ * texture made without one has no view to read back). */
 static void
 objects_mipmapped(void)
 {
@@ -128,8 +127,12 @@ objects_mipmapped(void)
    vd.firstMipmapLevel = 1;
    vd.lastMipmapLevel = 5;
    cudaTextureObject_t t;
-   RT_EXPECT(cudaErrorNotSupported, cudaCreateTextureObject(&t, &rd, &td, &vd));
-   RT_EXPECT(cudaErrorNotSupported, cudaGetLastError());
+   RT_OK(cudaCreateTextureObject(&t, &rd, &td, &vd));
+   memset(&vd2, 0xa5, sizeof(vd2));
+   RT_OK(cudaGetTextureObjectResourceViewDesc(&vd2, t));
+   AT_CHECK(vd2.format == vd.format && vd2.width == vd.width && vd2.height == vd.height && vd2.depth == 0 &&
+            vd2.firstMipmapLevel == 1 && vd2.lastMipmapLevel == 5 && vd2.firstLayer == 0 && vd2.lastLayer == 0);
+   RT_OK(cudaDestroyTextureObject(t));
    RT_OK(cudaCreateTextureObject(&t, &rd, &td, NULL));
    RT_OK(cudaGetTextureObjectResourceDesc(&rd2, t));
    AT_CHECK(rd2.resType == cudaResourceTypeMipmappedArray && rd2.res.mipmap.mipmap == m);

@@ -377,6 +377,68 @@ pitched_array_copies(void)
    RT_CHECK_OK(cudaGetLastError());
 }
 
+/* cudaMemcpyArrayToArray: byte counts that run on across rows of arrays
+ * of different widths (pieces that end either side's row) and of equal
+ * widths (whole rows at once), checked against host copies of both
+ * arrays; then ranges past either array's end, which change nothing. */
+static void
+pitched_array_to_array(void)
+{
+   struct cudaChannelFormatDesc desc = cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindFloat);
+   enum { AW = 40, AH = 12, BW = 24, BH = 20 };
+   const size_t arow = AW * 4, brow = BW * 4, asize = arow * AH, bsize = brow * BH;
+   cudaArray_t a, b, c;
+   uint8_t *aref = malloc(asize), *bref = malloc(bsize), *cref = malloc(asize), *got = malloc(asize + bsize);
+   RT_REQUIRE(aref && bref && cref && got);
+   RT_REQUIRE_OK(cudaMallocArray(&a, &desc, AW, AH, 0));
+   RT_REQUIRE_OK(cudaMallocArray(&b, &desc, BW, BH, 0));
+   RT_REQUIRE_OK(cudaMallocArray(&c, &desc, AW, AH, 0));
+   rt_fill_pattern(aref, asize, 11);
+   rt_fill_pattern(bref, bsize, 12);
+   rt_fill_pattern(cref, asize, 13);
+   RT_CHECK_OK(cudaMemcpyToArray(a, 0, 0, aref, asize, cudaMemcpyHostToDevice));
+   RT_CHECK_OK(cudaMemcpyToArray(b, 0, 0, bref, bsize, cudaMemcpyHostToDevice));
+   RT_CHECK_OK(cudaMemcpyToArray(c, 0, 0, cref, asize, cudaMemcpyHostToDevice));
+
+   /* Rows of 160 and 96 bytes, both starting mid-row. */
+   const size_t n = 1000;
+   RT_CHECK_OK(cudaMemcpyArrayToArray(b, 20, 3, a, 12, 2, n, cudaMemcpyDeviceToDevice));
+   memcpy(bref + 3 * brow + 20, aref + 2 * arow + 12, n);
+   RT_CHECK_OK(cudaMemcpyFromArray(got, b, 0, 0, bsize, cudaMemcpyDeviceToHost));
+   RT_CHECK_BYTES(got, bref, bsize, "cudaMemcpyArrayToArray, widths 40 and 24");
+
+   /* Equal widths: three whole rows and part of the next, then a piece
+    * from mid-row with the default kind. */
+   RT_CHECK_OK(cudaMemcpyArrayToArray(c, 0, 2, a, 0, 1, 3 * arow + 40, cudaMemcpyDefault));
+   memcpy(cref + 2 * arow, aref + arow, 3 * arow + 40);
+   RT_CHECK_OK(cudaMemcpyArrayToArray(c, 8, 9, b, 36, 0, 2 * arow, cudaMemcpyDeviceToDevice));
+   memcpy(cref + 9 * arow + 8, bref + 36, 2 * arow);
+   RT_CHECK_OK(cudaMemcpyFromArray(got, c, 0, 0, asize, cudaMemcpyDeviceToHost));
+   RT_CHECK_BYTES(got, cref, asize, "cudaMemcpyArrayToArray, equal widths");
+
+   /* Past the source's end, past the destination's, a kind outside the
+    * enum; nothing to do is success. */
+   RT_CHECK_FAILS(cudaErrorInvalidValue, cudaMemcpyArrayToArray(b, 0, 0, a, 0, AH - 1, arow + 4,
+                                                                cudaMemcpyDeviceToDevice));
+   RT_CHECK_FAILS(cudaErrorInvalidValue, cudaMemcpyArrayToArray(b, 0, BH - 1, a, 0, 0, brow + 4,
+                                                                cudaMemcpyDeviceToDevice));
+   RT_CHECK_FAILS(cudaErrorInvalidValue, cudaMemcpyArrayToArray(b, 0, 0, a, 0, AH, 4, cudaMemcpyDeviceToDevice));
+   RT_CHECK_FAILS(cudaErrorInvalidMemcpyDirection,
+                  cudaMemcpyArrayToArray(b, 0, 0, a, 0, 0, 4, (enum cudaMemcpyKind)9));
+   RT_CHECK_OK(cudaMemcpyArrayToArray(b, 0, 0, a, 0, 0, 0, cudaMemcpyDeviceToDevice));
+   RT_CHECK_OK(cudaMemcpyFromArray(got, b, 0, 0, bsize, cudaMemcpyDeviceToHost));
+   RT_CHECK_BYTES(got, bref, bsize, "after the refused copies");
+
+   RT_CHECK_OK(cudaFreeArray(a));
+   RT_CHECK_OK(cudaFreeArray(b));
+   RT_CHECK_OK(cudaFreeArray(c));
+   free(aref);
+   free(bref);
+   free(cref);
+   free(got);
+   RT_CHECK_OK(cudaGetLastError());
+}
+
 static void
 pitched_errors(void)
 {
@@ -472,6 +534,7 @@ static const struct rt_case cases[] = {
    RT_CASE("runtime.pitched.copy_2d_async", pitched_copy_2d_async),
    RT_CASE("runtime.pitched.memset", pitched_memset),
    RT_CASE("runtime.pitched.array_copies", pitched_array_copies),
+   RT_CASE("runtime.pitched.array_to_array", pitched_array_to_array),
    RT_CASE("runtime.pitched.errors", pitched_errors),
 };
 

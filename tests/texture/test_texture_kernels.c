@@ -1847,6 +1847,216 @@ case_formatted_store(void)
 /* A texture over linear memory sampled by tex1D (float coordinates:
  * CUDA defines only tex1Dfetch there): not served, so the launch fails as
  * a fault does, rather than reading zeros. */
+/* ---- resource views ---- */
+
+static CUtexObject
+view_texture(CUDA_RESOURCE_DESC *rd, unsigned flags, const CUDA_RESOURCE_VIEW_DESC *vd)
+{
+   CUDA_TEXTURE_DESC td = {0};
+   td.filterMode = CU_TR_FILTER_MODE_POINT;
+   td.mipmapFilterMode = CU_TR_FILTER_MODE_POINT;
+   td.flags = flags;
+   td.maxMipmapLevelClamp = 16;
+   CUtexObject t = 0;
+   OK(cuTexObjectCreate(&t, rd, &td, vd));
+   return t;
+}
+
+/* Levels 1..3 of a five-level mipmapped array: tex2DLod's level 0 is
+ * the view's first level and levels past the last read the last. */
+static void
+views_levels(void)
+{
+   CUDA_ARRAY3D_DESCRIPTOR d = {16, 16, 0, CU_AD_FORMAT_FLOAT, 4, 0};
+   CUmipmappedArray m;
+   OK(cuMipmappedArrayCreate(&m, &d, 5));
+   for (unsigned l = 0; l < 5; l++) {
+      unsigned n = 16 >> l;
+      float *px = malloc(sizeof(float) * 4 * n * n);
+      for (unsigned i = 0; i < 4 * n * n; i++)
+         px[i] = (float)(l * 10 + i % 4);
+      CUarray level;
+      OK(cuMipmappedArrayGetLevel(&level, m, l));
+      CUDA_MEMCPY2D c = {0};
+      c.srcMemoryType = CU_MEMORYTYPE_HOST;
+      c.srcHost = px;
+      c.srcPitch = n * 16;
+      c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+      c.dstArray = level;
+      c.WidthInBytes = n * 16;
+      c.Height = n;
+      OK(cuMemcpy2D(&c));
+      free(px);
+   }
+   CUDA_RESOURCE_DESC rd = {0};
+   rd.resType = CU_RESOURCE_TYPE_MIPMAPPED_ARRAY;
+   rd.res.mipmap.hMipmappedArray = m;
+   CUDA_RESOURCE_VIEW_DESC vd = {0};
+   vd.format = CU_RES_VIEW_FORMAT_FLOAT_4X32;
+   vd.width = 16;
+   vd.height = 16;
+   vd.firstMipmapLevel = 1;
+   vd.lastMipmapLevel = 3;
+   CUtexObject t = view_texture(&rd, CU_TRSF_NORMALIZED_COORDINATES, &vd);
+   CUdeviceptr out;
+   OK(cuMemAlloc(&out, sizeof(float) * 4 * 4 * 4));
+   for (unsigned l = 0; l < 5; l++) {
+      int w = 4, h = 4;
+      float level = (float)l;
+      unsigned want = l + 1 < 3 ? l + 1 : 3;
+      void *args[] = {&t, &out, &w, &h, &level};
+      launch(kernel("tex2d_lod"), 4, 4, 1, args);
+      float got[4 * 4 * 4];
+      OK(cuMemcpyDtoH(got, out, sizeof(got)));
+      for (unsigned i = 0; i < 64; i++)
+         if (got[i] != (float)(want * 10 + i % 4)) {
+            fprintf(stderr, "view level %u: [%u] = %g, expected level %u\n", l, i, got[i], want);
+            failures++;
+            break;
+         }
+   }
+   OK(cuTexObjectDestroy(t));
+   OK(cuMemFree(out));
+   OK(cuMipmappedArrayDestroy(m));
+}
+
+/* Layers 1..2 of a four-layer 2D array: the view's layer 0 is the
+ * array's layer 1. */
+static void
+views_layers(void)
+{
+   enum { LW = 8, LH = 4, LAYERS = 4 };
+   static float px[LAYERS][LH][LW][4], got[2][LH][LW][4];
+   for (int l = 0; l < LAYERS; l++)
+      for (int y = 0; y < LH; y++)
+         for (int x = 0; x < LW; x++)
+            for (int c = 0; c < 4; c++)
+               px[l][y][x][c] = (float)(l * 1000 + y * 100 + x * 10 + c);
+   CUarray a;
+   CUtexObject plain = texture3d_array(&a, LW, LH, LAYERS, CUDA_ARRAY3D_LAYERED, &px[0][0][0][0]);
+   OK(cuTexObjectDestroy(plain));
+   CUDA_RESOURCE_DESC rd = {0};
+   rd.resType = CU_RESOURCE_TYPE_ARRAY;
+   rd.res.array.hArray = a;
+   CUDA_RESOURCE_VIEW_DESC vd = {0};
+   vd.format = CU_RES_VIEW_FORMAT_NONE;   /* the array's */
+   vd.width = LW;
+   vd.height = LH;
+   vd.depth = LAYERS;
+   vd.firstLayer = 1;
+   vd.lastLayer = 2;
+   CUtexObject t = view_texture(&rd, 0, &vd);
+   CUdeviceptr out;
+   OK(cuMemAlloc(&out, sizeof(got)));
+   int w = LW, h = LH, layers = 2;
+   void *args[] = {&t, &out, &w, &h, &layers};
+   OK(cuLaunchKernel(kernel("tex2d_layered"), LH, 2, 1, LW, 1, 1, 0, NULL, args, NULL));
+   OK(cuCtxSynchronize());
+   OK(cuMemcpyDtoH(got, out, sizeof(got)));
+   unsigned bad = 0;
+   for (int l = 0; l < 2; l++)
+      for (int y = 0; y < LH; y++)
+         for (int x = 0; x < LW; x++)
+            for (int c = 0; c < 4; c++)
+               if (got[l][y][x][c] != px[l + 1][y][x][c] && bad++ < 5)
+                  fprintf(stderr, "view layer %d (%d, %d).%d = %g, expected %g\n", l, x, y, c, got[l][y][x][c],
+                          px[l + 1][y][x][c]);
+   CHECK(bad == 0);
+   OK(cuTexObjectDestroy(t));
+   OK(cuArrayDestroy(a));
+   OK(cuMemFree(out));
+}
+
+static CUtexObject
+format_view(CUarray a, CUresourceViewFormat format, unsigned w, unsigned h)
+{
+   CUDA_RESOURCE_DESC rd = {0};
+   rd.resType = CU_RESOURCE_TYPE_ARRAY;
+   rd.res.array.hArray = a;
+   CUDA_RESOURCE_VIEW_DESC vd = {0};
+   vd.format = format;
+   vd.width = w;
+   vd.height = h;
+   return view_texture(&rd, 0, format ? &vd : NULL);
+}
+
+/* The same bytes read as another format of their size: RGBA8 texels as
+ * 32-bit integers, 32-bit integers as four normalised bytes, single bytes
+ * as signed normalised ones (and, without a view, as unsigned: the
+ * 1-byte image is mutable too). */
+static void
+views_formats(void)
+{
+   uint8_t px[H][W][4];
+   for (int y = 0; y < H; y++)
+      for (int x = 0; x < W; x++)
+         for (int c = 0; c < 4; c++)
+            px[y][x][c] = (uint8_t)(y * 40 + x * 7 + c * 50 + 3);
+   int w = W, h = H;
+   float scale = 1, shift = 0.5f;
+   CUdeviceptr out;
+   OK(cuMemAlloc(&out, sizeof(float) * 4 * W * H));
+
+   CUarray a = array2d(W, H, CU_AD_FORMAT_UNSIGNED_INT8, 4, 0, px, 4);
+   CUtexObject t = format_view(a, CU_RES_VIEW_FORMAT_SINT_1X32, W, H);
+   void *iargs[] = {&t, &out, &w, &h};
+   launch(kernel("tex2d_int"), W, H, 1, iargs);
+   int32_t goti[H][W];
+   OK(cuMemcpyDtoH(goti, out, sizeof(goti)));
+   CHECK(memcmp(goti, px, sizeof(goti)) == 0);   /* little-endian words of the bytes */
+   OK(cuTexObjectDestroy(t));
+   OK(cuArrayDestroy(a));
+
+   a = array2d(W, H, CU_AD_FORMAT_SIGNED_INT32, 1, 0, px, 4);
+   t = format_view(a, CU_RES_VIEW_FORMAT_UINT_4X8, W, H);
+   void *fargs[] = {&t, &out, &w, &h, &scale, &shift};
+   launch(kernel("tex2d_float4"), W, H, 1, fargs);
+   float gotf[H][W][4];
+   OK(cuMemcpyDtoH(gotf, out, sizeof(gotf)));
+   unsigned bad = 0;
+   for (int y = 0; y < H; y++)
+      for (int x = 0; x < W; x++)
+         for (int c = 0; c < 4; c++)
+            if (fabsf(gotf[y][x][c] - px[y][x][c] / 255.0f) > 1e-6f && bad++ < 5)
+               fprintf(stderr, "UINT_4X8 view (%d, %d).%d = %g, expected %g\n", x, y, c, gotf[y][x][c],
+                       px[y][x][c] / 255.0f);
+   CHECK(bad == 0);
+   OK(cuTexObjectDestroy(t));
+   OK(cuArrayDestroy(a));
+
+   uint8_t bytes[H][W];
+   for (int y = 0; y < H; y++)
+      for (int x = 0; x < W; x++)
+         bytes[y][x] = (uint8_t)(y * 45 + x * 17);
+   a = array2d(W, H, CU_AD_FORMAT_UNSIGNED_INT8, 1, 0, bytes, 1);
+   for (int signed_view = 0; signed_view < 2; signed_view++) {
+      t = format_view(a, signed_view ? CU_RES_VIEW_FORMAT_SINT_1X8 : CU_RES_VIEW_FORMAT_NONE, W, H);
+      launch(kernel("tex2d_float4"), W, H, 1, fargs);
+      OK(cuMemcpyDtoH(gotf, out, sizeof(gotf)));
+      bad = 0;
+      for (int y = 0; y < H; y++)
+         for (int x = 0; x < W; x++) {
+            float want = signed_view ? fmaxf((float)(int8_t)bytes[y][x] / 127.0f, -1.0f) : bytes[y][x] / 255.0f;
+            for (int c = 0; c < 4; c++)
+               if (fabsf(gotf[y][x][c] - (c ? 0.0f : want)) > 1e-6f && bad++ < 5)
+                  fprintf(stderr, "%s (%d, %d).%d = %g, expected %g\n", signed_view ? "SINT_1X8 view" : "UINT8",
+                          x, y, c, gotf[y][x][c], c ? 0.0f : want);
+         }
+      CHECK(bad == 0);
+      OK(cuTexObjectDestroy(t));
+   }
+   OK(cuArrayDestroy(a));
+   OK(cuMemFree(out));
+}
+
+static void
+case_resource_views(void)
+{
+   views_levels();
+   views_layers();
+   views_formats();
+}
+
 static void
 case_linear_memory_refused(void)
 {
@@ -1900,6 +2110,7 @@ static const struct {
    {"texture.kernel.cubemap_layered", case_cubemap_layered},
    {"texture.kernel.cubemap_grad", case_cubemap_grad},
    {"texture.kernel.formatted_store", case_formatted_store},
+   {"texture.kernel.resource_views", case_resource_views},
 };
 
 static char *
