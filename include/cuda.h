@@ -154,6 +154,8 @@ typedef uint64_t cuuint64_t;
 #define cuLaunchKernelEx            __CUDA_API_PTSZ(cuLaunchKernelEx)
 #define cuSignalExternalSemaphoresAsync __CUDA_API_PTSZ(cuSignalExternalSemaphoresAsync)
 #define cuWaitExternalSemaphoresAsync __CUDA_API_PTSZ(cuWaitExternalSemaphoresAsync)
+#define cuMemAllocAsync             __CUDA_API_PTSZ(cuMemAllocAsync)
+#define cuMemFreeAsync              __CUDA_API_PTSZ(cuMemFreeAsync)
 #endif
 
 #ifdef __cplusplus
@@ -186,6 +188,8 @@ typedef struct CUstream_st *CUstream;
 typedef struct CUextMemory_st *CUexternalMemory;
 typedef struct CUextSemaphore_st *CUexternalSemaphore;
 typedef struct CUgreenCtx_st *CUgreenCtx;
+/* A memory pool of the stream-ordered allocator. */
+typedef struct CUmemPoolHandle_st *CUmemoryPool;
 
 /* Texture and surface objects are 64-bit values, not pointers: kernels
  * receive them as parameters or load them from memory. */
@@ -1065,6 +1069,18 @@ typedef enum CUmemAccess_flags_enum {
    CU_MEM_ACCESS_FLAGS_PROT_MAX = 0x7fffffff
 } CUmemAccess_flags;
 
+/* Memory pool attributes; the REUSE_* ones are int, the rest cuuint64_t. */
+typedef enum CUmemPool_attribute_enum {
+   CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES = 1,
+   CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC = 2,
+   CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES = 3,
+   CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4,
+   CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT = 5,
+   CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH = 6,
+   CU_MEMPOOL_ATTR_USED_MEM_CURRENT = 7,
+   CU_MEMPOOL_ATTR_USED_MEM_HIGH = 8
+} CUmemPool_attribute;
+
 typedef enum CUmemLocationType_enum {
    CU_MEM_LOCATION_TYPE_INVALID = 0x0,
    CU_MEM_LOCATION_TYPE_NONE = 0x0,
@@ -1684,6 +1700,16 @@ CUresult CUDAAPI cuLinkDestroy(CUlinkState state);
 CUresult CUDAAPI cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *userData,
                                      unsigned int flags);
 
+/* The stream-ordered allocator, on each device's default pool. */
+CUresult CUDAAPI cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream);
+CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream);
+CUresult CUDAAPI cuDeviceGetDefaultMemPool(CUmemoryPool *pool_out, CUdevice dev);
+CUresult CUDAAPI cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev);
+CUresult CUDAAPI cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool);
+CUresult CUDAAPI cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value);
+CUresult CUDAAPI cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value);
+CUresult CUDAAPI cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep);
+
 /* Virtual memory: reserve address ranges, create physical allocations, map
  * them in, set access, share them as file descriptors. */
 CUresult CUDAAPI cuMemGetAllocationGranularity(size_t *granularity, const CUmemAllocationProp *prop,
@@ -1798,6 +1824,8 @@ CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int cudaVersio
 #undef cuLinkAddFile
 #undef cuSignalExternalSemaphoresAsync
 #undef cuWaitExternalSemaphoresAsync
+#undef cuMemAllocAsync
+#undef cuMemFreeAsync
 
 /* 32-bit device address of the oldest ABI. */
 typedef unsigned int CUdeviceptr_v1;
@@ -2036,6 +2064,8 @@ CUresult CUDAAPI cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *extS
 CUresult CUDAAPI cuWaitExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray,
                                                const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray,
                                                unsigned int numExtSems, CUstream stream);
+CUresult CUDAAPI cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream);
+CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream);
 
 /* Lookup without the symbol status. */
 CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion,

@@ -61,6 +61,8 @@
 #define cudaGetDriverEntryPoint     __CUDART_API_PTSZ(cudaGetDriverEntryPoint)
 #define cudaGetDriverEntryPointByVersion __CUDART_API_PTSZ(cudaGetDriverEntryPointByVersion)
 #define cudaWaitExternalSemaphoresAsync __CUDART_API_PTSZ(cudaWaitExternalSemaphoresAsync)
+#define cudaMallocAsync             __CUDART_API_PTSZ(cudaMallocAsync)
+#define cudaFreeAsync               __CUDART_API_PTSZ(cudaFreeAsync)
 #endif
 
 /* C++ callers may leave out trailing arguments that have a usual value
@@ -165,6 +167,19 @@ extern cudaError_t CUDARTAPI cudaMemset(void *devPtr, int value, size_t count);
 extern cudaError_t CUDARTAPI cudaMemsetAsync(void *devPtr, int value, size_t count,
                                             cudaStream_t stream CUVK_RT_DEFAULT(0));
 
+/* ---- The stream-ordered allocator, on each device's default pool ---- */
+
+extern cudaError_t CUDARTAPI cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream);
+extern cudaError_t CUDARTAPI cudaFreeAsync(void *devPtr, cudaStream_t hStream);
+extern cudaError_t CUDARTAPI cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device);
+extern cudaError_t CUDARTAPI cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device);
+extern cudaError_t CUDARTAPI cudaDeviceSetMemPool(int device, cudaMemPool_t memPool);
+extern cudaError_t CUDARTAPI cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr,
+                                                    void *value);
+extern cudaError_t CUDARTAPI cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr,
+                                                    void *value);
+extern cudaError_t CUDARTAPI cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep);
+
 /* ---- Unified addressing ---- */
 
 extern cudaError_t CUDARTAPI cudaPointerGetAttributes(struct cudaPointerAttributes *attributes,
@@ -209,6 +224,8 @@ extern cudaError_t CUDARTAPI cudaGetDriverEntryPointByVersion(const char *symbol
 #undef cudaGetDriverEntryPointByVersion
 #undef cudaSignalExternalSemaphoresAsync
 #undef cudaWaitExternalSemaphoresAsync
+#undef cudaMallocAsync
+#undef cudaFreeAsync
 
 extern cudaError_t CUDARTAPI cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
 extern cudaError_t CUDARTAPI cudaMemset(void *devPtr, int value, size_t count);
@@ -237,6 +254,8 @@ extern cudaError_t CUDARTAPI cudaSignalExternalSemaphoresAsync(
 extern cudaError_t CUDARTAPI cudaWaitExternalSemaphoresAsync(
    const cudaExternalSemaphore_t *extSemArray, const struct cudaExternalSemaphoreWaitParams *paramsArray,
    unsigned int numExtSems, cudaStream_t stream);
+extern cudaError_t CUDARTAPI cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream);
+extern cudaError_t CUDARTAPI cudaFreeAsync(void *devPtr, cudaStream_t hStream);
 #endif
 
 #if defined(__cplusplus)

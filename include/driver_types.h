@@ -922,6 +922,21 @@ enum cudaFuncCache {
 
 typedef struct CUstream_st *cudaStream_t;
 typedef struct CUevent_st *cudaEvent_t;
+/* The driver API's CUmemoryPool. */
+typedef struct CUmemPoolHandle_st *cudaMemPool_t;
+
+/* Memory pool attributes: the driver's CU_MEMPOOL_ATTR_* values; the
+ * Reuse* ones are int, the rest unsigned long long. */
+enum cudaMemPoolAttr {
+   cudaMemPoolReuseFollowEventDependencies = 0x1,
+   cudaMemPoolReuseAllowOpportunistic = 0x2,
+   cudaMemPoolReuseAllowInternalDependencies = 0x3,
+   cudaMemPoolAttrReleaseThreshold = 0x4,
+   cudaMemPoolAttrReservedMemCurrent = 0x5,
+   cudaMemPoolAttrReservedMemHigh = 0x6,
+   cudaMemPoolAttrUsedMemCurrent = 0x7,
+   cudaMemPoolAttrUsedMemHigh = 0x8
+};
 /* NVIDIA's tag; the object is the driver API's CUexternalMemory, whose
  * tag (CUextMemory_st) differs, so passing one as the other needs a cast. */
 typedef struct CUexternalMemory_st *cudaExternalMemory_t;

@@ -459,3 +459,15 @@ cuMemsetD2D32(CUdeviceptr_v1 dst, unsigned int pitch, unsigned int v, unsigned i
 {
    return legacy_32bit("cuMemsetD2D32");
 }
+
+CUVK_EXPORT CUresult CUDAAPI
+cuMemAllocAsync_ptsz(CUdeviceptr *dptr, size_t bytesize, CUstream s)
+{
+   return cuMemAllocAsync(dptr, bytesize, ptsz(s));
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuMemFreeAsync_ptsz(CUdeviceptr dptr, CUstream s)
+{
+   return cuMemFreeAsync(dptr, ptsz(s));
+}

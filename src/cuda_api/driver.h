@@ -15,6 +15,25 @@
 
 struct cuvk_context;
 
+/*
+ * A device's default memory pool, the one pool of cuvk's stream-ordered
+ * allocator (mempool.c).  It keeps no memory of its own: cuMemAllocAsync
+ * takes from the context's device heap as cuMemAlloc does, and a free
+ * gives the bytes back to that heap once the GPU has passed it.  The pool
+ * counts what its allocations hold, for the attributes programs read.
+ * All fields under mempool.c's lock; zero-initialised with the device.
+ */
+struct cuvk_mem_pool {
+   uint64_t used;           /* bytes of live allocations */
+   uint64_t used_high;
+   uint64_t reserved;       /* used, plus freed bytes the GPU may still use */
+   uint64_t reserved_high;
+   uint64_t release_threshold;
+   /* The CU_MEMPOOL_ATTR_REUSE_* flags, stored inverted so that zero is
+    * CUDA's default (enabled). */
+   bool reuse_off[3];
+};
+
 struct cuvk_device {
    int ordinal;
    VkPhysicalDevice pdev;
@@ -69,6 +88,9 @@ struct cuvk_device {
    bool read_only_host_import;
    /* cuvk_policy_import_size_probe */
    bool import_size_probe;
+
+   /* The default memory pool, also the current one (mempool.c). */
+   struct cuvk_mem_pool pool;
 
    /* Primary context: created by the first retain, destroyed by the last
     * release or by a reset. */

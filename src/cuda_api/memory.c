@@ -79,6 +79,7 @@ span_fill(struct cuvk_mem_range *range, void *data)
    span->avail = range->size - delta;
    span->buffer_id = alloc->buffer_id;
    span->host_flags = alloc->host_flags;
+   span->pool = alloc->pool;
    return true;
 }
 
@@ -233,6 +234,8 @@ alloc_release_now(struct cuvk_context *ctx, void *data)
    }
    if (alloc->on_release)
       alloc->on_release(alloc);
+   if (alloc->pool)
+      cuvk_mem_pool_released(alloc->pool, alloc->reserved);
    free(alloc);
 }
 
@@ -270,6 +273,8 @@ static void
 alloc_release_held(struct cuvk_mem_alloc *alloc)
 {
    struct cuvk_context *ctx = alloc->ctx;
+   if (alloc->pool)
+      cuvk_mem_pool_freed(alloc->pool, alloc->reserved);
    cuvk_mem_alloc_release(alloc);
    cuvk_context_put(ctx);
 }
@@ -298,6 +303,8 @@ cuvk_memory_release_context(struct cuvk_context *ctx)
    cuvk_list_for_each_entry_safe(struct cuvk_mem_alloc, alloc, &ctx->allocations, link) {
       cuvk_mem_range_map_remove(map, &alloc->range);
       cuvk_list_del(&alloc->link);
+      if (alloc->pool)
+         cuvk_mem_pool_freed(alloc->pool, alloc->reserved);
       alloc_release_now(ctx, alloc);
    }
 }
@@ -354,7 +361,8 @@ cuvk_mem_alloc_reserve_heap(struct cuvk_context *ctx, struct cuvk_mem_heap *heap
 
 static CUresult
 alloc_from_heap(struct cuvk_context *ctx, struct cuvk_mem_heap *heap, enum cuvk_mem_kind kind,
-                size_t size, VkDeviceSize alignment, const char *entry, struct cuvk_mem_alloc **out)
+                size_t size, VkDeviceSize alignment, const char *entry, struct cuvk_mem_pool *pool,
+                struct cuvk_mem_alloc **out)
 {
    struct cuvk_mem_alloc *alloc;
    CUresult res;
@@ -387,8 +395,17 @@ alloc_from_heap(struct cuvk_context *ctx, struct cuvk_mem_heap *heap, enum cuvk_
    alloc->range.start = kind == CUVK_MEM_DEVICE ?
       alloc->block->va + alloc->offset : (uint64_t)(uintptr_t)(alloc->block->map + alloc->offset);
 
+   /* Counted before it is published, so that a free racing with the
+    * return (of a pointer the program cannot know yet) finds it counted. */
+   alloc->pool = pool;
+   if (pool)
+      cuvk_mem_pool_allocated(pool, alloc->reserved);
    res = cuvk_mem_alloc_publish(alloc);
    if (res != CUDA_SUCCESS) {
+      if (pool) {
+         cuvk_mem_pool_freed(pool, alloc->reserved);
+         cuvk_mem_pool_released(pool, alloc->reserved);
+      }
       alloc_heap_free(alloc);
       free(alloc);
       return res;
@@ -411,7 +428,7 @@ cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemAlloc: size is 0");
 
    res = alloc_from_heap(ctx, &ctx->device_heap, CUVK_MEM_DEVICE, bytesize, DEVICE_ALIGNMENT, "cuMemAlloc",
-                         &alloc);
+                         NULL, &alloc);
    if (res != CUDA_SUCCESS)
       return res;
    *dptr = alloc->range.start;
@@ -444,6 +461,31 @@ cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pitch, size_t width, size_t height
    return res;
 }
 
+/* Frees a device allocation once all work recorded so far, on every
+ * stream of its context, is done: which also orders it after any
+ * stream's earlier work, as cuMemFreeAsync wants. */
+static CUresult
+device_free(CUdeviceptr dptr, const char *entry)
+{
+   bool dying;
+   struct cuvk_mem_alloc *alloc = alloc_unpublish(dptr, CUVK_MEM_DEVICE, CUVK_MEM_EXTERNAL, &dying);
+   if (!alloc) {
+      struct cuvk_mem_span span;
+      if (dying)
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE,
+                           "%s: 0x%llx belongs to a context being destroyed, which frees it", entry,
+                           (unsigned long long)dptr);
+      if (cuvk_mem_resolve(dptr, &span))
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE,
+                           "%s: 0x%llx is inside the allocation at 0x%llx, not its start", entry,
+                           (unsigned long long)dptr, (unsigned long long)span.base);
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is not an allocation (already freed?)", entry,
+                        (unsigned long long)dptr);
+   }
+   alloc_release_held(alloc);
+   return CUDA_SUCCESS;
+}
+
 CUVK_EXPORT CUresult CUDAAPI
 cuMemFree_v2(CUdeviceptr dptr)
 {
@@ -452,24 +494,55 @@ cuMemFree_v2(CUdeviceptr dptr)
       return res;
    if (dptr == 0)
       return CUDA_SUCCESS;
+   return device_free(dptr, "cuMemFree");
+}
 
-   bool dying;
-   struct cuvk_mem_alloc *alloc = alloc_unpublish(dptr, CUVK_MEM_DEVICE, CUVK_MEM_EXTERNAL, &dying);
-   if (!alloc) {
-      struct cuvk_mem_span span;
-      if (dying)
-         return cuvk_error(CUDA_ERROR_INVALID_VALUE,
-                           "cuMemFree: 0x%llx belongs to a context being destroyed, which frees it",
-                           (unsigned long long)dptr);
-      if (cuvk_mem_resolve(dptr, &span))
-         return cuvk_error(CUDA_ERROR_INVALID_VALUE,
-                           "cuMemFree: 0x%llx is inside the allocation at 0x%llx, not its start",
-                           (unsigned long long)dptr, (unsigned long long)span.base);
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemFree: 0x%llx is not an allocation (already freed?)",
-                        (unsigned long long)dptr);
-   }
-   alloc_release_held(alloc);
+/*
+ * The stream-ordered allocator on the device's default pool.  Memory is
+ * handed out at once, as by cuMemAlloc, so it is valid for any work
+ * ordered after the call (CUDA allows memory to be ready earlier than
+ * the stream reaches the allocation).  cuMemFreeAsync defers the release
+ * exactly as cuMemFree does: until every lane has passed what was
+ * recorded before the free, which includes the stream's own earlier work
+ * (and any other stream's).  The bytes return to the context's heap then,
+ * for any later allocation; CUDA's reuse within a stream before the GPU
+ * got there is not done.
+ */
+CUVK_EXPORT CUresult CUDAAPI
+cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hstream)
+{
+   struct cuvk_context *ctx = NULL;
+   struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
+   struct cuvk_mem_alloc *alloc;
+   CUresult res = cuvk_stream_lookup(hstream, "cuMemAllocAsync", &ctx, &stream);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!dptr)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemAllocAsync: dptr is NULL");
+   if (bytesize == 0)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemAllocAsync: size is 0");
+
+   res = alloc_from_heap(ctx, &ctx->device_heap, CUVK_MEM_DEVICE, bytesize, DEVICE_ALIGNMENT,
+                         "cuMemAllocAsync", &ctx->dev->pool, &alloc);
+   if (res != CUDA_SUCCESS)
+      return res;
+   *dptr = alloc->range.start;
    return CUDA_SUCCESS;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuMemFreeAsync(CUdeviceptr dptr, CUstream hstream)
+{
+   struct cuvk_context *ctx = NULL;
+   struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
+   /* The stream must be valid even though the free waits for every
+    * stream: a bad handle is the program's error to hear about. */
+   CUresult res = cuvk_stream_lookup(hstream, "cuMemFreeAsync", &ctx, &stream);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (dptr == 0)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemFreeAsync: dptr is 0");
+   return device_free(dptr, "cuMemFreeAsync");
 }
 
 CUVK_EXPORT CUresult CUDAAPI
@@ -537,7 +610,7 @@ cuMemHostAlloc(void **pp, size_t bytesize, unsigned int flags)
    if (bytesize == 0)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemHostAlloc: size is 0");
 
-   res = alloc_from_heap(ctx, &ctx->host_heap, CUVK_MEM_HOST, bytesize, HOST_ALIGNMENT, "cuMemHostAlloc",
+   res = alloc_from_heap(ctx, &ctx->host_heap, CUVK_MEM_HOST, bytesize, HOST_ALIGNMENT, "cuMemHostAlloc", NULL,
                          &alloc);
    if (res != CUDA_SUCCESS)
       return res;
@@ -926,7 +999,7 @@ cuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdeviceptr ptr
       *(unsigned int *)data = CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE;
       return CUDA_SUCCESS;
    case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE:
-      *(void **)data = NULL;
+      *(CUmemoryPool *)data = (CUmemoryPool)span.pool;
       return CUDA_SUCCESS;
    default:
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuPointerGetAttribute: attribute %d is not supported",

@@ -22,6 +22,7 @@
 #include "util/list.h"
 
 struct cuvk_context;
+struct cuvk_mem_pool;
 
 enum cuvk_mem_kind {
    CUVK_MEM_DEVICE = 1,   /* cuMemAlloc and friends */
@@ -47,6 +48,8 @@ struct cuvk_mem_alloc {
     * (a mapped external buffer keeps its import). */
    void (*on_release)(struct cuvk_mem_alloc *alloc);
    void *owner;
+   /* The pool a cuMemAllocAsync allocation counts in, else NULL. */
+   struct cuvk_mem_pool *pool;
 };
 
 /* What a pointer resolves to, copied out while the range is locked. */
@@ -63,7 +66,14 @@ struct cuvk_mem_span {
    uint64_t avail;             /* bytes from the pointer to the end */
    uint64_t buffer_id;
    unsigned host_flags;
+   struct cuvk_mem_pool *pool; /* cuvk_mem_alloc.pool */
 };
+
+/* The pool's counts (mempool.c): an allocation of bytes made, freed by
+ * the program, released once the GPU is done with it. */
+void cuvk_mem_pool_allocated(struct cuvk_mem_pool *pool, uint64_t bytes);
+void cuvk_mem_pool_freed(struct cuvk_mem_pool *pool, uint64_t bytes);
+void cuvk_mem_pool_released(struct cuvk_mem_pool *pool, uint64_t bytes);
 
 /* False when ptr lies in no allocation. */
 bool cuvk_mem_resolve(uint64_t ptr, struct cuvk_mem_span *out);

@@ -106,3 +106,15 @@ cudaWaitExternalSemaphoresAsync_ptsz(const cudaExternalSemaphore_t *extSemArray,
 {
    return cudaWaitExternalSemaphoresAsync(extSemArray, paramsArray, numExtSems, rt_ptsz(stream));
 }
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t hStream)
+{
+   return cudaMallocAsync(devPtr, size, rt_ptsz(hStream));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaFreeAsync_ptsz(void *devPtr, cudaStream_t hStream)
+{
+   return cudaFreeAsync(devPtr, rt_ptsz(hStream));
+}

@@ -427,3 +427,94 @@ cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *p
    }
    return cudaSuccess;
 }
+
+/* ---- The stream-ordered allocator ---- */
+
+/*
+ * On the device's default pool (src/cuda_api/mempool.c).  As with
+ * cudaMalloc and cudaFree, a size of 0 gives NULL and freeing NULL does
+ * nothing; neither has been measured on CUDA for the async pair.
+ */
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream)
+{
+   CUdeviceptr dptr;
+   cudaError_t err = cuvk_rt_context();
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   if (!devPtr)
+      return cuvk_rt_return(cuvk_rt_error(cudaErrorInvalidValue, "cudaMallocAsync: devPtr is NULL"));
+   if (size == 0) {
+      *devPtr = NULL;
+      return cudaSuccess;
+   }
+   CUresult res = cuMemAllocAsync(&dptr, size, hStream);
+   if (res != CUDA_SUCCESS)
+      return cuvk_rt_return_cu(res);
+   *devPtr = (void *)(uintptr_t)dptr;
+   return cudaSuccess;
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaFreeAsync(void *devPtr, cudaStream_t hStream)
+{
+   cudaError_t err = cuvk_rt_context();
+   if (err != cudaSuccess || !devPtr)
+      return cuvk_rt_return(err);
+   return cuvk_rt_return_cu(cuMemFreeAsync(rt_dptr(devPtr), hStream));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device)
+{
+   cudaError_t err = cuvk_rt_init();
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   return cuvk_rt_return_cu(cuDeviceGetDefaultMemPool(memPool, device));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device)
+{
+   cudaError_t err = cuvk_rt_init();
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   return cuvk_rt_return_cu(cuDeviceGetMemPool(memPool, device));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaDeviceSetMemPool(int device, cudaMemPool_t memPool)
+{
+   cudaError_t err = cuvk_rt_init();
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   return cuvk_rt_return_cu(cuDeviceSetMemPool(device, memPool));
+}
+
+/* The runtime's pool attributes have the driver's numbers and types. */
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value)
+{
+   cudaError_t err = cuvk_rt_init();
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   return cuvk_rt_return_cu(cuMemPoolGetAttribute(memPool, (CUmemPool_attribute)attr, value));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value)
+{
+   cudaError_t err = cuvk_rt_init();
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   return cuvk_rt_return_cu(cuMemPoolSetAttribute(memPool, (CUmemPool_attribute)attr, value));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep)
+{
+   cudaError_t err = cuvk_rt_init();
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   return cuvk_rt_return_cu(cuMemPoolTrimTo(memPool, minBytesToKeep));
+}

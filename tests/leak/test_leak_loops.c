@@ -175,8 +175,10 @@ leak_loop_end(struct leak_loop *l)
 
 /* ---- cuMemAlloc / cuMemFree, cuMemAllocHost / cuMemFreeHost ---- */
 
+/* stream: NULL for cuMemAlloc/cuMemFree, else a blocking stream that
+ * cuMemAllocAsync/cuMemFreeAsync use (every third free is cuMemFree). */
 static void
-alloc_cycle(long i, uint64_t *rng, uint8_t *host, uint8_t *back)
+alloc_cycle(long i, uint64_t *rng, uint8_t *host, uint8_t *back, CUstream stream)
 {
    /* Sizes from one byte to 2 MiB, so both sub-allocations of the block
     * heap and allocations of their own come and go. */
@@ -184,10 +186,13 @@ alloc_cycle(long i, uint64_t *rng, uint8_t *host, uint8_t *back)
    CUdeviceptr d = 0;
    void *pinned = NULL;
 
-   API_REQUIRE_CU(cuMemAlloc(&d, size));
+   if (stream)
+      API_REQUIRE_CU(cuMemAllocAsync(&d, size, stream));
+   else
+      API_REQUIRE_CU(cuMemAlloc(&d, size));
    /* Work left queued on the memory when it is freed: the free is
     * deferred until the work is done, and must still happen. */
-   API_CHECK_CU(cuMemsetD8Async(d, (unsigned char)i, API_MIN(size, 4096), NULL));
+   API_CHECK_CU(cuMemsetD8Async(d, (unsigned char)i, API_MIN(size, 4096), stream));
    if (i % 64 == 0) {
       size_t n = API_MIN(size, 64 * API_KIB);
       api_fill_random(host, n, (uint64_t)i);
@@ -199,26 +204,53 @@ alloc_cycle(long i, uint64_t *rng, uint8_t *host, uint8_t *back)
       API_CHECK_BYTES(pinned, host, n, "cycle %ld: %zu bytes into fresh pinned memory", i, n);
       API_CHECK_CU(cuMemFreeHost(pinned));
    }
-   API_REQUIRE_CU(cuMemFree(d));
+   if (stream && i % 3 != 0)
+      API_REQUIRE_CU(cuMemFreeAsync(d, stream));
+   else
+      API_REQUIRE_CU(cuMemFree(d));
+}
+
+static void
+alloc_free_loop(bool async)
+{
+   uint64_t rng = 1;
+   uint8_t *host = api_xmalloc(64 * API_KIB), *back = api_xmalloc(64 * API_KIB);
+   CUstream stream = NULL;
+
+   if (async)
+      API_REQUIRE_CU(cuStreamCreate(&stream, CU_STREAM_DEFAULT));
+   for (long i = 0; i < WARMUP_CYCLES; i++)
+      alloc_cycle(i, &rng, host, back, stream);
+   struct leak_loop l;
+   leak_loop_begin(&l, async ? "async alloc/free" : "alloc/free", RSS_BOUND + BLOCK_BYTES);
+   for (long i = 0; i < l.cycles && !cuvk_test_failures(); i++) {
+      alloc_cycle(i, &rng, host, back, stream);
+      leak_loop_step(&l, i);
+   }
+   leak_loop_end(&l);
+   if (async) {
+      CUmemoryPool pool;
+      cuuint64_t used = 1;
+      API_CHECK_CU(cuStreamDestroy(stream));
+      API_CHECK_CU(cuDeviceGetDefaultMemPool(&pool, 0));
+      API_CHECK_CU(cuMemPoolGetAttribute(pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT, &used));
+      API_CHECK_MSG(used == 0, "the pool counts %llu bytes in use after every free", (unsigned long long)used);
+   }
+   free(host);
+   free(back);
 }
 
 static void
 loop_alloc_free(void)
 {
-   uint64_t rng = 1;
-   uint8_t *host = api_xmalloc(64 * API_KIB), *back = api_xmalloc(64 * API_KIB);
+   alloc_free_loop(false);
+}
 
-   for (long i = 0; i < WARMUP_CYCLES; i++)
-      alloc_cycle(i, &rng, host, back);
-   struct leak_loop l;
-   leak_loop_begin(&l, "alloc/free", RSS_BOUND + BLOCK_BYTES);
-   for (long i = 0; i < l.cycles && !cuvk_test_failures(); i++) {
-      alloc_cycle(i, &rng, host, back);
-      leak_loop_step(&l, i);
-   }
-   leak_loop_end(&l);
-   free(host);
-   free(back);
+/* The same cycles through the stream-ordered allocator. */
+static void
+loop_alloc_free_async(void)
+{
+   alloc_free_loop(true);
 }
 
 /* ---- cuImportExternalMemory / map / free / cuDestroyExternalMemory ---- */
@@ -432,6 +464,7 @@ meta_validation_reports_leaks(void)
 
 static const struct api_case cases[] = {
    API_CASE("leak.loop.alloc_free", loop_alloc_free),
+   API_CASE("leak.loop.alloc_free_async", loop_alloc_free_async),
    API_CASE("leak.loop.import_map", loop_import_map),
    API_CASE("leak.loop.vmm", loop_vmm),
    API_CASE_NOINIT("leak.meta.validation_reports_leaks", meta_validation_reports_leaks),

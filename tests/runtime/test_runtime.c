@@ -363,6 +363,54 @@ error_names(void)
 
 /* ---- Memory ---- */
 
+/* cudaMallocAsync/cudaFreeAsync and the default pool through the
+ * runtime: data through the memory in stream order, the pool's count,
+ * mixing with cudaFree, and the runtime's codes for bad input. */
+static void
+memory_malloc_async(void)
+{
+   cudaStream_t s;
+   cudaMemPool_t pool = NULL, cur = NULL;
+   void *a = NULL, *b = (void *)1;
+   unsigned long long used = 1;
+   uint32_t back[256], want[256];
+
+   RT_REQUIRE(cudaStreamCreate(&s) == cudaSuccess);
+   RT_CHECK_OK(cudaDeviceGetDefaultMemPool(&pool, 0));
+   RT_CHECK_OK(cudaDeviceGetMemPool(&cur, 0));
+   RT_CHECK(pool != NULL && cur == pool);
+   RT_CHECK_OK(cudaDeviceSetMemPool(0, pool));
+   RT_CHECK_OK(cudaMallocAsync(&a, sizeof(want), s));
+   RT_CHECK_OK(cudaMallocAsync(&b, 0, s));
+   RT_CHECK(b == NULL);
+   RT_CHECK_OK(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used));
+   RT_CHECK(used == 1024);
+   for (unsigned i = 0; i < 256; i++)
+      want[i] = 0xa5000000u + i;
+   RT_CHECK_OK(cudaMemcpyAsync(a, want, sizeof(want), cudaMemcpyHostToDevice, s));
+   RT_CHECK_OK(cudaMemcpyAsync(back, a, sizeof(back), cudaMemcpyDeviceToHost, s));
+   RT_CHECK_OK(cudaFreeAsync(a, s));
+   RT_CHECK_OK(cudaFreeAsync(NULL, s));
+   RT_CHECK_OK(cudaStreamSynchronize(s));
+   RT_CHECK(memcmp(back, want, sizeof(want)) == 0);
+   RT_CHECK_OK(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used));
+   RT_CHECK(used == 0);
+   RT_CHECK_OK(cudaMemPoolTrimTo(pool, 0));
+   RT_CHECK_OK(cudaMallocAsync(&a, 4096, cudaStreamPerThread));
+   RT_CHECK_OK(cudaFree(a));
+   RT_CHECK_OK(cudaMalloc(&a, 4096));
+   RT_CHECK_OK(cudaFreeAsync(a, 0));
+   RT_CHECK_ERR(cudaErrorInvalidValue, cudaFreeAsync(a, 0));
+   RT_CHECK_ERR(cudaErrorInvalidValue, cudaMallocAsync(NULL, 16, s));
+   RT_CHECK_ERR(cudaErrorInvalidValue, cudaMemPoolGetAttribute(NULL, cudaMemPoolAttrUsedMemCurrent, &used));
+   used = 1;
+   RT_CHECK_ERR(cudaErrorInvalidValue, cudaMemPoolSetAttribute(pool, cudaMemPoolAttrUsedMemHigh, &used));
+   RT_CHECK_ERR(cudaErrorInvalidValue, cudaDeviceSetMemPool(0, NULL));
+   cudaGetLastError();
+   RT_CHECK_OK(cudaDeviceSynchronize());
+   RT_CHECK_OK(cudaStreamDestroy(s));
+}
+
 static void
 memory_malloc_free(void)
 {
@@ -1021,6 +1069,7 @@ static const struct rt_case cases[] = {
    RT_CASE("runtime.error.last_error", error_last_error),
    RT_CASE("runtime.error.names", error_names),
    RT_CASE("runtime.memory.malloc_free", memory_malloc_free),
+   RT_CASE("runtime.memory.malloc_async", memory_malloc_async),
    RT_CASE("runtime.memory.copy_kinds", memory_copy_kinds),
    RT_CASE("runtime.memory.copy_kinds_async", memory_copy_kinds_async),
    RT_CASE("runtime.memory.copy_errors", memory_copy_errors),

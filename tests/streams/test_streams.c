@@ -1321,6 +1321,140 @@ streams_stress(void)
    }
 }
 
+/* ---- The stream-ordered allocator ---- */
+
+static void CUDA_CB
+sleep_20ms(void *data)
+{
+   struct timespec ts = { 0, 20 * 1000 * 1000 };
+   (void)data;
+   nanosleep(&ts, NULL);
+}
+
+#define POOL_STREAMS 3
+#define POOL_ROUNDS 6
+#define POOL_BYTES (4 * API_MIB)
+
+/* Allocations made and freed with cuMemAllocAsync/cuMemFreeAsync on
+ * three streams, round after round, each used by a fill, a kernel and a
+ * copy queued between its allocation and its free: every round's free is
+ * queued long before its work runs, and later rounds' allocations (any
+ * stream's) must not get that memory until the work is done. */
+static void
+mempool_order(void)
+{
+   CUmodule mod;
+   CUfunction bump;
+   CUstream s[POOL_STREAMS];
+   uint32_t *out;
+
+   API_REQUIRE_CU(cuModuleLoadData(&mod, bump_ptx));
+   API_REQUIRE_CU(cuModuleGetFunction(&bump, mod, "bump"));
+   API_REQUIRE_CU(cuMemAllocHost((void **)&out, POOL_STREAMS * POOL_ROUNDS * 4));
+   memset(out, 0, POOL_STREAMS * POOL_ROUNDS * 4);
+   for (int i = 0; i < POOL_STREAMS; i++)
+      API_REQUIRE_CU(cuStreamCreate(&s[i], i == 0 ? CU_STREAM_DEFAULT : CU_STREAM_NON_BLOCKING));
+   /* The first stream starts late, so its whole queue is pending. */
+   API_CHECK_CU(cuLaunchHostFunc(s[0], sleep_20ms, NULL));
+
+   for (int r = 0; r < POOL_ROUNDS; r++) {
+      for (int i = 0; i < POOL_STREAMS; i++) {
+         CUdeviceptr src = 0, dst = 0;
+         uint32_t v = 0x9000000u + (uint32_t)(r * 16 + i) * 0x100u;
+         API_REQUIRE_CU(cuMemAllocAsync(&src, POOL_BYTES, s[i]));
+         API_REQUIRE_CU(cuMemAllocAsync(&dst, 256, s[i]));
+         API_CHECK_CU(cuMemsetD32Async(dst, 0, 64, s[i]));
+         API_CHECK_CU(cuMemsetD32Async(src, v, POOL_BYTES / 4, s[i]));
+         void *params[] = { &src, &dst };
+         API_CHECK_CU(cuLaunchKernel(bump, 1, 1, 1, 1, 1, 1, 0, s[i], params, NULL));
+         API_CHECK_CU(cuMemcpyDtoHAsync(&out[r * POOL_STREAMS + i], dst, 4, s[i]));
+         API_CHECK_CU(cuMemFreeAsync(src, s[i]));
+         API_CHECK_CU(cuMemFreeAsync(dst, s[i]));
+      }
+   }
+   for (int i = 0; i < POOL_STREAMS; i++)
+      API_CHECK_CU(cuStreamSynchronize(s[i]));
+   for (int r = 0; r < POOL_ROUNDS; r++)
+      for (int i = 0; i < POOL_STREAMS; i++) {
+         uint32_t v = 0x9000000u + (uint32_t)(r * 16 + i) * 0x100u;
+         API_CHECK_MSG(out[r * POOL_STREAMS + i] == v + 1, "round %d, stream %d: 0x%08x, want 0x%08x", r, i,
+                       out[r * POOL_STREAMS + i], v + 1);
+      }
+
+   for (int i = 0; i < POOL_STREAMS; i++)
+      API_CHECK_CU(cuStreamDestroy(s[i]));
+   API_CHECK_CU(cuMemFreeHost(out));
+   API_CHECK_CU(cuModuleUnload(mod));
+}
+
+/* cuMemFreeAsync while another stream's earlier work still reads the
+ * memory: freed on the reading stream itself, on a third stream ordered
+ * after the read through an event (both as CUDA defines), and on a
+ * third stream with no order at all, which CUDA leaves undefined and
+ * cuvk keeps safe (its free waits for every stream's earlier work).  New
+ * async allocations are filled meanwhile; the reads must see the
+ * producer's bytes. */
+static void
+mempool_free_while_in_use(void)
+{
+   struct bufs b;
+   CUstream a, c, d;
+   CUevent e, read_done;
+   CUdeviceptr victim[3], fresh[4];
+   uint32_t *outs[3];
+
+   bufs_create(&b);
+   API_REQUIRE_CU(cuStreamCreate(&a, CU_STREAM_NON_BLOCKING));
+   API_REQUIRE_CU(cuStreamCreate(&c, CU_STREAM_NON_BLOCKING));
+   API_REQUIRE_CU(cuStreamCreate(&d, CU_STREAM_NON_BLOCKING));
+   API_REQUIRE_CU(cuEventCreate(&e, CU_EVENT_DISABLE_TIMING));
+   API_REQUIRE_CU(cuEventCreate(&read_done, CU_EVENT_DISABLE_TIMING));
+   outs[0] = b.out;
+   API_REQUIRE_CU(cuMemAllocHost((void **)&outs[1], BIG));
+   API_REQUIRE_CU(cuMemAllocHost((void **)&outs[2], BIG));
+   for (int k = 0; k < 3; k++) {
+      memset(outs[k], 0, BIG);
+      API_REQUIRE_CU(cuMemAllocAsync(&victim[k], BIG, a));
+      produce(victim[k], b.scratch, b.in, 0xa110c000u + (uint32_t)k, a);
+      /* produce's pinned source is rewritten next round: wait for it. */
+      API_CHECK_CU(cuStreamSynchronize(a));
+   }
+   API_CHECK_CU(cuEventRecord(e, a));
+   API_CHECK_CU(order_wait(c, e));
+   /* The reads start late and take long. */
+   API_CHECK_CU(cuLaunchHostFunc(c, sleep_20ms, NULL));
+   for (int k = 0; k < 3; k++) {
+      API_CHECK_CU(cuMemsetD32Async(b.y, 0, WORDS, c));
+      API_CHECK_CU(cuMemcpyDtoDAsync(b.y, victim[k], BIG, c));
+      API_CHECK_CU(cuMemcpyDtoHAsync(outs[k], b.y, BIG, c));
+   }
+   API_CHECK_CU(cuEventRecord(read_done, c));
+   API_CHECK_CU(cuMemFreeAsync(victim[0], c));
+   API_CHECK_CU(order_wait(d, read_done));
+   API_CHECK_CU(cuMemFreeAsync(victim[1], d));
+   API_CHECK_CU(cuMemFreeAsync(victim[2], a));
+   for (int i = 0; i < 4; i++) {
+      API_REQUIRE_CU(cuMemAllocAsync(&fresh[i], BIG, i % 2 ? d : a));
+      API_CHECK_CU(cuMemsetD32Async(fresh[i], 0x0badf00du, WORDS, i % 2 ? d : a));
+   }
+   API_CHECK_CU(cuStreamSynchronize(c));
+   for (int k = 0; k < 3; k++)
+      CHECK_WORDS(outs[k], BIG, 0xa110c000u + (uint32_t)k, "a read of memory freed async while it was queued");
+   API_CHECK_CU(cuCtxSynchronize());
+   for (int i = 0; i < 4; i++)
+      API_CHECK_CU(cuMemFreeAsync(fresh[i], c));
+   API_CHECK_CU(cuCtxSynchronize());
+
+   API_CHECK_CU(cuMemFreeHost(outs[1]));
+   API_CHECK_CU(cuMemFreeHost(outs[2]));
+   API_CHECK_CU(cuEventDestroy(e));
+   API_CHECK_CU(cuEventDestroy(read_done));
+   API_CHECK_CU(cuStreamDestroy(a));
+   API_CHECK_CU(cuStreamDestroy(c));
+   API_CHECK_CU(cuStreamDestroy(d));
+   bufs_destroy(&b);
+}
+
 static const struct api_case cases[] = {
    API_CASE("streams.wait_event.producer_consumer", wait_event_producer_consumer),
    API_CASE("streams.wait_event.rerecord_after_wait", wait_event_rerecord_after_wait),
@@ -1343,6 +1477,8 @@ static const struct api_case cases[] = {
 #ifdef STREAMS_HAVE_XSEM
    API_CASE("streams.external_semaphore.order", external_semaphore_order),
 #endif
+   API_CASE("streams.mempool.order", mempool_order),
+   API_CASE("streams.mempool.free_while_in_use", mempool_free_while_in_use),
    API_CASE("streams.stress.random", streams_stress),
 };
 
