@@ -67,6 +67,7 @@ expected_bindings(const char *name)
       {"tex_cubemap_layered_grad", one << CUVK_KERNEL_TEX_BINDING(CUVK_KERNEL_DIM_CUBE_ARRAY, CUVK_KERNEL_TEX_FLOAT)},
       /* sust.p: the store of each texel size, chosen by the format. */
       {"surf2d_formatted", ((one << CUVK_KERNEL_SURF_SIZE_COUNT) - 1) << CUVK_KERNEL_SURF_BINDING(CUVK_KERNEL_DIM_2D, 0)},
+      {"tex2d_int_shift", one << CUVK_KERNEL_TEX_BINDING(CUVK_KERNEL_DIM_2D, CUVK_KERNEL_TEX_SINT)},
    };
    for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
       if (strcmp(table[i].kernel, name) == 0)
@@ -120,7 +121,7 @@ kernels(const char *path, const struct cuvk_cc_target *t)
       free(k.words);
       count++;
    }
-   UNIT_CHECK(count == 24);
+   UNIT_CHECK(count == 25);
    cuvk_cc_module_destroy(m);
    free(text);
 }
