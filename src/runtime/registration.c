@@ -297,8 +297,9 @@ __cudaRegisterVar(void **fatCubinHandle, char *hostVar, char *deviceAddress, con
    rt_register_var(fatCubinHandle, hostVar, deviceName, size, constant, false, "__cudaRegisterVar");
 }
 
-/* Managed memory needs the device and host to share pages, which cuvk
- * does not offer (cudaDevAttrManagedMemory is 0).  The variable's host
+/* A __managed__ variable would have to be a module global placed in
+ * managed memory (cuMemAllocManaged), which the module loader cannot do
+ * yet: its globals live in module buffers of their own.  The variable's host
  * pointer gets zeroed host memory of its size, so host code that touches
  * it does not crash; the fatbin's module refuses to load
  * (cudaErrorNotSupported, logged), so every kernel launch and symbol
