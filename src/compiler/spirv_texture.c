@@ -1002,19 +1002,6 @@ sample_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t
    uint32_t result = new_id(e);
    cuvk_spirv_do(e, SpvOpVariable, cuvk_spirv_type_pointer(e, SpvStorageClassFunction, ret), result,
                  SpvStorageClassFunction);
-   bool cube = dim == CUVK_KERNEL_DIM_CUBE || dim == CUVK_KERNEL_DIM_CUBE_ARRAY;
-   uint32_t cvec = ncoords == 1 ? f32 : cuvk_spirv_type_vector(e, f32, ncoords);
-   /* A plain sample queries the image's size only where it scales the
-    * coordinates (the sampler takes neither as they are): the query is a
-    * texture-unit instruction as dear as the sample on NVIDIA, and the
-    * vulkanImageCUDA box filter's nine samples a thread paid nine. */
-   bool lazy_size = !grad && !cube;
-   uint32_t coords_var = 0;
-   if (lazy_size) {
-      coords_var = new_id(e);
-      cuvk_spirv_do(e, SpvOpVariable, cuvk_spirv_type_pointer(e, SpvStorageClassFunction, cvec), coords_var,
-                    SpvStorageClassFunction);
-   }
    waterfall_init(e, &w, false);
    uint32_t first = waterfall_begin(e, &w, p[0]);
 
@@ -1035,6 +1022,7 @@ sample_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t
    uint32_t si = descriptor_load(e, &b, false, index, &w);
 
    /* The coordinates as a float vector of the image's dimension. */
+   uint32_t cvec = ncoords == 1 ? f32 : cuvk_spirv_type_vector(e, f32, ncoords);
    uint32_t uvec = ncoords == 1 ? u32 : cuvk_spirv_type_vector(e, u32, ncoords);
    uint32_t c;
    if (ncoords == 1) {
@@ -1064,19 +1052,10 @@ sample_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t
    /* The size queries' operand, from the same descriptor. */
    if (!w.loop)
       cuvk_spirv_decorate(e, image, SpvDecorationNonUniform, NULL, 0);
+   bool cube = dim == CUVK_KERNEL_DIM_CUBE || dim == CUVK_KERNEL_DIM_CUBE_ARRAY;
    bool arrayed = dim_arrayed(dim);
    uint32_t scaled = c;
    uint32_t size_f = 0, normalized = 0;
-   uint32_t as_given = texel_sampler;
-   if (!cube && !int_coords) {
-      normalized = handle_flag(e, first, CUVK_KERNEL_HANDLE_NORMALIZED);
-      as_given = cuvk_spirv_val(e, SpvOpLogicalOr, t_bool, normalized, texel_sampler);
-   }
-   struct branch scale_br;
-   if (lazy_size) {
-      cuvk_spirv_do(e, SpvOpStore, coords_var, c);
-      if_begin(e, &scale_br, cuvk_spirv_val(e, SpvOpLogicalNot, t_bool, as_given), false);
-   }
    if (!cube) {
       /* An arrayed image's size has the layer count last. */
       uint32_t size;
@@ -1098,11 +1077,12 @@ sample_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t
       scaled = cuvk_spirv_val(e, SpvOpFDiv, cvec, c, size_f);
    }
    /* Cubemaps take directions: nothing to scale. */
-   if (lazy_size) {
-      cuvk_spirv_do(e, SpvOpStore, coords_var, scaled);
-      if_end(e, &scale_br);
-      scaled = cuvk_spirv_val(e, SpvOpLoad, cvec, coords_var);
-   } else if (!cube) {
+   if (!cube) {
+      uint32_t as_given = texel_sampler;
+      if (!int_coords) {
+         normalized = handle_flag(e, first, CUVK_KERNEL_HANDLE_NORMALIZED);
+         as_given = cuvk_spirv_val(e, SpvOpLogicalOr, t_bool, normalized, texel_sampler);
+      }
       scaled = cuvk_spirv_val(e, SpvOpSelect, cvec, as_given, c, scaled);
    }
    if (arrayed) {
