@@ -65,7 +65,8 @@ _Static_assert(offsetof(struct cuvk_kernel_tex_record, flags) == RECORD_FLAGS &&
 #define HELPER_SUST 0x7e300u
 #define HELPER_QUERY 0x7e400u     /* + surface */
 #define HELPER_TEXEL 0x7e500u     /* a texel of linear or pitched memory */
-#define HELPER_SPEC_MEMORY 0x7e600u /* the bool of CUVK_KERNEL_SPEC_TEX_MEMORY */
+#define HELPER_SPEC_MEMORY 0x7e600u /* the bool of CUVK_KERNEL_SPEC_TEX_MEMORY; b = 1:
+                                     * that of CUVK_KERNEL_SPEC_TEX_SCALE */
 #define HELPER_SUST_P 0x7e700u    /* + dimension; b: the out-of-range mode */
 
 enum oob_mode { OOB_TRAP, OOB_CLAMP, OOB_ZERO };
@@ -944,19 +945,28 @@ cube_grad_lod(struct cuvk_spirv_emitter *e, uint32_t image, enum cuvk_kernel_tex
  * (the record's flag) are divided by the level 0 extent, since samplers
  * take normalised ones (docs/textures.md).
  */
-/* SpecId CUVK_KERNEL_SPEC_TEX_MEMORY: may the context hold textures over
- * memory (kernel_abi.h says why it is a constant). */
+/* A bool specialization constant, true unless the pipeline says
+ * otherwise (kernel_abi.h says why each is a constant). */
 static uint32_t
-spec_tex_memory(struct cuvk_spirv_emitter *e)
+spec_bool(struct cuvk_spirv_emitter *e, uint32_t spec_id)
 {
-   uint32_t id = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_HELPER, HELPER_SPEC_MEMORY, 0, 0);
+   uint32_t which = spec_id == CUVK_KERNEL_SPEC_TEX_SCALE;
+   uint32_t id = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_HELPER, HELPER_SPEC_MEMORY, which, 0);
    if (id)
       return id;
    id = new_id(e);
    cuvk_spirv_global(e, SpvOpSpecConstantTrue, cuvk_spirv_type_bool(e), id);
-   cuvk_spirv_op(&e->b, CUVK_SPIRV_ANNOTATIONS, SpvOpDecorate, id, SpvDecorationSpecId, CUVK_KERNEL_SPEC_TEX_MEMORY);
-   cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_HELPER, HELPER_SPEC_MEMORY, 0, 0, id);
+   cuvk_spirv_op(&e->b, CUVK_SPIRV_ANNOTATIONS, SpvOpDecorate, id, SpvDecorationSpecId, spec_id);
+   cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_HELPER, HELPER_SPEC_MEMORY, which, 0, id);
    return id;
+}
+
+/* SpecId CUVK_KERNEL_SPEC_TEX_MEMORY: may the context hold textures over
+ * memory. */
+static uint32_t
+spec_tex_memory(struct cuvk_spirv_emitter *e)
+{
+   return spec_bool(e, CUVK_KERNEL_SPEC_TEX_MEMORY);
 }
 
 /* Whether a texture handle has flag (CUVK_KERNEL_HANDLE_MEMORY,
@@ -1080,8 +1090,15 @@ sample_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t
    if (!cube) {
       uint32_t as_given = texel_sampler;
       if (!int_coords) {
+         /* Float coordinates are scaled only for textures counted by
+          * CUVK_KERNEL_SPEC_TEX_SCALE: without any, the query above is
+          * dead code the driver drops.  (Integer ones are texel indices
+          * whatever the description, so they keep the run-time choice.) */
          normalized = handle_flag(e, first, CUVK_KERNEL_HANDLE_NORMALIZED);
          as_given = cuvk_spirv_val(e, SpvOpLogicalOr, t_bool, normalized, texel_sampler);
+         as_given = cuvk_spirv_val(e, SpvOpLogicalOr, t_bool, as_given,
+                                   cuvk_spirv_val(e, SpvOpLogicalNot, t_bool,
+                                                  spec_bool(e, CUVK_KERNEL_SPEC_TEX_SCALE)));
       }
       scaled = cuvk_spirv_val(e, SpvOpSelect, cvec, as_given, c, scaled);
    }

@@ -69,6 +69,7 @@ struct cuvk_kernel_pipeline {
    uint32_t block[3];
    uint32_t dynamic_shared;
    bool tex_memory;              /* CUVK_KERNEL_SPEC_TEX_MEMORY */
+   bool tex_scale;               /* CUVK_KERNEL_SPEC_TEX_SCALE */
    VkPipeline pipeline;
 };
 
