@@ -199,8 +199,9 @@ bool bench_vk_submit_wait(struct bench_vk *vk);
 
 /* The empty dispatch and the barrier cuvk ends a batch with (which
  * orders later work after it and makes its writes visible to the host),
- * recorded anew; one_time as cuvk's batches are. */
-bool bench_vk_record_empty_dispatch_barriers(struct bench_vk *vk, bool one_time);
+ * recorded anew; one_time as cuvk's batches are.  Without host_read the
+ * barrier leaves the host out (stage and access), to price that part. */
+bool bench_vk_record_empty_dispatch_barriers(struct bench_vk *vk, bool one_time, bool host_read);
 
 /* Submits the recorded command buffer with a timeline semaphore signal
  * and no fence, as cuvk does, and waits for the value on the host:

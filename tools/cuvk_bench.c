@@ -1465,6 +1465,7 @@ enum kernel_row {
    KERNEL_ROW_EMPTY_LAUNCH,
    KERNEL_ROW_EMPTY_SYNC,
    KERNEL_ROW_EMPTY_VK_TIMELINE,
+   KERNEL_ROW_EMPTY_VK_BARRIER_NO_HOST,
    KERNEL_ROW_EMPTY_VK_BARRIERS,
    KERNEL_ROW_EMPTY_VK_RECORDED,
    KERNEL_ROW_SAXPY,
@@ -1581,7 +1582,7 @@ static bool
 op_vk_record_timeline(void *p)
 {
    struct op_ctx *c = p;
-   return bench_vk_record_empty_dispatch_barriers(c->vk, true) && bench_vk_submit_timeline_wait(c->vk);
+   return bench_vk_record_empty_dispatch_barriers(c->vk, true, true) && bench_vk_submit_timeline_wait(c->vk);
 }
 
 /* Its two halves, for the empty row's parts. */
@@ -1589,7 +1590,7 @@ static bool
 op_vk_record_submit(void *p)
 {
    struct op_ctx *c = p;
-   return bench_vk_record_empty_dispatch_barriers(c->vk, true) && bench_vk_submit_timeline(c->vk);
+   return bench_vk_record_empty_dispatch_barriers(c->vk, true, true) && bench_vk_submit_timeline(c->vk);
 }
 
 static bool
@@ -1747,6 +1748,7 @@ bench_kernel(struct bench_state *s)
    table_add_row(t, "  empty: the launch", 0);
    table_add_row(t, "  empty: the synchronisation after it", 0);
    table_add_row(t, "  empty, Vulkan: timeline signal, host wait", 0);
+   table_add_row(t, "  empty, Vulkan: + barrier for later work only", 0);
    table_add_row(t, "  empty, Vulkan: + cuvk's batch barrier", 0);
    table_add_row(t, "  empty, Vulkan: + recorded each time", 0);
    for (unsigned r = KERNEL_ROW_EMPTY_VK_TIMELINE; r <= KERNEL_ROW_EMPTY_VK_RECORDED; r++)
@@ -1773,10 +1775,13 @@ bench_kernel(struct bench_state *s)
                     "barrier + vkQueueSubmit with a timeline signal, then the host's wait for it "
                     "(CUVK_TRACE_SUBMIT=2 splits cuvk's further, per wait)");
    bench_table_note(t, "Vulkan's steps towards what cuvk submits for the empty launch: the command buffer "
-                    "signalling a timeline semaphore instead of a fence; then with the barrier cuvk ends "
-                    "a batch with (later work and the host's reads after it); then recorded anew "
-                    "(one-time) before each submit, as cuvk records every batch; waits polled on a GPU, "
-                    "as cuvk's");
+                    "signalling a timeline semaphore instead of a fence; then with a barrier for later "
+                    "work only (the price of the host's part is the next row's difference); then with the "
+                    "barrier cuvk ends a batch with (later work and the host's reads after it); then "
+                    "recorded anew "
+                    "(one-time) before each submit, as cuvk records a batch; waits polled on a GPU, "
+                    "as cuvk's. A launch that goes alone to an idle lane, as this one, submits a buffer "
+                    "cuvk recorded for it before, the barrier row; CUVK_LAUNCH_REUSE=0 records each");
    bench_table_note(t, "saxpy: y = a*x + y over two arrays of %s, one element a thread in blocks of "
                     "%u; GB/s counts x read, y read and written (3 x %s)", sz, KERNEL_BLOCK, sz);
 
@@ -1892,7 +1897,10 @@ bench_kernel(struct bench_state *s)
           !bench_measure(s, op_vk_submit, NULL, &vc, &t->rows[KERNEL_ROW_EMPTY].r[BENCH_IMPL_VULKAN]) ||
           !bench_measure(s, op_vk_timeline, NULL, &vc,
                          &t->rows[KERNEL_ROW_EMPTY_VK_TIMELINE].r[BENCH_IMPL_VULKAN]) ||
-          !bench_vk_record_empty_dispatch_barriers(&s->vk, false) ||
+          !bench_vk_record_empty_dispatch_barriers(&s->vk, false, false) ||
+          !bench_measure(s, op_vk_timeline, NULL, &vc,
+                         &t->rows[KERNEL_ROW_EMPTY_VK_BARRIER_NO_HOST].r[BENCH_IMPL_VULKAN]) ||
+          !bench_vk_record_empty_dispatch_barriers(&s->vk, false, true) ||
           !bench_measure(s, op_vk_timeline, NULL, &vc,
                          &t->rows[KERNEL_ROW_EMPTY_VK_BARRIERS].r[BENCH_IMPL_VULKAN]) ||
           !bench_measure(s, op_vk_record_timeline, NULL, &vc,

@@ -29,6 +29,13 @@
 #define CHUNK_SIZE (256u << 10)
 #define DATA_ALIGN 16u
 
+/* Reused launches (docs/design.md, "A launch's command buffer, recorded
+ * once"): how many recorded command buffers a context keeps, and the
+ * bytes of launch data each has a slot of (parameters, spans, host
+ * ranges; a launch needing more is recorded as usual). */
+#define REUSE_ENTRIES 16u
+#define REUSE_SLOT_SIZE 4096u
+
 /* CUDA's grid limits: x up to 2^31 - 1, y and z up to 65535. */
 #define GRID_MAX_X 0x7fffffffu
 #define GRID_MAX_YZ 65535u
@@ -47,6 +54,20 @@ struct chunk {
    struct cuvk_frontier frontier;
 };
 
+/* A launch's command buffer, kept to be submitted again for the same
+ * launch: the dispatch reads its parameters from the entry's slot, whose
+ * address its push constants hold, so a launch with other arguments
+ * rewrites the slot and submits the same buffer. */
+struct reuse_entry {
+   const struct cuvk_module *mod;  /* whose pipeline it binds; NULL: recorded for nothing */
+   VkPipeline pipeline;
+   uint32_t lane;                  /* the lane it was recorded for, whose pool cmd is of */
+   VkCommandBuffer cmd;            /* VK_NULL_HANDLE until first used */
+   struct cuvk_kernel_push push;   /* as recorded */
+   uint64_t point;                 /* its last submission (0: none): busy until passed */
+   uint64_t used;                  /* when last submitted, for replacing the oldest */
+};
+
 struct cuvk_launch {
    VkPipelineLayout layout;
    VkPipelineCache cache;
@@ -62,6 +83,13 @@ struct cuvk_launch {
    uint32_t cache_dirty;
    uint64_t cache_saved_ns, cache_save_cost_ns;
    size_t cache_saved_size;  /* the cache's size when read or last written */
+   /* Reused launches (CUVK_LAUNCH_REUSE=0 turns them off): the entries,
+    * their slots (made at first use), and counts for the debug log. */
+   bool reuse_off;
+   struct chunk *reuse_slots;
+   struct reuse_entry reuse[REUSE_ENTRIES];
+   uint64_t reuse_tick;
+   uint64_t reuse_submits, reuse_records;
 };
 
 static void
@@ -192,6 +220,8 @@ cuvk_launch_init(struct cuvk_context *ctx)
     * through the page table. */
    const char *spans = getenv("CUVK_KERNEL_SPANS");
    l->no_spans = spans && strcmp(spans, "0") == 0;
+   const char *reuse = getenv("CUVK_LAUNCH_REUSE");
+   l->reuse_off = reuse && strcmp(reuse, "0") == 0;
    VkPushConstantRange range = {
       .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
       .size = sizeof(struct cuvk_kernel_push),
@@ -243,6 +273,12 @@ cuvk_launch_finish(struct cuvk_context *ctx)
       chunk_destroy(ctx->vk, c);
    chunk_destroy(ctx->vk, l->current);
    chunk_destroy(ctx->vk, l->fault);
+   /* The entries' command buffers went with the lanes' pools
+    * (cuvk_submit_finish, which comes first). */
+   chunk_destroy(ctx->vk, l->reuse_slots);
+   if (l->reuse_submits)
+      cuvk_logd("reused launches: %llu submitted, %llu of them recorded for it",
+                (unsigned long long)l->reuse_submits, (unsigned long long)l->reuse_records);
    if (__atomic_load_n(&l->cache_dirty, __ATOMIC_RELAXED))
       cuvk_module_cache_pipeline_save(ctx, l->cache, &l->cache_saved_size);
    pthread_mutex_destroy(&l->cache_lock);
@@ -525,6 +561,171 @@ launch_spans(const struct cuvk_function *f, struct cuvk_launch *l, void **params
    return res;
 }
 
+void
+cuvk_launch_forget_module(struct cuvk_context *ctx, const struct cuvk_module *mod)
+{
+   struct cuvk_launch *l = ctx->launch;
+   if (!l)
+      return;
+   /* The entries' buffers stay, to be recorded anew: one still pending
+    * keeps its point, and the pipeline it binds lives until that passed
+    * (the module's release is deferred). */
+   for (uint32_t i = 0; i < REUSE_ENTRIES; i++)
+      if (l->reuse[i].mod == mod)
+         l->reuse[i].mod = NULL;
+}
+
+/* Whether a launch may be served by a reused command buffer: kernels
+ * with textures, surfaces or printf take per-launch state (descriptor
+ * sets, the printf buffer of the batch), and a grid cut into several
+ * dispatches is left to the usual path. */
+static bool
+reuse_fits(const struct cuvk_launch *l, const struct cuvk_function *f, const uint32_t grid[3],
+           const VkPhysicalDeviceLimits *lim)
+{
+   return !l->reuse_off && !f->k.uses_textures && !f->k.tex_bindings && !f->k.uses_printf &&
+          grid[0] <= lim->maxComputeWorkGroupCount[0] && grid[1] <= lim->maxComputeWorkGroupCount[1] &&
+          grid[2] <= lim->maxComputeWorkGroupCount[2];
+}
+
+/* The entry for this launch on lane: the one recorded for it, else the
+ * oldest of those not in flight; NULL when every other one is.  An entry
+ * of the lane is never in flight here (cuvk_submit_alone). */
+static struct reuse_entry *
+reuse_pick(struct cuvk_context *ctx, struct cuvk_launch *l, const struct cuvk_module *mod, VkPipeline pipeline,
+           uint32_t lane, const uint32_t grid[3])
+{
+   struct reuse_entry *oldest = NULL;
+   for (uint32_t i = 0; i < REUSE_ENTRIES; i++) {
+      struct reuse_entry *e = &l->reuse[i];
+      bool idle = !e->point || cuvk_submit_point_passed(ctx, e->point);
+      if (!idle)
+         continue;
+      if (e->mod == mod && e->pipeline == pipeline && e->lane == lane && e->push.nctaid[0] == grid[0] &&
+          e->push.nctaid[1] == grid[1] && e->push.nctaid[2] == grid[2])
+         return e;
+      if (!oldest || e->used < oldest->used)
+         oldest = e;
+   }
+   return oldest;
+}
+
+/* Records e->cmd for the launch push describes, on lane. */
+static CUresult
+reuse_record(struct cuvk_context *ctx, struct reuse_entry *e, VkPipeline pipeline, uint32_t lane,
+             const struct cuvk_kernel_push *push)
+{
+   struct cuvk_launch *l = ctx->launch;
+   CUresult res;
+
+   e->mod = NULL;
+   if (e->cmd && e->lane != lane) {
+      cuvk_submit_cmd_free(ctx, e->lane, e->cmd);
+      e->cmd = VK_NULL_HANDLE;
+   }
+   if (!e->cmd) {
+      res = cuvk_submit_cmd_alloc(ctx, lane, &e->cmd);
+      if (res != CUDA_SUCCESS)
+         return res;
+   }
+   e->lane = lane;
+   /* Not ONE_TIME_SUBMIT: submitted again, never while pending (no
+    * SIMULTANEOUS_USE).  The pool resets the buffer as it begins. */
+   VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+   VkResult vr = vkBeginCommandBuffer(e->cmd, &begin);
+   if (vr != VK_SUCCESS)
+      return cuvk_vk_error(vr, "vkBeginCommandBuffer for a reused launch");
+   vkCmdBindPipeline(e->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+   vkCmdPushConstants(e->cmd, l->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(*push), push);
+   vkCmdDispatch(e->cmd, push->nctaid[0], push->nctaid[1], push->nctaid[2]);
+   cuvk_submit_record_end(ctx, lane, e->cmd);
+   vr = vkEndCommandBuffer(e->cmd);
+   if (vr != VK_SUCCESS)
+      return cuvk_vk_error(vr, "vkEndCommandBuffer for a reused launch");
+   e->pipeline = pipeline;
+   e->push = *push;
+   l->reuse_records++;
+   return CUDA_SUCCESS;
+}
+
+/* A launch that goes alone to an idle lane (the empty launch and
+ * synchronise of issue 13, any launch the host waits for before the
+ * next): its parameters go to a slot of a kept command buffer, which is
+ * submitted again when the launch is the same as the one it was recorded
+ * for (kernel and shape, lane, and push constants: the page table's
+ * place and the number of host ranges), else recorded for this launch.
+ * *done false: the launch is left to the usual path (not alone, no free
+ * entry, too much launch data); nothing was recorded.  Lock held. */
+static CUresult
+launch_reused(struct cuvk_context *ctx, struct cuvk_function *f, VkPipeline pipeline, const uint32_t grid[3],
+              struct cuvk_stream *stream, void **params, void **extra, bool *done)
+{
+   struct cuvk_launch *l = ctx->launch;
+   struct cuvk_mem_page_table *pt = l->page_table;
+   uint32_t lane;
+   bool alone;
+
+   *done = false;
+   CUresult res = cuvk_submit_alone(ctx, stream, &alone, &lane);
+   if (res != CUDA_SUCCESS || !alone)
+      return res;
+   uint32_t span_count = CUVK_KERNEL_SPAN_COUNT(f->k.param_bytes);
+   VkDeviceSize spans_at = CUVK_KERNEL_SPANS_OFFSET(f->k.param_bytes);
+   VkDeviceSize params_size = CUVK_ALIGN_UP(spans_at + span_count * sizeof(struct cuvk_kernel_span), DATA_ALIGN);
+   if (params_size >= REUSE_SLOT_SIZE)
+      return CUDA_SUCCESS;
+   struct reuse_entry *e = reuse_pick(ctx, l, f->mod, pipeline, lane, grid);
+   if (!e)
+      return CUDA_SUCCESS;
+   if (!l->reuse_slots) {
+      /* Without it the usual path serves every launch. */
+      if (chunk_create(ctx, REUSE_ENTRIES * REUSE_SLOT_SIZE, false, &l->reuse_slots) != CUDA_SUCCESS) {
+         cuvk_logw("no memory for reused launches' parameters; every launch is recorded");
+         l->reuse_off = true;
+         return CUDA_SUCCESS;
+      }
+   }
+   /* The slot is free: its entry is not in flight. */
+   VkDeviceSize slot = (VkDeviceSize)(e - l->reuse) * REUSE_SLOT_SIZE;
+   uint8_t *data = l->reuse_slots->map + slot;
+   VkDeviceAddress address = l->reuse_slots->address + slot;
+   uint32_t room = (uint32_t)((REUSE_SLOT_SIZE - params_size) / sizeof(struct cuvk_kernel_host_range));
+   uint32_t got = cuvk_mem_page_table_host_ranges(pt, (struct cuvk_kernel_host_range *)(data + params_size), room);
+   if (got > room)
+      return CUDA_SUCCESS;
+   res = launch_spans(f, l, params, extra, data, spans_at, span_count);
+   if (res != CUDA_SUCCESS)
+      return res;
+
+   struct cuvk_kernel_push push = {
+      .params = address,
+      .globals = f->mod->table_address,
+      .page_table = pt->address,
+      .va_base = pt->va_base,
+      .va_size = pt->va_size,
+      .host_ranges = address + params_size,
+      .fault = l->fault->address,
+      .host_range_count = got,
+      .nctaid = {grid[0], grid[1], grid[2]},
+   };
+   /* Everything the buffer holds is the pipeline and these bytes: equal,
+    * it is this launch. */
+   if (e->mod != f->mod || e->pipeline != pipeline || e->lane != lane || memcmp(&e->push, &push, sizeof(push))) {
+      res = reuse_record(ctx, e, pipeline, lane, &push);
+      if (res != CUDA_SUCCESS)
+         return res;
+      e->mod = f->mod;
+   }
+   uint64_t point;
+   res = cuvk_submit_prerecorded(ctx, stream, lane, e->cmd, &point);
+   e->point = point;
+   e->used = ++l->reuse_tick;
+   l->reuse_submits++;
+   stream->last_value = point;
+   *done = true;
+   return res;
+}
+
 static CUresult
 launch_function(struct cuvk_function *f, const uint32_t grid[3], const uint32_t block[3], uint32_t shared,
                 CUstream hstream, void **params, void **extra, const char *entry)
@@ -591,6 +792,12 @@ launch_function(struct cuvk_function *f, const uint32_t grid[3], const uint32_t 
    res = launch_pipeline(ctx, f, block, shared, &pipeline);
    if (res != CUDA_SUCCESS)
       goto out;
+   if (reuse_fits(l, f, grid, lim)) {
+      bool done;
+      res = launch_reused(ctx, f, pipeline, grid, stream, params, extra, &done);
+      if (res != CUDA_SUCCESS || done)
+         goto out;
+   }
    if (f->k.uses_textures) {
       ext_count = cuvk_texture_external_images(ctx, f->k.tex_bindings, ext_imgs, CUVK_ARRAY_SIZE(ext_local));
       if (ext_count > CUVK_ARRAY_SIZE(ext_local)) {

@@ -161,6 +161,9 @@ module_handle_free(struct cuvk_object *obj)
       cuMemFree_v2(mod->managed);
    pthread_mutex_lock(&ctx->lock);
    cuvk_list_del(&mod->link);
+   /* No launch finds the module any more: command buffers kept for its
+    * kernels must not be submitted again once its pipelines go. */
+   cuvk_launch_forget_module(ctx, mod);
    mod->release.fn = module_release_now;
    mod->release.data = mod;
    cuvk_submit_defer(ctx, &mod->release);

@@ -142,6 +142,10 @@ CUresult cuvk_launch_init(struct cuvk_context *ctx);
 /* Destroys it; the GPU is idle and every module is gone. */
 void cuvk_launch_finish(struct cuvk_context *ctx);
 
+/* mod is going: launches' kept command buffers that bind its pipelines
+ * are recorded anew before their next use (launch.c).  Lock held. */
+void cuvk_launch_forget_module(struct cuvk_context *ctx, const struct cuvk_module *mod);
+
 /* The pipeline layout every kernel of ctx uses (launch state made). */
 VkPipelineLayout cuvk_launch_layout(struct cuvk_context *ctx);
 

@@ -361,7 +361,8 @@ lane_retire(struct cuvk_context *ctx, struct cuvk_lane *lane)
    cuvk_list_for_each_entry_safe(struct cuvk_batch, b, &lane->pending, link) {
       if (b->value > lane->completed)
          break;
-      vkResetCommandBuffer(b->cmd, 0);
+      if (b->begun)
+         vkResetCommandBuffer(b->cmd, 0);
       cuvk_list_del(&b->link);
       cuvk_list_add(&b->link, &lane->free);
       lane->pending_count--;
@@ -450,6 +451,7 @@ batch_get(struct cuvk_context *ctx, struct cuvk_lane *lane, struct cuvk_batch **
    cuvk_list_init(&batch->link);
    batch->command_count = 0;
    batch->recorded = false;
+   batch->begun = false;
    *out = batch;
    return CUDA_SUCCESS;
 }
@@ -473,6 +475,7 @@ batch_open(struct cuvk_context *ctx, struct cuvk_lane *lane)
       cuvk_list_add(&batch->link, &lane->free);
       return cuvk_vk_error(vr, "vkBeginCommandBuffer");
    }
+   batch->begun = true;
    batch->value = lane->next_value++;
    lane->open = batch;
    return CUDA_SUCCESS;
@@ -532,6 +535,86 @@ lane_waits_done(struct cuvk_context *ctx, struct cuvk_lane *lane)
    }
 }
 
+/* The barrier every batch ends with: makes the batch's writes visible to
+ * the host once it signals, for readers that map the memory, and to
+ * every later command of the queue: a barrier's second scope is
+ * everything later in submission order, later batches included, so the
+ * first command of the lane's next batch needs no barrier of its own
+ * (record_on). */
+static void
+record_end_barrier(const struct cuvk_lane *lane, VkCommandBuffer cmd)
+{
+   VkPipelineStageFlags stages = lane->transfer ? transfer_stages : work_stages;
+   VkMemoryBarrier barrier = {
+      .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+      .srcAccessMask = lane->transfer ? transfer_writes : work_writes,
+      .dstAccessMask = (lane->transfer ? transfer_access : work_access) | VK_ACCESS_HOST_READ_BIT,
+   };
+   vkCmdPipelineBarrier(cmd, stages, stages | VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier, 0, NULL, 0, NULL);
+}
+
+/* Submits cmd, ended, on lane: it waits for what the lane's next
+ * submission must wait for (other lanes, a step of its own), and signals
+ * value on the lane's timeline after extra semaphores. */
+static VkResult
+lane_submit(struct cuvk_context *ctx, struct cuvk_lane *lane, VkCommandBuffer cmd, uint64_t value,
+            const struct cuvk_submit_sem *signals, uint32_t signal_count)
+{
+   VkSemaphore signal_sems[SUBMIT_MAX_SEMAPHORES];
+   uint64_t signal_values[SUBMIT_MAX_SEMAPHORES];
+   VkSemaphore wait_sems[CUVK_MAX_LANES];
+   uint64_t wait_values[CUVK_MAX_LANES];
+   VkPipelineStageFlags wait_stages[CUVK_MAX_LANES];
+
+   assert(signal_count < SUBMIT_MAX_SEMAPHORES);
+   for (uint32_t i = 0; i < signal_count; i++) {
+      signal_sems[i] = signals[i].semaphore;
+      signal_values[i] = signals[i].value;
+   }
+   signal_sems[signal_count] = lane->timeline;
+   signal_values[signal_count] = value;
+
+   /* Waits for other lanes and for a step of this one (a sparse binding,
+    * a semaphore wait); later batches of the lane are ordered after this
+    * one's commands by their barriers. */
+   uint32_t wait_count = lane_take_waits(ctx, lane, wait_sems, wait_values, wait_stages, 0);
+   VkTimelineSemaphoreSubmitInfo timeline = {
+      .sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
+      .waitSemaphoreValueCount = wait_count,
+      .pWaitSemaphoreValues = wait_values,
+      .signalSemaphoreValueCount = signal_count + 1,
+      .pSignalSemaphoreValues = signal_values,
+   };
+   VkSubmitInfo submit = {
+      .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+      .pNext = &timeline,
+      .waitSemaphoreCount = wait_count,
+      .pWaitSemaphores = wait_sems,
+      .pWaitDstStageMask = wait_stages,
+      .commandBufferCount = 1,
+      .pCommandBuffers = &cmd,
+      .signalSemaphoreCount = signal_count + 1,
+      .pSignalSemaphores = signal_sems,
+   };
+   VkResult vr = queue_submit(lane->queue, &submit);
+   if (vr == VK_SUCCESS)
+      lane_waits_done(ctx, lane);
+   return vr;
+}
+
+/* CUVK_TRACE_SUBMIT: a submit that took the time since t0. */
+static void
+trace_submit(struct cuvk_context *ctx, uint64_t t0)
+{
+   if (!t0)
+      return;
+   uint64_t ns = cuvk_clock_ns() - t0;
+   ctx->submit.trace.submit_ns += ns;
+   if (ctx->submit.trace.record_start)
+      ctx->submit.trace.record_submit_ns += ns;
+   ctx->submit.trace.submits++;
+}
+
 /* Submits lane's open batch with extra semaphores to signal after its
  * commands (besides the timeline). */
 static CUresult
@@ -539,74 +622,18 @@ batch_flush(struct cuvk_context *ctx, struct cuvk_lane *lane, const struct cuvk_
             uint32_t signal_count)
 {
    struct cuvk_batch *batch = lane->open;
-   VkSemaphore signal_sems[SUBMIT_MAX_SEMAPHORES];
-   uint64_t signal_values[SUBMIT_MAX_SEMAPHORES];
-   VkSemaphore wait_sems[CUVK_MAX_LANES];
-   uint64_t wait_values[CUVK_MAX_LANES];
-   VkPipelineStageFlags wait_stages[CUVK_MAX_LANES];
    VkResult vr;
 
    if (!batch)
       return CUDA_SUCCESS;
    lane->open = NULL;
-   assert(signal_count < SUBMIT_MAX_SEMAPHORES);
-   for (uint32_t i = 0; i < signal_count; i++) {
-      signal_sems[i] = signals[i].semaphore;
-      signal_values[i] = signals[i].value;
-   }
-   signal_sems[signal_count] = lane->timeline;
-   signal_values[signal_count] = batch->value;
-
-   /* Make the batch's writes visible to the host once it signals, for
-    * readers that map the memory, and to every later command of the
-    * queue: a barrier's second scope is everything later in submission
-    * order, later batches included, so the first command of the lane's
-    * next batch needs no barrier of its own (record_on). */
-   VkPipelineStageFlags stages = lane->transfer ? transfer_stages : work_stages;
-   VkMemoryBarrier barrier = {
-      .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-      .srcAccessMask = lane->transfer ? transfer_writes : work_writes,
-      .dstAccessMask = (lane->transfer ? transfer_access : work_access) | VK_ACCESS_HOST_READ_BIT,
-   };
-   vkCmdPipelineBarrier(batch->cmd, stages, stages | VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier,
-                        0, NULL, 0, NULL);
+   record_end_barrier(lane, batch->cmd);
 
    uint64_t t0 = ctx->submit.trace.level ? cuvk_clock_ns() : 0;
    vr = vkEndCommandBuffer(batch->cmd);
-   if (vr == VK_SUCCESS) {
-      /* Waits for other lanes and for a step of this one (a sparse
-       * binding, a semaphore wait); later batches of the lane are
-       * ordered after this one's commands by their barriers. */
-      uint32_t wait_count = lane_take_waits(ctx, lane, wait_sems, wait_values, wait_stages, 0);
-      VkTimelineSemaphoreSubmitInfo timeline = {
-         .sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
-         .waitSemaphoreValueCount = wait_count,
-         .pWaitSemaphoreValues = wait_values,
-         .signalSemaphoreValueCount = signal_count + 1,
-         .pSignalSemaphoreValues = signal_values,
-      };
-      VkSubmitInfo submit = {
-         .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
-         .pNext = &timeline,
-         .waitSemaphoreCount = wait_count,
-         .pWaitSemaphores = wait_sems,
-         .pWaitDstStageMask = wait_stages,
-         .commandBufferCount = 1,
-         .pCommandBuffers = &batch->cmd,
-         .signalSemaphoreCount = signal_count + 1,
-         .pSignalSemaphores = signal_sems,
-      };
-      vr = queue_submit(lane->queue, &submit);
-      if (vr == VK_SUCCESS)
-         lane_waits_done(ctx, lane);
-   }
-   if (t0) {
-      uint64_t ns = cuvk_clock_ns() - t0;
-      ctx->submit.trace.submit_ns += ns;
-      if (ctx->submit.trace.record_start)
-         ctx->submit.trace.record_submit_ns += ns;
-      ctx->submit.trace.submits++;
-   }
+   if (vr == VK_SUCCESS)
+      vr = lane_submit(ctx, lane, batch->cmd, batch->value, signals, signal_count);
+   trace_submit(ctx, t0);
    return batch_submitted(ctx, lane, batch, vr, "vkQueueSubmit");
 }
 
@@ -787,6 +814,92 @@ record_on(struct cuvk_context *ctx, struct cuvk_stream *stream, struct cuvk_lane
    *cmd = lane->open->cmd;
    *point = cuvk_point(lane->index, lane->open->value);
    return CUDA_SUCCESS;
+}
+
+CUresult
+cuvk_submit_alone(struct cuvk_context *ctx, struct cuvk_stream *stream, bool *alone, uint32_t *lane_index)
+{
+   struct cuvk_submit *s = &ctx->submit;
+   struct cuvk_lane *lane = stream_lane(ctx, stream);
+
+   *alone = false;
+   CUresult res = cuvk_context_faulted(ctx, "queueing work");
+   if (res != CUDA_SUCCESS)
+      return res;
+   /* The stream's order first: it may submit the lane's open batch, and
+    * the waits it adds go with whatever the lane submits next. */
+   res = stream_order(ctx, stream, lane);
+   if (res != CUDA_SUCCESS)
+      return res;
+   /* Alone: nothing recorded to go with, no held call gathering commands
+    * into one submit, and nothing of the lane in flight, so every earlier
+    * submission of the lane has completed (command buffers of the lane
+    * included: none of them is pending).  Virtual lanes qualify too: the
+    * command goes at once instead of at the next flush, with its
+    * cross-lane waits in its submit as any batch's. */
+   if (s->hold || lane->open || lane->transfer)
+      return CUDA_SUCCESS;
+   lane_retire(ctx, lane);
+   if (!cuvk_list_is_empty(&lane->pending))
+      return CUDA_SUCCESS;
+   *alone = true;
+   *lane_index = lane->index;
+   return CUDA_SUCCESS;
+}
+
+CUresult
+cuvk_submit_cmd_alloc(struct cuvk_context *ctx, uint32_t lane_index, VkCommandBuffer *cmd)
+{
+   VkCommandBufferAllocateInfo info = {
+      .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+      .commandPool = ctx->submit.lanes[lane_index].pool,
+      .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+      .commandBufferCount = 1,
+   };
+   VkResult vr = vkAllocateCommandBuffers(ctx->vk, &info, cmd);
+   if (vr != VK_SUCCESS)
+      return cuvk_vk_error(vr, "vkAllocateCommandBuffers for a reused command buffer");
+   return CUDA_SUCCESS;
+}
+
+void
+cuvk_submit_cmd_free(struct cuvk_context *ctx, uint32_t lane_index, VkCommandBuffer cmd)
+{
+   vkFreeCommandBuffers(ctx->vk, ctx->submit.lanes[lane_index].pool, 1, &cmd);
+}
+
+void
+cuvk_submit_record_end(struct cuvk_context *ctx, uint32_t lane_index, VkCommandBuffer cmd)
+{
+   record_end_barrier(&ctx->submit.lanes[lane_index], cmd);
+}
+
+CUresult
+cuvk_submit_prerecorded(struct cuvk_context *ctx, struct cuvk_stream *stream, uint32_t lane_index,
+                        VkCommandBuffer cmd, uint64_t *point)
+{
+   struct cuvk_submit *s = &ctx->submit;
+   struct cuvk_lane *lane = &s->lanes[lane_index];
+   struct cuvk_batch *step;
+
+   assert(!lane->open && lane_index == stream->lane);
+   /* A step like a semaphore operation's: it takes the lane's next value
+    * and sits in the pending list, its own command buffer unused, so
+    * retiring, deferred work and throttling see it as a batch. */
+   CUresult res = batch_get(ctx, lane, &step);
+   if (res != CUDA_SUCCESS)
+      return res;
+   step->value = lane->next_value++;
+   uint64_t t0 = s->trace.level ? cuvk_clock_ns() : 0;
+   VkResult vr = lane_submit(ctx, lane, cmd, step->value, NULL, 0);
+   trace_submit(ctx, t0);
+   if (t0)
+      s->trace.commands++;
+   if (stream_is_blocking(ctx, stream))
+      lane->blocking = step->value;
+   s->current = lane->index;
+   *point = cuvk_point(lane->index, step->value);
+   return batch_submitted(ctx, lane, step, vr, "vkQueueSubmit");
 }
 
 CUresult

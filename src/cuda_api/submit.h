@@ -96,6 +96,9 @@ struct cuvk_batch {
    uint64_t value;         /* timeline value signalled when it completes */
    uint32_t command_count;
    bool recorded;          /* a command was recorded (cuvk_submit_record) */
+   bool begun;             /* cmd was begun: a step's (semaphores, sparse
+                            * binding, a prerecorded buffer's) never is,
+                            * and needs no reset when it retires */
 };
 
 /* A VkQueue of the context.  Lanes may share one (more lanes than the
@@ -232,6 +235,28 @@ CUresult cuvk_submit_record(struct cuvk_context *ctx, struct cuvk_stream *stream
  * for it, and it for the stream's earlier work and waits. */
 CUresult cuvk_submit_record_transfer(struct cuvk_context *ctx, struct cuvk_stream *stream, VkCommandBuffer *cmd,
                                      uint64_t *point);
+
+/* Command buffers recorded once and submitted again (launch.c's reused
+ * launches, docs/design.md "A launch's command buffer, recorded once").
+ *
+ * cuvk_submit_alone orders stream's next work as cuvk_submit_record does
+ * and says whether a command recorded now would be submitted alone at
+ * once: nothing open on the stream's lane, no cuvk_submit_hold, nothing
+ * of the lane in flight.  Then every earlier submission of the lane has
+ * completed, so no command buffer of the lane's pool is pending, and the
+ * caller may, before anything else is recorded, submit one with
+ * cuvk_submit_prerecorded instead of recording into a batch.  Such a
+ * buffer comes from cuvk_submit_cmd_alloc (the lane's pool: it goes with
+ * the context, or earlier with cuvk_submit_cmd_free when not pending),
+ * is recorded without ONE_TIME_SUBMIT, and ends with
+ * cuvk_submit_record_end, the barrier every batch ends with.  *point
+ * receives the point it signals.  Lock held for all. */
+CUresult cuvk_submit_alone(struct cuvk_context *ctx, struct cuvk_stream *stream, bool *alone, uint32_t *lane);
+CUresult cuvk_submit_cmd_alloc(struct cuvk_context *ctx, uint32_t lane, VkCommandBuffer *cmd);
+void cuvk_submit_cmd_free(struct cuvk_context *ctx, uint32_t lane, VkCommandBuffer cmd);
+void cuvk_submit_record_end(struct cuvk_context *ctx, uint32_t lane, VkCommandBuffer cmd);
+CUresult cuvk_submit_prerecorded(struct cuvk_context *ctx, struct cuvk_stream *stream, uint32_t lane,
+                                 VkCommandBuffer cmd, uint64_t *point);
 
 /* Called after the command is recorded: submits now when the lane is
  * idle or the batch is full. */

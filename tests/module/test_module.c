@@ -1090,6 +1090,245 @@ case_shared_atomics64(void)
    drv_test_teardown();
 }
 
+/* kernel.reuse: a launch the host waits for goes alone to an idle lane,
+ * and cuvk submits again the command buffer it recorded for the same
+ * launch, its arguments rewritten in the buffer's own parameter slot
+ * (docs/design.md, "A launch's command buffer, recorded once").  Each
+ * launch has new arguments, and every result is checked, so a stale slot,
+ * a buffer submitted with another launch's push constants or one recorded
+ * for a module since unloaded shows as wrong words (or a validation
+ * message).  Interleaved: a second kernel, launches that go together
+ * (not alone), allocations and frees (pinned memory changes the host
+ * ranges the push constants count), unloads and loads of the module, and
+ * threads on streams of their own, each lane's buffers apart (with
+ * CUVK_LANES=4, kernel.reuse.lanes4). */
+static const char reuse_ptx[] =
+   ".version 8.0\n.target sm_75\n.address_size 64\n"
+   /* out[i] = a * i + b over the grid */
+   ".visible .entry affine(.param .u64 out, .param .u32 a, .param .u32 b)\n"
+   "{\n"
+   "   .reg .b32 %r<8>;\n"
+   "   .reg .b64 %rd<4>;\n"
+   "   ld.param.u64 %rd1, [out];\n"
+   "   ld.param.u32 %r1, [a];\n"
+   "   ld.param.u32 %r2, [b];\n"
+   "   mov.u32 %r3, %ctaid.x;  mov.u32 %r4, %ntid.x;  mov.u32 %r5, %tid.x;\n"
+   "   mad.lo.u32 %r6, %r3, %r4, %r5;\n"
+   "   mad.lo.u32 %r7, %r1, %r6, %r2;\n"
+   "   mul.wide.u32 %rd2, %r6, 4;\n"
+   "   add.s64 %rd3, %rd1, %rd2;\n"
+   "   st.global.u32 [%rd3], %r7;\n"
+   "   ret;\n"
+   "}\n"
+   /* out[i] += c over the grid */
+   ".visible .entry bump(.param .u64 out, .param .u32 c)\n"
+   "{\n"
+   "   .reg .b32 %r<8>;\n"
+   "   .reg .b64 %rd<4>;\n"
+   "   ld.param.u64 %rd1, [out];\n"
+   "   ld.param.u32 %r1, [c];\n"
+   "   mov.u32 %r3, %ctaid.x;  mov.u32 %r4, %ntid.x;  mov.u32 %r5, %tid.x;\n"
+   "   mad.lo.u32 %r6, %r3, %r4, %r5;\n"
+   "   mul.wide.u32 %rd2, %r6, 4;\n"
+   "   add.s64 %rd3, %rd1, %rd2;\n"
+   "   ld.global.u32 %r7, [%rd3];\n"
+   "   add.u32 %r7, %r7, %r1;\n"
+   "   st.global.u32 [%rd3], %r7;\n"
+   "   ret;\n"
+   "}\n";
+
+#define REUSE_WORDS 256u
+
+struct reuse_kernels {
+   CUmodule mod;
+   CUfunction affine, bump;
+};
+
+static void
+reuse_load(struct reuse_kernels *k)
+{
+   OK(cuModuleLoadData(&k->mod, reuse_ptx));
+   OK(cuModuleGetFunction(&k->affine, k->mod, "affine"));
+   OK(cuModuleGetFunction(&k->bump, k->mod, "bump"));
+}
+
+/* After waiting for stream: the first n words of out (device memory, or
+ * host memory when host is given) are a * i + b, the others up to
+ * REUSE_WORDS still 0xffffffff when tail is set. */
+static int
+reuse_check(CUstream stream, CUdeviceptr out, const unsigned *host, unsigned n, bool tail, unsigned a,
+            unsigned b, const char *what, unsigned round)
+{
+   unsigned got[REUSE_WORDS];
+   if (host) {
+      OK(cuStreamSynchronize(stream));
+      memcpy(got, host, sizeof(got));
+   } else {
+      OK(cuMemcpyDtoHAsync(got, out, sizeof(got), stream));
+      OK(cuStreamSynchronize(stream));
+   }
+   unsigned bad = 0, first = 0;
+   for (unsigned i = 0; i < REUSE_WORDS; i++) {
+      unsigned want = i < n ? a * i + b : got[i];
+      if (i >= n && tail)
+         want = 0xffffffffu;
+      if (got[i] != want && !bad++)
+         first = i;
+   }
+   if (bad)
+      fprintf(stderr, "%s, round %u: %u of %u words wrong (word %u: %u, want %u)\n", what, round, bad,
+              REUSE_WORDS, first, got[first], first < n ? a * first + b : 0xffffffffu);
+   CHECK(bad == 0);
+   return bad == 0;
+}
+
+/* rounds launches of affine (and now and then bump) on stream, each with
+ * arguments of its own and waited for, into out or host memory. */
+static void
+reuse_rounds(struct reuse_kernels *k, CUstream stream, CUdeviceptr out, CUdeviceptr hout, unsigned *host,
+             unsigned rounds, unsigned seed, bool churn)
+{
+   for (unsigned r = 0; r < rounds && !cuvk_test_failures(); r++) {
+      unsigned a = seed * 7919u + r * 3u + 1u, b = r * 1000003u + seed;
+      /* Four blocks of 64 most of the time; now and then two blocks of
+       * 128 (another pipeline), or two of 64 (the same pipeline, another
+       * grid: the words past the grid must stay as they were), and the
+       * host memory as the target. */
+      unsigned grid = r % 7 == 3 || r % 9 == 4 ? 2 : 4, block = r % 7 == 3 ? 128 : 64, n = grid * block;
+      bool to_host = hout && r % 5 == 1, tail = n < REUSE_WORDS;
+      CUdeviceptr dst = to_host ? hout : out;
+      unsigned *hdst = to_host ? host : NULL;
+      if (tail && to_host)
+         memset(host, 0xff, REUSE_WORDS * sizeof(unsigned));
+      else if (tail)
+         OK(cuMemsetD32Async(out, 0xffffffffu, REUSE_WORDS, stream));
+      void *params[] = {&dst, &a, &b};
+      OK(cuLaunchKernel(k->affine, grid, 1, 1, block, 1, 1, 0, stream, params, NULL));
+      if (r % 11 == 5) {
+         /* Not alone: a second launch behind the first, recorded into a
+          * batch as usual. */
+         unsigned c = r;
+         void *bump_params[] = {&dst, &c};
+         OK(cuLaunchKernel(k->bump, grid, 1, 1, block, 1, 1, 0, stream, bump_params, NULL));
+         b += c;
+      }
+      if (!reuse_check(stream, dst, hdst, n, tail, a, b, "affine", r))
+         return;
+      if (r % 13 == 8) {
+         /* bump alone, then affine's buffer again. */
+         unsigned c = 17;
+         void *bump_params[] = {&dst, &c};
+         OK(cuLaunchKernel(k->bump, grid, 1, 1, block, 1, 1, 0, stream, bump_params, NULL));
+         if (!reuse_check(stream, dst, hdst, n, tail, a, b + c, "bump", r))
+            return;
+      }
+      if (churn && r % 97 == 40) {
+         /* Allocations come and go.  New pinned memory adds a host range,
+          * which the recorded push constants count: the same launch into
+          * it must not take the buffer recorded with one range fewer. */
+         CUdeviceptr tmp, pdev;
+         unsigned *pinned;
+         OK(cuMemAlloc(&tmp, 1 << 20));
+         OK(cuMemHostAlloc((void **)&pinned, REUSE_WORDS * sizeof(unsigned), CU_MEMHOSTALLOC_DEVICEMAP));
+         OK(cuMemHostGetDevicePointer(&pdev, pinned, 0));
+         memset(pinned, 0xff, REUSE_WORDS * sizeof(unsigned));
+         void *pinned_params[] = {&pdev, &a, &b};
+         OK(cuLaunchKernel(k->affine, grid, 1, 1, block, 1, 1, 0, stream, pinned_params, NULL));
+         if (!reuse_check(stream, pdev, pinned, n, tail, a, b, "affine into new pinned memory", r))
+            return;
+         OK(cuMemFree(tmp));
+         OK(cuMemFreeHost(pinned));
+         OK(cuLaunchKernel(k->affine, grid, 1, 1, block, 1, 1, 0, stream, params, NULL));
+         if (!reuse_check(stream, dst, hdst, n, false, a, b, "affine after frees", r))
+            return;
+      }
+      if (churn && r % 331 == 100) {
+         /* Unloaded with nothing queued, and loaded again: the module
+          * and its pipelines are freed at once, and the new ones may
+          * have the same addresses and handles, which must still not
+          * find the buffers recorded for the old. */
+         OK(cuStreamSynchronize(stream));
+         OK(cuModuleUnload(k->mod));
+         reuse_load(k);
+      }
+      if (churn && r % 331 == 200) {
+         /* Unloaded while its last launch may still be queued; the
+          * next module's kernels get buffers of their own. */
+         OK(cuLaunchKernel(k->affine, grid, 1, 1, block, 1, 1, 0, stream, params, NULL));
+         OK(cuModuleUnload(k->mod));
+         reuse_load(k);
+      }
+   }
+}
+
+struct reuse_thread {
+   CUcontext ctx;
+   unsigned seed, rounds;
+};
+
+static void *
+reuse_thread_main(void *data)
+{
+   struct reuse_thread *t = data;
+   OK(cuCtxSetCurrent(t->ctx));
+   struct reuse_kernels k;
+   reuse_load(&k);
+   CUstream stream;
+   OK(cuStreamCreate(&stream, t->seed % 2 ? CU_STREAM_NON_BLOCKING : CU_STREAM_DEFAULT));
+   CUdeviceptr out, hout;
+   unsigned *host;
+   OK(cuMemAlloc(&out, REUSE_WORDS * sizeof(unsigned)));
+   OK(cuMemHostAlloc((void **)&host, REUSE_WORDS * sizeof(unsigned), CU_MEMHOSTALLOC_DEVICEMAP));
+   OK(cuMemHostGetDevicePointer(&hout, host, 0));
+   reuse_rounds(&k, stream, out, hout, host, t->rounds, t->seed, t->seed == 1);
+   OK(cuStreamDestroy(stream));
+   OK(cuMemFree(out));
+   OK(cuMemFreeHost(host));
+   OK(cuModuleUnload(k.mod));
+   OK(cuCtxSetCurrent(NULL));
+   return NULL;
+}
+
+static void
+case_reuse(void)
+{
+   CUcontext ctx = drv_test_setup(NULL);
+   unsigned rounds = 2000;
+   const char *env = getenv("CUVK_REUSE_ROUNDS");
+   if (env)
+      rounds = (unsigned)atoi(env);
+
+   /* One thread, the legacy stream, with every kind of churn. */
+   struct reuse_kernels k;
+   reuse_load(&k);
+   CUdeviceptr out, hout;
+   unsigned *host;
+   OK(cuMemAlloc(&out, REUSE_WORDS * sizeof(unsigned)));
+   OK(cuMemHostAlloc((void **)&host, REUSE_WORDS * sizeof(unsigned), CU_MEMHOSTALLOC_DEVICEMAP));
+   OK(cuMemHostGetDevicePointer(&hout, host, 0));
+   reuse_rounds(&k, NULL, out, hout, host, rounds, 0, true);
+
+   /* Four threads on streams of their own (lanes of their own with
+    * CUVK_LANES=4), modules of their own, one of them churning, while
+    * this one keeps launching on the legacy stream, which waits for the
+    * blocking ones. */
+   enum { THREADS = 4 };
+   pthread_t threads[THREADS];
+   struct reuse_thread t[THREADS];
+   for (unsigned i = 0; i < THREADS; i++) {
+      t[i] = (struct reuse_thread){.ctx = ctx, .seed = i + 1, .rounds = rounds / 4};
+      CHECK(pthread_create(&threads[i], NULL, reuse_thread_main, &t[i]) == 0);
+   }
+   reuse_rounds(&k, NULL, out, 0, NULL, rounds / 4, 9, false);
+   for (unsigned i = 0; i < THREADS; i++)
+      pthread_join(threads[i], NULL);
+
+   OK(cuMemFree(out));
+   OK(cuMemFreeHost(host));
+   OK(cuModuleUnload(k.mod));
+   drv_test_teardown();
+}
+
 static const struct {
    const char *name;
    void (*fn)(void);
@@ -1110,6 +1349,7 @@ static const struct {
    {"kernel.wild_pointer", case_wild_pointer},
    {"module.unload_loop", case_unload_loop},
    {"module.unload_race", case_unload_race},
+   {"kernel.reuse", case_reuse},
 };
 
 int
