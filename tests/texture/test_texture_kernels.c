@@ -413,6 +413,114 @@ texture_pitch2d(CUdeviceptr p, unsigned w, unsigned h, CUarray_format f, unsigne
    return t;
 }
 
+/* W x H texels of format f, ch channels, in an array or in pitched
+ * memory: the cases that sample both alike. */
+struct texels {
+   CUarray array;
+   CUdeviceptr pitched;
+   CUarray_format f;
+   unsigned ch;
+};
+
+/* The texels of data (rows of W texels of elem bytes) in pitched memory
+ * where pitch, else in an array. */
+static struct texels
+texels_make(bool pitch, CUarray_format f, unsigned ch, const void *data, size_t elem)
+{
+   struct texels s = {.f = f, .ch = ch};
+   if (pitch)
+      s.pitched = pitched(data, W * elem, H);
+   else
+      s.array = array2d(W, H, f, ch, 0, data, elem);
+   return s;
+}
+
+/* A point-sampling texture of s, clamping, with flags. */
+static CUtexObject
+texels_texture(const struct texels *s, unsigned flags)
+{
+   if (s->pitched)
+      return texture_pitch2d(s->pitched, W, H, s->f, s->ch, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, flags,
+                             NULL);
+   return texture(s->array, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, flags);
+}
+
+static void
+texels_free(struct texels *s)
+{
+   if (s->pitched)
+      OK(cuMemFree(s->pitched));
+   if (s->array)
+      OK(cuArrayDestroy(s->array));
+}
+
+/* What kernel name (tex2d_uchar4, tex2d_int: arguments t, out, w, h)
+ * reads from each of the W x H texels of t: size bytes. */
+static void
+sample_raw(const char *name, CUtexObject t, void *got, size_t size)
+{
+   int w = W, h = H;
+   CUdeviceptr out;
+   OK(cuMemAlloc(&out, size));
+   void *args[] = {&t, &out, &w, &h};
+   launch(kernel(name), W, H, 1, args);
+   OK(cuMemcpyDtoH(got, out, size));
+   OK(cuMemFree(out));
+}
+
+/* What tex2d_float4 reads at the centre of each of the W x H texels of
+ * t. */
+static void
+sample_float4(CUtexObject t, float got[H][W][4])
+{
+   int w = W, h = H;
+   float scale = 1, shift = 0.5f;
+   CUdeviceptr out;
+   OK(cuMemAlloc(&out, sizeof(float) * 4 * W * H));
+   void *args[] = {&t, &out, &w, &h, &scale, &shift};
+   launch(kernel("tex2d_float4"), W, H, 1, args);
+   OK(cuMemcpyDtoH(got, out, sizeof(float) * 4 * W * H));
+   OK(cuMemFree(out));
+}
+
+/* 8-bit RGBA texels as integers and as normalised floats, and 32-bit
+ * signed integers, point-sampled from an array or, where pitch, pitched
+ * memory. */
+static void
+read_modes(bool pitch)
+{
+   uint8_t px[H][W][4];
+   for (int y = 0; y < H; y++)
+      for (int x = 0; x < W; x++)
+         for (int c = 0; c < 4; c++)
+            px[y][x][c] = (uint8_t)(y * 40 + x * 7 + c * 50);
+   struct texels s = texels_make(pitch, CU_AD_FORMAT_UNSIGNED_INT8, 4, px, 4);
+   CUtexObject t = texels_texture(&s, CU_TRSF_READ_AS_INTEGER);
+   uint8_t got8[H][W][4];
+   sample_raw("tex2d_uchar4", t, got8, sizeof(got8));
+   CHECK(memcmp(got8, px, sizeof(px)) == 0);
+   OK(cuTexObjectDestroy(t));
+
+   t = texels_texture(&s, 0);
+   float gotf[H][W][4];
+   sample_float4(t, gotf);
+   expect_unorm8x4(gotf, px, "normalised");
+   OK(cuTexObjectDestroy(t));
+   texels_free(&s);
+
+   int32_t ints[H][W];
+   for (int y = 0; y < H; y++)
+      for (int x = 0; x < W; x++)
+         ints[y][x] = (y - 3) * 1000003 + x * -7;
+   s = texels_make(pitch, CU_AD_FORMAT_SIGNED_INT32, 1, ints, 4);
+   t = texels_texture(&s, 0);
+   int32_t goti[H][W];
+   sample_raw("tex2d_int", t, goti, sizeof(goti));
+   CHECK(memcmp(goti, ints, sizeof(ints)) == 0);
+   OK(cuTexObjectDestroy(t));
+   texels_free(&s);
+}
+
 /* Pitched memory's border colour (the array's is Vulkan's transparent
  * black: only the standard colours are there). */
 static const float pitch_border[4] = {100.0f, 101.0f, 102.0f, 103.0f};
@@ -577,39 +685,16 @@ case_linear(void)
    OK(cuArrayDestroy(a));
 }
 
-/* 8-bit texels read as integers and as normalised floats; 32-bit signed
- * integers. */
+/* read_modes over arrays; 8- and 16-bit integers of one and two
+ * channels as normalised floats; a float2 array's missing channels. */
 static void
 case_read_modes(void)
 {
-   uint8_t px[H][W][4];
-   for (int y = 0; y < H; y++)
-      for (int x = 0; x < W; x++)
-         for (int c = 0; c < 4; c++)
-            px[y][x][c] = (uint8_t)(y * 40 + x * 7 + c * 50);
-   CUarray a = array2d(W, H, CU_AD_FORMAT_UNSIGNED_INT8, 4, 0, px, 4);
-   int w = W, h = H;
-   CUdeviceptr out;
-   OK(cuMemAlloc(&out, sizeof(float) * 4 * W * H));
-
-   CUtexObject t = texture(a, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, CU_TRSF_READ_AS_INTEGER);
-   void *args[] = {&t, &out, &w, &h};
-   launch(kernel("tex2d_uchar4"), W, H, 1, args);
-   uint8_t got8[H][W][4];
-   OK(cuMemcpyDtoH(got8, out, sizeof(got8)));
-   CHECK(memcmp(got8, px, sizeof(px)) == 0);
-   OK(cuTexObjectDestroy(t));
-
-   t = texture(a, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, 0);
-   float scale = 1, shift = 0.5f;
-   void *fargs[] = {&t, &out, &w, &h, &scale, &shift};
-   launch(kernel("tex2d_float4"), W, H, 1, fargs);
+   read_modes(false);
+   CUarray a;
+   CUtexObject t;
    float gotf[H][W][4];
    double want[H][W][4];
-   OK(cuMemcpyDtoH(gotf, out, sizeof(gotf)));
-   expect_unorm8x4(gotf, px, "normalised");
-   OK(cuTexObjectDestroy(t));
-   OK(cuArrayDestroy(a));
 
    /* One- and two-byte texels as normalised floats, CUDA's default read
     * mode: the texture views the array's R8_UINT or R16_SINT image as
@@ -627,8 +712,7 @@ case_read_modes(void)
       a = pass == 0 ? array2d(W, H, CU_AD_FORMAT_UNSIGNED_INT8, 1, 0, gray, 1)
                     : array2d(W, H, CU_AD_FORMAT_SIGNED_INT16, 1, 0, s16, 2);
       t = texture(a, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, 0);
-      launch(kernel("tex2d_float4"), W, H, 1, fargs);
-      OK(cuMemcpyDtoH(gotf, out, sizeof(gotf)));
+      sample_float4(t, gotf);
       for (int y = 0; y < H; y++) {
          for (int x = 0; x < W; x++) {
             float red = pass == 0 ? gray[y][x] / 255.0f : fmaxf(s16[y][x] / 32767.0f, -1.0f);
@@ -641,20 +725,6 @@ case_read_modes(void)
       OK(cuTexObjectDestroy(t));
       OK(cuArrayDestroy(a));
    }
-
-   int32_t ints[H][W];
-   for (int y = 0; y < H; y++)
-      for (int x = 0; x < W; x++)
-         ints[y][x] = (y - 3) * 1000003 + x * -7;
-   a = array2d(W, H, CU_AD_FORMAT_SIGNED_INT32, 1, 0, ints, 4);
-   t = texture(a, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, 0);
-   void *iargs[] = {&t, &out, &w, &h};
-   launch(kernel("tex2d_int"), W, H, 1, iargs);
-   int32_t goti[H][W];
-   OK(cuMemcpyDtoH(goti, out, sizeof(goti)));
-   CHECK(memcmp(goti, ints, sizeof(ints)) == 0);
-   OK(cuTexObjectDestroy(t));
-   OK(cuArrayDestroy(a));
 
    /* 1- and 2-byte texels read as normalised floats (a UNORM or SNORM
     * view of the array's integer image): u8 x1, s8 x2, s16 x1.  Missing
@@ -683,8 +753,7 @@ case_read_modes(void)
                memcpy(&packed[(y * W + x) * ch * bytes], raw[y][x], ch * bytes);
          a = array2d(W, H, narrow[k].f, ch, 0, packed, ch * bytes);
          t = texture(a, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, 0);
-         launch(kernel("tex2d_float4"), W, H, 1, fargs);
-         OK(cuMemcpyDtoH(gotf, out, sizeof(gotf)));
+         sample_float4(t, gotf);
          for (int y = 0; y < H; y++) {
             for (int x = 0; x < W; x++) {
                for (unsigned c = 0; c < 4; c++) {
@@ -715,8 +784,7 @@ case_read_modes(void)
             two[y][x][c] = (float)(y * 10 + x) + 0.5f * (float)c;
    a = array2d(W, H, CU_AD_FORMAT_FLOAT, 2, 0, two, 8);
    t = texture(a, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, 0);
-   launch(kernel("tex2d_float4"), W, H, 1, fargs);
-   OK(cuMemcpyDtoH(gotf, out, sizeof(gotf)));
+   sample_float4(t, gotf);
    for (int y = 0; y < H; y++)
       for (int x = 0; x < W; x++)
          for (int c = 0; c < 4; c++)
@@ -724,7 +792,6 @@ case_read_modes(void)
    expect_floats(&texels4, &gotf[0][0][0], &want[0][0][0], EXACT, "float2");
    OK(cuTexObjectDestroy(t));
    OK(cuArrayDestroy(a));
-   OK(cuMemFree(out));
 }
 
 /* Handles loaded from a device array, different across the lanes of a
@@ -1013,55 +1080,10 @@ case_pitch2d_linear(void)
                linear_reference);
 }
 
-/* Pitched 8-bit texels as integers and as normalised floats, and 32-bit
- * signed integers, point-sampled. */
 static void
 case_pitch2d_read_modes(void)
 {
-   uint8_t px[H][W][4];
-   for (int y = 0; y < H; y++)
-      for (int x = 0; x < W; x++)
-         for (int c = 0; c < 4; c++)
-            px[y][x][c] = (uint8_t)(y * 40 + x * 7 + c * 50);
-   CUdeviceptr p = pitched(px, sizeof(px[0]), H);
-   int w = W, h = H;
-   CUdeviceptr out;
-   OK(cuMemAlloc(&out, sizeof(float) * 4 * W * H));
-   CUtexObject t = texture_pitch2d(p, W, H, CU_AD_FORMAT_UNSIGNED_INT8, 4, CU_TR_ADDRESS_MODE_CLAMP,
-                                   CU_TR_FILTER_MODE_POINT, CU_TRSF_READ_AS_INTEGER, NULL);
-   void *args[] = {&t, &out, &w, &h};
-   launch(kernel("tex2d_uchar4"), W, H, 1, args);
-   uint8_t got8[H][W][4];
-   OK(cuMemcpyDtoH(got8, out, sizeof(got8)));
-   CHECK(memcmp(got8, px, sizeof(px)) == 0);
-   OK(cuTexObjectDestroy(t));
-
-   t = texture_pitch2d(p, W, H, CU_AD_FORMAT_UNSIGNED_INT8, 4, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, 0,
-                       NULL);
-   float scale = 1, shift = 0.5f;
-   void *fargs[] = {&t, &out, &w, &h, &scale, &shift};
-   launch(kernel("tex2d_float4"), W, H, 1, fargs);
-   float gotf[H][W][4];
-   OK(cuMemcpyDtoH(gotf, out, sizeof(gotf)));
-   expect_unorm8x4(gotf, px, "normalised");
-   OK(cuTexObjectDestroy(t));
-   OK(cuMemFree(p));
-
-   int32_t ints[H][W];
-   for (int y = 0; y < H; y++)
-      for (int x = 0; x < W; x++)
-         ints[y][x] = (y - 3) * 1000003 + x * -7;
-   p = pitched(ints, sizeof(ints[0]), H);
-   t = texture_pitch2d(p, W, H, CU_AD_FORMAT_SIGNED_INT32, 1, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, 0,
-                       NULL);
-   void *iargs[] = {&t, &out, &w, &h};
-   launch(kernel("tex2d_int"), W, H, 1, iargs);
-   int32_t goti[H][W];
-   OK(cuMemcpyDtoH(goti, out, sizeof(goti)));
-   CHECK(memcmp(goti, ints, sizeof(ints)) == 0);
-   OK(cuTexObjectDestroy(t));
-   OK(cuMemFree(p));
-   OK(cuMemFree(out));
+   read_modes(true);
 }
 
 static float
@@ -2001,27 +2023,19 @@ views_formats(void)
       for (int x = 0; x < W; x++)
          for (int c = 0; c < 4; c++)
             px[y][x][c] = (uint8_t)(y * 40 + x * 7 + c * 50 + 3);
-   int w = W, h = H;
-   float scale = 1, shift = 0.5f;
-   CUdeviceptr out;
-   OK(cuMemAlloc(&out, sizeof(float) * 4 * W * H));
 
    CUarray a = array2d(W, H, CU_AD_FORMAT_UNSIGNED_INT8, 4, 0, px, 4);
    CUtexObject t = format_view(a, CU_RES_VIEW_FORMAT_SINT_1X32, W, H);
-   void *iargs[] = {&t, &out, &w, &h};
-   launch(kernel("tex2d_int"), W, H, 1, iargs);
    int32_t goti[H][W];
-   OK(cuMemcpyDtoH(goti, out, sizeof(goti)));
+   sample_raw("tex2d_int", t, goti, sizeof(goti));
    CHECK(memcmp(goti, px, sizeof(goti)) == 0);   /* little-endian words of the bytes */
    OK(cuTexObjectDestroy(t));
    OK(cuArrayDestroy(a));
 
    a = array2d(W, H, CU_AD_FORMAT_SIGNED_INT32, 1, 0, px, 4);
    t = format_view(a, CU_RES_VIEW_FORMAT_UINT_4X8, W, H);
-   void *fargs[] = {&t, &out, &w, &h, &scale, &shift};
-   launch(kernel("tex2d_float4"), W, H, 1, fargs);
    float gotf[H][W][4];
-   OK(cuMemcpyDtoH(gotf, out, sizeof(gotf)));
+   sample_float4(t, gotf);
    expect_unorm8x4(gotf, px, "UINT_4X8 view");
    OK(cuTexObjectDestroy(t));
    OK(cuArrayDestroy(a));
@@ -2033,8 +2047,7 @@ views_formats(void)
    a = array2d(W, H, CU_AD_FORMAT_UNSIGNED_INT8, 1, 0, bytes, 1);
    for (int signed_view = 0; signed_view < 2; signed_view++) {
       t = format_view(a, signed_view ? CU_RES_VIEW_FORMAT_SINT_1X8 : CU_RES_VIEW_FORMAT_NONE, W, H);
-      launch(kernel("tex2d_float4"), W, H, 1, fargs);
-      OK(cuMemcpyDtoH(gotf, out, sizeof(gotf)));
+      sample_float4(t, gotf);
       double want[H][W][4];
       for (int y = 0; y < H; y++)
          for (int x = 0; x < W; x++) {
@@ -2047,7 +2060,6 @@ views_formats(void)
       OK(cuTexObjectDestroy(t));
    }
    OK(cuArrayDestroy(a));
-   OK(cuMemFree(out));
 }
 
 static void
