@@ -364,11 +364,6 @@ fill_src(void)
             src4[y][x][c] = (float)(y * 100 + x * 10 + c) + 0.25f;
 }
 
-/* The W x H RGBA float texels of src4 as an array or as pitched memory,
- * sampled with each texture description. */
-static CUarray src_array;
-static CUdeviceptr src_pitched;
-
 #define PITCH 512
 
 static CUdeviceptr
@@ -452,6 +447,7 @@ texels_free(struct texels *s)
       OK(cuMemFree(s->pitched));
    if (s->array)
       OK(cuArrayDestroy(s->array));
+   *s = (struct texels){0};
 }
 
 /* What kernel name (tex2d_uchar4, tex2d_int: arguments t, out, w, h)
@@ -521,6 +517,10 @@ read_modes(bool pitch)
    texels_free(&s);
 }
 
+/* The W x H RGBA float texels of src4 as an array or as pitched memory,
+ * sampled with each texture description. */
+static struct texels src_texels;
+
 /* Pitched memory's border colour (the array's is Vulkan's transparent
  * black: only the standard colours are there). */
 static const float pitch_border[4] = {100.0f, 101.0f, 102.0f, 103.0f};
@@ -528,9 +528,9 @@ static const float pitch_border[4] = {100.0f, 101.0f, 102.0f, 103.0f};
 static CUtexObject
 src_texture(CUaddress_mode mode, CUfilter_mode filter, unsigned flags)
 {
-   if (src_pitched)
-      return texture_pitch2d(src_pitched, W, H, CU_AD_FORMAT_FLOAT, 4, mode, filter, flags, pitch_border);
-   return texture(src_array, mode, filter, flags);
+   if (src_texels.pitched)
+      return texture_pitch2d(src_texels.pitched, W, H, CU_AD_FORMAT_FLOAT, 4, mode, filter, flags, pitch_border);
+   return texture(src_texels.array, mode, filter, flags);
 }
 
 static float
@@ -538,7 +538,7 @@ src_texel(int x, int y, int c, CUaddress_mode mode)
 {
    int ix = address(x, W, mode), iy = address(y, H, mode);
    if (ix < 0 || iy < 0)
-      return src_pitched ? pitch_border[c] : 0.0f;
+      return src_texels.pitched ? pitch_border[c] : 0.0f;
    return src4[iy][ix][c];
 }
 
@@ -546,21 +546,7 @@ static void
 src_make(bool pitch)
 {
    fill_src();
-   if (pitch)
-      src_pitched = pitched(src4, sizeof(src4[0]), H);
-   else
-      src_array = array2d(W, H, CU_AD_FORMAT_FLOAT, 4, 0, src4, 16);
-}
-
-static void
-src_free(void)
-{
-   if (src_pitched)
-      OK(cuMemFree(src_pitched));
-   if (src_array)
-      OK(cuArrayDestroy(src_array));
-   src_pitched = 0;
-   src_array = NULL;
+   src_texels = texels_make(pitch, CU_AD_FORMAT_FLOAT, 4, src4, 16);
 }
 
 /* The sweep of point_modes and pitch2d_linear: tex2d_float4 over the
@@ -609,7 +595,7 @@ sweep_modes(bool pitch, CUfilter_mode filter, float texel_scale, float texel_shi
    OK(cuMemFree(out));
    free(out_h);
    free(want);
-   src_free();
+   texels_free(&src_texels);
 }
 
 /* Point filtering: the texel the coordinate is in. */
