@@ -74,17 +74,12 @@ copy_array(CUarray a, const void *up, void *down, size_t row, size_t h, size_t d
       OK(cuMemcpy3D(&c));
       return;
    }
-   CUDA_MEMCPY2D c2 = {0};
-   c2.srcMemoryType = c.srcMemoryType;
-   c2.srcHost = c.srcHost;
-   c2.srcArray = c.srcArray;
-   c2.srcPitch = c.srcPitch;
-   c2.dstMemoryType = c.dstMemoryType;
-   c2.dstArray = c.dstArray;
-   c2.dstHost = c.dstHost;
-   c2.dstPitch = c.dstPitch;
-   c2.WidthInBytes = row;
-   c2.Height = h;
+   /* The same copy without the third dimension. */
+   CUDA_MEMCPY2D c2 = {
+      .srcMemoryType = c.srcMemoryType, .srcHost = c.srcHost, .srcArray = c.srcArray, .srcPitch = c.srcPitch,
+      .dstMemoryType = c.dstMemoryType, .dstHost = c.dstHost, .dstArray = c.dstArray, .dstPitch = c.dstPitch,
+      .WidthInBytes = row, .Height = h,
+   };
    OK(cuMemcpy2D(&c2));
 }
 
@@ -210,36 +205,21 @@ static const struct tol EXACT = {0, 0, NULL};
  * counted. */
 #define SHOWN 5
 
-/* One comparison: the case named by what, its mismatches counted. */
-struct compare {
-   char what[160];
-   const struct grid *g;
-   unsigned bad;
-};
-
-static void
-compare_begin(struct compare *cmp, const struct grid *g, const char *fmt, va_list args)
+/* Mismatch number bad (from 0) of a comparison, at value i of grid g:
+ * the first few are printed, the case (what), where, then the values as
+ * fmt writes them. */
+static void __attribute__((format(printf, 5, 6)))
+mismatch(const char *what, const struct grid *g, unsigned bad, size_t i, const char *fmt, ...)
 {
-   vsnprintf(cmp->what, sizeof(cmp->what), fmt, args);
-   cmp->g = g;
-   cmp->bad = 0;
-}
-
-/* Counts a mismatch at value i and prints the first few: where it is,
- * then the values as the caller wrote them. */
-static void
-compare_miss(struct compare *cmp, size_t i, const char *fmt, ...)
-{
-   if (cmp->bad++ >= SHOWN)
+   if (bad >= SHOWN)
       return;
-   const struct grid *g = cmp->g;
    int c = (int)(i % (size_t)g->ch);
    i /= (size_t)g->ch;
    int x = (int)(i % (size_t)g->w) + g->x0;
    i /= (size_t)g->w;
    int y = g->h ? (int)(i % (size_t)g->h) : 0;
    int layer = g->h ? (int)(i / (size_t)g->h) : (int)i;
-   fprintf(stderr, "%s:", cmp->what);
+   fprintf(stderr, "%s:", what);
    if (g->layers > 1)
       fprintf(stderr, " layer %d", layer);
    if (g->h)
@@ -254,36 +234,38 @@ compare_miss(struct compare *cmp, size_t i, const char *fmt, ...)
    va_end(args);
 }
 
+/* The end of a comparison with bad mismatches. */
 static void
-compare_end(struct compare *cmp)
+compared(const char *what, const struct grid *g, unsigned bad)
 {
-   if (cmp->bad) {
-      fprintf(stderr, "%s: %u of %zu values differ\n", cmp->what, cmp->bad, grid_size(cmp->g));
+   if (bad) {
+      fprintf(stderr, "%s: %u of %zu values differ\n", what, bad, grid_size(g));
       failures++;
    }
 }
 
-/* Float results against their references within t; what (a printf
- * format) names the case in each mismatch printed. */
+/* Float results against their references within t; fmt (printf's) names
+ * the case in what is printed. */
 static void __attribute__((format(printf, 5, 6)))
-expect_floats(const struct grid *g, const float *got, const double *want, struct tol t, const char *what, ...)
+expect_floats(const struct grid *g, const float *got, const double *want, struct tol t, const char *fmt, ...)
 {
-   struct compare cmp;
+   char what[160];
    va_list args;
-   va_start(args, what);
-   compare_begin(&cmp, g, what, args);
+   va_start(args, fmt);
+   vsnprintf(what, sizeof(what), fmt, args);
    va_end(args);
+   unsigned bad = 0;
    for (size_t i = 0; i < grid_size(g); i++) {
       double tol = t.abs + t.rel * fabs(want[i]) + (t.each ? t.each[i] : 0.0);
       /* Written so that a NaN fails. */
       if (!(fabs(got[i] - want[i]) <= tol)) {
          if (tol > 0)
-            compare_miss(&cmp, i, " = %.9g, expected %.9g within %.3g\n", got[i], want[i], tol);
+            mismatch(what, g, bad++, i, " = %.9g, expected %.9g within %.3g\n", got[i], want[i], tol);
          else
-            compare_miss(&cmp, i, " = %.9g, expected %.9g\n", got[i], want[i]);
+            mismatch(what, g, bad++, i, " = %.9g, expected %.9g\n", got[i], want[i]);
       }
    }
-   compare_end(&cmp);
+   compared(what, g, bad);
 }
 
 /* Float results that must equal the texels ref, in g's shape. */
@@ -297,23 +279,24 @@ expect_texels(const struct grid *g, const float *got, const float *ref, const ch
    free(want);
 }
 
-/* Integer results of size bytes each (1, 2 or 4), the bits compared with
- * their references. */
+/* Integer results of size bytes each (1, 2 or 4: little-endian, as the
+ * host), the bits compared with their references. */
 static void __attribute__((format(printf, 5, 6)))
-expect_uints(const struct grid *g, const void *got, unsigned size, const uint32_t *want, const char *what, ...)
+expect_uints(const struct grid *g, const void *got, unsigned size, const uint32_t *want, const char *fmt, ...)
 {
-   struct compare cmp;
+   char what[160];
    va_list args;
-   va_start(args, what);
-   compare_begin(&cmp, g, what, args);
+   va_start(args, fmt);
+   vsnprintf(what, sizeof(what), fmt, args);
    va_end(args);
+   unsigned bad = 0;
    for (size_t i = 0; i < grid_size(g); i++) {
       uint32_t have = 0;
       memcpy(&have, (const uint8_t *)got + i * size, size);
       if (have != want[i])
-         compare_miss(&cmp, i, " = 0x%x, expected 0x%x\n", have, want[i]);
+         mismatch(what, g, bad++, i, " = 0x%x, expected 0x%x\n", have, want[i]);
    }
-   compare_end(&cmp);
+   compared(what, g, bad);
 }
 
 /* A texel index along one axis of n for texel coordinate x (floor of it)
