@@ -182,7 +182,7 @@ side_parse_linear(struct copy *c, struct side *s, const struct side_desc *d)
 
    struct cuvk_mem_span span;
    if (cuvk_mem_resolve(start, &span)) {
-      bool host_kind = span.kind == CUVK_MEM_HOST || span.kind == CUVK_MEM_REGISTERED;
+      bool host_kind = cuvk_mem_kind_is_host(span.kind);
       if (d->type == CU_MEMORYTYPE_HOST && !host_kind)
          return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: %s 0x%llx is device memory, given as host memory",
                            c->entry, s->name, (unsigned long long)start);

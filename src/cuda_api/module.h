@@ -46,6 +46,7 @@ struct cuvk_module {
    pthread_mutex_t lock;            /* cc and functions */
    struct cuvk_cc_module *cc;
    CUdeviceptr globals;             /* the variables, then the table; 0: none */
+   CUdeviceptr managed;             /* the __managed__ variables; 0: none */
    VkDeviceAddress table_address;   /* device address of the table */
    CUdeviceptr *global_ptrs;        /* each variable's CUdeviceptr */
    size_t global_count;
