@@ -218,6 +218,33 @@ check_filter(const CUDA_RESOURCE_DESC *res, const CUDA_TEXTURE_DESC *tex)
    return cudaSuccess;
 }
 
+/* What the calls that fill something in check first, in CUDA's order: a
+ * live context, then the pointer to fill (named as cuda_runtime_api.h
+ * names it). */
+static cudaError_t
+enter(const char *entry, const void *out, const char *name)
+{
+   cudaError_t err = cuvk_rt_context();
+   if (err == cudaSuccess && !out)
+      err = cuvk_rt_error(cudaErrorInvalidValue, "%s: %s is NULL", entry, name);
+   return err;
+}
+
+/* cudaGetTextureObjectResourceDesc and cudaGetSurfaceObjectResourceDesc:
+ * the driver's description (get) of the object, in the runtime's terms. */
+static cudaError_t
+get_resource_desc(const char *entry, struct cudaResourceDesc *res_desc,
+                  CUresult (*get)(CUDA_RESOURCE_DESC *, unsigned long long), unsigned long long object)
+{
+   CUDA_RESOURCE_DESC res;
+   cudaError_t err = enter(entry, res_desc, "pResDesc");
+   if (err == cudaSuccess)
+      err = cuvk_rt_from_cu(get(&res, object));
+   if (err == cudaSuccess)
+      resource_from_driver(&res, res_desc);
+   return cuvk_rt_return(err);
+}
+
 CUVK_EXPORT cudaError_t CUDARTAPI
 cudaCreateTextureObject(cudaTextureObject_t *tex_object, const struct cudaResourceDesc *res_desc,
                         const struct cudaTextureDesc *tex_desc, const struct cudaResourceViewDesc *view_desc)
@@ -225,12 +252,9 @@ cudaCreateTextureObject(cudaTextureObject_t *tex_object, const struct cudaResour
    CUDA_RESOURCE_DESC res;
    CUDA_TEXTURE_DESC tex;
    CUDA_RESOURCE_VIEW_DESC view;
-   cudaError_t err = cuvk_rt_context();
-   if (err != cudaSuccess)
-      return cuvk_rt_return(err);
-   if (!tex_object)
-      return cuvk_rt_return(cuvk_rt_error(cudaErrorInvalidValue, "cudaCreateTextureObject: pTexObject is NULL"));
-   err = resource_to_driver(res_desc, "cudaCreateTextureObject", &res);
+   cudaError_t err = enter("cudaCreateTextureObject", tex_object, "pTexObject");
+   if (err == cudaSuccess)
+      err = resource_to_driver(res_desc, "cudaCreateTextureObject", &res);
    if (err == cudaSuccess)
       err = texture_to_driver(tex_desc, &tex);
    if (err == cudaSuccess)
@@ -246,99 +270,65 @@ CUVK_EXPORT cudaError_t CUDARTAPI
 cudaDestroyTextureObject(cudaTextureObject_t tex_object)
 {
    cudaError_t err = cuvk_rt_context();
-   if (err != cudaSuccess)
-      return cuvk_rt_return(err);
-   return cuvk_rt_return_cu(cuTexObjectDestroy(tex_object));
+   if (err == cudaSuccess)
+      err = cuvk_rt_from_cu(cuTexObjectDestroy(tex_object));
+   return cuvk_rt_return(err);
 }
 
 CUVK_EXPORT cudaError_t CUDARTAPI
 cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *res_desc, cudaTextureObject_t tex_object)
 {
-   CUDA_RESOURCE_DESC res;
-   cudaError_t err = cuvk_rt_context();
-   if (err != cudaSuccess)
-      return cuvk_rt_return(err);
-   if (!res_desc)
-      return cuvk_rt_return(
-         cuvk_rt_error(cudaErrorInvalidValue, "cudaGetTextureObjectResourceDesc: pResDesc is NULL"));
-   CUresult r = cuTexObjectGetResourceDesc(&res, tex_object);
-   if (r != CUDA_SUCCESS)
-      return cuvk_rt_return_cu(r);
-   resource_from_driver(&res, res_desc);
-   return cudaSuccess;
+   return get_resource_desc("cudaGetTextureObjectResourceDesc", res_desc, cuTexObjectGetResourceDesc, tex_object);
 }
 
 CUVK_EXPORT cudaError_t CUDARTAPI
 cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *tex_desc, cudaTextureObject_t tex_object)
 {
    CUDA_TEXTURE_DESC tex;
-   cudaError_t err = cuvk_rt_context();
-   if (err != cudaSuccess)
-      return cuvk_rt_return(err);
-   if (!tex_desc)
-      return cuvk_rt_return(
-         cuvk_rt_error(cudaErrorInvalidValue, "cudaGetTextureObjectTextureDesc: pTexDesc is NULL"));
-   CUresult r = cuTexObjectGetTextureDesc(&tex, tex_object);
-   if (r != CUDA_SUCCESS)
-      return cuvk_rt_return_cu(r);
-   texture_from_driver(&tex, tex_desc);
-   return cudaSuccess;
+   cudaError_t err = enter("cudaGetTextureObjectTextureDesc", tex_desc, "pTexDesc");
+   if (err == cudaSuccess)
+      err = cuvk_rt_from_cu(cuTexObjectGetTextureDesc(&tex, tex_object));
+   if (err == cudaSuccess)
+      texture_from_driver(&tex, tex_desc);
+   return cuvk_rt_return(err);
 }
 
 CUVK_EXPORT cudaError_t CUDARTAPI
 cudaGetTextureObjectResourceViewDesc(struct cudaResourceViewDesc *view_desc, cudaTextureObject_t tex_object)
 {
    CUDA_RESOURCE_VIEW_DESC view;
-   cudaError_t err = cuvk_rt_context();
-   if (err != cudaSuccess)
-      return cuvk_rt_return(err);
-   if (!view_desc)
-      return cuvk_rt_return(
-         cuvk_rt_error(cudaErrorInvalidValue, "cudaGetTextureObjectResourceViewDesc: pResViewDesc is NULL"));
-   CUresult r = cuTexObjectGetResourceViewDesc(&view, tex_object);
-   if (r != CUDA_SUCCESS)
-      return cuvk_rt_return_cu(r);
-   view_from_driver(&view, view_desc);
-   return cudaSuccess;
+   cudaError_t err = enter("cudaGetTextureObjectResourceViewDesc", view_desc, "pResViewDesc");
+   if (err == cudaSuccess)
+      err = cuvk_rt_from_cu(cuTexObjectGetResourceViewDesc(&view, tex_object));
+   if (err == cudaSuccess)
+      view_from_driver(&view, view_desc);
+   return cuvk_rt_return(err);
 }
 
 CUVK_EXPORT cudaError_t CUDARTAPI
 cudaCreateSurfaceObject(cudaSurfaceObject_t *surf_object, const struct cudaResourceDesc *res_desc)
 {
    CUDA_RESOURCE_DESC res;
-   cudaError_t err = cuvk_rt_context();
-   if (err != cudaSuccess)
-      return cuvk_rt_return(err);
-   if (!surf_object)
-      return cuvk_rt_return(cuvk_rt_error(cudaErrorInvalidValue, "cudaCreateSurfaceObject: pSurfObject is NULL"));
-   err = resource_to_driver(res_desc, "cudaCreateSurfaceObject", &res);
-   if (err != cudaSuccess)
-      return cuvk_rt_return(err);
-   return cuvk_rt_return_cu(cuSurfObjectCreate(surf_object, &res));
+   cudaError_t err = enter("cudaCreateSurfaceObject", surf_object, "pSurfObject");
+   if (err == cudaSuccess)
+      err = resource_to_driver(res_desc, "cudaCreateSurfaceObject", &res);
+   if (err == cudaSuccess)
+      err = cuvk_rt_from_cu(cuSurfObjectCreate(surf_object, &res));
+   return cuvk_rt_return(err);
 }
 
 CUVK_EXPORT cudaError_t CUDARTAPI
 cudaDestroySurfaceObject(cudaSurfaceObject_t surf_object)
 {
    cudaError_t err = cuvk_rt_context();
-   if (err != cudaSuccess)
-      return cuvk_rt_return(err);
-   return cuvk_rt_return_cu(cuSurfObjectDestroy(surf_object));
+   if (err == cudaSuccess)
+      err = cuvk_rt_from_cu(cuSurfObjectDestroy(surf_object));
+   return cuvk_rt_return(err);
 }
 
 CUVK_EXPORT cudaError_t CUDARTAPI
 cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *res_desc, cudaSurfaceObject_t surf_object)
 {
-   CUDA_RESOURCE_DESC res;
-   cudaError_t err = cuvk_rt_context();
-   if (err != cudaSuccess)
-      return cuvk_rt_return(err);
-   if (!res_desc)
-      return cuvk_rt_return(
-         cuvk_rt_error(cudaErrorInvalidValue, "cudaGetSurfaceObjectResourceDesc: pResDesc is NULL"));
-   CUresult r = cuSurfObjectGetResourceDesc(&res, surf_object);
-   if (r != CUDA_SUCCESS)
-      return cuvk_rt_return_cu(r);
-   resource_from_driver(&res, res_desc);
-   return cudaSuccess;
+   return get_resource_desc("cudaGetSurfaceObjectResourceDesc", res_desc, cuSurfObjectGetResourceDesc,
+                            surf_object);
 }

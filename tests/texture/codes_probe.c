@@ -301,12 +301,20 @@ attribute(CUdevice_attribute attr)
 
 /* ---- Descriptions ------------------------------------------------------ */
 
+/* A resource description of type, everything else zero. */
 static CUDA_RESOURCE_DESC
-array_res(CUarray a)
+res_of(CUresourcetype type)
 {
    CUDA_RESOURCE_DESC rd;
    memset(&rd, 0, sizeof(rd));
-   rd.resType = CU_RESOURCE_TYPE_ARRAY;
+   rd.resType = type;
+   return rd;
+}
+
+static CUDA_RESOURCE_DESC
+array_res(CUarray a)
+{
+   CUDA_RESOURCE_DESC rd = res_of(CU_RESOURCE_TYPE_ARRAY);
    rd.res.array.hArray = a;
    return rd;
 }
@@ -314,9 +322,7 @@ array_res(CUarray a)
 static CUDA_RESOURCE_DESC
 mipmap_res(CUmipmappedArray m)
 {
-   CUDA_RESOURCE_DESC rd;
-   memset(&rd, 0, sizeof(rd));
-   rd.resType = CU_RESOURCE_TYPE_MIPMAPPED_ARRAY;
+   CUDA_RESOURCE_DESC rd = res_of(CU_RESOURCE_TYPE_MIPMAPPED_ARRAY);
    rd.res.mipmap.hMipmappedArray = m;
    return rd;
 }
@@ -324,9 +330,7 @@ mipmap_res(CUmipmappedArray m)
 static CUDA_RESOURCE_DESC
 linear_res(CUdeviceptr p, CUarray_format format, unsigned channels, size_t bytes)
 {
-   CUDA_RESOURCE_DESC rd;
-   memset(&rd, 0, sizeof(rd));
-   rd.resType = CU_RESOURCE_TYPE_LINEAR;
+   CUDA_RESOURCE_DESC rd = res_of(CU_RESOURCE_TYPE_LINEAR);
    rd.res.linear.devPtr = p;
    rd.res.linear.format = format;
    rd.res.linear.numChannels = channels;
@@ -340,9 +344,7 @@ static CUDA_RESOURCE_DESC
 pitch_res(CUdeviceptr p, CUarray_format format, unsigned channels)
 {
    size_t align = (size_t)attribute(CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT);
-   CUDA_RESOURCE_DESC rd;
-   memset(&rd, 0, sizeof(rd));
-   rd.resType = CU_RESOURCE_TYPE_PITCH2D;
+   CUDA_RESOURCE_DESC rd = res_of(CU_RESOURCE_TYPE_PITCH2D);
    rd.res.pitch2D.devPtr = p;
    rd.res.pitch2D.format = format;
    rd.res.pitch2D.numChannels = channels;
@@ -350,6 +352,33 @@ pitch_res(CUdeviceptr p, CUarray_format format, unsigned channels)
    rd.res.pitch2D.height = 16;
    rd.res.pitch2D.pitchInBytes = (16 * 16 + align - 1) / align * align;
    return rd;
+}
+
+/* The arrays most cases take: 8 x 8 one-channel floats, depth d (layers
+ * or faces) and flags as given. */
+static CUDA_RESOURCE_DESC
+float_array_res(size_t d, unsigned flags)
+{
+   return array_res(make_array(8, 8, d, CU_AD_FORMAT_FLOAT, 1, flags));
+}
+
+/* The mipmapped array most cases take: 16 x 16 floats, 3 levels. */
+static CUDA_RESOURCE_DESC
+float_mipmap_res(void)
+{
+   return mipmap_res(make_mipmap(16, 16, CU_AD_FORMAT_FLOAT, 3));
+}
+
+/* The handle of an 8 x 8 float array made and destroyed again: the case
+ * hands the library a stale handle, so nothing is held. */
+static CUarray
+destroyed_array(unsigned flags)
+{
+   CUDA_ARRAY3D_DESCRIPTOR desc = { 8, 8, 0, CU_AD_FORMAT_FLOAT, 1, flags };
+   CUarray a = NULL;
+   NEED(CALL(cuArray3DCreate)(&a, &desc));
+   NEED(CALL(cuArrayDestroy)(a));
+   return a;
 }
 
 static CUDA_TEXTURE_DESC
@@ -364,6 +393,17 @@ tex_desc(CUfilter_mode filter, unsigned flags)
    return td;
 }
 
+static CUDA_RESOURCE_VIEW_DESC
+view_desc(CUresourceViewFormat format, size_t width, size_t height)
+{
+   CUDA_RESOURCE_VIEW_DESC vd;
+   memset(&vd, 0, sizeof(vd));
+   vd.format = format;
+   vd.width = width;
+   vd.height = height;
+   return vd;
+}
+
 /* The case's call: an object made is held so that it is destroyed after. */
 static int
 tex_create(const CUDA_RESOURCE_DESC *rd, const CUDA_TEXTURE_DESC *td, const CUDA_RESOURCE_VIEW_DESC *vd)
@@ -375,11 +415,19 @@ tex_create(const CUDA_RESOURCE_DESC *rd, const CUDA_TEXTURE_DESC *td, const CUDA
    return (int)res;
 }
 
+/* tex_create of rd with tex_desc(filter, flags) and no view: most cases. */
 static int
-surf_create(const CUDA_RESOURCE_DESC *rd)
+tex_create_plain(CUDA_RESOURCE_DESC rd, CUfilter_mode filter, unsigned flags)
+{
+   CUDA_TEXTURE_DESC td = tex_desc(filter, flags);
+   return tex_create(&rd, &td, NULL);
+}
+
+static int
+surf_create(CUDA_RESOURCE_DESC rd)
 {
    CUsurfObject s = 0;
-   CUresult res = CALL(cuSurfObjectCreate)(&s, rd);
+   CUresult res = CALL(cuSurfObjectCreate)(&s, &rd);
    if (res == CUDA_SUCCESS)
       HOLD(surfaces, n_surfaces, s);
    return (int)res;
@@ -387,33 +435,11 @@ surf_create(const CUDA_RESOURCE_DESC *rd)
 
 /* ---- Driver cases: texture objects over arrays ------------------------- */
 
-static int
-tex_array_ok(void)
+static int tex_array_ok(void) { return tex_create_plain(float_array_res(0, 0), CU_TR_FILTER_MODE_POINT, 0); }
+static int tex_array_null(void) { return tex_create_plain(array_res(NULL), CU_TR_FILTER_MODE_POINT, 0); }
+static int tex_array_destroyed(void)
 {
-   CUDA_RESOURCE_DESC rd = array_res(make_array(8, 8, 0, CU_AD_FORMAT_FLOAT, 1, 0));
-   CUDA_TEXTURE_DESC td = tex_desc(CU_TR_FILTER_MODE_POINT, 0);
-   return tex_create(&rd, &td, NULL);
-}
-
-static int
-tex_array_null(void)
-{
-   CUDA_RESOURCE_DESC rd = array_res(NULL);
-   CUDA_TEXTURE_DESC td = tex_desc(CU_TR_FILTER_MODE_POINT, 0);
-   return tex_create(&rd, &td, NULL);
-}
-
-/* The array is destroyed by the case itself, so it is not held. */
-static int
-tex_array_destroyed(void)
-{
-   CUDA_ARRAY3D_DESCRIPTOR desc = { 8, 8, 0, CU_AD_FORMAT_FLOAT, 1, 0 };
-   CUarray a = NULL;
-   NEED(CALL(cuArray3DCreate)(&a, &desc));
-   NEED(CALL(cuArrayDestroy)(a));
-   CUDA_RESOURCE_DESC rd = array_res(a);
-   CUDA_TEXTURE_DESC td = tex_desc(CU_TR_FILTER_MODE_POINT, 0);
-   return tex_create(&rd, &td, NULL);
+   return tex_create_plain(array_res(destroyed_array(0)), CU_TR_FILTER_MODE_POINT, 0);
 }
 
 static int
@@ -423,139 +449,93 @@ tex_mipmap_destroyed(void)
    CUmipmappedArray m = NULL;
    NEED(CALL(cuMipmappedArrayCreate)(&m, &desc, 2));
    NEED(CALL(cuMipmappedArrayDestroy)(m));
-   CUDA_RESOURCE_DESC rd = mipmap_res(m);
-   CUDA_TEXTURE_DESC td = tex_desc(CU_TR_FILTER_MODE_POINT, CU_TRSF_NORMALIZED_COORDINATES);
-   return tex_create(&rd, &td, NULL);
+   return tex_create_plain(mipmap_res(m), CU_TR_FILTER_MODE_POINT, CU_TRSF_NORMALIZED_COORDINATES);
 }
 
 static int
 tex_array_res_flags(void)
 {
-   CUDA_RESOURCE_DESC rd = array_res(make_array(8, 8, 0, CU_AD_FORMAT_FLOAT, 1, 0));
-   CUDA_TEXTURE_DESC td = tex_desc(CU_TR_FILTER_MODE_POINT, 0);
+   CUDA_RESOURCE_DESC rd = float_array_res(0, 0);
    rd.flags = 1;
-   return tex_create(&rd, &td, NULL);
+   return tex_create_plain(rd, CU_TR_FILTER_MODE_POINT, 0);
 }
 
 static int
 tex_array_bad_address_mode(void)
 {
-   CUDA_RESOURCE_DESC rd = array_res(make_array(8, 8, 0, CU_AD_FORMAT_FLOAT, 1, 0));
+   CUDA_RESOURCE_DESC rd = float_array_res(0, 0);
    CUDA_TEXTURE_DESC td = tex_desc(CU_TR_FILTER_MODE_POINT, 0);
    td.addressMode[1] = (CUaddress_mode)7;
    return tex_create(&rd, &td, NULL);
 }
 
-static int
-tex_array_bad_filter_mode(void)
-{
-   CUDA_RESOURCE_DESC rd = array_res(make_array(8, 8, 0, CU_AD_FORMAT_FLOAT, 1, 0));
-   CUDA_TEXTURE_DESC td = tex_desc((CUfilter_mode)2, 0);
-   return tex_create(&rd, &td, NULL);
-}
+static int tex_array_bad_filter_mode(void) { return tex_create_plain(float_array_res(0, 0), (CUfilter_mode)2, 0); }
 
 /* 0x80 is the bit after CU_TRSF_SEAMLESS_CUBEMAP, the last one defined. */
-static int
-tex_array_unknown_flag(void)
+static int tex_array_unknown_flag(void)
 {
-   CUDA_RESOURCE_DESC rd = array_res(make_array(8, 8, 0, CU_AD_FORMAT_FLOAT, 1, 0));
-   CUDA_TEXTURE_DESC td = tex_desc(CU_TR_FILTER_MODE_POINT, 0x80);
-   return tex_create(&rd, &td, NULL);
+   return tex_create_plain(float_array_res(0, 0), CU_TR_FILTER_MODE_POINT, 0x80);
 }
 
+/* Seamless cubemap filtering of 8 x 8 floats of depth d and flags. */
 static int
-tex_array_seamless(void)
+tex_seamless(size_t d, unsigned flags)
 {
-   CUDA_RESOURCE_DESC rd = array_res(make_array(8, 8, 0, CU_AD_FORMAT_FLOAT, 1, 0));
-   CUDA_TEXTURE_DESC td = tex_desc(CU_TR_FILTER_MODE_POINT, CU_TRSF_SEAMLESS_CUBEMAP | CU_TRSF_NORMALIZED_COORDINATES);
-   return tex_create(&rd, &td, NULL);
+   return tex_create_plain(float_array_res(d, flags), CU_TR_FILTER_MODE_POINT,
+                           CU_TRSF_SEAMLESS_CUBEMAP | CU_TRSF_NORMALIZED_COORDINATES);
 }
-
-static int
-tex_array_layered_seamless(void)
-{
-   CUDA_RESOURCE_DESC rd = array_res(make_array(8, 8, 6, CU_AD_FORMAT_FLOAT, 1, CUDA_ARRAY3D_LAYERED));
-   CUDA_TEXTURE_DESC td = tex_desc(CU_TR_FILTER_MODE_POINT, CU_TRSF_SEAMLESS_CUBEMAP | CU_TRSF_NORMALIZED_COORDINATES);
-   return tex_create(&rd, &td, NULL);
-}
-
-static int
-tex_cube_seamless_ok(void)
-{
-   CUDA_RESOURCE_DESC rd = array_res(make_array(8, 8, 6, CU_AD_FORMAT_FLOAT, 1, CUDA_ARRAY3D_CUBEMAP));
-   CUDA_TEXTURE_DESC td = tex_desc(CU_TR_FILTER_MODE_POINT, CU_TRSF_SEAMLESS_CUBEMAP | CU_TRSF_NORMALIZED_COORDINATES);
-   return tex_create(&rd, &td, NULL);
-}
+static int tex_array_seamless(void) { return tex_seamless(0, 0); }
+static int tex_array_layered_seamless(void) { return tex_seamless(6, CUDA_ARRAY3D_LAYERED); }
+static int tex_cube_seamless_ok(void) { return tex_seamless(6, CUDA_ARRAY3D_CUBEMAP); }
 
 static int
 tex_layered_cube(void)
 {
-   CUDA_RESOURCE_DESC rd = array_res(make_array(8, 8, 12, CU_AD_FORMAT_FLOAT, 1,
-                                                CUDA_ARRAY3D_CUBEMAP | CUDA_ARRAY3D_LAYERED));
-   CUDA_TEXTURE_DESC td = tex_desc(CU_TR_FILTER_MODE_POINT, CU_TRSF_NORMALIZED_COORDINATES);
-   return tex_create(&rd, &td, NULL);
+   return tex_create_plain(float_array_res(12, CUDA_ARRAY3D_CUBEMAP | CUDA_ARRAY3D_LAYERED), CU_TR_FILTER_MODE_POINT,
+                           CU_TRSF_NORMALIZED_COORDINATES);
 }
 
-/* Linear filtering of an array of integers, read as the element type
- * (flag READ_AS_INTEGER) or as normalised floats. */
+/* An 8 x 8 array of format sampled with filter and flags: point sampling
+ * in CUDA's default read mode (8/16-bit integers as normalised floats),
+ * linear filtering of integers read as the element type (flag
+ * READ_AS_INTEGER) or as normalised floats. */
 static int
-tex_array_filter(CUarray_format format, unsigned flags)
+tex_array(CUarray_format format, unsigned channels, CUfilter_mode filter, unsigned flags)
 {
-   CUDA_RESOURCE_DESC rd = array_res(make_array(8, 8, 0, format, 1, 0));
-   CUDA_TEXTURE_DESC td = tex_desc(CU_TR_FILTER_MODE_LINEAR, flags);
-   return tex_create(&rd, &td, NULL);
+   return tex_create_plain(array_res(make_array(8, 8, 0, format, channels, 0)), filter, flags);
 }
-/* Point sampling in CUDA's default read mode: 8/16-bit integers as
- * normalised floats. */
-static int
-tex_array_point(CUarray_format format, unsigned channels)
+static int tex_array_u8_point_ok(void) { return tex_array(CU_AD_FORMAT_UNSIGNED_INT8, 1, CU_TR_FILTER_MODE_POINT, 0); }
+static int tex_array_s8x2_point_ok(void) { return tex_array(CU_AD_FORMAT_SIGNED_INT8, 2, CU_TR_FILTER_MODE_POINT, 0); }
+static int tex_array_s16_point_ok(void) { return tex_array(CU_AD_FORMAT_SIGNED_INT16, 1, CU_TR_FILTER_MODE_POINT, 0); }
+static int tex_array_u8_linear(void) { return tex_array(CU_AD_FORMAT_UNSIGNED_INT8, 1, CU_TR_FILTER_MODE_LINEAR, 0); }
+static int tex_array_u8_linear_int(void)
 {
-   CUDA_RESOURCE_DESC rd = array_res(make_array(8, 8, 0, format, channels, 0));
-   CUDA_TEXTURE_DESC td = tex_desc(CU_TR_FILTER_MODE_POINT, 0);
-   return tex_create(&rd, &td, NULL);
+   return tex_array(CU_AD_FORMAT_UNSIGNED_INT8, 1, CU_TR_FILTER_MODE_LINEAR, CU_TRSF_READ_AS_INTEGER);
 }
-static int tex_array_u8_point_ok(void) { return tex_array_point(CU_AD_FORMAT_UNSIGNED_INT8, 1); }
-static int tex_array_s8x2_point_ok(void) { return tex_array_point(CU_AD_FORMAT_SIGNED_INT8, 2); }
-static int tex_array_s16_point_ok(void) { return tex_array_point(CU_AD_FORMAT_SIGNED_INT16, 1); }
-static int tex_array_u8_linear(void) { return tex_array_filter(CU_AD_FORMAT_UNSIGNED_INT8, 0); }
-static int tex_array_u8_linear_int(void) { return tex_array_filter(CU_AD_FORMAT_UNSIGNED_INT8, CU_TRSF_READ_AS_INTEGER); }
-static int tex_array_u32_linear(void) { return tex_array_filter(CU_AD_FORMAT_UNSIGNED_INT32, 0); }
-static int tex_array_f32_linear_ok(void) { return tex_array_filter(CU_AD_FORMAT_FLOAT, 0); }
-
-static int
-tex_array_101010_2_ok(void)
+static int tex_array_u32_linear(void) { return tex_array(CU_AD_FORMAT_UNSIGNED_INT32, 1, CU_TR_FILTER_MODE_LINEAR, 0); }
+static int tex_array_f32_linear_ok(void) { return tex_array(CU_AD_FORMAT_FLOAT, 1, CU_TR_FILTER_MODE_LINEAR, 0); }
+static int tex_array_101010_2_ok(void)
 {
-   CUDA_RESOURCE_DESC rd = array_res(make_array(8, 8, 0, CU_AD_FORMAT_UNORM_INT_101010_2, 4, 0));
-   CUDA_TEXTURE_DESC td = tex_desc(CU_TR_FILTER_MODE_POINT, 0);
-   return tex_create(&rd, &td, NULL);
+   return tex_array(CU_AD_FORMAT_UNORM_INT_101010_2, 4, CU_TR_FILTER_MODE_POINT, 0);
 }
 
-/* A border colour that is none of Vulkan's three fixed ones. */
+/* A border colour that is none of Vulkan's three fixed ones, over rd. */
 static int
-tex_array_border_colour(void)
+tex_border_colour(CUDA_RESOURCE_DESC rd)
 {
-   CUDA_RESOURCE_DESC rd = array_res(make_array(8, 8, 0, CU_AD_FORMAT_FLOAT, 1, 0));
    CUDA_TEXTURE_DESC td = tex_desc(CU_TR_FILTER_MODE_POINT, 0);
    td.addressMode[0] = td.addressMode[1] = CU_TR_ADDRESS_MODE_BORDER;
    td.borderColor[0] = 0.5f;
    return tex_create(&rd, &td, NULL);
 }
+static int tex_array_border_colour(void) { return tex_border_colour(float_array_res(0, 0)); }
 
 static int
 tex_mipmap_ok(void)
 {
-   CUDA_RESOURCE_DESC rd = mipmap_res(make_mipmap(16, 16, CU_AD_FORMAT_FLOAT, 3));
-   CUDA_TEXTURE_DESC td = tex_desc(CU_TR_FILTER_MODE_POINT, CU_TRSF_NORMALIZED_COORDINATES);
-   return tex_create(&rd, &td, NULL);
+   return tex_create_plain(float_mipmap_res(), CU_TR_FILTER_MODE_POINT, CU_TRSF_NORMALIZED_COORDINATES);
 }
-
-static int
-tex_mipmap_unnormalised(void)
-{
-   CUDA_RESOURCE_DESC rd = mipmap_res(make_mipmap(16, 16, CU_AD_FORMAT_FLOAT, 3));
-   CUDA_TEXTURE_DESC td = tex_desc(CU_TR_FILTER_MODE_POINT, 0);
-   return tex_create(&rd, &td, NULL);
-}
+static int tex_mipmap_unnormalised(void) { return tex_create_plain(float_mipmap_res(), CU_TR_FILTER_MODE_POINT, 0); }
 
 /* Linear mipmap filtering of 32-bit integers, the array of one level. */
 static int
@@ -570,7 +550,7 @@ tex_mipmap_u32_linear_mip(void)
 static int
 tex_mipmap_nan(int which)
 {
-   CUDA_RESOURCE_DESC rd = mipmap_res(make_mipmap(16, 16, CU_AD_FORMAT_FLOAT, 3));
+   CUDA_RESOURCE_DESC rd = float_mipmap_res();
    CUDA_TEXTURE_DESC td = tex_desc(CU_TR_FILTER_MODE_POINT, CU_TRSF_NORMALIZED_COORDINATES);
    td.maxMipmapLevelClamp = 2;
    if (which == 0)
@@ -589,13 +569,9 @@ static int tex_mipmap_nan_max_clamp(void) { return tex_mipmap_nan(2); }
 static int
 tex_view(int which)
 {
-   CUDA_RESOURCE_DESC rd = mipmap_res(make_mipmap(16, 16, CU_AD_FORMAT_FLOAT, 3));
+   CUDA_RESOURCE_DESC rd = float_mipmap_res();
    CUDA_TEXTURE_DESC td = tex_desc(CU_TR_FILTER_MODE_POINT, CU_TRSF_NORMALIZED_COORDINATES);
-   CUDA_RESOURCE_VIEW_DESC vd;
-   memset(&vd, 0, sizeof(vd));
-   vd.format = CU_RES_VIEW_FORMAT_SINT_1X32;
-   vd.width = 16;
-   vd.height = 16;
+   CUDA_RESOURCE_VIEW_DESC vd = view_desc(CU_RES_VIEW_FORMAT_SINT_1X32, 16, 16);
    vd.lastMipmapLevel = 2;
    if (which == 1)
       vd.format = CU_RES_VIEW_FORMAT_FLOAT_2X32;
@@ -616,14 +592,21 @@ static int tex_view_width(void) { return tex_view(3); }
 static int tex_view_bad_format(void) { return tex_view(4); }
 static int tex_view_layers_past(void) { return tex_view(5); }
 
+/* A view of one-channel floats, width x height texels, over rd. */
+static int
+tex_float_view(CUDA_RESOURCE_DESC rd, size_t width, size_t height)
+{
+   CUDA_TEXTURE_DESC td = tex_desc(CU_TR_FILTER_MODE_POINT, 0);
+   CUDA_RESOURCE_VIEW_DESC vd = view_desc(CU_RES_VIEW_FORMAT_FLOAT_1X32, width, height);
+   return tex_create(&rd, &td, &vd);
+}
+
 /* ---- Driver cases: texture objects over linear memory ------------------ */
 
 static int
 tex_linear(CUarray_format format, unsigned channels, CUfilter_mode filter, unsigned flags)
 {
-   CUDA_RESOURCE_DESC rd = linear_res(make_memory(), format, channels, 4096);
-   CUDA_TEXTURE_DESC td = tex_desc(filter, flags);
-   return tex_create(&rd, &td, NULL);
+   return tex_create_plain(linear_res(make_memory(), format, channels, 4096), filter, flags);
 }
 
 #define LINEAR_FILTER_CASES(X)                                                 \
@@ -663,16 +646,9 @@ static int tex_linear_101010_2(void)
 static int tex_linear_bc1(void) { return tex_linear(CU_AD_FORMAT_BC1_UNORM, 4, CU_TR_FILTER_MODE_POINT, 0); }
 static int tex_linear_three_channels(void) { return tex_linear(CU_AD_FORMAT_FLOAT, 3, CU_TR_FILTER_MODE_POINT, 0); }
 
-static int
-tex_linear_view(void)
+static int tex_linear_view(void)
 {
-   CUDA_RESOURCE_DESC rd = linear_res(make_memory(), CU_AD_FORMAT_FLOAT, 1, 4096);
-   CUDA_TEXTURE_DESC td = tex_desc(CU_TR_FILTER_MODE_POINT, 0);
-   CUDA_RESOURCE_VIEW_DESC vd;
-   memset(&vd, 0, sizeof(vd));
-   vd.format = CU_RES_VIEW_FORMAT_FLOAT_1X32;
-   vd.width = 1024;
-   return tex_create(&rd, &td, &vd);
+   return tex_float_view(linear_res(make_memory(), CU_AD_FORMAT_FLOAT, 1, 4096), 1024, 0);
 }
 
 static int
@@ -682,7 +658,6 @@ tex_linear_geometry(int which)
    size_t align = (size_t)attribute(CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT);
    size_t max = (size_t)attribute(CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH);
    CUDA_RESOURCE_DESC rd = linear_res(p, CU_AD_FORMAT_FLOAT, 1, 4096);
-   CUDA_TEXTURE_DESC td = tex_desc(CU_TR_FILTER_MODE_POINT, 0);
    if (which == 0)
       rd.res.linear.devPtr = 0;
    else if (which == 1)
@@ -699,7 +674,7 @@ tex_linear_geometry(int which)
       rd.res.linear.sizeInBytes = 4094; /* not a whole number of texels */
    else if (which == 7)
       rd.res.linear.sizeInBytes = (1 << 20) + 4096; /* past the allocation */
-   return tex_create(&rd, &td, NULL);
+   return tex_create_plain(rd, CU_TR_FILTER_MODE_POINT, 0);
 }
 static int tex_linear_null_ptr(void) { return tex_linear_geometry(0); }
 static int tex_linear_unaligned_ptr(void) { return tex_linear_geometry(1); }
@@ -715,9 +690,7 @@ static int tex_linear_past_allocation(void) { return tex_linear_geometry(7); }
 static int
 tex_pitch(CUarray_format format, unsigned channels, CUfilter_mode filter, unsigned flags)
 {
-   CUDA_RESOURCE_DESC rd = pitch_res(make_memory(), format, channels);
-   CUDA_TEXTURE_DESC td = tex_desc(filter, flags);
-   return tex_create(&rd, &td, NULL);
+   return tex_create_plain(pitch_res(make_memory(), format, channels), filter, flags);
 }
 static int tex_pitch_f32_ok(void) { return tex_pitch(CU_AD_FORMAT_FLOAT, 1, CU_TR_FILTER_MODE_POINT, 0); }
 static int tex_pitch_f32_linear_ok(void) { return tex_pitch(CU_AD_FORMAT_FLOAT, 4, CU_TR_FILTER_MODE_LINEAR, 0); }
@@ -743,28 +716,8 @@ static int tex_pitch_seamless(void)
 static int tex_pitch_101010_2(void) { return tex_pitch(CU_AD_FORMAT_UNORM_INT_101010_2, 4, CU_TR_FILTER_MODE_POINT, 0); }
 static int tex_pitch_bc1(void) { return tex_pitch(CU_AD_FORMAT_BC1_UNORM, 4, CU_TR_FILTER_MODE_POINT, 0); }
 
-static int
-tex_pitch_border_colour(void)
-{
-   CUDA_RESOURCE_DESC rd = pitch_res(make_memory(), CU_AD_FORMAT_FLOAT, 1);
-   CUDA_TEXTURE_DESC td = tex_desc(CU_TR_FILTER_MODE_POINT, 0);
-   td.addressMode[0] = td.addressMode[1] = CU_TR_ADDRESS_MODE_BORDER;
-   td.borderColor[0] = 0.5f;
-   return tex_create(&rd, &td, NULL);
-}
-
-static int
-tex_pitch_view(void)
-{
-   CUDA_RESOURCE_DESC rd = pitch_res(make_memory(), CU_AD_FORMAT_FLOAT, 1);
-   CUDA_TEXTURE_DESC td = tex_desc(CU_TR_FILTER_MODE_POINT, 0);
-   CUDA_RESOURCE_VIEW_DESC vd;
-   memset(&vd, 0, sizeof(vd));
-   vd.format = CU_RES_VIEW_FORMAT_FLOAT_1X32;
-   vd.width = 16;
-   vd.height = 16;
-   return tex_create(&rd, &td, &vd);
-}
+static int tex_pitch_border_colour(void) { return tex_border_colour(pitch_res(make_memory(), CU_AD_FORMAT_FLOAT, 1)); }
+static int tex_pitch_view(void) { return tex_float_view(pitch_res(make_memory(), CU_AD_FORMAT_FLOAT, 1), 16, 16); }
 
 static int
 tex_pitch_geometry(int which)
@@ -773,7 +726,6 @@ tex_pitch_geometry(int which)
    size_t align = (size_t)attribute(CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT);
    size_t pitch_align = (size_t)attribute(CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT);
    CUDA_RESOURCE_DESC rd = pitch_res(p, CU_AD_FORMAT_FLOAT, 1);
-   CUDA_TEXTURE_DESC td = tex_desc(CU_TR_FILTER_MODE_POINT, 0);
    if (which == 0) {
       rd.res.pitch2D.devPtr = 0;
    } else if (which == 1) {
@@ -804,7 +756,7 @@ tex_pitch_geometry(int which)
    } else if (which == 9) {
       rd.res.pitch2D.height = (1 << 20) / rd.res.pitch2D.pitchInBytes + 1; /* past the allocation */
    }
-   return tex_create(&rd, &td, NULL);
+   return tex_create_plain(rd, CU_TR_FILTER_MODE_POINT, 0);
 }
 static int tex_pitch_null_ptr(void) { return tex_pitch_geometry(0); }
 static int tex_pitch_unaligned_ptr(void) { return tex_pitch_geometry(1); }
@@ -819,59 +771,21 @@ static int tex_pitch_past_allocation(void) { return tex_pitch_geometry(9); }
 
 /* ---- Driver cases: surface objects ------------------------------------- */
 
-static int
-surf_array_ok(void)
-{
-   CUDA_RESOURCE_DESC rd = array_res(make_array(8, 8, 0, CU_AD_FORMAT_FLOAT, 1, CUDA_ARRAY3D_SURFACE_LDST));
-   return surf_create(&rd);
-}
-
-static int
-surf_array_destroyed(void)
-{
-   CUDA_ARRAY3D_DESCRIPTOR desc = { 8, 8, 0, CU_AD_FORMAT_FLOAT, 1, CUDA_ARRAY3D_SURFACE_LDST };
-   CUarray a = NULL;
-   NEED(CALL(cuArray3DCreate)(&a, &desc));
-   NEED(CALL(cuArrayDestroy)(a));
-   CUDA_RESOURCE_DESC rd = array_res(a);
-   return surf_create(&rd);
-}
-
-static int
-surf_array_null(void)
-{
-   CUDA_RESOURCE_DESC rd = array_res(NULL);
-   return surf_create(&rd);
-}
-
-static int
-surf_array_no_ldst(void)
-{
-   CUDA_RESOURCE_DESC rd = array_res(make_array(8, 8, 0, CU_AD_FORMAT_FLOAT, 1, 0));
-   return surf_create(&rd);
-}
+static int surf_array_ok(void) { return surf_create(float_array_res(0, CUDA_ARRAY3D_SURFACE_LDST)); }
+static int surf_array_destroyed(void) { return surf_create(array_res(destroyed_array(CUDA_ARRAY3D_SURFACE_LDST))); }
+static int surf_array_null(void) { return surf_create(array_res(NULL)); }
+static int surf_array_no_ldst(void) { return surf_create(float_array_res(0, 0)); }
 
 static int
 surf_array_res_flags(void)
 {
-   CUDA_RESOURCE_DESC rd = array_res(make_array(8, 8, 0, CU_AD_FORMAT_FLOAT, 1, CUDA_ARRAY3D_SURFACE_LDST));
+   CUDA_RESOURCE_DESC rd = float_array_res(0, CUDA_ARRAY3D_SURFACE_LDST);
    rd.flags = 2;
-   return surf_create(&rd);
+   return surf_create(rd);
 }
 
-static int
-surf_linear(void)
-{
-   CUDA_RESOURCE_DESC rd = linear_res(make_memory(), CU_AD_FORMAT_FLOAT, 1, 4096);
-   return surf_create(&rd);
-}
-
-static int
-surf_pitch(void)
-{
-   CUDA_RESOURCE_DESC rd = pitch_res(make_memory(), CU_AD_FORMAT_FLOAT, 1);
-   return surf_create(&rd);
-}
+static int surf_linear(void) { return surf_create(linear_res(make_memory(), CU_AD_FORMAT_FLOAT, 1, 4096)); }
+static int surf_pitch(void) { return surf_create(pitch_res(make_memory(), CU_AD_FORMAT_FLOAT, 1)); }
 
 static int
 surf_mipmap(void)
@@ -880,8 +794,7 @@ surf_mipmap(void)
    CUmipmappedArray m = NULL;
    NEED(CALL(cuMipmappedArrayCreate)(&m, &desc, 2));
    HOLD(mipmaps, n_mipmaps, m);
-   CUDA_RESOURCE_DESC rd = mipmap_res(m);
-   return surf_create(&rd);
+   return surf_create(mipmap_res(m));
 }
 
 /* ---- Driver cases: pitched memory -------------------------------------- */
@@ -1113,20 +1026,38 @@ rt_tex_create(const struct cudaResourceDesc *rd, const struct cudaTextureDesc *t
    return (int)err;
 }
 
+/* A resource description of type, everything else zero. */
+static struct cudaResourceDesc
+rt_res_of(enum cudaResourceType type)
+{
+   struct cudaResourceDesc rd;
+   memset(&rd, 0, sizeof(rd));
+   rd.resType = type;
+   return rd;
+}
+
+/* An 8 x 8 array of uchar with flags, held; or, where destroy, made and
+ * freed again, a stale handle the library is handed. */
+static struct cudaResourceDesc
+rt_array_res(bool destroy, unsigned flags)
+{
+   struct cudaResourceDesc rd = rt_res_of(cudaResourceTypeArray);
+   if (destroy) {
+      struct cudaChannelFormatDesc desc = { 8, 0, 0, 0, cudaChannelFormatKindUnsigned };
+      cudaArray_t a = NULL;
+      NEED(CALL(cudaMallocArray)(&a, &desc, 8, 8, flags));
+      NEED(CALL(cudaFreeArray)(a));
+      rd.res.array.array = a;
+   } else {
+      rd.res.array.array = make_rt_array(8, 8, flags);
+   }
+   return rd;
+}
+
 static int
 rt_tex_array(bool destroy)
 {
-   struct cudaChannelFormatDesc desc = { 8, 0, 0, 0, cudaChannelFormatKindUnsigned };
-   cudaArray_t a = NULL;
-   NEED(CALL(cudaMallocArray)(&a, &desc, 8, 8, 0));
-   if (destroy)
-      NEED(CALL(cudaFreeArray)(a));
-   else
-      HOLD(rt_arrays, n_rt_arrays, a);
-   struct cudaResourceDesc rd;
-   memset(&rd, 0, sizeof(rd));
-   rd.resType = cudaResourceTypeArray;
-   rd.res.array.array = a;
+   struct cudaResourceDesc rd = rt_array_res(destroy, 0);
    struct cudaTextureDesc td = rt_tex_desc(cudaFilterModePoint, cudaReadModeElementType);
    return rt_tex_create(&rd, &td);
 }
@@ -1136,9 +1067,7 @@ static int rt_tex_array_destroyed(void) { return rt_tex_array(true); }
 static int
 rt_tex_linear(struct cudaChannelFormatDesc desc, enum cudaTextureFilterMode filter, enum cudaTextureReadMode read)
 {
-   struct cudaResourceDesc rd;
-   memset(&rd, 0, sizeof(rd));
-   rd.resType = cudaResourceTypeLinear;
+   struct cudaResourceDesc rd = rt_res_of(cudaResourceTypeLinear);
    rd.res.linear.devPtr = make_rt_memory(4096);
    rd.res.linear.desc = desc;
    rd.res.linear.sizeInBytes = 4096;
@@ -1171,17 +1100,7 @@ static int rt_tex_linear_bad_read_mode(void)
 static int
 rt_surf_array(bool destroy, unsigned flags)
 {
-   struct cudaChannelFormatDesc desc = { 8, 0, 0, 0, cudaChannelFormatKindUnsigned };
-   cudaArray_t a = NULL;
-   NEED(CALL(cudaMallocArray)(&a, &desc, 8, 8, flags));
-   if (destroy)
-      NEED(CALL(cudaFreeArray)(a));
-   else
-      HOLD(rt_arrays, n_rt_arrays, a);
-   struct cudaResourceDesc rd;
-   memset(&rd, 0, sizeof(rd));
-   rd.resType = cudaResourceTypeArray;
-   rd.res.array.array = a;
+   struct cudaResourceDesc rd = rt_array_res(destroy, flags);
    cudaSurfaceObject_t s = 0;
    cudaError_t err = CALL(cudaCreateSurfaceObject)(&s, &rd);
    if (err == cudaSuccess)

@@ -12,6 +12,7 @@
  */
 #include <cuda.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -49,30 +50,116 @@ kernel(const char *name)
    return f;
 }
 
+/* Copies d layers of h rows of row bytes, packed in host memory, into
+ * array a from up, or, with up NULL, out of a into down: with cuMemcpy2D
+ * where d is 0, else cuMemcpy3D. */
+static void
+copy_array(CUarray a, const void *up, void *down, size_t row, size_t h, size_t d)
+{
+   CUDA_MEMCPY3D c = {0};
+   c.srcMemoryType = up ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_ARRAY;
+   c.srcHost = up;
+   c.srcArray = up ? NULL : a;
+   c.srcPitch = up ? row : 0;
+   c.srcHeight = up ? h : 0;
+   c.dstMemoryType = up ? CU_MEMORYTYPE_ARRAY : CU_MEMORYTYPE_HOST;
+   c.dstArray = up ? a : NULL;
+   c.dstHost = down;
+   c.dstPitch = up ? 0 : row;
+   c.dstHeight = up ? 0 : h;
+   c.WidthInBytes = row;
+   c.Height = h;
+   c.Depth = d;
+   if (d) {
+      OK(cuMemcpy3D(&c));
+      return;
+   }
+   /* The same copy without the third dimension. */
+   CUDA_MEMCPY2D c2 = {
+      .srcMemoryType = c.srcMemoryType, .srcHost = c.srcHost, .srcArray = c.srcArray, .srcPitch = c.srcPitch,
+      .dstMemoryType = c.dstMemoryType, .dstHost = c.dstHost, .dstArray = c.dstArray, .dstPitch = c.dstPitch,
+      .WidthInBytes = row, .Height = h,
+   };
+   OK(cuMemcpy2D(&c2));
+}
+
 static CUarray
 array2d(unsigned w, unsigned h, CUarray_format f, unsigned ch, unsigned flags, const void *data, size_t elem)
 {
    CUDA_ARRAY3D_DESCRIPTOR d = {w, h, 0, f, ch, flags};
    CUarray a = NULL;
    OK(cuArray3DCreate(&a, &d));
-   CUDA_MEMCPY2D c = {0};
-   c.srcMemoryType = CU_MEMORYTYPE_HOST;
-   c.srcHost = data;
-   c.srcPitch = w * elem;
-   c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
-   c.dstArray = a;
-   c.WidthInBytes = w * elem;
-   c.Height = h;
-   OK(cuMemcpy2D(&c));
+   copy_array(a, data, NULL, w * elem, h, 0);
    return a;
+}
+
+static CUDA_RESOURCE_DESC
+array_res(CUarray a)
+{
+   CUDA_RESOURCE_DESC rd = {0};
+   rd.resType = CU_RESOURCE_TYPE_ARRAY;
+   rd.res.array.hArray = a;
+   return rd;
+}
+
+static CUsurfObject
+surface(CUarray a)
+{
+   CUDA_RESOURCE_DESC rd = array_res(a);
+   CUsurfObject s = 0;
+   OK(cuSurfObjectCreate(&s, &rd));
+   return s;
+}
+
+/* A mipmapped array of 16 x 16 RGBA floats and 5 levels, each texel of
+ * level l holding l * 10 + its channel. */
+static CUmipmappedArray
+mipmap5(void)
+{
+   CUDA_ARRAY3D_DESCRIPTOR d = {16, 16, 0, CU_AD_FORMAT_FLOAT, 4, 0};
+   CUmipmappedArray m;
+   OK(cuMipmappedArrayCreate(&m, &d, 5));
+   for (unsigned l = 0; l < 5; l++) {
+      unsigned n = 16 >> l;
+      float *px = malloc(sizeof(float) * 4 * n * n);
+      for (unsigned i = 0; i < 4 * n * n; i++)
+         px[i] = (float)(l * 10 + i % 4);
+      CUarray level;
+      OK(cuMipmappedArrayGetLevel(&level, m, l));
+      copy_array(level, px, NULL, n * 16, n, 0);
+      free(px);
+   }
+   return m;
+}
+
+/* Point sampling of texels and levels of rd (through view vd where not
+ * NULL), levels up to max_level. */
+static CUtexObject
+point_texture(const CUDA_RESOURCE_DESC *rd, unsigned flags, float max_level, const CUDA_RESOURCE_VIEW_DESC *vd)
+{
+   CUDA_TEXTURE_DESC td = {0};
+   td.filterMode = CU_TR_FILTER_MODE_POINT;
+   td.mipmapFilterMode = CU_TR_FILTER_MODE_POINT;
+   td.flags = flags;
+   td.maxMipmapLevelClamp = max_level;
+   CUtexObject t = 0;
+   OK(cuTexObjectCreate(&t, rd, &td, vd));
+   return t;
+}
+
+static CUDA_RESOURCE_DESC
+mipmap_res(CUmipmappedArray m)
+{
+   CUDA_RESOURCE_DESC rd = {0};
+   rd.resType = CU_RESOURCE_TYPE_MIPMAPPED_ARRAY;
+   rd.res.mipmap.hMipmappedArray = m;
+   return rd;
 }
 
 static CUtexObject
 texture(CUarray a, CUaddress_mode mode, CUfilter_mode filter, unsigned flags)
 {
-   CUDA_RESOURCE_DESC rd = {0};
-   rd.resType = CU_RESOURCE_TYPE_ARRAY;
-   rd.res.array.hArray = a;
+   CUDA_RESOURCE_DESC rd = array_res(a);
    CUDA_TEXTURE_DESC td = {0};
    td.addressMode[0] = td.addressMode[1] = td.addressMode[2] = mode;
    td.filterMode = filter;
@@ -87,6 +174,129 @@ launch(CUfunction f, unsigned gx, unsigned gy, unsigned bx, void **args)
 {
    OK(cuLaunchKernel(f, gx, gy, 1, bx, 1, 1, 0, NULL, args, NULL));
    OK(cuCtxSynchronize());
+}
+
+/* ---- results against references ---- */
+
+/* The shape of a grid of results as the kernels write them: ch channels
+ * a texel, w texels a row, h rows a layer (0: a row of texels, printed
+ * [x]; else (x, y)), layers of them (0 or 1: one, not printed); x0 is
+ * added to each x printed, for results that start before the texture. */
+struct grid {
+   int ch, w, h, layers, x0;
+};
+
+static size_t
+grid_size(const struct grid *g)
+{
+   return (size_t)g->ch * g->w * (g->h ? g->h : 1) * (g->layers ? g->layers : 1);
+}
+
+/* A result passes within abs + rel * |reference| of its reference, plus
+ * each[i] where each is given (tolerances that vary by texel). */
+struct tol {
+   double abs, rel;
+   const double *each;
+};
+
+static const struct tol EXACT = {0, 0, NULL};
+
+/* How many mismatches of one comparison are printed; the rest are
+ * counted. */
+#define SHOWN 5
+
+/* Mismatch number bad (from 0) of a comparison, at value i of grid g:
+ * the first few are printed, the case (what), where, then the values as
+ * fmt writes them. */
+static void __attribute__((format(printf, 5, 6)))
+mismatch(const char *what, const struct grid *g, unsigned bad, size_t i, const char *fmt, ...)
+{
+   if (bad >= SHOWN)
+      return;
+   int c = (int)(i % (size_t)g->ch);
+   i /= (size_t)g->ch;
+   int x = (int)(i % (size_t)g->w) + g->x0;
+   i /= (size_t)g->w;
+   int y = g->h ? (int)(i % (size_t)g->h) : 0;
+   int layer = g->h ? (int)(i / (size_t)g->h) : (int)i;
+   fprintf(stderr, "%s:", what);
+   if (g->layers > 1)
+      fprintf(stderr, " layer %d", layer);
+   if (g->h)
+      fprintf(stderr, " (%d, %d)", x, y);
+   else
+      fprintf(stderr, " [%d]", x);
+   if (g->ch > 1)
+      fprintf(stderr, ".%d", c);
+   va_list args;
+   va_start(args, fmt);
+   vfprintf(stderr, fmt, args);
+   va_end(args);
+}
+
+/* The end of a comparison with bad mismatches. */
+static void
+compared(const char *what, const struct grid *g, unsigned bad)
+{
+   if (bad) {
+      fprintf(stderr, "%s: %u of %zu values differ\n", what, bad, grid_size(g));
+      failures++;
+   }
+}
+
+/* Float results against their references within t; fmt (printf's) names
+ * the case in what is printed. */
+static void __attribute__((format(printf, 5, 6)))
+expect_floats(const struct grid *g, const float *got, const double *want, struct tol t, const char *fmt, ...)
+{
+   char what[160];
+   va_list args;
+   va_start(args, fmt);
+   vsnprintf(what, sizeof(what), fmt, args);
+   va_end(args);
+   unsigned bad = 0;
+   for (size_t i = 0; i < grid_size(g); i++) {
+      double tol = t.abs + t.rel * fabs(want[i]) + (t.each ? t.each[i] : 0.0);
+      /* Written so that a NaN fails. */
+      if (!(fabs(got[i] - want[i]) <= tol)) {
+         if (tol > 0)
+            mismatch(what, g, bad++, i, " = %.9g, expected %.9g within %.3g\n", got[i], want[i], tol);
+         else
+            mismatch(what, g, bad++, i, " = %.9g, expected %.9g\n", got[i], want[i]);
+      }
+   }
+   compared(what, g, bad);
+}
+
+/* Float results that must equal the texels ref, in g's shape. */
+static void
+expect_texels(const struct grid *g, const float *got, const float *ref, const char *what)
+{
+   double *want = malloc(sizeof(double) * grid_size(g));
+   for (size_t i = 0; i < grid_size(g); i++)
+      want[i] = ref[i];
+   expect_floats(g, got, want, EXACT, "%s", what);
+   free(want);
+}
+
+/* Integer results of size bytes each (1, 2 or 4: little-endian, as the
+ * host), the bits compared with their references. */
+static void __attribute__((format(printf, 5, 6)))
+expect_uints(const struct grid *g, const void *got, unsigned size, const uint32_t *want, const char *fmt, ...)
+{
+   char what[160];
+   va_list args;
+   va_start(args, fmt);
+   vsnprintf(what, sizeof(what), fmt, args);
+   va_end(args);
+   unsigned bad = 0;
+   for (size_t i = 0; i < grid_size(g); i++) {
+      uint32_t have = 0;
+      memcpy(&have, (const uint8_t *)got + i * size, size);
+      if (have != want[i])
+         mismatch(what, g, bad++, i, " = 0x%x, expected 0x%x\n", have, want[i]);
+   }
+   compared(what, g, bad);
 }
 
 /* A texel index along one axis of n for texel coordinate x (floor of it)
@@ -111,6 +321,21 @@ address(int i, int n, CUaddress_mode mode)
 #define W 8
 #define H 6
 
+/* The W x H RGBA results of most cases. */
+static const struct grid texels4 = {.ch = 4, .w = W, .h = H};
+
+/* tex2d_float4's results of RGBA8 texels px read as normalised floats. */
+static void
+expect_unorm8x4(const float got[H][W][4], const uint8_t px[H][W][4], const char *what)
+{
+   double want[H][W][4];
+   for (int y = 0; y < H; y++)
+      for (int x = 0; x < W; x++)
+         for (int c = 0; c < 4; c++)
+            want[y][x][c] = px[y][x][c] / 255.0f;
+   expect_floats(&texels4, &got[0][0][0], &want[0][0][0], (struct tol){.abs = 1e-6}, "%s", what);
+}
+
 static float src4[H][W][4];
 
 static void
@@ -121,11 +346,6 @@ fill_src(void)
          for (int c = 0; c < 4; c++)
             src4[y][x][c] = (float)(y * 100 + x * 10 + c) + 0.25f;
 }
-
-/* The W x H RGBA float texels of src4 as an array or as pitched memory,
- * sampled with each texture description. */
-static CUarray src_array;
-static CUdeviceptr src_pitched;
 
 #define PITCH 512
 
@@ -171,6 +391,119 @@ texture_pitch2d(CUdeviceptr p, unsigned w, unsigned h, CUarray_format f, unsigne
    return t;
 }
 
+/* W x H texels of format f, ch channels, in an array or in pitched
+ * memory: the cases that sample both alike. */
+struct texels {
+   CUarray array;
+   CUdeviceptr pitched;
+   CUarray_format f;
+   unsigned ch;
+};
+
+/* The texels of data (rows of W texels of elem bytes) in pitched memory
+ * where pitch, else in an array. */
+static struct texels
+texels_make(bool pitch, CUarray_format f, unsigned ch, const void *data, size_t elem)
+{
+   struct texels s = {.f = f, .ch = ch};
+   if (pitch)
+      s.pitched = pitched(data, W * elem, H);
+   else
+      s.array = array2d(W, H, f, ch, 0, data, elem);
+   return s;
+}
+
+/* A point-sampling texture of s, clamping, with flags. */
+static CUtexObject
+texels_texture(const struct texels *s, unsigned flags)
+{
+   if (s->pitched)
+      return texture_pitch2d(s->pitched, W, H, s->f, s->ch, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, flags,
+                             NULL);
+   return texture(s->array, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, flags);
+}
+
+static void
+texels_free(struct texels *s)
+{
+   if (s->pitched)
+      OK(cuMemFree(s->pitched));
+   if (s->array)
+      OK(cuArrayDestroy(s->array));
+   *s = (struct texels){0};
+}
+
+/* What kernel name (tex2d_uchar4, tex2d_int: arguments t, out, w, h)
+ * reads from each of the W x H texels of t: size bytes. */
+static void
+sample_raw(const char *name, CUtexObject t, void *got, size_t size)
+{
+   int w = W, h = H;
+   CUdeviceptr out;
+   OK(cuMemAlloc(&out, size));
+   void *args[] = {&t, &out, &w, &h};
+   launch(kernel(name), W, H, 1, args);
+   OK(cuMemcpyDtoH(got, out, size));
+   OK(cuMemFree(out));
+}
+
+/* What tex2d_float4 reads at the centre of each of the W x H texels of
+ * t. */
+static void
+sample_float4(CUtexObject t, float got[H][W][4])
+{
+   int w = W, h = H;
+   float scale = 1, shift = 0.5f;
+   CUdeviceptr out;
+   OK(cuMemAlloc(&out, sizeof(float) * 4 * W * H));
+   void *args[] = {&t, &out, &w, &h, &scale, &shift};
+   launch(kernel("tex2d_float4"), W, H, 1, args);
+   OK(cuMemcpyDtoH(got, out, sizeof(float) * 4 * W * H));
+   OK(cuMemFree(out));
+}
+
+/* 8-bit RGBA texels as integers and as normalised floats, and 32-bit
+ * signed integers, point-sampled from an array or, where pitch, pitched
+ * memory. */
+static void
+read_modes(bool pitch)
+{
+   uint8_t px[H][W][4];
+   for (int y = 0; y < H; y++)
+      for (int x = 0; x < W; x++)
+         for (int c = 0; c < 4; c++)
+            px[y][x][c] = (uint8_t)(y * 40 + x * 7 + c * 50);
+   struct texels s = texels_make(pitch, CU_AD_FORMAT_UNSIGNED_INT8, 4, px, 4);
+   CUtexObject t = texels_texture(&s, CU_TRSF_READ_AS_INTEGER);
+   uint8_t got8[H][W][4];
+   sample_raw("tex2d_uchar4", t, got8, sizeof(got8));
+   CHECK(memcmp(got8, px, sizeof(px)) == 0);
+   OK(cuTexObjectDestroy(t));
+
+   t = texels_texture(&s, 0);
+   float gotf[H][W][4];
+   sample_float4(t, gotf);
+   expect_unorm8x4(gotf, px, "normalised");
+   OK(cuTexObjectDestroy(t));
+   texels_free(&s);
+
+   int32_t ints[H][W];
+   for (int y = 0; y < H; y++)
+      for (int x = 0; x < W; x++)
+         ints[y][x] = (y - 3) * 1000003 + x * -7;
+   s = texels_make(pitch, CU_AD_FORMAT_SIGNED_INT32, 1, ints, 4);
+   t = texels_texture(&s, 0);
+   int32_t goti[H][W];
+   sample_raw("tex2d_int", t, goti, sizeof(goti));
+   CHECK(memcmp(goti, ints, sizeof(ints)) == 0);
+   OK(cuTexObjectDestroy(t));
+   texels_free(&s);
+}
+
+/* The W x H RGBA float texels of src4 as an array or as pitched memory,
+ * sampled with each texture description. */
+static struct texels src_texels;
+
 /* Pitched memory's border colour (the array's is Vulkan's transparent
  * black: only the standard colours are there). */
 static const float pitch_border[4] = {100.0f, 101.0f, 102.0f, 103.0f};
@@ -178,9 +511,9 @@ static const float pitch_border[4] = {100.0f, 101.0f, 102.0f, 103.0f};
 static CUtexObject
 src_texture(CUaddress_mode mode, CUfilter_mode filter, unsigned flags)
 {
-   if (src_pitched)
-      return texture_pitch2d(src_pitched, W, H, CU_AD_FORMAT_FLOAT, 4, mode, filter, flags, pitch_border);
-   return texture(src_array, mode, filter, flags);
+   if (src_texels.pitched)
+      return texture_pitch2d(src_texels.pitched, W, H, CU_AD_FORMAT_FLOAT, 4, mode, filter, flags, pitch_border);
+   return texture(src_texels.array, mode, filter, flags);
 }
 
 static float
@@ -188,7 +521,7 @@ src_texel(int x, int y, int c, CUaddress_mode mode)
 {
    int ix = address(x, W, mode), iy = address(y, H, mode);
    if (ix < 0 || iy < 0)
-      return src_pitched ? pitch_border[c] : 0.0f;
+      return src_texels.pitched ? pitch_border[c] : 0.0f;
    return src4[iy][ix][c];
 }
 
@@ -196,79 +529,81 @@ static void
 src_make(bool pitch)
 {
    fill_src();
-   if (pitch)
-      src_pitched = pitched(src4, sizeof(src4[0]), H);
-   else
-      src_array = array2d(W, H, CU_AD_FORMAT_FLOAT, 4, 0, src4, 16);
+   src_texels = texels_make(pitch, CU_AD_FORMAT_FLOAT, 4, src4, 16);
 }
 
-static void
-src_free(void)
-{
-   if (src_pitched)
-      OK(cuMemFree(src_pitched));
-   if (src_array)
-      OK(cuArrayDestroy(src_array));
-   src_pitched = 0;
-   src_array = NULL;
-}
+/* The sweep of point_modes and pitch2d_linear: tex2d_float4 over the
+ * source texture (pitched where pitch) with filter, 3W x 3H results, for
+ * each address mode with normalised coordinates (wrap, clamp, mirror,
+ * border) and unnormalised ones (clamp, border).  The kernel samples at
+ * (x * scale + shift, y * scale + shift) for result (x, y), scale and
+ * shift being the texel coordinates given divided by W where normalised;
+ * reference fills in what each result should be, checked within tol. */
+typedef void reference_fn(CUaddress_mode mode, bool normalized, float scale, float shift, double *want);
 
-/* tex2D<float4> over every address mode, point filtering, normalised
- * coordinates reaching outside [0, 1) on both sides; and unnormalised
- * ones with clamp. */
 static void
-point_modes(bool pitch)
+sweep_modes(bool pitch, CUfilter_mode filter, float texel_scale, float texel_shift, struct tol tol,
+            reference_fn *reference)
 {
    src_make(pitch);
    CUfunction f = kernel("tex2d_float4");
-   const int OW = 3 * W, OH = 3 * H;
-   float *out_h = malloc(sizeof(float) * 4 * OW * OH);
+   const struct grid g = {.ch = 4, .w = 3 * W, .h = 3 * H};
+   float *out_h = malloc(sizeof(float) * grid_size(&g));
+   double *want = malloc(sizeof(double) * grid_size(&g));
    CUdeviceptr out;
-   OK(cuMemAlloc(&out, sizeof(float) * 4 * OW * OH));
+   OK(cuMemAlloc(&out, sizeof(float) * grid_size(&g)));
    CUaddress_mode modes[] = {CU_TR_ADDRESS_MODE_WRAP, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_ADDRESS_MODE_MIRROR,
                              CU_TR_ADDRESS_MODE_BORDER};
    for (unsigned m = 0; m < 4; m++) {
       for (int normalized = 1; normalized >= 0; normalized--) {
          if (!normalized && m != 1 && m != 3)
             continue;
-         CUtexObject t = src_texture(modes[m], CU_TR_FILTER_MODE_POINT,
-                                     normalized ? CU_TRSF_NORMALIZED_COORDINATES : 0);
-         /* Output pixel (x, y) samples texel (x - W) + 0.5 (centre of
-          * texel x - W), so x covers -W .. 2W - 1. */
-         int w = OW, h = OH;
-         float scale = normalized ? 1.0f / W : 1.0f;
-         float shift = normalized ? (-W + 0.5f) / W : -W + 0.5f;
+         CUtexObject t = src_texture(modes[m], filter, normalized ? CU_TRSF_NORMALIZED_COORDINATES : 0);
+         int w = g.w, h = g.h;
          /* y uses the same scale: the grid is square in texels only when
           * normalised per axis, so y is checked through its own axis. */
-         (void)scale;
+         float scale = normalized ? texel_scale / W : texel_scale;
+         float shift = normalized ? texel_shift / W : texel_shift;
          void *args[] = {&t, &out, &w, &h, &scale, &shift};
-         launch(f, OW, OH, 1, args);
-         OK(cuMemcpyDtoH(out_h, out, sizeof(float) * 4 * OW * OH));
-         unsigned bad = 0;
-         for (int y = 0; y < OH; y++) {
-            for (int x = 0; x < OW; x++) {
-               /* The kernel uses x * scale + shift for both axes. */
-               float u = x * scale + shift, v = y * scale + shift;
-               int tx = (int)floorf(normalized ? u * W : u), ty = (int)floorf(normalized ? v * H : v);
-               for (int c = 0; c < 4; c++) {
-                  float want = src_texel(tx, ty, c,
-                                         normalized ? modes[m] : (modes[m] == CU_TR_ADDRESS_MODE_BORDER
-                                                                     ? CU_TR_ADDRESS_MODE_BORDER
-                                                                     : CU_TR_ADDRESS_MODE_CLAMP));
-                  float got = out_h[(y * OW + x) * 4 + c];
-                  if (got != want && bad++ < 5)
-                     fprintf(stderr, "mode %u normalized %d: (%d, %d).%d = %g, expected %g\n", m, normalized, x, y,
-                             c, got, want);
-               }
-            }
-         }
-         CHECK(bad == 0);
+         launch(f, g.w, g.h, 1, args);
+         OK(cuMemcpyDtoH(out_h, out, sizeof(float) * grid_size(&g)));
+         /* Unnormalised coordinates have clamp or border only. */
+         CUaddress_mode am = normalized || modes[m] == CU_TR_ADDRESS_MODE_BORDER ? modes[m]
+                                                                                : CU_TR_ADDRESS_MODE_CLAMP;
+         reference(am, normalized, scale, shift, want);
+         expect_floats(&g, out_h, want, tol, "mode %u normalized %d", m, normalized);
          OK(cuTexObjectDestroy(t));
       }
    }
    OK(cuMemFree(out));
    free(out_h);
-   src_free();
+   free(want);
+   texels_free(&src_texels);
+}
+
+/* Point filtering: the texel the coordinate is in. */
+static void
+point_reference(CUaddress_mode mode, bool normalized, float scale, float shift, double *want)
+{
+   for (int y = 0; y < 3 * H; y++) {
+      for (int x = 0; x < 3 * W; x++) {
+         /* The kernel uses x * scale + shift for both axes. */
+         float u = x * scale + shift, v = y * scale + shift;
+         int tx = (int)floorf(normalized ? u * W : u), ty = (int)floorf(normalized ? v * H : v);
+         for (int c = 0; c < 4; c++)
+            want[(y * 3 * W + x) * 4 + c] = src_texel(tx, ty, c, mode);
+      }
+   }
+}
+
+/* tex2D<float4> over every address mode, point filtering, normalised
+ * coordinates reaching outside [0, 1) on both sides; and unnormalised
+ * ones with clamp.  Result (x, y) samples texel (x - W) + 0.5 (the
+ * centre of texel x - W), so x covers -W .. 2W - 1. */
+static void
+point_modes(bool pitch)
+{
+   sweep_modes(pitch, CU_TR_FILTER_MODE_POINT, 1.0f, -W + 0.5f, EXACT, point_reference);
 }
 
 static void
@@ -294,7 +629,7 @@ case_linear(void)
    void *args[] = {&t, &out, &w, &h, &scale, &shift};
    launch(f, W, H, 1, args);
    OK(cuMemcpyDtoH(out_h, out, sizeof(out_h)));
-   unsigned bad = 0;
+   double want[H][W][4], tol[H][W][4];
    for (int y = 0; y < H; y++) {
       for (int x = 0; x < W; x++) {
          float u = x * scale + shift - 0.5f, v = y * scale + shift - 0.5f;
@@ -305,62 +640,30 @@ case_linear(void)
             float t10 = src_texel(i + 1, j, c, CU_TR_ADDRESS_MODE_CLAMP);
             float t01 = src_texel(i, j + 1, c, CU_TR_ADDRESS_MODE_CLAMP);
             float t11 = src_texel(i + 1, j + 1, c, CU_TR_ADDRESS_MODE_CLAMP);
-            float want = (1 - a_) * (1 - b_) * t00 + a_ * (1 - b_) * t10 + (1 - a_) * b_ * t01 + a_ * b_ * t11;
+            want[y][x][c] = (1 - a_) * (1 - b_) * t00 + a_ * (1 - b_) * t10 + (1 - a_) * b_ * t01 + a_ * b_ * t11;
             /* 8 bits of fraction in each weight: an error of up to a
              * 256th of the spread along each axis, plus rounding. */
             float spread = fabsf(t10 - t00) + fabsf(t01 - t00) + fabsf(t11 - t01) + fabsf(t11 - t10);
-            float tol = spread / 256.0f + 1e-3f;
-            float got = out_h[y][x][c];
-            if (fabsf(got - want) > tol && bad++ < 5)
-               fprintf(stderr, "(%d, %d).%d = %g, expected %g within %g\n", x, y, c, got, want, tol);
+            tol[y][x][c] = spread / 256.0f + 1e-3f;
          }
       }
    }
-   CHECK(bad == 0);
+   expect_floats(&texels4, &out_h[0][0][0], &want[0][0][0], (struct tol){.each = &tol[0][0][0]}, "linear");
    OK(cuTexObjectDestroy(t));
    OK(cuMemFree(out));
    OK(cuArrayDestroy(a));
 }
 
-/* 8-bit texels read as integers and as normalised floats; 32-bit signed
- * integers. */
+/* read_modes over arrays; 8- and 16-bit integers of one and two
+ * channels as normalised floats; a float2 array's missing channels. */
 static void
 case_read_modes(void)
 {
-   uint8_t px[H][W][4];
-   for (int y = 0; y < H; y++)
-      for (int x = 0; x < W; x++)
-         for (int c = 0; c < 4; c++)
-            px[y][x][c] = (uint8_t)(y * 40 + x * 7 + c * 50);
-   CUarray a = array2d(W, H, CU_AD_FORMAT_UNSIGNED_INT8, 4, 0, px, 4);
-   int w = W, h = H;
-   CUdeviceptr out;
-   OK(cuMemAlloc(&out, sizeof(float) * 4 * W * H));
-
-   CUtexObject t = texture(a, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, CU_TRSF_READ_AS_INTEGER);
-   void *args[] = {&t, &out, &w, &h};
-   launch(kernel("tex2d_uchar4"), W, H, 1, args);
-   uint8_t got8[H][W][4];
-   OK(cuMemcpyDtoH(got8, out, sizeof(got8)));
-   CHECK(memcmp(got8, px, sizeof(px)) == 0);
-   OK(cuTexObjectDestroy(t));
-
-   t = texture(a, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, 0);
-   float scale = 1, shift = 0.5f;
-   void *fargs[] = {&t, &out, &w, &h, &scale, &shift};
-   launch(kernel("tex2d_float4"), W, H, 1, fargs);
+   read_modes(false);
+   CUarray a;
+   CUtexObject t;
    float gotf[H][W][4];
-   OK(cuMemcpyDtoH(gotf, out, sizeof(gotf)));
-   unsigned bad = 0;
-   for (int y = 0; y < H; y++)
-      for (int x = 0; x < W; x++)
-         for (int c = 0; c < 4; c++)
-            if (fabsf(gotf[y][x][c] - px[y][x][c] / 255.0f) > 1e-6f && bad++ < 5)
-               fprintf(stderr, "normalised (%d, %d).%d = %g, expected %g\n", x, y, c, gotf[y][x][c],
-                       px[y][x][c] / 255.0f);
-   CHECK(bad == 0);
-   OK(cuTexObjectDestroy(t));
-   OK(cuArrayDestroy(a));
+   double want[H][W][4];
 
    /* One- and two-byte texels as normalised floats, CUDA's default read
     * mode: the texture views the array's R8_UINT or R16_SINT image as
@@ -378,36 +681,19 @@ case_read_modes(void)
       a = pass == 0 ? array2d(W, H, CU_AD_FORMAT_UNSIGNED_INT8, 1, 0, gray, 1)
                     : array2d(W, H, CU_AD_FORMAT_SIGNED_INT16, 1, 0, s16, 2);
       t = texture(a, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, 0);
-      launch(kernel("tex2d_float4"), W, H, 1, fargs);
-      OK(cuMemcpyDtoH(gotf, out, sizeof(gotf)));
-      bad = 0;
+      sample_float4(t, gotf);
       for (int y = 0; y < H; y++) {
          for (int x = 0; x < W; x++) {
-            float want = pass == 0 ? gray[y][x] / 255.0f : fmaxf(s16[y][x] / 32767.0f, -1.0f);
+            float red = pass == 0 ? gray[y][x] / 255.0f : fmaxf(s16[y][x] / 32767.0f, -1.0f);
             for (int c = 0; c < 4; c++)
-               if (fabsf(gotf[y][x][c] - (c == 0 ? want : 0.0f)) > 1e-6f && bad++ < 5)
-                  fprintf(stderr, "%s (%d, %d).%d = %g, expected %g\n", pass == 0 ? "uchar" : "short", x, y, c,
-                          gotf[y][x][c], c == 0 ? want : 0.0f);
+               want[y][x][c] = c == 0 ? red : 0.0f;
          }
       }
-      CHECK(bad == 0);
+      expect_floats(&texels4, &gotf[0][0][0], &want[0][0][0], (struct tol){.abs = 1e-6}, "%s",
+                    pass == 0 ? "uchar" : "short");
       OK(cuTexObjectDestroy(t));
       OK(cuArrayDestroy(a));
    }
-
-   int32_t ints[H][W];
-   for (int y = 0; y < H; y++)
-      for (int x = 0; x < W; x++)
-         ints[y][x] = (y - 3) * 1000003 + x * -7;
-   a = array2d(W, H, CU_AD_FORMAT_SIGNED_INT32, 1, 0, ints, 4);
-   t = texture(a, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, 0);
-   void *iargs[] = {&t, &out, &w, &h};
-   launch(kernel("tex2d_int"), W, H, 1, iargs);
-   int32_t goti[H][W];
-   OK(cuMemcpyDtoH(goti, out, sizeof(goti)));
-   CHECK(memcmp(goti, ints, sizeof(ints)) == 0);
-   OK(cuTexObjectDestroy(t));
-   OK(cuArrayDestroy(a));
 
    /* 1- and 2-byte texels read as normalised floats (a UNORM or SNORM
     * view of the array's integer image): u8 x1, s8 x2, s16 x1.  Missing
@@ -436,27 +722,24 @@ case_read_modes(void)
                memcpy(&packed[(y * W + x) * ch * bytes], raw[y][x], ch * bytes);
          a = array2d(W, H, narrow[k].f, ch, 0, packed, ch * bytes);
          t = texture(a, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, 0);
-         launch(kernel("tex2d_float4"), W, H, 1, fargs);
-         OK(cuMemcpyDtoH(gotf, out, sizeof(gotf)));
-         bad = 0;
+         sample_float4(t, gotf);
          for (int y = 0; y < H; y++) {
             for (int x = 0; x < W; x++) {
                for (unsigned c = 0; c < 4; c++) {
-                  float want = 0.0f;
+                  float v = 0.0f;
                   if (c < ch) {
                      const uint8_t *b = &raw[y][x][c * bytes];
                      if (bytes == 1)
-                        want = narrow[k].is_signed ? fmaxf((int8_t)b[0] / 127.0f, -1.0f) : b[0] / 255.0f;
+                        v = narrow[k].is_signed ? fmaxf((int8_t)b[0] / 127.0f, -1.0f) : b[0] / 255.0f;
                      else
-                        want = fmaxf((int16_t)(b[0] | b[1] << 8) / 32767.0f, -1.0f);
+                        v = fmaxf((int16_t)(b[0] | b[1] << 8) / 32767.0f, -1.0f);
                   }
-                  if (fabsf(gotf[y][x][c] - want) > 1e-6f && bad++ < 5)
-                     fprintf(stderr, "format 0x%x x%u (%d, %d).%u = %g, expected %g\n", narrow[k].f, ch, x, y, c,
-                             gotf[y][x][c], want);
+                  want[y][x][c] = v;
                }
             }
          }
-         CHECK(bad == 0);
+         expect_floats(&texels4, &gotf[0][0][0], &want[0][0][0], (struct tol){.abs = 1e-6}, "format 0x%x x%u",
+                       narrow[k].f, ch);
          OK(cuTexObjectDestroy(t));
          OK(cuArrayDestroy(a));
       }
@@ -470,18 +753,14 @@ case_read_modes(void)
             two[y][x][c] = (float)(y * 10 + x) + 0.5f * (float)c;
    a = array2d(W, H, CU_AD_FORMAT_FLOAT, 2, 0, two, 8);
    t = texture(a, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, 0);
-   launch(kernel("tex2d_float4"), W, H, 1, fargs);
-   OK(cuMemcpyDtoH(gotf, out, sizeof(gotf)));
-   bad = 0;
+   sample_float4(t, gotf);
    for (int y = 0; y < H; y++)
       for (int x = 0; x < W; x++)
          for (int c = 0; c < 4; c++)
-            if (gotf[y][x][c] != (c < 2 ? two[y][x][c] : 0.0f) && bad++ < 5)
-               fprintf(stderr, "float2 (%d, %d).%d = %g\n", x, y, c, gotf[y][x][c]);
-   CHECK(bad == 0);
+            want[y][x][c] = c < 2 ? two[y][x][c] : 0.0f;
+   expect_floats(&texels4, &gotf[0][0][0], &want[0][0][0], EXACT, "float2");
    OK(cuTexObjectDestroy(t));
    OK(cuArrayDestroy(a));
-   OK(cuMemFree(out));
 }
 
 /* Handles loaded from a device array, different across the lanes of a
@@ -523,37 +802,9 @@ case_handles_in_memory(void)
 static void
 case_mip_level(void)
 {
-   CUDA_ARRAY3D_DESCRIPTOR d = {16, 16, 0, CU_AD_FORMAT_FLOAT, 4, 0};
-   CUmipmappedArray m;
-   OK(cuMipmappedArrayCreate(&m, &d, 5));
-   for (unsigned l = 0; l < 5; l++) {
-      unsigned n = 16 >> l;
-      float *px = malloc(sizeof(float) * 4 * n * n);
-      for (unsigned i = 0; i < 4 * n * n; i++)
-         px[i] = (float)(l * 10 + i % 4);
-      CUarray level;
-      OK(cuMipmappedArrayGetLevel(&level, m, l));
-      CUDA_MEMCPY2D c = {0};
-      c.srcMemoryType = CU_MEMORYTYPE_HOST;
-      c.srcHost = px;
-      c.srcPitch = n * 16;
-      c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
-      c.dstArray = level;
-      c.WidthInBytes = n * 16;
-      c.Height = n;
-      OK(cuMemcpy2D(&c));
-      free(px);
-   }
-   CUDA_RESOURCE_DESC rd = {0};
-   rd.resType = CU_RESOURCE_TYPE_MIPMAPPED_ARRAY;
-   rd.res.mipmap.hMipmappedArray = m;
-   CUDA_TEXTURE_DESC td = {0};
-   td.filterMode = CU_TR_FILTER_MODE_POINT;
-   td.mipmapFilterMode = CU_TR_FILTER_MODE_POINT;
-   td.flags = CU_TRSF_NORMALIZED_COORDINATES;
-   td.maxMipmapLevelClamp = 4;
-   CUtexObject t;
-   OK(cuTexObjectCreate(&t, &rd, &td, NULL));
+   CUmipmappedArray m = mipmap5();
+   CUDA_RESOURCE_DESC rd = mipmap_res(m);
+   CUtexObject t = point_texture(&rd, CU_TRSF_NORMALIZED_COORDINATES, 4, NULL);
    CUdeviceptr out;
    OK(cuMemAlloc(&out, sizeof(float) * 4 * 4 * 4));
    /* tex2DLod with the level, then tex2DGrad with gradients of 2^l
@@ -566,13 +817,11 @@ case_mip_level(void)
       void *args[] = {&t, &out, &w, &h, &level};
       launch(kernel(l < 5 ? "tex2d_lod" : "tex2d_grad"), 4, 4, 1, args);
       float got[4 * 4 * 4];
+      double want[4 * 4 * 4];
       OK(cuMemcpyDtoH(got, out, sizeof(got)));
       for (unsigned i = 0; i < 64; i++)
-         if (got[i] != (float)(l % 5 * 10 + i % 4)) {
-            fprintf(stderr, "level %u: [%u] = %g\n", l, i, got[i]);
-            failures++;
-            break;
-         }
+         want[i] = (float)(l % 5 * 10 + i % 4);
+      expect_floats(&(struct grid){.ch = 4, .w = 4, .h = 4}, got, want, EXACT, "level %u", l);
    }
    OK(cuTexObjectDestroy(t));
    OK(cuMemFree(out));
@@ -592,32 +841,17 @@ case_surfaces(void)
             px[y][x][c] = (uint8_t)(y * 31 + x * 5 + c * 60);
    CUarray src = array2d(W, H, CU_AD_FORMAT_UNSIGNED_INT8, 4, CUDA_ARRAY3D_SURFACE_LDST, px, 4);
    CUarray dst = array2d(W, H, CU_AD_FORMAT_UNSIGNED_INT8, 4, CUDA_ARRAY3D_SURFACE_LDST, px, 4);
-   CUDA_RESOURCE_DESC rd = {0};
-   rd.resType = CU_RESOURCE_TYPE_ARRAY;
-   CUsurfObject s_src, s_dst;
-   rd.res.array.hArray = src;
-   OK(cuSurfObjectCreate(&s_src, &rd));
-   rd.res.array.hArray = dst;
-   OK(cuSurfObjectCreate(&s_dst, &rd));
+   CUsurfObject s_src = surface(src), s_dst = surface(dst);
    int w = W, h = H;
    void *args[] = {&s_src, &s_dst, &w, &h};
    launch(kernel("surf2d_copy"), W, H, 1, args);
-   CUDA_MEMCPY2D c = {0};
-   c.srcMemoryType = CU_MEMORYTYPE_ARRAY;
-   c.srcArray = dst;
-   c.dstMemoryType = CU_MEMORYTYPE_HOST;
-   c.dstHost = got;
-   c.dstPitch = W * 4;
-   c.WidthInBytes = W * 4;
-   c.Height = H;
-   OK(cuMemcpy2D(&c));
-   unsigned bad = 0;
+   copy_array(dst, NULL, got, W * 4, H, 0);
+   uint32_t want[H][W][4];
    for (int y = 0; y < H; y++)
       for (int x = 0; x < W; x++)
          for (int k = 0; k < 4; k++)
-            if (got[y][x][k] != (k == 0 ? 255 - px[y][x][k] : px[y][x][k]) && bad++ < 5)
-               fprintf(stderr, "surface copy (%d, %d).%d = %u\n", x, y, k, got[y][x][k]);
-   CHECK(bad == 0);
+            want[y][x][k] = k == 0 ? 255 - px[y][x][k] : px[y][x][k];
+   expect_uints(&texels4, got, 1, &want[0][0][0], "surface copy");
 
    /* txq/suq: the texture's and the surface's extents. */
    CUtexObject t = texture(src, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, CU_TRSF_READ_AS_INTEGER);
@@ -644,11 +878,7 @@ case_surfaces(void)
    memset(fd, 0, sizeof(fd));
    CUarray fa = array2d(W, H, CU_AD_FORMAT_FLOAT, 1, CUDA_ARRAY3D_SURFACE_LDST, fs, 4);
    CUarray fb = array2d(W, H, CU_AD_FORMAT_FLOAT, 1, CUDA_ARRAY3D_SURFACE_LDST, fd, 4);
-   CUsurfObject sv[2];
-   rd.res.array.hArray = fa;
-   OK(cuSurfObjectCreate(&sv[0], &rd));
-   rd.res.array.hArray = fb;
-   OK(cuSurfObjectCreate(&sv[1], &rd));
+   CUsurfObject sv[2] = {surface(fa), surface(fb)};
    CUdeviceptr handles, out;
    OK(cuMemAlloc(&handles, sizeof(sv)));
    OK(cuMemcpyHtoD(handles, sv, sizeof(sv)));
@@ -658,32 +888,25 @@ case_surfaces(void)
    launch(kernel("surf2d_modes"), W, H, 1, margs);
    float res[H][W], written[H][W];
    OK(cuMemcpyDtoH(res, out, sizeof(res)));
-   c = (CUDA_MEMCPY2D){0};
-   c.srcMemoryType = CU_MEMORYTYPE_ARRAY;
-   c.srcArray = fb;
-   c.dstMemoryType = CU_MEMORYTYPE_HOST;
-   c.dstHost = written;
-   c.dstPitch = W * 4;
-   c.WidthInBytes = W * 4;
-   c.Height = H;
-   OK(cuMemcpy2D(&c));
-   bad = 0;
+   copy_array(fb, NULL, written, W * 4, H, 0);
+   double want_res[H][W], want_written[H][W];
    for (int y = 0; y < H; y++) {
       for (int x = 0; x < W; x++) {
          int sx = x + dx;
          float clamped = fs[y][sx < W ? sx : W - 1];
          float zero = sx < W ? fs[y][sx] : 0.0f;
-         if (res[y][x] != clamped + 1000.0f * zero && bad++ < 5)
-            fprintf(stderr, "modes (%d, %d) = %g, expected %g\n", x, y, res[y][x], clamped + 1000.0f * zero);
-         /* Written at x + dx where inside: the clamped read of x. */
-         if (sx < W && written[y][sx] != clamped && bad++ < 5)
-            fprintf(stderr, "written (%d, %d) = %g, expected %g\n", sx, y, written[y][sx], clamped);
+         want_res[y][x] = clamped + 1000.0f * zero;
+         /* Written at x + dx where inside: the clamped read of x; the
+          * first dx texels are left as they were, 0. */
+         if (sx < W)
+            want_written[y][sx] = clamped;
+         if (x < dx)
+            want_written[y][x] = 0.0f;
       }
-      for (int x = 0; x < dx; x++)
-         if (written[y][x] != 0.0f && bad++ < 5)
-            fprintf(stderr, "written (%d, %d) = %g, expected untouched\n", x, y, written[y][x]);
    }
-   CHECK(bad == 0);
+   const struct grid g1 = {.ch = 1, .w = W, .h = H};
+   expect_floats(&g1, &res[0][0], &want_res[0][0], EXACT, "modes");
+   expect_floats(&g1, &written[0][0], &want_written[0][0], EXACT, "written");
    OK(cuSurfObjectDestroy(sv[0]));
    OK(cuSurfObjectDestroy(sv[1]));
    OK(cuArrayDestroy(fa));
@@ -850,126 +1073,49 @@ weight(float frac)
    return floorf(frac * 256.0f + 0.5f) / 256.0f;
 }
 
+/* CUDA's bilinear filtering with quantised weights. */
+static void
+linear_reference(CUaddress_mode mode, bool normalized, float scale, float shift, double *want)
+{
+   for (int y = 0; y < 3 * H; y++) {
+      for (int x = 0; x < 3 * W; x++) {
+         /* As the kernel computes them (nvcc contracts into an fma). */
+         float u = fmaf((float)x, scale, shift), v = fmaf((float)y, scale, shift);
+         if (normalized) {
+            u *= W;
+            v *= H;
+         }
+         u -= 0.5f;
+         v -= 0.5f;
+         float fu = floorf(u), fv = floorf(v);
+         float a = weight(u - fu), b = weight(v - fv);
+         int i = (int)fu, j = (int)fv;
+         for (int c = 0; c < 4; c++) {
+            float t00 = src_texel(i, j, c, mode), t10 = src_texel(i + 1, j, c, mode);
+            float t01 = src_texel(i, j + 1, c, mode), t11 = src_texel(i + 1, j + 1, c, mode);
+            want[(y * 3 * W + x) * 4 + c] =
+               (1 - a) * (1 - b) * t00 + a * (1 - b) * t10 + (1 - a) * b * t01 + a * b * t11;
+         }
+      }
+   }
+}
+
 /* Bilinear filtering of pitched memory with each address mode,
  * normalised (wrap, mirror, border, clamp) and not (clamp, border), at
- * positions off the 1/256 grid, against CUDA's formula with quantised
- * weights. */
+ * positions off the 1/256 grid (texel steps of 0.61 from -W - 0.3: every
+ * fraction, both sides of the texture), against CUDA's formula with
+ * quantised weights. */
 static void
 case_pitch2d_linear(void)
 {
-   src_make(true);
-   CUfunction f = kernel("tex2d_float4");
-   const int OW = 3 * W, OH = 3 * H;
-   float *out_h = malloc(sizeof(float) * 4 * OW * OH);
-   CUdeviceptr out;
-   OK(cuMemAlloc(&out, sizeof(float) * 4 * OW * OH));
-   CUaddress_mode modes[] = {CU_TR_ADDRESS_MODE_WRAP, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_ADDRESS_MODE_MIRROR,
-                             CU_TR_ADDRESS_MODE_BORDER};
-   for (unsigned m = 0; m < 4; m++) {
-      for (int normalized = 1; normalized >= 0; normalized--) {
-         if (!normalized && m != 1 && m != 3)
-            continue;
-         CUtexObject t = src_texture(modes[m], CU_TR_FILTER_MODE_LINEAR,
-                                     normalized ? CU_TRSF_NORMALIZED_COORDINATES : 0);
-         int w = OW, h = OH;
-         /* Texel steps of 0.61 from -W - 0.3: every fraction, both
-          * sides of the texture. */
-         float scale = normalized ? 0.61f / W : 0.61f, shift = normalized ? (-W - 0.3f) / W : -W - 0.3f;
-         void *args[] = {&t, &out, &w, &h, &scale, &shift};
-         launch(f, OW, OH, 1, args);
-         OK(cuMemcpyDtoH(out_h, out, sizeof(float) * 4 * OW * OH));
-         CUaddress_mode am = normalized || modes[m] == CU_TR_ADDRESS_MODE_BORDER ? modes[m]
-                                                                                : CU_TR_ADDRESS_MODE_CLAMP;
-         unsigned bad = 0;
-         for (int y = 0; y < OH; y++) {
-            for (int x = 0; x < OW; x++) {
-               /* As the kernel computes them (nvcc contracts into an fma). */
-               float u = fmaf((float)x, scale, shift), v = fmaf((float)y, scale, shift);
-               if (normalized) {
-                  u *= W;
-                  v *= H;
-               }
-               u -= 0.5f;
-               v -= 0.5f;
-               float fu = floorf(u), fv = floorf(v);
-               float a = weight(u - fu), b = weight(v - fv);
-               int i = (int)fu, j = (int)fv;
-               for (int c = 0; c < 4; c++) {
-                  float t00 = src_texel(i, j, c, am), t10 = src_texel(i + 1, j, c, am);
-                  float t01 = src_texel(i, j + 1, c, am), t11 = src_texel(i + 1, j + 1, c, am);
-                  float want = (1 - a) * (1 - b) * t00 + a * (1 - b) * t10 + (1 - a) * b * t01 + a * b * t11;
-                  float got = out_h[(y * OW + x) * 4 + c];
-                  if (fabsf(got - want) > 1e-5f * fabsf(want) + 1e-5f && bad++ < 5)
-                     fprintf(stderr, "mode %u normalized %d: (%d, %d).%d = %.9g, expected %.9g\n", m, normalized, x,
-                             y, c, got, want);
-               }
-            }
-         }
-         CHECK(bad == 0);
-         OK(cuTexObjectDestroy(t));
-      }
-   }
-   OK(cuMemFree(out));
-   free(out_h);
-   src_free();
+   sweep_modes(true, CU_TR_FILTER_MODE_LINEAR, 0.61f, -W - 0.3f, (struct tol){.abs = 1e-5, .rel = 1e-5},
+               linear_reference);
 }
 
-/* Pitched 8-bit texels as integers and as normalised floats, and 32-bit
- * signed integers, point-sampled. */
 static void
 case_pitch2d_read_modes(void)
 {
-   uint8_t px[H][W][4];
-   for (int y = 0; y < H; y++)
-      for (int x = 0; x < W; x++)
-         for (int c = 0; c < 4; c++)
-            px[y][x][c] = (uint8_t)(y * 40 + x * 7 + c * 50);
-   CUdeviceptr p = pitched(px, sizeof(px[0]), H);
-   int w = W, h = H;
-   CUdeviceptr out;
-   OK(cuMemAlloc(&out, sizeof(float) * 4 * W * H));
-   CUtexObject t = texture_pitch2d(p, W, H, CU_AD_FORMAT_UNSIGNED_INT8, 4, CU_TR_ADDRESS_MODE_CLAMP,
-                                   CU_TR_FILTER_MODE_POINT, CU_TRSF_READ_AS_INTEGER, NULL);
-   void *args[] = {&t, &out, &w, &h};
-   launch(kernel("tex2d_uchar4"), W, H, 1, args);
-   uint8_t got8[H][W][4];
-   OK(cuMemcpyDtoH(got8, out, sizeof(got8)));
-   CHECK(memcmp(got8, px, sizeof(px)) == 0);
-   OK(cuTexObjectDestroy(t));
-
-   t = texture_pitch2d(p, W, H, CU_AD_FORMAT_UNSIGNED_INT8, 4, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, 0,
-                       NULL);
-   float scale = 1, shift = 0.5f;
-   void *fargs[] = {&t, &out, &w, &h, &scale, &shift};
-   launch(kernel("tex2d_float4"), W, H, 1, fargs);
-   float gotf[H][W][4];
-   OK(cuMemcpyDtoH(gotf, out, sizeof(gotf)));
-   unsigned bad = 0;
-   for (int y = 0; y < H; y++)
-      for (int x = 0; x < W; x++)
-         for (int c = 0; c < 4; c++)
-            if (fabsf(gotf[y][x][c] - px[y][x][c] / 255.0f) > 1e-6f && bad++ < 5)
-               fprintf(stderr, "normalised (%d, %d).%d = %g, expected %g\n", x, y, c, gotf[y][x][c],
-                       px[y][x][c] / 255.0f);
-   CHECK(bad == 0);
-   OK(cuTexObjectDestroy(t));
-   OK(cuMemFree(p));
-
-   int32_t ints[H][W];
-   for (int y = 0; y < H; y++)
-      for (int x = 0; x < W; x++)
-         ints[y][x] = (y - 3) * 1000003 + x * -7;
-   p = pitched(ints, sizeof(ints[0]), H);
-   t = texture_pitch2d(p, W, H, CU_AD_FORMAT_SIGNED_INT32, 1, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, 0,
-                       NULL);
-   void *iargs[] = {&t, &out, &w, &h};
-   launch(kernel("tex2d_int"), W, H, 1, iargs);
-   int32_t goti[H][W];
-   OK(cuMemcpyDtoH(goti, out, sizeof(goti)));
-   CHECK(memcmp(goti, ints, sizeof(ints)) == 0);
-   OK(cuTexObjectDestroy(t));
-   OK(cuMemFree(p));
-   OK(cuMemFree(out));
+   read_modes(true);
 }
 
 static float
@@ -1050,9 +1196,9 @@ case_fetch_linear(void)
       void *args[] = {&t, &out, &n, &shift};
       const char *name = forms[k].result == 'f' ? "fetch_f4" : forms[k].result == 'i' ? "fetch_i4" : "fetch_u4";
       launch(kernel(name), 1, 1, THREADS, args);
-      uint32_t got[THREADS][4];
+      uint32_t got[THREADS][4], want_bits[THREADS][4];
+      double want_floats[THREADS][4];
       OK(cuMemcpyDtoH(got, out, sizeof(got)));
-      unsigned bad = 0;
       for (int x = 0; x < THREADS; x++) {
          int i = x - OUTSIDE;
          for (unsigned c = 0; c < 4; c++) {
@@ -1088,23 +1234,19 @@ case_fetch_linear(void)
                   break;
                }
             }
-            bool ok;
-            if (forms[k].result == 'f') {
-               float g;
-               memcpy(&g, &got[x][c], 4);
-               ok = fabsf(g - wantf) <= 1e-6f * fabsf(wantf);
-               if (!ok && bad++ < 5)
-                  fprintf(stderr, "format 0x%x x%u flags %u: [%d].%u = %.9g, expected %.9g\n", fmt, ch,
-                          forms[k].flags, i, c, g, wantf);
-            } else {
-               ok = got[x][c] == want;
-               if (!ok && bad++ < 5)
-                  fprintf(stderr, "format 0x%x x%u flags %u: [%d].%u = 0x%x, expected 0x%x\n", fmt, ch,
-                          forms[k].flags, i, c, got[x][c], want);
-            }
+            want_bits[x][c] = want;
+            want_floats[x][c] = wantf;
          }
       }
-      CHECK(bad == 0);
+      const struct grid g = {.ch = 4, .w = THREADS, .x0 = -OUTSIDE};
+      if (forms[k].result == 'f') {
+         float gotf[THREADS][4];
+         memcpy(gotf, got, sizeof(gotf));
+         expect_floats(&g, &gotf[0][0], &want_floats[0][0], (struct tol){.rel = 1e-6}, "format 0x%x x%u flags %u",
+                       fmt, ch, forms[k].flags);
+      } else {
+         expect_uints(&g, got, 4, &want_bits[0][0], "format 0x%x x%u flags %u", fmt, ch, forms[k].flags);
+      }
       OK(cuTexObjectDestroy(t));
    }
    OK(cuMemFree(data));
@@ -1166,14 +1308,13 @@ texel_float(CUarray_format f, unsigned ch, const uint8_t *t, unsigned c, bool sr
    return srgb && c < 3 ? srgb_to_linear((float)v) : v;
 }
 
-static bool
-close_to(float got, double want, bool srgb)
+static struct tol
+close_to(bool srgb)
 {
    /* Normalised values are one division, as exact as float (the
     * reference divides in double); sRGB takes pow, which drivers compute
     * approximately: lavapipe's stays within a few millionths. */
-   double tol = srgb ? 4e-6 + 4e-6 * fabs(want) : 1e-6 * fabs(want);
-   return fabs(got - want) <= tol;
+   return srgb ? (struct tol){.abs = 4e-6, .rel = 4e-6} : (struct tol){.rel = 1e-6};
 }
 
 /* tex1Dfetch over linear memory of every vector format (the channel
@@ -1246,31 +1387,27 @@ case_fetch_linear_formats(void)
       int n = THREADS, shift = -OUTSIDE;
       void *args[] = {&t, &out, &n, &shift};
       launch(kernel(as_int ? "fetch_u4" : "fetch_f4"), 1, 1, THREADS, args);
-      uint32_t got[THREADS][4];
+      uint32_t got[THREADS][4], want_bits[THREADS][4];
+      float gotf[THREADS][4];
+      double want_floats[THREADS][4];
       OK(cuMemcpyDtoH(got, out, sizeof(got)));
-      unsigned bad = 0;
+      memcpy(gotf, got, sizeof(gotf));
       for (int x = 0; x < THREADS; x++) {
          int i = x - OUTSIDE;
          bool in = i >= 0 && i < N;
          for (unsigned c = 0; c < 4; c++) {
-            if (as_int) {
-               uint32_t want = in && c < ch ? bytes[i * tsize + c] : 0;
-               if (got[x][c] != want && bad++ < 5)
-                  fprintf(stderr, "format 0x%x x%u flags %u: [%d].%u = 0x%x, expected 0x%x\n", fmt, ch,
-                          forms[k].flags, i, c, got[x][c], want);
-               continue;
-            }
-            double want = in ? texel_float(fmt, ch, bytes + i * tsize, c, srgb) : 0.0;
-            float g;
-            memcpy(&g, &got[x][c], 4);
-            if (srgb && fabs(g - want) > srgb_error)
-               srgb_error = fabs(g - want);
-            if (!close_to(g, want, srgb) && bad++ < 5)
-               fprintf(stderr, "format 0x%x x%u flags %u: [%d].%u = %.9g, expected %.9g\n", fmt, ch,
-                       forms[k].flags, i, c, g, want);
+            want_bits[x][c] = in && c < ch ? bytes[i * tsize + c] : 0;
+            want_floats[x][c] = in ? texel_float(fmt, ch, bytes + i * tsize, c, srgb) : 0.0;
+            if (srgb && fabs(gotf[x][c] - want_floats[x][c]) > srgb_error)
+               srgb_error = fabs(gotf[x][c] - want_floats[x][c]);
          }
       }
-      CHECK(bad == 0);
+      const struct grid g = {.ch = 4, .w = THREADS, .x0 = -OUTSIDE};
+      if (as_int)
+         expect_uints(&g, got, 4, &want_bits[0][0], "format 0x%x x%u flags %u", fmt, ch, forms[k].flags);
+      else
+         expect_floats(&g, &gotf[0][0], &want_floats[0][0], close_to(srgb), "format 0x%x x%u flags %u", fmt, ch,
+                       forms[k].flags);
       OK(cuTexObjectDestroy(t));
    }
    /* For the record: how far this device's pow is from the exact value. */
@@ -1310,9 +1447,11 @@ case_pitch2d_formats(void)
       }
    }
    CUdeviceptr p = pitched(px, sizeof(px[0]), H);
-   float *out_h = malloc(sizeof(float) * 4 * OW * OH);
+   const struct grid g = {.ch = 4, .w = OW, .h = OH};
+   float *out_h = malloc(sizeof(float) * grid_size(&g));
+   double *want = malloc(sizeof(double) * grid_size(&g));
    CUdeviceptr out;
-   OK(cuMemAlloc(&out, sizeof(float) * 4 * OW * OH));
+   OK(cuMemAlloc(&out, sizeof(float) * grid_size(&g)));
    CUfunction f = kernel("tex2d_float4");
    CUaddress_mode modes[] = {CU_TR_ADDRESS_MODE_BORDER, CU_TR_ADDRESS_MODE_CLAMP};
    for (size_t k = 0; k < sizeof(forms) / sizeof(forms[0]); k++) {
@@ -1326,8 +1465,7 @@ case_pitch2d_formats(void)
          float scale = 0.61f / W, shift = (-W - 0.3f) / W;
          void *args[] = {&t, &out, &w, &h, &scale, &shift};
          launch(f, OW, OH, 1, args);
-         OK(cuMemcpyDtoH(out_h, out, sizeof(float) * 4 * OW * OH));
-         unsigned bad = 0;
+         OK(cuMemcpyDtoH(out_h, out, sizeof(float) * grid_size(&g)));
          for (int y = 0; y < OH; y++) {
             for (int x = 0; x < OW; x++) {
                /* As the kernel computes them (nvcc contracts into an fma). */
@@ -1346,21 +1484,20 @@ case_pitch2d_formats(void)
                      tx[q] = ix < 0 || iy < 0 ? (c < ch ? border[c] : 0.0)
                                               : texel_float(fmt, ch, &px[iy][ix * tsize], c, srgb);
                   }
-                  double want = (1 - a) * (1 - b) * tx[0] + a * (1 - b) * tx[1] + (1 - a) * b * tx[2] + a * b * tx[3];
-                  float got = out_h[(y * OW + x) * 4 + c];
-                  if (fabs(got - want) > 1e-5 * fabs(want) + 1e-5 && bad++ < 5)
-                     fprintf(stderr, "format 0x%x x%u flags %u mode %u: (%d, %d).%u = %.9g, expected %.9g\n", fmt,
-                             ch, forms[k].flags, m, x, y, c, got, want);
+                  want[(y * OW + x) * 4 + c] =
+                     (1 - a) * (1 - b) * tx[0] + a * (1 - b) * tx[1] + (1 - a) * b * tx[2] + a * b * tx[3];
                }
             }
          }
-         CHECK(bad == 0);
+         expect_floats(&g, out_h, want, (struct tol){.abs = 1e-5, .rel = 1e-5}, "format 0x%x x%u flags %u mode %u",
+                       fmt, ch, forms[k].flags, m);
          OK(cuTexObjectDestroy(t));
       }
    }
    OK(cuMemFree(out));
    OK(cuMemFree(p));
    free(out_h);
+   free(want);
 }
 
 /* ---- layered and cube geometries ---- */
@@ -1370,17 +1507,7 @@ texture3d_array(CUarray *out, unsigned w, unsigned h, unsigned d, unsigned flags
 {
    CUDA_ARRAY3D_DESCRIPTOR desc = {w, h, d, CU_AD_FORMAT_FLOAT, 4, flags};
    OK(cuArray3DCreate(out, &desc));
-   CUDA_MEMCPY3D c = {0};
-   c.srcMemoryType = CU_MEMORYTYPE_HOST;
-   c.srcHost = data;
-   c.srcPitch = w * 16;
-   c.srcHeight = h ? h : 1;
-   c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
-   c.dstArray = *out;
-   c.WidthInBytes = w * 16;
-   c.Height = h ? h : 1;
-   c.Depth = d;
-   OK(cuMemcpy3D(&c));
+   copy_array(*out, data, NULL, w * 16, h ? h : 1, d);
    return texture(*out, CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, 0);
 }
 
@@ -1418,15 +1545,8 @@ case_layered(void)
    OK(cuLaunchKernel(kernel("tex2d_layered"), LH, LAYERS, 1, LW, 1, 1, 0, NULL, args2, NULL));
    OK(cuCtxSynchronize());
    OK(cuMemcpyDtoH(got, out, sizeof(got)));
-   unsigned bad = 0;
-   for (int l = 0; l < LAYERS; l++)
-      for (int y = 0; y < LH; y++)
-         for (int x = 0; x < LW; x++)
-            for (int c = 0; c < 4; c++)
-               if (got[l][y][x][c] != px[l][y][x][c] && bad++ < 5)
-                  fprintf(stderr, "layer %d (%d, %d).%d = %g, expected %g\n", l, x, y, c, got[l][y][x][c],
-                          px[l][y][x][c]);
-   CHECK(bad == 0);
+   expect_texels(&(struct grid){.ch = 4, .w = LW, .h = LH, .layers = LAYERS}, &got[0][0][0][0], &px[0][0][0][0],
+                 "tex2DLayered");
    OK(cuTexObjectDestroy(t));
    OK(cuArrayDestroy(a));
    OK(cuMemFree(out));
@@ -1479,12 +1599,8 @@ case_cubemap(void)
    void *args[] = {&t, &d_dirs, &out, &n};
    launch(kernel("tex_cubemap"), 1, 1, N, args);
    OK(cuMemcpyDtoH(got, out, sizeof(got)));
-   unsigned bad = 0;
-   for (int k = 0; k < N; k++)
-      for (int c = 0; c < 4; c++)
-         if (got[k][c] != (&px[0][0][0][0])[k * 4 + c] && bad++ < 5)
-            fprintf(stderr, "cube texel %d.%d = %g, expected %g\n", k, c, got[k][c], (&px[0][0][0][0])[k * 4 + c]);
-   CHECK(bad == 0);
+   expect_texels(&(struct grid){.ch = 4, .w = CW, .h = CW, .layers = 6}, &got[0][0], &px[0][0][0][0],
+                 "cube, layer = face");
    OK(cuTexObjectDestroy(t));
    OK(cuArrayDestroy(a));
    OK(cuMemFree(d_dirs));
@@ -1521,13 +1637,8 @@ case_cubemap_layered(void)
    void *args[] = {&t, &d_dirs, &out, &n};
    launch(kernel("tex_cubemap_layered"), N / 32, 1, 32, args);
    OK(cuMemcpyDtoH(got, out, sizeof(got)));
-   unsigned bad = 0;
-   for (int k = 0; k < N; k++)
-      for (int c = 0; c < 4; c++)
-         if (got[k][c] != (&px[0][0][0][0])[k * 4 + c] && bad++ < 5)
-            fprintf(stderr, "layered cube texel %d.%d = %g, expected %g\n", k, c, got[k][c],
-                    (&px[0][0][0][0])[k * 4 + c]);
-   CHECK(bad == 0);
+   expect_texels(&(struct grid){.ch = 4, .w = CW, .h = CW, .layers = CUBES * 6}, &got[0][0], &px[0][0][0][0],
+                 "layered cube, layer = 6 cube + face");
    OK(cuTexObjectDestroy(t));
    OK(cuArrayDestroy(a));
    OK(cuMemFree(d_dirs));
@@ -1589,17 +1700,7 @@ cubemap_grad(bool layered)
             memcpy(&packed[((l * w + j) * w) * 4], px[lv][l][j], (size_t)w * 16);
       CUarray level;
       OK(cuMipmappedArrayGetLevel(&level, m, (unsigned)lv));
-      CUDA_MEMCPY3D c = {0};
-      c.srcMemoryType = CU_MEMORYTYPE_HOST;
-      c.srcHost = packed;
-      c.srcPitch = (size_t)w * 16;
-      c.srcHeight = (size_t)w;
-      c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
-      c.dstArray = level;
-      c.WidthInBytes = (size_t)w * 16;
-      c.Height = (size_t)w;
-      c.Depth = (size_t)layers;
-      OK(cuMemcpy3D(&c));
+      copy_array(level, packed, NULL, (size_t)w * 16, (size_t)w, (size_t)layers);
    }
    int want_level[MAX_LAYERS * CW * CW];
    for (int l = 0; l < layers; l++)
@@ -1620,16 +1721,8 @@ cubemap_grad(bool layered)
             double lod = cube_lod(dirs[k], grads[k][0], grads[k][1], CW);
             CHECK(fabs(lod - targets[k % 6]) < 1e-4);
          }
-   CUDA_RESOURCE_DESC rd = {0};
-   rd.resType = CU_RESOURCE_TYPE_MIPMAPPED_ARRAY;
-   rd.res.mipmap.hMipmappedArray = m;
-   CUDA_TEXTURE_DESC td = {0};
-   td.filterMode = CU_TR_FILTER_MODE_POINT;
-   td.mipmapFilterMode = CU_TR_FILTER_MODE_POINT;
-   td.flags = CU_TRSF_NORMALIZED_COORDINATES;
-   td.maxMipmapLevelClamp = LEVELS - 1;
-   CUtexObject t = 0;
-   OK(cuTexObjectCreate(&t, &rd, &td, NULL));
+   CUDA_RESOURCE_DESC rd = mipmap_res(m);
+   CUtexObject t = point_texture(&rd, CU_TRSF_NORMALIZED_COORDINATES, LEVELS - 1, NULL);
    CUdeviceptr d_dirs, d_grads, out;
    OK(cuMemAlloc(&d_dirs, sizeof(dirs)));
    OK(cuMemcpyHtoD(d_dirs, dirs, sizeof(dirs)));
@@ -1640,19 +1733,17 @@ cubemap_grad(bool layered)
    void *args[] = {&t, &d_dirs, &d_grads, &out, &count};
    launch(kernel(layered ? "tex_cubemap_layered_grad" : "tex_cubemap_grad"), (unsigned)n / 32, 1, 32, args);
    OK(cuMemcpyDtoH(got, out, sizeof(got)));
-   unsigned bad = 0;
+   /* Texel k of level 0 reads level target_level[k % 6]. */
+   static double want[MAX_LAYERS * CW * CW][4];
    for (int l = 0; l < layers; l++)
       for (int j = 0; j < CW; j++)
          for (int i = 0; i < CW; i++) {
             int k = (l * CW + j) * CW + i, lv = want_level[k];
-            for (int c = 0; c < 4; c++) {
-               float want = px[lv][l][j >> lv][i >> lv][c];
-               if (got[k][c] != want && bad++ < 5)
-                  fprintf(stderr, "%s: layer %d (%d, %d).%d = %g, expected %g (level %d)\n",
-                          layered ? "layered cube grad" : "cube grad", l, i, j, c, got[k][c], want, lv);
-            }
+            for (int c = 0; c < 4; c++)
+               want[k][c] = px[lv][l][j >> lv][i >> lv][c];
          }
-   CHECK(bad == 0);
+   expect_floats(&(struct grid){.ch = 4, .w = CW, .h = CW, .layers = layers}, &got[0][0], &want[0][0], EXACT, "%s",
+                 layered ? "layered cube grad" : "cube grad");
    OK(cuTexObjectDestroy(t));
    OK(cuMipmappedArrayDestroy(m));
    OK(cuMemFree(d_dirs));
@@ -1683,21 +1774,18 @@ case_gather(void)
    void *args[] = {&t, &out, &w, &h};
    launch(kernel("tex2d_gather"), W, H, 1, args);
    OK(cuMemcpyDtoH(got, out, sizeof(got)));
-   unsigned bad = 0;
+   static double want[H][W][4][4];
    for (int y = 0; y < H; y++)
       for (int x = 0; x < W; x++)
          for (int c = 0; c < 4; c++) {
             /* The corner at (x + 1, y + 1) lies between texels x, x + 1
              * and y, y + 1. */
             const int dx[4] = {0, 1, 1, 0}, dy[4] = {1, 1, 0, 0};
-            for (int k = 0; k < 4; k++) {
-               float want = src_texel(x + dx[k], y + dy[k], c, CU_TR_ADDRESS_MODE_CLAMP);
-               if (got[y][x][c][k] != want && bad++ < 5)
-                  fprintf(stderr, "gather (%d, %d) component %d [%d] = %g, expected %g\n", x, y, c, k,
-                          got[y][x][c][k], want);
-            }
+            for (int k = 0; k < 4; k++)
+               want[y][x][c][k] = src_texel(x + dx[k], y + dy[k], c, CU_TR_ADDRESS_MODE_CLAMP);
          }
-   CHECK(bad == 0);
+   expect_floats(&(struct grid){.ch = 16, .w = W, .h = H}, &got[0][0][0][0], &want[0][0][0][0], EXACT,
+                 "gather, channel = 4 component + texel");
    OK(cuTexObjectDestroy(t));
    OK(cuMemFree(out));
    OK(cuArrayDestroy(a));
@@ -1718,45 +1806,20 @@ case_layered_surface(void)
                                 CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_SURFACE_LDST};
    CUarray a;
    OK(cuArray3DCreate(&a, &d));
-   CUDA_MEMCPY3D c = {0};
-   c.srcMemoryType = CU_MEMORYTYPE_HOST;
-   c.srcHost = px;
-   c.srcPitch = LW * 4;
-   c.srcHeight = LH;
-   c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
-   c.dstArray = a;
-   c.WidthInBytes = LW * 4;
-   c.Height = LH;
-   c.Depth = LAYERS;
-   OK(cuMemcpy3D(&c));
-   CUDA_RESOURCE_DESC rd = {0};
-   rd.resType = CU_RESOURCE_TYPE_ARRAY;
-   rd.res.array.hArray = a;
-   CUsurfObject s;
-   OK(cuSurfObjectCreate(&s, &rd));
+   copy_array(a, px, NULL, LW * 4, LH, LAYERS);
+   CUsurfObject s = surface(a);
    int w = LW, h = LH, layers = LAYERS;
    void *args[] = {&s, &w, &h, &layers};
    OK(cuLaunchKernel(kernel("surf2d_layered"), LH, LAYERS, 1, LW, 1, 1, 0, NULL, args, NULL));
    OK(cuCtxSynchronize());
-   c = (CUDA_MEMCPY3D){0};
-   c.srcMemoryType = CU_MEMORYTYPE_ARRAY;
-   c.srcArray = a;
-   c.dstMemoryType = CU_MEMORYTYPE_HOST;
-   c.dstHost = got;
-   c.dstPitch = LW * 4;
-   c.dstHeight = LH;
-   c.WidthInBytes = LW * 4;
-   c.Height = LH;
-   c.Depth = LAYERS;
-   OK(cuMemcpy3D(&c));
-   unsigned bad = 0;
+   copy_array(a, NULL, got, LW * 4, LH, LAYERS);
+   static double want[LAYERS][LH][LW];
    for (int l = 0; l < LAYERS; l++)
       for (int y = 0; y < LH; y++)
          for (int x = 0; x < LW; x++)
-            if (got[l][y][x] != 2.0f * px[l][y][x] + (float)l && bad++ < 5)
-               fprintf(stderr, "layer %d (%d, %d) = %g, expected %g\n", l, x, y, got[l][y][x],
-                       2.0f * px[l][y][x] + (float)l);
-   CHECK(bad == 0);
+            want[l][y][x] = 2.0f * px[l][y][x] + (float)l;
+   expect_floats(&(struct grid){.ch = 1, .w = LW, .h = LH, .layers = LAYERS}, &got[0][0][0], &want[0][0][0], EXACT,
+                 "surf2DLayered");
    OK(cuSurfObjectDestroy(s));
    OK(cuArrayDestroy(a));
 }
@@ -1873,34 +1936,19 @@ case_formatted_store(void)
       static uint8_t init[FH][FW * 16], got[FH][FW * 16];
       memset(init, 0xa5, sizeof(init));
       CUarray a = array2d(FW, FH, forms[k].f, forms[k].ch, CUDA_ARRAY3D_SURFACE_LDST, init, tsize);
-      CUDA_RESOURCE_DESC rd = {0};
-      rd.resType = CU_RESOURCE_TYPE_ARRAY;
-      rd.res.array.hArray = a;
-      CUsurfObject s = 0;
-      OK(cuSurfObjectCreate(&s, &rd));
+      CUsurfObject s = surface(a);
       int w = FW, h = FH, n = (int)forms[k].n;
       void *args[] = {&s, &d_vals, &w, &h, &n};
       launch(fn, 1, FH, FW, args);
-      CUDA_MEMCPY2D c = {0};
-      c.srcMemoryType = CU_MEMORYTYPE_ARRAY;
-      c.srcArray = a;
-      c.dstMemoryType = CU_MEMORYTYPE_HOST;
-      c.dstHost = got;
-      c.dstPitch = sizeof(got[0]);
-      c.WidthInBytes = FW * tsize;
-      c.Height = FH;
-      OK(cuMemcpy2D(&c));
-      unsigned bad = 0;
+      /* Packed rows: one value of esize bytes a channel. */
+      copy_array(a, NULL, got, FW * tsize, FH, 0);
+      static uint32_t want[FH * FW * 4];
       for (int y = 0; y < FH; y++)
          for (int x = 0; x < FW; x++)
-            for (unsigned ch = 0; ch < forms[k].ch; ch++) {
-               uint32_t want = formatted_channel(forms[k].cls, forms[k].bits, vals[y][x][ch]), have = 0;
-               memcpy(&have, &got[y][x * tsize + ch * esize], esize);
-               if (have != want && bad++ < 5)
-                  fprintf(stderr, "format 0x%x x%u, %u values: (%d, %d).%u = 0x%x, expected 0x%x (source 0x%08x)\n",
-                          forms[k].f, forms[k].ch, forms[k].n, x, y, ch, have, want, vals[y][x][ch]);
-            }
-      CHECK(bad == 0);
+            for (unsigned ch = 0; ch < forms[k].ch; ch++)
+               want[(y * FW + x) * forms[k].ch + ch] = formatted_channel(forms[k].cls, forms[k].bits, vals[y][x][ch]);
+      expect_uints(&(struct grid){.ch = (int)forms[k].ch, .w = FW, .h = FH}, got, esize, want,
+                   "format 0x%x x%u, %u values", forms[k].f, forms[k].ch, forms[k].n);
       OK(cuSurfObjectDestroy(s));
       OK(cuArrayDestroy(a));
    }
@@ -1912,55 +1960,20 @@ case_formatted_store(void)
  * a fault does, rather than reading zeros. */
 /* ---- resource views ---- */
 
-static CUtexObject
-view_texture(CUDA_RESOURCE_DESC *rd, unsigned flags, const CUDA_RESOURCE_VIEW_DESC *vd)
-{
-   CUDA_TEXTURE_DESC td = {0};
-   td.filterMode = CU_TR_FILTER_MODE_POINT;
-   td.mipmapFilterMode = CU_TR_FILTER_MODE_POINT;
-   td.flags = flags;
-   td.maxMipmapLevelClamp = 16;
-   CUtexObject t = 0;
-   OK(cuTexObjectCreate(&t, rd, &td, vd));
-   return t;
-}
-
 /* Levels 1..3 of a five-level mipmapped array: tex2DLod's level 0 is
  * the view's first level and levels past the last read the last. */
 static void
 views_levels(void)
 {
-   CUDA_ARRAY3D_DESCRIPTOR d = {16, 16, 0, CU_AD_FORMAT_FLOAT, 4, 0};
-   CUmipmappedArray m;
-   OK(cuMipmappedArrayCreate(&m, &d, 5));
-   for (unsigned l = 0; l < 5; l++) {
-      unsigned n = 16 >> l;
-      float *px = malloc(sizeof(float) * 4 * n * n);
-      for (unsigned i = 0; i < 4 * n * n; i++)
-         px[i] = (float)(l * 10 + i % 4);
-      CUarray level;
-      OK(cuMipmappedArrayGetLevel(&level, m, l));
-      CUDA_MEMCPY2D c = {0};
-      c.srcMemoryType = CU_MEMORYTYPE_HOST;
-      c.srcHost = px;
-      c.srcPitch = n * 16;
-      c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
-      c.dstArray = level;
-      c.WidthInBytes = n * 16;
-      c.Height = n;
-      OK(cuMemcpy2D(&c));
-      free(px);
-   }
-   CUDA_RESOURCE_DESC rd = {0};
-   rd.resType = CU_RESOURCE_TYPE_MIPMAPPED_ARRAY;
-   rd.res.mipmap.hMipmappedArray = m;
+   CUmipmappedArray m = mipmap5();
+   CUDA_RESOURCE_DESC rd = mipmap_res(m);
    CUDA_RESOURCE_VIEW_DESC vd = {0};
    vd.format = CU_RES_VIEW_FORMAT_FLOAT_4X32;
    vd.width = 16;
    vd.height = 16;
    vd.firstMipmapLevel = 1;
    vd.lastMipmapLevel = 3;
-   CUtexObject t = view_texture(&rd, CU_TRSF_NORMALIZED_COORDINATES, &vd);
+   CUtexObject t = point_texture(&rd, CU_TRSF_NORMALIZED_COORDINATES, 16, &vd);
    CUdeviceptr out;
    OK(cuMemAlloc(&out, sizeof(float) * 4 * 4 * 4));
    for (unsigned l = 0; l < 5; l++) {
@@ -1970,13 +1983,11 @@ views_levels(void)
       void *args[] = {&t, &out, &w, &h, &level};
       launch(kernel("tex2d_lod"), 4, 4, 1, args);
       float got[4 * 4 * 4];
+      double ref[4 * 4 * 4];
       OK(cuMemcpyDtoH(got, out, sizeof(got)));
       for (unsigned i = 0; i < 64; i++)
-         if (got[i] != (float)(want * 10 + i % 4)) {
-            fprintf(stderr, "view level %u: [%u] = %g, expected level %u\n", l, i, got[i], want);
-            failures++;
-            break;
-         }
+         ref[i] = (float)(want * 10 + i % 4);
+      expect_floats(&(struct grid){.ch = 4, .w = 4, .h = 4}, got, ref, EXACT, "view level %u (level %u)", l, want);
    }
    OK(cuTexObjectDestroy(t));
    OK(cuMemFree(out));
@@ -1998,9 +2009,7 @@ views_layers(void)
    CUarray a;
    CUtexObject plain = texture3d_array(&a, LW, LH, LAYERS, CUDA_ARRAY3D_LAYERED, &px[0][0][0][0]);
    OK(cuTexObjectDestroy(plain));
-   CUDA_RESOURCE_DESC rd = {0};
-   rd.resType = CU_RESOURCE_TYPE_ARRAY;
-   rd.res.array.hArray = a;
+   CUDA_RESOURCE_DESC rd = array_res(a);
    CUDA_RESOURCE_VIEW_DESC vd = {0};
    vd.format = CU_RES_VIEW_FORMAT_NONE;   /* the array's */
    vd.width = LW;
@@ -2008,7 +2017,7 @@ views_layers(void)
    vd.depth = LAYERS;
    vd.firstLayer = 1;
    vd.lastLayer = 2;
-   CUtexObject t = view_texture(&rd, 0, &vd);
+   CUtexObject t = point_texture(&rd, 0, 16, &vd);
    CUdeviceptr out;
    OK(cuMemAlloc(&out, sizeof(got)));
    int w = LW, h = LH, layers = 2;
@@ -2016,15 +2025,8 @@ views_layers(void)
    OK(cuLaunchKernel(kernel("tex2d_layered"), LH, 2, 1, LW, 1, 1, 0, NULL, args, NULL));
    OK(cuCtxSynchronize());
    OK(cuMemcpyDtoH(got, out, sizeof(got)));
-   unsigned bad = 0;
-   for (int l = 0; l < 2; l++)
-      for (int y = 0; y < LH; y++)
-         for (int x = 0; x < LW; x++)
-            for (int c = 0; c < 4; c++)
-               if (got[l][y][x][c] != px[l + 1][y][x][c] && bad++ < 5)
-                  fprintf(stderr, "view layer %d (%d, %d).%d = %g, expected %g\n", l, x, y, c, got[l][y][x][c],
-                          px[l + 1][y][x][c]);
-   CHECK(bad == 0);
+   expect_texels(&(struct grid){.ch = 4, .w = LW, .h = LH, .layers = 2}, &got[0][0][0][0], &px[1][0][0][0],
+                 "view of layers 1..2");
    OK(cuTexObjectDestroy(t));
    OK(cuArrayDestroy(a));
    OK(cuMemFree(out));
@@ -2033,14 +2035,12 @@ views_layers(void)
 static CUtexObject
 format_view(CUarray a, CUresourceViewFormat format, unsigned w, unsigned h)
 {
-   CUDA_RESOURCE_DESC rd = {0};
-   rd.resType = CU_RESOURCE_TYPE_ARRAY;
-   rd.res.array.hArray = a;
+   CUDA_RESOURCE_DESC rd = array_res(a);
    CUDA_RESOURCE_VIEW_DESC vd = {0};
    vd.format = format;
    vd.width = w;
    vd.height = h;
-   return view_texture(&rd, 0, format ? &vd : NULL);
+   return point_texture(&rd, 0, 16, format ? &vd : NULL);
 }
 
 /* The same bytes read as another format of their size: RGBA8 texels as
@@ -2055,35 +2055,20 @@ views_formats(void)
       for (int x = 0; x < W; x++)
          for (int c = 0; c < 4; c++)
             px[y][x][c] = (uint8_t)(y * 40 + x * 7 + c * 50 + 3);
-   int w = W, h = H;
-   float scale = 1, shift = 0.5f;
-   CUdeviceptr out;
-   OK(cuMemAlloc(&out, sizeof(float) * 4 * W * H));
 
    CUarray a = array2d(W, H, CU_AD_FORMAT_UNSIGNED_INT8, 4, 0, px, 4);
    CUtexObject t = format_view(a, CU_RES_VIEW_FORMAT_SINT_1X32, W, H);
-   void *iargs[] = {&t, &out, &w, &h};
-   launch(kernel("tex2d_int"), W, H, 1, iargs);
    int32_t goti[H][W];
-   OK(cuMemcpyDtoH(goti, out, sizeof(goti)));
+   sample_raw("tex2d_int", t, goti, sizeof(goti));
    CHECK(memcmp(goti, px, sizeof(goti)) == 0);   /* little-endian words of the bytes */
    OK(cuTexObjectDestroy(t));
    OK(cuArrayDestroy(a));
 
    a = array2d(W, H, CU_AD_FORMAT_SIGNED_INT32, 1, 0, px, 4);
    t = format_view(a, CU_RES_VIEW_FORMAT_UINT_4X8, W, H);
-   void *fargs[] = {&t, &out, &w, &h, &scale, &shift};
-   launch(kernel("tex2d_float4"), W, H, 1, fargs);
    float gotf[H][W][4];
-   OK(cuMemcpyDtoH(gotf, out, sizeof(gotf)));
-   unsigned bad = 0;
-   for (int y = 0; y < H; y++)
-      for (int x = 0; x < W; x++)
-         for (int c = 0; c < 4; c++)
-            if (fabsf(gotf[y][x][c] - px[y][x][c] / 255.0f) > 1e-6f && bad++ < 5)
-               fprintf(stderr, "UINT_4X8 view (%d, %d).%d = %g, expected %g\n", x, y, c, gotf[y][x][c],
-                       px[y][x][c] / 255.0f);
-   CHECK(bad == 0);
+   sample_float4(t, gotf);
+   expect_unorm8x4(gotf, px, "UINT_4X8 view");
    OK(cuTexObjectDestroy(t));
    OK(cuArrayDestroy(a));
 
@@ -2094,22 +2079,19 @@ views_formats(void)
    a = array2d(W, H, CU_AD_FORMAT_UNSIGNED_INT8, 1, 0, bytes, 1);
    for (int signed_view = 0; signed_view < 2; signed_view++) {
       t = format_view(a, signed_view ? CU_RES_VIEW_FORMAT_SINT_1X8 : CU_RES_VIEW_FORMAT_NONE, W, H);
-      launch(kernel("tex2d_float4"), W, H, 1, fargs);
-      OK(cuMemcpyDtoH(gotf, out, sizeof(gotf)));
-      bad = 0;
+      sample_float4(t, gotf);
+      double want[H][W][4];
       for (int y = 0; y < H; y++)
          for (int x = 0; x < W; x++) {
-            float want = signed_view ? fmaxf((float)(int8_t)bytes[y][x] / 127.0f, -1.0f) : bytes[y][x] / 255.0f;
+            float red = signed_view ? fmaxf((float)(int8_t)bytes[y][x] / 127.0f, -1.0f) : bytes[y][x] / 255.0f;
             for (int c = 0; c < 4; c++)
-               if (fabsf(gotf[y][x][c] - (c ? 0.0f : want)) > 1e-6f && bad++ < 5)
-                  fprintf(stderr, "%s (%d, %d).%d = %g, expected %g\n", signed_view ? "SINT_1X8 view" : "UINT8",
-                          x, y, c, gotf[y][x][c], c ? 0.0f : want);
+               want[y][x][c] = c ? 0.0f : red;
          }
-      CHECK(bad == 0);
+      expect_floats(&texels4, &gotf[0][0][0], &want[0][0][0], (struct tol){.abs = 1e-6}, "%s",
+                    signed_view ? "SINT_1X8 view" : "UINT8");
       OK(cuTexObjectDestroy(t));
    }
    OK(cuArrayDestroy(a));
-   OK(cuMemFree(out));
 }
 
 static void
