@@ -90,6 +90,9 @@ struct cuvk_spirv_emitter {
     * and the word the global access being lowered tests, or
     * CUVK_IR_NO_WORD. */
    const uint32_t *param_word;
+   /* Per register of the kernel: the same in every thread of the launch
+    * (ir_uniform.c); NULL outside the kernel's own function. */
+   const bool *uniform_regs;
    uint32_t (*span_ids)[3];
    uint32_t access_word;
    bool uses_printf;

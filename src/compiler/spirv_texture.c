@@ -65,7 +65,8 @@ _Static_assert(offsetof(struct cuvk_kernel_tex_record, flags) == RECORD_FLAGS &&
 #define HELPER_SUST 0x7e300u
 #define HELPER_QUERY 0x7e400u     /* + surface */
 #define HELPER_TEXEL 0x7e500u     /* a texel of linear or pitched memory */
-#define HELPER_SPEC_MEMORY 0x7e600u /* the bool of CUVK_KERNEL_SPEC_TEX_MEMORY */
+#define HELPER_SPEC_MEMORY 0x7e600u /* the bool of CUVK_KERNEL_SPEC_TEX_MEMORY; b = 1:
+                                     * that of CUVK_KERNEL_SPEC_TEX_SCALE */
 #define HELPER_SUST_P 0x7e700u    /* + dimension; b: the out-of-range mode */
 
 enum oob_mode { OOB_TRAP, OOB_CLAMP, OOB_ZERO };
@@ -286,17 +287,22 @@ fault_unless(struct cuvk_spirv_emitter *e, uint32_t valid, enum cuvk_kernel_faul
  * needs the loop; begin emits the loop up to the point where the lanes
  * holding the subgroup's first handle continue and returns that handle;
  * end closes it.  Where the device indexes image arrays non-uniformly,
- * begin returns the lane's own handle and neither emits anything.
+ * begin returns the lane's own handle and neither emits anything; nor
+ * where the handle is the same in every thread (uniform: a kernel
+ * parameter, ir_uniform.c), which needs neither the loop nor NonUniform.
  */
 struct waterfall {
    bool loop;
+   bool nonuniform;              /* each lane indexes with its own slot */
    uint32_t l_head, l_merge, l_cont, l_skip, done;
 };
 
 static void
-waterfall_init(struct cuvk_spirv_emitter *e, struct waterfall *w, bool surface)
+waterfall_init(struct cuvk_spirv_emitter *e, struct waterfall *w, bool surface, bool uniform)
 {
-   w->loop = !(surface ? e->target->surf_nonuniform : e->target->tex_nonuniform);
+   bool device = surface ? e->target->surf_nonuniform : e->target->tex_nonuniform;
+   w->loop = !uniform && !device;
+   w->nonuniform = !uniform && device;
    w->done = 0;
    if (!w->loop)
       return;
@@ -369,7 +375,7 @@ descriptor_load(struct cuvk_spirv_emitter *e, const struct binding *b, bool surf
                 const struct waterfall *w)
 {
    uint32_t ptr_type = cuvk_spirv_type_pointer(e, SpvStorageClassUniformConstant, b->elem_type);
-   if (w->loop) {
+   if (!w->nonuniform) {
       uint32_t ptr = cuvk_spirv_val(e, SpvOpAccessChain, ptr_type, b->var, index);
       return cuvk_spirv_val(e, SpvOpLoad, b->elem_type, ptr);
    }
@@ -944,19 +950,28 @@ cube_grad_lod(struct cuvk_spirv_emitter *e, uint32_t image, enum cuvk_kernel_tex
  * (the record's flag) are divided by the level 0 extent, since samplers
  * take normalised ones (docs/textures.md).
  */
-/* SpecId CUVK_KERNEL_SPEC_TEX_MEMORY: may the context hold textures over
- * memory (kernel_abi.h says why it is a constant). */
+/* A bool specialization constant, true unless the pipeline says
+ * otherwise (kernel_abi.h says why each is a constant). */
 static uint32_t
-spec_tex_memory(struct cuvk_spirv_emitter *e)
+spec_bool(struct cuvk_spirv_emitter *e, uint32_t spec_id)
 {
-   uint32_t id = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_HELPER, HELPER_SPEC_MEMORY, 0, 0);
+   uint32_t which = spec_id == CUVK_KERNEL_SPEC_TEX_SCALE;
+   uint32_t id = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_HELPER, HELPER_SPEC_MEMORY, which, 0);
    if (id)
       return id;
    id = new_id(e);
    cuvk_spirv_global(e, SpvOpSpecConstantTrue, cuvk_spirv_type_bool(e), id);
-   cuvk_spirv_op(&e->b, CUVK_SPIRV_ANNOTATIONS, SpvOpDecorate, id, SpvDecorationSpecId, CUVK_KERNEL_SPEC_TEX_MEMORY);
-   cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_HELPER, HELPER_SPEC_MEMORY, 0, 0, id);
+   cuvk_spirv_op(&e->b, CUVK_SPIRV_ANNOTATIONS, SpvOpDecorate, id, SpvDecorationSpecId, spec_id);
+   cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_HELPER, HELPER_SPEC_MEMORY, which, 0, id);
    return id;
+}
+
+/* SpecId CUVK_KERNEL_SPEC_TEX_MEMORY: may the context hold textures over
+ * memory. */
+static uint32_t
+spec_tex_memory(struct cuvk_spirv_emitter *e)
+{
+   return spec_bool(e, CUVK_KERNEL_SPEC_TEX_MEMORY);
 }
 
 /* Whether a texture handle has flag (CUVK_KERNEL_HANDLE_MEMORY,
@@ -970,12 +985,20 @@ handle_flag(struct cuvk_spirv_emitter *e, uint32_t handle, uint64_t flag)
                          cuvk_spirv_const_u64(e, 0));
 }
 
+/* Whether the handle operand holds the same handle in every thread of
+ * the launch (ir_uniform.c). */
+static bool
+handle_uniform(const struct cuvk_spirv_emitter *e, const struct cuvk_ir_value *v)
+{
+   return e->uniform_regs && e->func == e->kernel && v->reg <= e->kernel->reg_count && e->uniform_regs[v->reg];
+}
+
 static uint32_t
 sample_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t binding,
           enum cuvk_kernel_tex_dim dim, unsigned ncoords, enum cuvk_kernel_tex_type type, bool int_coords,
-          bool grad, int gather)
+          bool grad, int gather, bool uniform)
 {
-   unsigned variant = int_coords | (grad ? 2u : 0u) | (unsigned)(gather + 1) << 2;
+   unsigned variant = int_coords | (grad ? 2u : 0u) | (unsigned)(gather + 1) << 2 | (uniform ? 32u : 0u);
    uint32_t id = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_HELPER, HELPER_SAMPLE + binding, variant, 0);
    if (id)
       return id;
@@ -1002,7 +1025,7 @@ sample_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t
    uint32_t result = new_id(e);
    cuvk_spirv_do(e, SpvOpVariable, cuvk_spirv_type_pointer(e, SpvStorageClassFunction, ret), result,
                  SpvStorageClassFunction);
-   waterfall_init(e, &w, false);
+   waterfall_init(e, &w, false, uniform);
    uint32_t first = waterfall_begin(e, &w, p[0]);
 
    uint32_t index, valid;
@@ -1050,7 +1073,7 @@ sample_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t
    uint32_t texel_sampler = handle_flag(e, first, CUVK_KERNEL_HANDLE_TEXEL_SAMPLER);
    uint32_t image = cuvk_spirv_val(e, SpvOpImage, b.image_type, si);
    /* The size queries' operand, from the same descriptor. */
-   if (!w.loop)
+   if (w.nonuniform)
       cuvk_spirv_decorate(e, image, SpvDecorationNonUniform, NULL, 0);
    bool cube = dim == CUVK_KERNEL_DIM_CUBE || dim == CUVK_KERNEL_DIM_CUBE_ARRAY;
    bool arrayed = dim_arrayed(dim);
@@ -1080,8 +1103,15 @@ sample_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t
    if (!cube) {
       uint32_t as_given = texel_sampler;
       if (!int_coords) {
+         /* Float coordinates are scaled only for textures counted by
+          * CUVK_KERNEL_SPEC_TEX_SCALE: without any, the query above is
+          * dead code the driver drops.  (Integer ones are texel indices
+          * whatever the description, so they keep the run-time choice.) */
          normalized = handle_flag(e, first, CUVK_KERNEL_HANDLE_NORMALIZED);
          as_given = cuvk_spirv_val(e, SpvOpLogicalOr, t_bool, normalized, texel_sampler);
+         as_given = cuvk_spirv_val(e, SpvOpLogicalOr, t_bool, as_given,
+                                   cuvk_spirv_val(e, SpvOpLogicalNot, t_bool,
+                                                  spec_bool(e, CUVK_KERNEL_SPEC_TEX_SCALE)));
       }
       scaled = cuvk_spirv_val(e, SpvOpSelect, cvec, as_given, c, scaled);
    }
@@ -1220,7 +1250,8 @@ lower_tex(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
       return cuvk_spirv_fail(e, CUVK_CC_INVALID, in, "tex: expected [handle, {coordinates}]%s",
                              level ? " and a level" : grad ? " and two gradients" : "") ? 1 : -1;
 
-   uint32_t fn = sample_fn(e, in, CUVK_KERNEL_TEX_BINDING(dim, type), dim, ncoords, type, int_coords, grad, gather);
+   uint32_t fn = sample_fn(e, in, CUVK_KERNEL_TEX_BINDING(dim, type), dim, ncoords, type, int_coords, grad, gather,
+                           handle_uniform(e, &in->src[0]));
    if (!fn)
       return -1;
    uint32_t f32 = cuvk_spirv_type_float(e, 32), u32 = cuvk_spirv_type_uint(e, 32);
@@ -1286,10 +1317,10 @@ coords_inside(struct cuvk_spirv_emitter *e, uint32_t c, uint32_t size, unsigned 
  */
 static uint32_t
 surface_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, bool store, uint32_t binding,
-           enum cuvk_kernel_tex_dim dim, unsigned ncoords, unsigned size_log2, enum oob_mode mode)
+           enum cuvk_kernel_tex_dim dim, unsigned ncoords, unsigned size_log2, enum oob_mode mode, bool uniform)
 {
    uint32_t kind = (store ? HELPER_SUST : HELPER_SULD) + binding;
-   uint32_t id = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_HELPER, kind, mode, 0);
+   uint32_t id = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_HELPER, kind, mode, uniform);
    if (id)
       return id;
    struct binding b;
@@ -1303,14 +1334,14 @@ surface_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, bool st
    struct cuvk_spirv_helper h;
    uint32_t ret = store ? cuvk_spirv_type_void(e) : uvec4;
    id = cuvk_spirv_helper_begin(e, &h, ret, params, store ? 3 : 2, p);
-   cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_HELPER, kind, mode, 0, id);
+   cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_HELPER, kind, mode, uniform, id);
 
    label(e, new_id(e));
    struct waterfall w;
    uint32_t result = new_id(e);
    cuvk_spirv_do(e, SpvOpVariable, cuvk_spirv_type_pointer(e, SpvStorageClassFunction, uvec4), result,
                  SpvStorageClassFunction);
-   waterfall_init(e, &w, true);
+   waterfall_init(e, &w, true, uniform);
    uint32_t zero4 = cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, uvec4,
                                           (const uint32_t[]){cuvk_spirv_const_u32(e, 0), cuvk_spirv_const_u32(e, 0),
                                                              cuvk_spirv_const_u32(e, 0), cuvk_spirv_const_u32(e, 0)},
@@ -1435,7 +1466,7 @@ formatted_store_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in,
    /* The five stores first: helpers are emitted one at a time. */
    uint32_t fns[CUVK_KERNEL_SURF_SIZE_COUNT];
    for (unsigned size = 0; size < CUVK_KERNEL_SURF_SIZE_COUNT; size++) {
-      fns[size] = surface_fn(e, in, true, CUVK_KERNEL_SURF_BINDING(dim, size), dim, ncoords, size, mode);
+      fns[size] = surface_fn(e, in, true, CUVK_KERNEL_SURF_BINDING(dim, size), dim, ncoords, size, mode, false);
       if (!fns[size])
          return 0;
    }
@@ -1628,7 +1659,7 @@ lower_surface(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
    /* The helper takes the layer as one more coordinate (Vulkan's order:
     * x, y, layer), bounded by the layer count as the others are. */
    uint32_t fn = surface_fn(e, in, store, CUVK_KERNEL_SURF_BINDING(dim, size_log2), dim, ncoords + arrayed,
-                            size_log2, mode);
+                            size_log2, mode, handle_uniform(e, &in->src[0]));
    if (!fn)
       return -1;
 

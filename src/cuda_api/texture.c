@@ -82,6 +82,16 @@ handle_flags(const struct cuvk_tex_table *t, uint32_t slot)
           (r->flags & CUVK_KERNEL_TEX_TEXEL_SAMPLER ? CUVK_KERNEL_HANDLE_TEXEL_SAMPLER : 0);
 }
 
+/* Whether kernels scale a texture's float texel coordinates: an image
+ * whose sampler takes neither them nor normalised ones as they are
+ * (CUVK_KERNEL_SPEC_TEX_SCALE). */
+static bool
+record_scaled(const struct cuvk_tex_table *t, const struct cuvk_kernel_tex_record *r)
+{
+   return !t->surfaces && r->kind == CUVK_KERNEL_RES_IMAGE &&
+          !(r->flags & (CUVK_KERNEL_TEX_NORMALIZED | CUVK_KERNEL_TEX_TEXEL_SAMPLER));
+}
+
 static uint64_t
 handle_make(const struct cuvk_tex_table *t, uint32_t slot)
 {
@@ -582,6 +592,7 @@ object_create(bool surface, unsigned long long *handle, const CUDA_RESOURCE_DESC
       slot->binding = s.binding;
       t->records[i] = s.record;
       t->memory_objects += !surface && s.record.kind != CUVK_KERNEL_RES_IMAGE;
+      t->scaled_objects += record_scaled(t, &s.record);
       t->version++;
       *handle = handle_make(t, i);
    }
@@ -647,6 +658,7 @@ object_destroy(bool surface, uint64_t handle, const char *entry)
       slot->sampler = VK_NULL_HANDLE;
       slot->binding = UINT32_MAX;
       t->memory_objects -= !surface && t->records[i].kind != CUVK_KERNEL_RES_IMAGE;
+      t->scaled_objects -= record_scaled(t, &t->records[i]);
       memset(&t->records[i], 0, sizeof(t->records[i]));
       t->version++;
    }
@@ -931,6 +943,13 @@ cuvk_texture_memory_live(const struct cuvk_context *ctx)
 {
    const struct cuvk_tex_tables *tt = __atomic_load_n(&ctx->textures, __ATOMIC_ACQUIRE);
    return tt && tt->tex.memory_objects;
+}
+
+bool
+cuvk_texture_scaling_live(const struct cuvk_context *ctx)
+{
+   const struct cuvk_tex_tables *tt = __atomic_load_n(&ctx->textures, __ATOMIC_ACQUIRE);
+   return tt && tt->tex.scaled_objects;
 }
 
 CUresult

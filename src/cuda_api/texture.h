@@ -62,6 +62,10 @@ struct cuvk_tex_table {
     * kernels are specialised without the code that reads them
     * (CUVK_KERNEL_SPEC_TEX_MEMORY). */
    uint32_t memory_objects;
+   /* Live textures over images whose float texel coordinates kernels
+    * scale (CUVK_KERNEL_SPEC_TEX_SCALE): while there are none, kernels
+    * are specialised without the size query. */
+   uint32_t scaled_objects;
 };
 
 struct dummy;
@@ -87,6 +91,10 @@ void cuvk_texture_target(const VkPhysicalDeviceLimits *limits, uint32_t *tex_slo
 /* Whether kernels launched now may meet textures over linear or pitched
  * memory (the value of CUVK_KERNEL_SPEC_TEX_MEMORY).  Lock held. */
 bool cuvk_texture_memory_live(const struct cuvk_context *ctx);
+
+/* Whether kernels launched now may meet textures whose texel coordinates
+ * they scale (the value of CUVK_KERNEL_SPEC_TEX_SCALE).  Lock held. */
+bool cuvk_texture_scaling_live(const struct cuvk_context *ctx);
 
 /* Before a launch of a kernel that uses textures (context lock not
  * held): the tables, and the stand-in images of its bindings. */
