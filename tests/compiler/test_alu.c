@@ -528,8 +528,11 @@ check_snippets(void)
                  CUVK_CC_UNSUPPORTED, 13, "div.rn.f32: needs shaderFloat64");
    lower_refused("add.rz.f32 without shaderFloat64", "\tadd.rz.f32 %f1, %f2, %f3;\n", &no64,
                  CUVK_CC_UNSUPPORTED, 13, "add.rz.f32: needs shaderFloat64");
-   lower_refused("add.rz.f64", "\tadd.rz.f64 %fd1, %fd2, %fd3;\n", full, CUVK_CC_UNSUPPORTED, 13,
+   lower_refused("mul.rz.f64", "\tmul.rz.f64 %fd1, %fd2, %fd3;\n", full, CUVK_CC_UNSUPPORTED, 13,
                  "directed rounding of f64");
+   lower_ok("add and sub of f64, directed",
+            "\tadd.rz.f64 %fd1, %fd2, %fd3;\n\tadd.rm.f64 %fd1, %fd2, %fd3;\n"
+            "\tsub.rp.f64 %fd1, %fd2, %fd3;\n\tsub.rm.f64 %fd1, %fd2, 0d3FF0000000000000;\n", full);
    struct cuvk_cc_target no_int64 = *full;
    no_int64.int64 = false;
    lower_refused("s64 without shaderInt64", "\tadd.s64 %rd1, %rd2, %rd3;\n", &no_int64,

@@ -1069,8 +1069,7 @@ static void
 case_sweep_f64(struct kr *r)
 {
    enum { N = 1024, OUTS = 7 };
-   static const char *const kernels[4] = { "sweep_f64_rn", "sweep_f64_rz", "sweep_f64_ru",
-                                           "sweep_f64_rd" };
+   static const char *const modes[4] = { "rn", "rz", "ru", "rd" };
    struct kr_buffer *a = kr_alloc(r, N * 8), *b = kr_alloc(r, N * 8), *c = kr_alloc(r, N * 8);
    struct kr_buffer *o = kr_alloc(r, (uint64_t)N * OUTS * 8);
    if (!a || !b || !c || !o) {
@@ -1078,43 +1077,67 @@ case_sweep_f64(struct kr *r)
       return;
    }
    uint64_t *x = a->map, *y = b->map, *z = c->map, *out = o->map;
+   static const double edge[] = { 0.0, -0.0, 1.0, -1.0, 0x1.fffffffffffffp+1023,
+                                  -0x1.fffffffffffffp+1023, 0x1p-1074, -0x1p-1074, 0x1p-1022,
+                                  0x1p+1023, 0x1.0000000000001p0, 0x1p-53, -0x1p-54, 3.0 };
+   const int ne = (int)(sizeof(edge) / sizeof(edge[0]));
    for (int i = 0; i < N; i++) {
       x[i] = ref_dbits((double)ref_bitsf(f32_input(i, 0)) * (1.0 + ldexp((double)(rnd() % 1000), -40)));
       y[i] = ref_dbits((double)ref_bitsf(f32_input(i, 1)) * (1.0 + ldexp((double)(rnd() % 1000), -40)));
       z[i] = ref_dbits((double)ref_bitsf(f32_input(i, 2)));
+      if (i < ne * ne) {
+         x[i] = ref_dbits(edge[i % ne]), y[i] = ref_dbits(edge[i / ne]);
+      } else if (i % 5 == 0) {
+         y[i] = x[i] ^ (1ull << 63);            /* exact cancellation */
+      } else if (i % 5 == 1) {
+         y[i] = ref_dbits(ldexp(ref_bitsd(x[i]), -(int)(rnd() % 60)) * (rnd() & 1 ? 1 : -1));
+      } else if (i % 5 == 2) {                 /* random bits, subnormals and overflows included */
+         x[i] = rnd(), y[i] = rnd();
+      }
    }
    int n = N;
    for (int m = 0; m < 4; m++) {
-      uint32_t fault;
-      enum cuvk_cc_status status;
-      const uint32_t g[3] = { (N + 63) / 64, 1, 1 }, bl[3] = { 64, 1, 1 };
-      bool ran = kr_run(r, kernels[m], g, bl, 0,
-                        (struct kr_arg[]){ KR_ARG(a->addr), KR_ARG(b->addr), KR_ARG(c->addr),
-                                           KR_ARG(o->addr), KR_ARG(n) }, 5, &fault, &status);
-      if (m > 0) {
-         /* f64 directed rounding: refused, there being no wider type */
-         if (ran || status != CUVK_CC_UNSUPPORTED) {
-            fprintf(stderr, "%s: expected UNSUPPORTED, got status %d\n", kernels[m], status);
-            failures++;
-         } else {
-            printf("%s: refused (UNSUPPORTED), as documented\n", kernels[m]);
+      for (int part = 0; part < 2; part++) {
+         char name[32];
+         snprintf(name, sizeof(name), part ? "sweep_f64_%s" : "sweep_f64add_%s", modes[m]);
+         uint32_t fault;
+         enum cuvk_cc_status status;
+         const uint32_t g[3] = { (N + 63) / 64, 1, 1 }, bl[3] = { 64, 1, 1 };
+         bool ran = kr_run(r, name, g, bl, 0,
+                           (struct kr_arg[]){ KR_ARG(a->addr), KR_ARG(b->addr), KR_ARG(c->addr),
+                                              KR_ARG(o->addr), KR_ARG(n) }, 5, &fault, &status);
+         if (part && m > 0) {
+            /* mul, div, fma, rcp, sqrt with a directed rounding: refused */
+            if (ran || status != CUVK_CC_UNSUPPORTED) {
+               fprintf(stderr, "%s: expected UNSUPPORTED, got status %d\n", name, status);
+               failures++;
+            } else {
+               printf("%s: refused (UNSUPPORTED), as documented\n", name);
+            }
+            continue;
          }
-         continue;
-      }
-      if (!ran || fault) {
-         fprintf(stderr, "%s: did not run (status %d)\n", kernels[m], status);
-         failures++;
-         continue;
-      }
-      for (int i = 0; i < N; i++) {
-         double X = ref_bitsd(x[i]), Y = ref_bitsd(y[i]), Z = ref_bitsd(z[i]);
-         uint64_t in[3] = { x[i], y[i], z[i] };
-         uint64_t want[OUTS] = { ref_dbits(X + Y), ref_dbits(X - Y), ref_dbits(X * Y),
-                                 ref_dbits(X / Y), ref_dbits(fma(X, Y, Z)), ref_dbits(1.0 / X),
-                                 ref_dbits(sqrt(X)) };
-         for (int k = 0; k < OUTS; k++)
-            if (!same_f64(out[i * OUTS + k], want[k]))
-               expect(kernels[m], i, k, out[i * OUTS + k], want[k], in, 3);
+         if (!ran || fault) {
+            fprintf(stderr, "%s: did not run (status %d)\n", name, status);
+            failures++;
+            continue;
+         }
+         for (int i = 0; i < N; i++) {
+            volatile double X = ref_bitsd(x[i]), Y = ref_bitsd(y[i]), Z = ref_bitsd(z[i]);
+            uint64_t in[3] = { x[i], y[i], z[i] };
+            uint64_t want[OUTS];
+            fesetround(round_mode[m]);
+            want[0] = ref_dbits(X + Y);
+            want[1] = ref_dbits(X - Y);
+            fesetround(FE_TONEAREST);
+            want[2] = ref_dbits(X * Y);
+            want[3] = ref_dbits(X / Y);
+            want[4] = ref_dbits(fma(X, Y, Z));
+            want[5] = ref_dbits(1.0 / X);
+            want[6] = ref_dbits(sqrt(X));
+            for (int k = part ? 2 : 0; k < (part ? OUTS : 2); k++)
+               if (!same_f64(out[i * OUTS + k], want[k]))
+                  expect(name, i, k, out[i * OUTS + k], want[k], in, 3);
+         }
       }
    }
 }

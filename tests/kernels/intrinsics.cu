@@ -3,8 +3,8 @@
 // sm_*_intrinsics.h), one kernel per family, per thread, for the sweep of
 // tests/compiler/test_alu_kernels.c ("intrinsics"): every result is
 // compared with a host reference of the same rounding.  The f64 directed
-// roundings are kernels of their own: cuvk refuses them (no wider type to
-// round from), and the test checks that it does, naming the instruction.
+// roundings other than add and sub are kernels of their own: cuvk refuses
+// them (no wider type to round from), and the test checks that it does.
 // (Half and bf16 intrinsics: alu_half.cu; approximate functions:
 // alu_float.cu fast-math; dp4a/dp2a: alu_dot.cu.)
 #include <stdint.h>
@@ -170,8 +170,19 @@ sweep_f32(const float *a, const float *b, const float *c, float *out, int n)
    o[32] = __fmaf_ieee_ru(x, y, z); o[33] = __fmaf_ieee_rd(x, y, z);
 }
 
-// f64 in one rounding: add, sub, mul, div, fma, reciprocal, root
+// f64 in one rounding: add and sub (every rounding translates), then
+// mul, div, fma, reciprocal, root (only _rn does)
 #define SWEEP_F64(mode)                                                        \
+extern "C" __global__ void                                                     \
+sweep_f64add_##mode(const double *a, const double *b, const double *c, double *out, int n) \
+{                                                                              \
+   int i = blockIdx.x * blockDim.x + threadIdx.x;                              \
+   if (i >= n)                                                                 \
+      return;                                                                  \
+   double *o = out + (size_t)i * F64_OUTS;                                     \
+   o[0] = __dadd_##mode(a[i], b[i]);                                           \
+   o[1] = __dsub_##mode(a[i], b[i]);                                           \
+}                                                                              \
 extern "C" __global__ void                                                     \
 sweep_f64_##mode(const double *a, const double *b, const double *c, double *out, int n) \
 {                                                                              \
@@ -180,8 +191,6 @@ sweep_f64_##mode(const double *a, const double *b, const double *c, double *out,
       return;                                                                  \
    double x = a[i], y = b[i], z = c[i];                                        \
    double *o = out + (size_t)i * F64_OUTS;                                     \
-   o[0] = __dadd_##mode(x, y);                                                 \
-   o[1] = __dsub_##mode(x, y);                                                 \
    o[2] = __dmul_##mode(x, y);                                                 \
    o[3] = __ddiv_##mode(x, y);                                                 \
    o[4] = __fma_##mode(x, y, z);                                               \
