@@ -118,7 +118,19 @@
    X(TLD4,         "tld4",         2, 4,  PTX_OPF_MEMORY)                       \
    X(TRAP,         "trap",         0, 0,  PTX_OPF_ENDS_BLOCK | PTX_OPF_NO_DEST) \
    X(TXQ,          "txq",          2, 2,  0)                                    \
+   X(VABSDIFF2,    "vabsdiff2",    4, 4,  0)                                    \
+   X(VABSDIFF4,    "vabsdiff4",    4, 4,  0)                                    \
+   X(VADD2,        "vadd2",        4, 4,  0)                                    \
+   X(VADD4,        "vadd4",        4, 4,  0)                                    \
+   X(VAVRG2,       "vavrg2",       4, 4,  0)                                    \
+   X(VAVRG4,       "vavrg4",       4, 4,  0)                                    \
+   X(VMAX2,        "vmax2",        4, 4,  0)                                    \
+   X(VMAX4,        "vmax4",        4, 4,  0)                                    \
+   X(VMIN2,        "vmin2",        4, 4,  0)                                    \
+   X(VMIN4,        "vmin4",        4, 4,  0)                                    \
    X(VOTE,         "vote",         2, 3,  PTX_OPF_SYNC)                         \
+   X(VSUB2,        "vsub2",        4, 4,  0)                                    \
+   X(VSUB4,        "vsub4",        4, 4,  0)                                    \
    X(XOR,          "xor",          3, 3,  0)
 
 enum ptx_opcode {

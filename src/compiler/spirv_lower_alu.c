@@ -611,6 +611,214 @@ lower_bitfield(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in,
    return 1;
 }
 
+/* bmsk.mode.b32 d, a, b: the mask of b bits from bit a.  Both wrap to
+ * 0..31 (.wrap), or a past 31 gives 0 and b past 31 a mask up to the top
+ * (.clamp); a field past bit 31 is cut there.  As the PTX ISA's
+ * pseudo-code: d = (~0 << a1) & ~(~0 << (a1 + b1)), the second mask 0 on
+ * overflow and all ones for b1 = 0. */
+static int
+lower_bmsk(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
+{
+   uint32_t u32 = alu_u(e, 32), bo = alu_b(e);
+   bool clamp = alu_has(in, PTX_MOD_CLAMP);
+   uint32_t a = alu_read(e, in, 0, CUVK_SPIRV_UINT, 32);
+   uint32_t b = alu_read(e, in, 1, CUVK_SPIRV_UINT, 32);
+   uint32_t all = alu_cu(e, 32, 0xffffffffu), zero = alu_cu(e, 32, 0);
+   uint32_t a1 = cuvk_spirv_val(e, SpvOpBitwiseAnd, u32, a, alu_cu(e, 32, 31));
+   uint32_t b1 = cuvk_spirv_val(e, SpvOpBitwiseAnd, u32, b, alu_cu(e, 32, 31));
+   uint32_t mask0 = cuvk_spirv_val(e, SpvOpShiftLeftLogical, u32, all, a1);
+   uint32_t sum = cuvk_spirv_val(e, SpvOpIAdd, u32, a1, b1);
+   /* SPIR-V leaves shifts by the width or more undefined: clamp the
+    * amount, the overflow select below covers sum >= 32. */
+   uint32_t mask1 = cuvk_spirv_val(e, SpvOpShiftLeftLogical, u32, all,
+                                   cuvk_spirv_glsl(e, GLSLstd450UMin, u32, sum, alu_cu(e, 32, 31)));
+   uint32_t over = cuvk_spirv_val(e, SpvOpUGreaterThanEqual, bo, sum, alu_cu(e, 32, 32));
+   if (clamp) {
+      uint32_t a_big = cuvk_spirv_val(e, SpvOpUGreaterThanEqual, bo, a, alu_cu(e, 32, 32));
+      uint32_t b_big = cuvk_spirv_val(e, SpvOpUGreaterThanEqual, bo, b, alu_cu(e, 32, 32));
+      mask0 = alu_sel(e, u32, a_big, zero, mask0);
+      over = cuvk_spirv_val(e, SpvOpLogicalOr, bo, over,
+                            cuvk_spirv_val(e, SpvOpLogicalOr, bo, a_big, b_big));
+   }
+   uint32_t b_zero = cuvk_spirv_val(e, SpvOpIEqual, bo, b1, zero);
+   mask1 = alu_sel(e, u32, over, zero, alu_sel(e, u32, b_zero, all, mask1));
+   uint32_t r = cuvk_spirv_val(e, SpvOpBitwiseAnd, u32, mask0, cuvk_spirv_val(e, SpvOpNot, u32, mask1));
+   cuvk_spirv_write(e, &in->dst[0], r, CUVK_SPIRV_UINT, 32);
+   return 1;
+}
+
+/* szext.mode.{s32,u32} d, a, b: the low b bits of a, sign- or
+ * zero-extended; b = 0 gives 0, b past 31 wraps (.wrap, so 32 is 0) or
+ * keeps all of a (.clamp). */
+static int
+lower_szext(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, const struct alu_type *t)
+{
+   uint32_t u32 = alu_u(e, 32), bo = alu_b(e);
+   uint32_t a = alu_read(e, in, 0, CUVK_SPIRV_UINT, 32);
+   uint32_t b = alu_read(e, in, 1, CUVK_SPIRV_UINT, 32);
+   uint32_t zero = alu_cu(e, 32, 0);
+   uint32_t b1 = cuvk_spirv_val(e, SpvOpBitwiseAnd, u32, b, alu_cu(e, 32, 31));
+   uint32_t mask = cuvk_spirv_val(e, SpvOpShiftLeftLogical, u32, alu_cu(e, 32, 0xffffffffu), b1);
+   uint32_t big = 0;
+   if (alu_has(in, PTX_MOD_CLAMP)) {
+      big = cuvk_spirv_val(e, SpvOpUGreaterThanEqual, bo, b, alu_cu(e, 32, 32));
+      mask = alu_sel(e, u32, big, zero, mask);
+   }
+   uint32_t r = cuvk_spirv_val(e, SpvOpBitwiseAnd, u32, a, cuvk_spirv_val(e, SpvOpNot, u32, mask));
+   if (t->kind == CUVK_SPIRV_SINT) {
+      /* The field's top bit, a[(b1 - 1) & 31], unless the field is empty
+       * or (clamped) the whole register. */
+      uint32_t pos = cuvk_spirv_val(e, SpvOpBitwiseAnd, u32,
+                                    cuvk_spirv_val(e, SpvOpISub, u32, b1, alu_cu(e, 32, 1)),
+                                    alu_cu(e, 32, 31));
+      uint32_t bit = cuvk_spirv_val(e, SpvOpBitwiseAnd, u32,
+                                    cuvk_spirv_val(e, SpvOpShiftRightLogical, u32, a, pos),
+                                    alu_cu(e, 32, 1));
+      uint32_t sign = cuvk_spirv_val(e, SpvOpLogicalAnd, bo,
+                                     cuvk_spirv_val(e, SpvOpINotEqual, bo, bit, zero),
+                                     cuvk_spirv_val(e, SpvOpINotEqual, bo, b1, zero));
+      if (big)
+         sign = cuvk_spirv_val(e, SpvOpLogicalAnd, bo, sign, cuvk_spirv_val(e, SpvOpLogicalNot, bo, big));
+      r = cuvk_spirv_val(e, SpvOpBitwiseOr, u32, r, alu_sel(e, u32, sign, mask, zero));
+   }
+   cuvk_spirv_write(e, &in->dst[0], r, CUVK_SPIRV_UINT, 32);
+   return 1;
+}
+
+/* fns.b32 d, mask, base, offset: the position of the offset-th set bit of
+ * mask counting up from bit base (offset > 0), down from it (offset < 0),
+ * or base itself if set (offset 0); 0xffffffff when there is none.  A base
+ * past 31 (undefined in PTX) finds nothing, as the ISA's pseudo-code loop
+ * does.  Without a loop: keep the bits on the searched side of base, turn
+ * a downward search into the (count - n + 1)-th bit from the bottom, and
+ * find the k-th set bit from the bottom by halving [0, 32) with bit counts. */
+static int
+lower_fns(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
+{
+   uint32_t u32 = alu_u(e, 32), bo = alu_b(e);
+   uint32_t m = alu_read(e, in, 0, CUVK_SPIRV_UINT, 32);
+   uint32_t base = alu_read(e, in, 1, CUVK_SPIRV_UINT, 32);
+   uint32_t off = alu_read(e, in, 2, CUVK_SPIRV_UINT, 32);
+   uint32_t zero = alu_cu(e, 32, 0), one = alu_cu(e, 32, 1), all = alu_cu(e, 32, 0xffffffffu);
+   uint32_t basec = cuvk_spirv_val(e, SpvOpBitwiseAnd, u32, base, alu_cu(e, 32, 31));
+   uint32_t in_range = cuvk_spirv_val(e, SpvOpULessThan, bo, base, alu_cu(e, 32, 32));
+   uint32_t down = cuvk_spirv_val(e, SpvOpSLessThan, bo, off, zero);
+   uint32_t exact = cuvk_spirv_val(e, SpvOpIEqual, bo, off, zero);
+   /* Bits base..31 up, 0..base down, base alone for offset 0. */
+   uint32_t up_bits = cuvk_spirv_val(e, SpvOpShiftLeftLogical, u32, all, basec);
+   uint32_t down_bits = cuvk_spirv_val(e, SpvOpShiftRightLogical, u32, all,
+                                       cuvk_spirv_val(e, SpvOpISub, u32, alu_cu(e, 32, 31), basec));
+   uint32_t keep = alu_sel(e, u32, exact, cuvk_spirv_val(e, SpvOpShiftLeftLogical, u32, one, basec),
+                           alu_sel(e, u32, down, down_bits, up_bits));
+   keep = alu_sel(e, u32, in_range, keep, zero);
+   uint32_t x = cuvk_spirv_val(e, SpvOpBitwiseAnd, u32, m, keep);
+   /* n = |offset| (2^31 for INT_MIN, as unsigned), at least 1. */
+   uint32_t n = alu_sel(e, u32, down, cuvk_spirv_val(e, SpvOpSNegate, u32, off), off);
+   n = cuvk_spirv_glsl(e, GLSLstd450UMax, u32, n, one);
+   uint32_t count = cuvk_spirv_val(e, SpvOpBitCount, u32, x);
+   uint32_t found = cuvk_spirv_val(e, SpvOpUGreaterThanEqual, bo, count, n);
+   /* Rank k (1-based) from the bottom; only used when found. */
+   uint32_t k = alu_sel(e, u32, down,
+                        cuvk_spirv_val(e, SpvOpIAdd, u32, cuvk_spirv_val(e, SpvOpISub, u32, count, n), one),
+                        n);
+   uint32_t pos = zero;
+   for (unsigned s = 16; s >= 1; s /= 2) {
+      uint32_t part = cuvk_spirv_val(e, SpvOpBitwiseAnd, u32,
+                                     cuvk_spirv_val(e, SpvOpShiftRightLogical, u32, x, pos),
+                                     alu_cu(e, 32, (1u << s) - 1));
+      uint32_t c = cuvk_spirv_val(e, SpvOpBitCount, u32, part);
+      uint32_t past = cuvk_spirv_val(e, SpvOpULessThan, bo, c, k);
+      pos = alu_sel(e, u32, past, cuvk_spirv_val(e, SpvOpIAdd, u32, pos, alu_cu(e, 32, s)), pos);
+      k = alu_sel(e, u32, past, cuvk_spirv_val(e, SpvOpISub, u32, k, c), k);
+   }
+   cuvk_spirv_write(e, &in->dst[0], alu_sel(e, u32, found, pos, all), CUVK_SPIRV_UINT, 32);
+   return 1;
+}
+
+/* The SIMD video instructions vadd, vsub, vavrg, vabsdiff, vmin, vmax on
+ * two 16-bit (vop2) or four 8-bit (vop4) lanes, in the default lanes
+ * nvcc writes (no mask or selectors: lane i of a against lane i of b).
+ * Each lane is sign- or zero-extended by atype/btype, operated on in 32
+ * bits (vavrg rounds up: (a + b + 1) >> 1), clamped to dtype's lane range
+ * with .sat, and then either written to its lane of d (the merge form:
+ * with every lane selected, c is not read) or summed with the other
+ * lanes onto c (.add, which __vsadu2/4 use). */
+static int
+lower_video(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
+{
+   struct alu_type dt, at, bt;
+   if (!alu_type(in, 0, &dt) || !alu_type(in, 1, &at) || !alu_type(in, 2, &bt) ||
+       dt.bits != 32 || at.bits != 32 || bt.bits != 32 || dt.kind == CUVK_SPIRV_FLOAT ||
+       at.kind == CUVK_SPIRV_FLOAT || bt.kind == CUVK_SPIRV_FLOAT)
+      return alu_refuse(e, CUVK_CC_INVALID, in, "%s: needs three .u32/.s32 types", alu_name(in));
+   bool sat = alu_has(in, PTX_MOD_SAT), acc = alu_has(in, PTX_MOD_ADD);
+   if (sat && acc)
+      return alu_refuse(e, CUVK_CC_INVALID, in, "%s: .sat and .add together", alu_name(in));
+   if (!need_srcs(e, in, 1, 3))
+      return -1;
+   bool quad = in->op == PTX_OP_VABSDIFF4 || in->op == PTX_OP_VADD4 || in->op == PTX_OP_VSUB4 ||
+               in->op == PTX_OP_VAVRG4 || in->op == PTX_OP_VMIN4 || in->op == PTX_OP_VMAX4;
+   unsigned lanes = quad ? 4 : 2, w = 32 / lanes;
+   uint32_t u32 = alu_u(e, 32), s32 = cuvk_spirv_type_of(e, CUVK_SPIRV_SINT, 32);
+   uint32_t a = alu_read(e, in, 0, CUVK_SPIRV_UINT, 32);
+   uint32_t b = alu_read(e, in, 1, CUVK_SPIRV_UINT, 32);
+   uint32_t r = acc ? alu_read(e, in, 2, CUVK_SPIRV_UINT, 32) : alu_cu(e, 32, 0);
+   int32_t lo = dt.kind == CUVK_SPIRV_SINT ? -(1 << (w - 1)) : 0;
+   int32_t hi = dt.kind == CUVK_SPIRV_SINT ? (1 << (w - 1)) - 1 : (1 << w) - 1;
+
+   for (unsigned i = 0; i < lanes; i++) {
+      /* The lane at the top of the word, then shifted down: arithmetic
+       * for a signed source, logical for an unsigned one. */
+      uint32_t up = alu_cu(e, 32, 32 - w * (i + 1)), down = alu_cu(e, 32, 32 - w);
+      uint32_t ta = cuvk_spirv_val(e, SpvOpShiftLeftLogical, u32, a, up);
+      uint32_t tb = cuvk_spirv_val(e, SpvOpShiftLeftLogical, u32, b, up);
+      ta = cuvk_spirv_val(e, at.kind == CUVK_SPIRV_SINT ? SpvOpShiftRightArithmetic
+                                                        : SpvOpShiftRightLogical, u32, ta, down);
+      tb = cuvk_spirv_val(e, bt.kind == CUVK_SPIRV_SINT ? SpvOpShiftRightArithmetic
+                                                        : SpvOpShiftRightLogical, u32, tb, down);
+      ta = alu_bitcast(e, s32, ta);
+      tb = alu_bitcast(e, s32, tb);
+      uint32_t v;
+      switch (in->op) {
+      case PTX_OP_VADD2: case PTX_OP_VADD4:
+         v = cuvk_spirv_val(e, SpvOpIAdd, s32, ta, tb);
+         break;
+      case PTX_OP_VSUB2: case PTX_OP_VSUB4:
+         v = cuvk_spirv_val(e, SpvOpISub, s32, ta, tb);
+         break;
+      case PTX_OP_VAVRG2: case PTX_OP_VAVRG4:
+         v = cuvk_spirv_val(e, SpvOpShiftRightArithmetic, s32,
+                            cuvk_spirv_val(e, SpvOpIAdd, s32, cuvk_spirv_val(e, SpvOpIAdd, s32, ta, tb),
+                                           cuvk_spirv_const_bits(e, CUVK_SPIRV_SINT, 32, 1)),
+                            alu_cu(e, 32, 1));
+         break;
+      case PTX_OP_VABSDIFF2: case PTX_OP_VABSDIFF4:
+         v = cuvk_spirv_glsl(e, GLSLstd450SAbs, s32, cuvk_spirv_val(e, SpvOpISub, s32, ta, tb));
+         break;
+      case PTX_OP_VMIN2: case PTX_OP_VMIN4:
+         v = cuvk_spirv_glsl(e, GLSLstd450SMin, s32, ta, tb);
+         break;
+      default:
+         v = cuvk_spirv_glsl(e, GLSLstd450SMax, s32, ta, tb);
+         break;
+      }
+      if (sat)
+         v = cuvk_spirv_glsl(e, GLSLstd450SClamp, s32, v,
+                             cuvk_spirv_const_bits(e, CUVK_SPIRV_SINT, 32, (uint32_t)lo),
+                             cuvk_spirv_const_bits(e, CUVK_SPIRV_SINT, 32, (uint32_t)hi));
+      v = alu_bitcast(e, u32, v);
+      if (acc) {
+         r = cuvk_spirv_val(e, SpvOpIAdd, u32, r, v);
+      } else {
+         v = cuvk_spirv_val(e, SpvOpBitwiseAnd, u32, v, alu_cu(e, 32, (1u << w) - 1));
+         r = cuvk_spirv_val(e, SpvOpBitwiseOr, u32, r,
+                            cuvk_spirv_val(e, SpvOpShiftLeftLogical, u32, v, alu_cu(e, 32, w * i)));
+      }
+   }
+   cuvk_spirv_write(e, &in->dst[0], r, CUVK_SPIRV_UINT, 32);
+   return 1;
+}
+
 /* prmt: each result byte i comes from byte idx_i of {b, a} (a is bytes
  * 0..3); the generic form reads idx_i from nibble i of c, with bit 3
  * asking for the byte's sign replicated; the modes compute idx_i from
@@ -1049,6 +1257,25 @@ cuvk_spirv_lower_alu(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *i
       return need_srcs(e, in, 1, 3) ? lower_shf(e, in) : -1;
    case PTX_OP_DP4A: case PTX_OP_DP2A:
       return need_srcs(e, in, 1, 3) ? lower_dot(e, in) : -1;
+   case PTX_OP_VADD2: case PTX_OP_VADD4: case PTX_OP_VSUB2: case PTX_OP_VSUB4:
+   case PTX_OP_VAVRG2: case PTX_OP_VAVRG4: case PTX_OP_VABSDIFF2: case PTX_OP_VABSDIFF4:
+   case PTX_OP_VMIN2: case PTX_OP_VMIN4: case PTX_OP_VMAX2: case PTX_OP_VMAX4:
+      return lower_video(e, in);
+   case PTX_OP_BMSK: case PTX_OP_SZEXT: case PTX_OP_FNS: {
+      /* bmsk.b32, szext.{s32,u32}, fns.b32. */
+      bool szext = in->op == PTX_OP_SZEXT;
+      if (!alu_type(in, 0, &t) || t.bits != 32 || t.kind == CUVK_SPIRV_FLOAT ||
+          (!szext && t.kind == CUVK_SPIRV_SINT))
+         return alu_refuse(e, CUVK_CC_INVALID, in, "%s: malformed", alu_name(in));
+      if (in->op != PTX_OP_FNS && alu_has(in, PTX_MOD_CLAMP) == alu_has(in, PTX_MOD_WRAP))
+         return alu_refuse(e, CUVK_CC_INVALID, in, "%s: needs one of .clamp and .wrap",
+                           alu_name(in));
+      if (in->op == PTX_OP_FNS)
+         return need_srcs(e, in, 1, 3) ? lower_fns(e, in) : -1;
+      if (!need_srcs(e, in, 1, 2))
+         return -1;
+      return szext ? lower_szext(e, in, &t) : lower_bmsk(e, in);
+   }
    default:
       return 0;
    }

@@ -483,8 +483,8 @@ two_prod64(struct cuvk_spirv_emitter *e, uint32_t a, uint32_t b, uint32_t *p, ui
  * correctly rounded sums: proved algorithms using rounding to odd", 2008):
  * (uh, ul) = a * b exactly, (th, tl) = TwoSum(c, uh), v = tl + ul rounded
  * to odd, result = th + v rounded to nearest.  Outside the split's range
- * (huge operands, tiny or zero products, infinities, NaN) the device's
- * Fma. */
+ * (huge operands or products, tiny or zero products, infinities, NaN) the
+ * device's Fma. */
 static uint32_t
 fma64_exact(struct cuvk_spirv_emitter *e, uint32_t a, uint32_t b, uint32_t c)
 {
@@ -526,6 +526,11 @@ fma64_exact(struct cuvk_spirv_emitter *e, uint32_t a, uint32_t b, uint32_t c)
    uint32_t tiny = cuvk_spirv_val(e, SpvOpFOrdLessThan, bo, pm,
                                   alu_cf(e, 64, 0x0360000000000000ull));
    ok = cuvk_spirv_val(e, SpvOpLogicalAnd, bo, ok, cuvk_spirv_val(e, SpvOpLogicalNot, bo, tiny));
+   /* Nor a product past 2^1020: two operands below 2^995 may still
+    * overflow (uh infinite, ul NaN), and near the top the sums could. */
+   ok = cuvk_spirv_val(e, SpvOpLogicalAnd, bo, ok,
+                       cuvk_spirv_val(e, SpvOpFOrdLessThan, bo, pm,
+                                      alu_cf(e, 64, 0x7fb0000000000000ull)));
    return alu_sel(e, ft, ok, r, cuvk_spirv_glsl(e, GLSLstd450Fma, ft, a, b, c));
 }
 
@@ -597,6 +602,48 @@ read_f(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, unsigned i,
    return alu_has(in, PTX_MOD_FTZ) ? alu_flush(e, v, bits) : v;
 }
 
+/* add/sub.rz/.rm/.rp.f64: there is no wider format, but TwoSum gives
+ * the sum's error exactly in f64 itself, which is all round_fix needs.
+ * Two cases it cannot see: an overflow (the rounded sum is infinite and
+ * the error NaN), which rounds to the largest finite number unless the
+ * mode rounds away from zero on that side, and an exact zero, which is -0
+ * when rounding down unless both addends are +0.  (A device that flushes
+ * f64 subnormals, lacking shaderDenormPreserveFloat64, gets those wrong
+ * here as it does in add.rn.f64.) */
+static uint32_t
+add64_directed(struct cuvk_spirv_emitter *e, uint32_t a, uint32_t b, bool sub, enum alu_round mode)
+{
+   uint32_t bo = alu_b(e), ft = alu_f(e, 64);
+   struct exact x = { .kind = EXACT_SUM, .wbits = 64 };
+
+   if (sub)
+      b = cuvk_spirv_val(e, SpvOpFNegate, ft, b);
+   two_sum(e, 64, a, b, &x.x, &x.err);
+   uint32_t r = round_fix(e, &x, x.x, 64, mode);
+   /* Overflow: infinite sum of finite addends. */
+   uint32_t inf = alu_cu(e, 64, alu_finf(64));
+   uint32_t fin_a = cuvk_spirv_val(e, SpvOpULessThan, bo, mag_bits(e, a, 64), inf);
+   uint32_t fin_b = cuvk_spirv_val(e, SpvOpULessThan, bo, mag_bits(e, b, 64), inf);
+   uint32_t ovf = cuvk_spirv_val(e, SpvOpLogicalAnd, bo,
+                                 cuvk_spirv_val(e, SpvOpIEqual, bo, mag_bits(e, x.x, 64), inf),
+                                 cuvk_spirv_val(e, SpvOpLogicalAnd, bo, fin_a, fin_b));
+   uint32_t neg = sign_set(e, x.x, 64);
+   /* RZ always stops at the largest finite number; RM on the positive
+    * side, RP on the negative side. */
+   uint32_t clamp = mode == ALU_RZ ? ovf
+                    : cuvk_spirv_val(e, SpvOpLogicalAnd, bo, ovf,
+                                     mode == ALU_RM ? cuvk_spirv_val(e, SpvOpLogicalNot, bo, neg) : neg);
+   uint32_t maxv = alu_sel(e, ft, neg, alu_cf(e, 64, 0xffefffffffffffffull),
+                           alu_cf(e, 64, 0x7fefffffffffffffull));
+   r = alu_sel(e, ft, clamp, maxv, r);
+   if (mode == ALU_RM) {
+      uint32_t zsign = cuvk_spirv_val(e, SpvOpLogicalOr, bo, sign_set(e, a, 64), sign_set(e, b, 64));
+      uint32_t z = cuvk_spirv_val(e, SpvOpLogicalAnd, bo, is_zero(e, r, 64), zsign);
+      r = alu_sel(e, ft, z, alu_cf(e, 64, alu_fsign(64)), r);
+   }
+   return r;
+}
+
 /* add, sub, mul, fma/mad: n operands (2 or 3). */
 static int
 lower_arith(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, unsigned bits)
@@ -624,11 +671,13 @@ lower_arith(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, unsign
          nocontract(e, r);
    } else if (fma && mode == ALU_RN && bits != 16 && cuvk_spirv_target(e)->fma_fused) {
       r = cuvk_spirv_glsl(e, GLSLstd450Fma, ft, v[0], v[1], v[2]);
+   } else if (bits == 64 && !fma && op != SpvOpFMul) {
+      r = add64_directed(e, v[0], v[1], op == SpvOpFSub, mode);
    } else if (bits == 64) {
       if (mode != ALU_RN)
          return alu_refuse(e, CUVK_CC_UNSUPPORTED, in, "%s: directed rounding of f64 is not "
-                           "translated (there is no wider format to compute it in)",
-                           alu_name(in));
+                           "translated (no wider format to compute it in; add and sub "
+                           "only are)", alu_name(in));
       r = fma64_exact(e, v[0], v[1], v[2]);
    } else {
       unsigned w = wide_of(e, bits);

@@ -70,6 +70,13 @@ context_create_device(struct cuvk_context *ctx)
       .pNext = dev->has_atomic_float ? (void *)&have_af
                : dev->has_workgroup_explicit_layout ? (void *)&have_wg : NULL,
    };
+   VkPhysicalDeviceShaderClockFeaturesKHR have_clock = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR,
+   };
+   if (dev->has_shader_clock) {
+      have_clock.pNext = have12.pNext;
+      have12.pNext = &have_clock;
+   }
    VkPhysicalDeviceVulkan11Features have11 = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
       .pNext = &have12,
@@ -127,6 +134,18 @@ context_create_device(struct cuvk_context *ctx)
       .shaderSampledImageArrayNonUniformIndexing = have12.shaderSampledImageArrayNonUniformIndexing,
       .shaderStorageImageArrayNonUniformIndexing = have12.shaderStorageImageArrayNonUniformIndexing,
    };
+   /* %clock and %clock64 read the subgroup clock (spirv_emit.c); where
+    * the device lacks it, kernels reading them are refused by name. */
+   bool shader_clock = dev->has_shader_clock && have_clock.shaderSubgroupClock;
+   VkPhysicalDeviceShaderClockFeaturesKHR clock = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR,
+      .shaderSubgroupClock = VK_TRUE,
+   };
+   if (shader_clock) {
+      exts[ext_count++] = VK_KHR_SHADER_CLOCK_EXTENSION_NAME;
+      clock.pNext = f12.pNext;
+      f12.pNext = &clock;
+   }
    VkPhysicalDeviceVulkan11Features f11 = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
       .pNext = &f12,
@@ -170,6 +189,7 @@ context_create_device(struct cuvk_context *ctx)
       .surf_nonuniform = have12.shaderStorageImageArrayNonUniformIndexing,
       .image_cube_array = have.features.imageCubeArray,
       .shared_atomic_int64 = shared_atomic_int64,
+      .shader_clock = shader_clock,
    };
    cuvk_texture_target(&dev->props.limits, &ctx->kernel_target.tex_slots, &ctx->kernel_target.surf_slots);
    cuvk_logd("kernels index textures %s, surfaces %s",

@@ -64,6 +64,9 @@ struct cuvk_device {
    /* VK_KHR_workgroup_memory_explicit_layout: 64-bit shared atomics
     * (compiler.h's shared_atomic_int64). */
    bool has_workgroup_explicit_layout;
+   /* VK_KHR_shader_clock: kernels' %clock and %clock64 (compiler.h's
+    * shader_clock). */
+   bool has_shader_clock;
    /* VK_KHR_external_semaphore_fd: native OPAQUE_FD semaphore imports
     * (external_semaphore.c), binary and timeline. */
    bool has_external_semaphore_fd;

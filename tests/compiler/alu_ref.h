@@ -165,6 +165,55 @@ ref_shf(uint32_t a, uint32_t b, uint32_t c, bool left, bool clamp)
    return left ? (uint32_t)((t << n) >> 32) : (uint32_t)(t >> n);
 }
 
+/* bmsk, szext and fns as the PTX ISA's pseudo-code spells them. */
+static inline uint32_t
+ref_bmsk(uint32_t a, uint32_t b, bool clamp)
+{
+   uint32_t a1 = a & 31, b1 = b & 31, sum = a1 + b1;
+   uint32_t mask0 = ~0u << a1, mask1 = sum < 32 ? ~0u << sum : 0;
+   bool over = sum >= 32;
+   if (clamp && a >= 32)
+      mask0 = 0, over = true;
+   if (clamp && b >= 32)
+      over = true;
+   if (over)
+      mask1 = 0;
+   else if (b1 == 0)
+      mask1 = ~0u;
+   return mask0 & ~mask1;
+}
+
+static inline uint32_t
+ref_szext(uint32_t a, uint32_t b, bool clamp, bool sign)
+{
+   uint32_t b1 = b & 31;
+   bool too_large = clamp && b >= 32;
+   uint32_t mask = too_large ? 0 : ~0u << b1;
+   bool sbit = !(b1 == 0 || too_large || !sign) && ((a >> ((b1 - 1) & 31)) & 1);
+   return (a & ~mask) | (sbit ? mask : 0);
+}
+
+/* A base past 31 is undefined in PTX; the pseudo-code's loop then finds
+ * nothing, and so does this (and cuvk). */
+static inline uint32_t
+ref_fns(uint32_t mask, uint32_t base, int32_t offset)
+{
+   if (base > 31)
+      return ~0u;
+   if (offset == 0)
+      return (mask >> base) & 1 ? base : ~0u;
+   int64_t count = offset < 0 ? -(int64_t)offset - 1 : offset - 1;
+   int inc = offset > 0 ? 1 : -1;
+   for (int pos = (int)base; pos >= 0 && pos < 32; pos += inc) {
+      if ((mask >> pos) & 1) {
+         if (count == 0)
+            return (uint32_t)pos;
+         count--;
+      }
+   }
+   return ~0u;
+}
+
 static inline uint32_t
 ref_lop3(uint32_t a, uint32_t b, uint32_t c, uint8_t lut)
 {

@@ -6,9 +6,10 @@
  * integer, bit and correctly rounded float results, within PTX's bound
  * (written next to each) for the approximate ones.
  *
- * test_alu_kernels int|float|half|half_sm90|half_approx|half_approx_sm90|dot|libm KERNEL.ptx
- *                  [fast]
+ * test_alu_kernels int|float|half|half_sm90|half_approx|half_approx_sm90|dot|libm|bits|intrinsics
+ *                  KERNEL.ptx [fast]
  */
+#include <fenv.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -746,6 +747,490 @@ case_libm(struct kr *r, bool fast)
              fast && k == 6 ? " (not checked: no documented bound)" : "");
 }
 
+/* alu_bits.cu: fns, bmsk, szext against alu_ref.h. */
+static void
+case_bits(struct kr *r)
+{
+   enum { N = 2048, OUTS = 10 };
+   struct kr_buffer *a = kr_alloc(r, N * 4), *b = kr_alloc(r, N * 4), *c = kr_alloc(r, N * 4);
+   struct kr_buffer *o = kr_alloc(r, (uint64_t)N * OUTS * 4);
+   if (!a || !b || !c || !o) {
+      failures++;
+      return;
+   }
+   uint32_t *x = a->map, *y = b->map, *z = c->map, *out = o->map;
+   for (int i = 0; i < N; i++) {
+      x[i] = (uint32_t)input(i, 0), y[i] = (uint32_t)rnd(), z[i] = (uint32_t)rnd();
+      /* sparse and dense masks as well as the edge values */
+      if (i % 4 == 1)
+         x[i] &= (uint32_t)rnd() & (uint32_t)rnd();
+      else if (i % 4 == 2)
+         x[i] |= (uint32_t)rnd() | (uint32_t)rnd();
+   }
+   int n = N;
+   if (!run(r, "alu_bits", N, (struct kr_arg[]){ KR_ARG(a->addr), KR_ARG(b->addr),
+                                                 KR_ARG(c->addr), KR_ARG(o->addr), KR_ARG(n) },
+            5))
+      return;
+   for (int i = 0; i < N; i++) {
+      uint32_t X = x[i], Y = y[i], Z = z[i];
+      uint64_t in[3] = { X, Y, Z };
+      uint32_t base = Y & 31;
+      int32_t off = (int32_t)(Z % 81) - 40;
+      uint32_t want[OUTS] = {
+         ref_fns(X, base, off), ref_fns(X, base, 0), ref_fns(X, 0, (int32_t)(Z & 63)),
+         ref_fns(X, 31, -(int32_t)(Z & 63)),
+         ref_bmsk(Y % 72, Z % 72, true), ref_bmsk(Y % 72, Z % 72, false),
+         ref_szext(X, Y % 72, true, true), ref_szext(X, Y % 72, false, true),
+         ref_szext(X, Z % 72, true, false), ref_szext(X, Z, false, false),
+      };
+      for (int k = 0; k < OUTS; k++)
+         expect("alu_bits", i, k, out[i * OUTS + k], want[k], in, 3);
+   }
+}
+
+/* intrinsics.cu: the sweep of NVIDIA's intrinsic lists.  The SIMD video
+ * intrinsics lane by lane as the CUDA Math API documents them. */
+enum simd_op {
+   S_ABSDIFFS, S_ABSDIFFU, S_ADD, S_ADDSS, S_ADDUS, S_AVGS, S_AVGU, S_CMPEQ, S_CMPGES, S_CMPGEU,
+   S_CMPGTS, S_CMPGTU, S_CMPLES, S_CMPLEU, S_CMPLTS, S_CMPLTU, S_CMPNE, S_HADDU, S_MAXS, S_MAXU,
+   S_MINS, S_MINU, S_SADS, S_SADU, S_SETEQ, S_SETGES, S_SETGEU, S_SETGTS, S_SETGTU, S_SETLES,
+   S_SETLEU, S_SETLTS, S_SETLTU, S_SETNE, S_SUB, S_SUBSS, S_SUBUS, S_ABS, S_ABSSS, S_NEG, S_NEGSS,
+   S_COUNT,
+};
+
+static int64_t
+clamp64(int64_t v, int64_t lo, int64_t hi)
+{
+   return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* Lane result of op on lane values (sa, sb signed; ua, ub unsigned) of
+ * width w; sad lanes give their |difference| for the caller to sum. */
+static int64_t
+simd_lane(enum simd_op op, unsigned w, int64_t sa, int64_t sb, int64_t ua, int64_t ub)
+{
+   int64_t smin = -(1ll << (w - 1)), smax = (1ll << (w - 1)) - 1, umax = (1ll << w) - 1;
+   int64_t ones = umax, s;
+   switch (op) {
+   case S_ABSDIFFS: case S_SADS: return sa > sb ? sa - sb : sb - sa;
+   case S_ABSDIFFU: case S_SADU: return ua > ub ? ua - ub : ub - ua;
+   case S_ADD: return ua + ub;
+   case S_ADDSS: return clamp64(sa + sb, smin, smax);
+   case S_ADDUS: return clamp64(ua + ub, 0, umax);
+   case S_AVGS:   /* rounded half away from zero */
+      s = sa + sb;
+      return s < 0 ? s >> 1 : (s + 1) >> 1;
+   case S_AVGU: return (ua + ub + 1) >> 1;
+   case S_CMPEQ: return ua == ub ? ones : 0;
+   case S_CMPGES: return sa >= sb ? ones : 0;
+   case S_CMPGEU: return ua >= ub ? ones : 0;
+   case S_CMPGTS: return sa > sb ? ones : 0;
+   case S_CMPGTU: return ua > ub ? ones : 0;
+   case S_CMPLES: return sa <= sb ? ones : 0;
+   case S_CMPLEU: return ua <= ub ? ones : 0;
+   case S_CMPLTS: return sa < sb ? ones : 0;
+   case S_CMPLTU: return ua < ub ? ones : 0;
+   case S_CMPNE: return ua != ub ? ones : 0;
+   case S_HADDU: return (ua + ub) >> 1;
+   case S_MAXS: return sa > sb ? sa : sb;
+   case S_MAXU: return ua > ub ? ua : ub;
+   case S_MINS: return sa < sb ? sa : sb;
+   case S_MINU: return ua < ub ? ua : ub;
+   case S_SETEQ: return ua == ub;
+   case S_SETGES: return sa >= sb;
+   case S_SETGEU: return ua >= ub;
+   case S_SETGTS: return sa > sb;
+   case S_SETGTU: return ua > ub;
+   case S_SETLES: return sa <= sb;
+   case S_SETLEU: return ua <= ub;
+   case S_SETLTS: return sa < sb;
+   case S_SETLTU: return ua < ub;
+   case S_SETNE: return ua != ub;
+   case S_SUB: return ua - ub;
+   case S_SUBSS: return clamp64(sa - sb, smin, smax);
+   case S_SUBUS: return clamp64(ua - ub, 0, umax);
+   case S_ABS: return sa < 0 ? -sa : sa;
+   case S_ABSSS: return clamp64(sa < 0 ? -sa : sa, smin, smax);
+   case S_NEG: return -sa;
+   case S_NEGSS: return clamp64(-sa, smin, smax);
+   default: return 0;
+   }
+}
+
+static uint32_t
+simd_ref(enum simd_op op, unsigned lanes, uint32_t a, uint32_t b)
+{
+   unsigned w = 32 / lanes;
+   uint32_t m = (uint32_t)((1ull << w) - 1), r = 0, sum = 0;
+   for (unsigned i = 0; i < lanes; i++) {
+      int64_t ua = (a >> (w * i)) & m, ub = (b >> (w * i)) & m;
+      int64_t sa = ua >= (1ll << (w - 1)) ? ua - (1ll << w) : ua;
+      int64_t sb = ub >= (1ll << (w - 1)) ? ub - (1ll << w) : ub;
+      int64_t v = simd_lane(op, w, sa, sb, ua, ub);
+      sum += (uint32_t)v;
+      r |= ((uint32_t)v & m) << (w * i);
+   }
+   return op == S_SADS || op == S_SADU ? sum : r;
+}
+
+/* Signed 16-bit lane i of v. */
+static int32_t
+lane16(uint32_t v, unsigned i)
+{
+   return (int16_t)(v >> (16 * i));
+}
+
+static void
+case_sweep_simd_int(struct kr *r)
+{
+   enum { N = 2048, SOUTS = 82, IOUTS = 24 };
+   struct kr_buffer *a = kr_alloc(r, N * 4), *b = kr_alloc(r, N * 4), *c = kr_alloc(r, N * 4);
+   struct kr_buffer *o = kr_alloc(r, (uint64_t)N * SOUTS * 4);
+   if (!a || !b || !c || !o) {
+      failures++;
+      return;
+   }
+   uint32_t *x = a->map, *y = b->map, *z = c->map, *out = o->map;
+   for (int i = 0; i < N; i++) {
+      x[i] = (uint32_t)input(i, 0), y[i] = (uint32_t)input(i, 1), z[i] = (uint32_t)input(i, 2);
+      if (i % 3 == 2)   /* lanes equal, or one apart, for the comparisons */
+         y[i] = x[i] ^ ((uint32_t)rnd() & 0x01000100u);
+   }
+   int n = N;
+   if (run(r, "sweep_simd", N, (struct kr_arg[]){ KR_ARG(a->addr), KR_ARG(b->addr),
+                                                  KR_ARG(o->addr), KR_ARG(n) }, 4)) {
+      for (int i = 0; i < N; i++) {
+         uint64_t in[2] = { x[i], y[i] };
+         for (int k = 0; k < SOUTS; k++) {
+            unsigned op = k < 74 ? (unsigned)k / 2 : S_ABS + ((unsigned)k - 74) / 2;
+            unsigned lanes = k % 2 ? 4 : 2;
+            expect("sweep_simd", i, k, out[i * SOUTS + k], simd_ref(op, lanes, x[i], y[i]), in, 2);
+         }
+      }
+   }
+   /* The video instructions nvcc writes for none of them, pinned by
+    * inline PTX: the references are the PTX ISA's description (the
+    * lanes of vop2/vop4, .sat clamping to dtype, .add summing onto c). */
+   if (run(r, "sweep_video", N, (struct kr_arg[]){ KR_ARG(a->addr), KR_ARG(b->addr),
+                                                   KR_ARG(c->addr), KR_ARG(o->addr), KR_ARG(n) }, 5)) {
+      for (int i = 0; i < N; i++) {
+         uint32_t X = x[i], Y = y[i], Z = z[i];
+         uint64_t in[3] = { X, Y, Z };
+         uint32_t want[7] = {
+            simd_ref(S_ADDUS, 4, X, Y), simd_ref(S_SUBSS, 2, X, Y), simd_ref(S_AVGU, 4, X, Y),
+            simd_ref(S_MINS, 2, X, Y), simd_ref(S_MAXU, 4, X, Y), Z + simd_ref(S_SADS, 2, X, Y),
+            simd_ref(S_ADD, 2, X, Y),
+         };
+         for (int k = 0; k < 7; k++)
+            expect("sweep_video", i, k, out[i * 7 + k], want[k], in, 3);
+      }
+   }
+   if (!run(r, "sweep_int", N, (struct kr_arg[]){ KR_ARG(a->addr), KR_ARG(b->addr), KR_ARG(c->addr),
+                                                 KR_ARG(o->addr), KR_ARG(n) }, 5))
+      return;
+   for (int i = 0; i < N; i++) {
+      uint32_t X = x[i], Y = y[i], Z = z[i];
+      int32_t sx = (int32_t)X, sy = (int32_t)Y, sz = (int32_t)Z;
+      uint64_t in[3] = { X, Y, Z };
+      int32_t m3 = sx > sy ? sx : sy;
+      m3 = m3 > sz ? m3 : sz;
+      uint32_t u3 = X < Y ? X : Y;
+      u3 = u3 < Z ? u3 : Z;
+      int32_t add = (int32_t)(X + Y);
+      uint32_t uadd = X + Y;
+      uint32_t h_max3 = 0, h_addmax = 0, h_bmin = 0, h_min3 = 0, preds = 0;
+      for (unsigned l = 0; l < 2; l++) {
+         int32_t p = lane16(X, l), q = lane16(Y, l), s = lane16(Z, l);
+         int32_t mx = p > q ? p : q;
+         mx = mx > s ? mx : s;
+         mx = mx > 0 ? mx : 0;
+         int32_t am = (int16_t)(p + q);
+         am = am > s ? am : s;
+         int32_t mn = p < q ? p : q;
+         mn = mn < s ? mn : s;
+         uint32_t up = (X >> (16 * l)) & 0xffff, uq = (Y >> (16 * l)) & 0xffff;
+         h_max3 |= ((uint32_t)mx & 0xffff) << (16 * l);
+         h_addmax |= ((uint32_t)am & 0xffff) << (16 * l);
+         h_min3 |= ((uint32_t)mn & 0xffff) << (16 * l);
+         h_bmin |= (up < uq ? up : uq) << (16 * l);
+         /* o[22]: pred_hi in bit 0, pred_lo in bit 1 */
+         preds |= (uint32_t)(up <= uq) << (l == 1 ? 0 : 1);
+      }
+      uint32_t want[IOUTS] = {
+         ref_shf(X, Y, Z, true, false), ref_shf(X, Y, Z, true, true),
+         ref_shf(X, Y, Z, false, false), ref_shf(X, Y, Z, false, true),
+         (uint32_t)(int32_t)(((int64_t)sx + sy) >> 1), (uint32_t)(int32_t)(((int64_t)sx + sy + 1) >> 1),
+         (uint32_t)(((uint64_t)X + Y) >> 1), (uint32_t)(((uint64_t)X + Y + 1) >> 1),
+         Z + (X > Y ? X - Y : Y - X), Z + (sx > sy ? X - Y : Y - X),
+         ref_prmt(X, Y, Z & 0x7777, 0),
+         (uint32_t)m3, (uint32_t)(m3 > 0 ? m3 : 0), u3,
+         (uint32_t)(add > sz ? add : sz), uadd < Z ? uadd : Z,
+         (uint32_t)(sx > sy ? (sx > 0 ? sx : 0) : (sy > 0 ? sy : 0)),
+         (uint32_t)(sx > sy ? sx : sy), sx >= sy,
+         h_max3, h_addmax, h_bmin, preds, h_min3,
+      };
+      for (int k = 0; k < IOUTS; k++)
+         expect("sweep_int", i, k, out[i * IOUTS + k], want[k], in, 3);
+   }
+}
+
+/* f32 input bits: edges, moderate values, then any bits. */
+static uint32_t
+f32_input(int i, int k)
+{
+   static const uint32_t edge[] = { 0, 0x80000000u, 0x3f800000u, 0xbf800000u, 0x7f800000u,
+                                    0xff800000u, 0x7fc00000u, 0x00000001u, 0x007fffffu,
+                                    0x00800000u, 0x7f7fffffu, 0x40490fdbu, 0x3eaaaaabu };
+   const int ne = (int)(sizeof(edge) / sizeof(edge[0]));
+   if (k < 2 && i < ne * ne)
+      return edge[k == 0 ? i % ne : i / ne];
+   uint32_t v = (uint32_t)rnd();
+   if (i % 4 != 3)   /* exponents near 1, for sums that round */
+      v = (v & 0x807fffffu) | ((uint32_t)(112 + rnd() % 32) << 23);
+   return v;
+}
+
+static bool
+same_f32(uint32_t got, uint32_t want, bool zero_sign)
+{
+   float g = ref_bitsf(got), w = ref_bitsf(want);
+   if (isnan(g) || isnan(w))
+      return isnan(g) && isnan(w);
+   return got == want || (zero_sign && g == 0 && w == 0);
+}
+
+static bool
+same_f64(uint64_t got, uint64_t want)
+{
+   double g = ref_bitsd(got), w = ref_bitsd(want);
+   if (isnan(g) || isnan(w))
+      return isnan(g) && isnan(w);
+   return got == want;
+}
+
+static const int round_mode[4] = { FE_TONEAREST, FE_TOWARDZERO, FE_UPWARD, FE_DOWNWARD };
+
+static void
+case_sweep_f32(struct kr *r)
+{
+   enum { N = 2048, OUTS = 34 };
+   struct kr_buffer *a = kr_alloc(r, N * 4), *b = kr_alloc(r, N * 4), *c = kr_alloc(r, N * 4);
+   struct kr_buffer *o = kr_alloc(r, (uint64_t)N * OUTS * 4);
+   if (!a || !b || !c || !o) {
+      failures++;
+      return;
+   }
+   uint32_t *x = a->map, *y = b->map, *z = c->map, *out = o->map;
+   for (int i = 0; i < N; i++)
+      x[i] = f32_input(i, 0), y[i] = f32_input(i, 1), z[i] = f32_input(i, 2);
+   int n = N;
+   if (!run(r, "sweep_f32", N, (struct kr_arg[]){ KR_ARG(a->addr), KR_ARG(b->addr), KR_ARG(c->addr),
+                                                 KR_ARG(o->addr), KR_ARG(n) }, 5))
+      return;
+   unsigned rsqrt_off = 0;
+   for (int i = 0; i < N; i++) {
+      volatile float X = ref_bitsf(x[i]), Y = ref_bitsf(y[i]), Z = ref_bitsf(z[i]);
+      uint64_t in[3] = { x[i], y[i], z[i] };
+      uint32_t want[OUTS];
+      for (int m = 0; m < 4; m++) {
+         fesetround(round_mode[m]);
+         want[0 + m] = ref_fbits(X + Y);
+         want[4 + m] = ref_fbits(X - Y);
+         want[8 + m] = ref_fbits(X * Y);
+         want[12 + m] = ref_fbits(X / Y);
+         want[16 + m] = ref_fbits(fmaf(X, Y, Z));
+         want[20 + m] = ref_fbits(1.0f / X);
+         want[24 + m] = ref_fbits(sqrtf(X));
+         want[30 + m] = want[16 + m];
+      }
+      fesetround(FE_TONEAREST);
+      want[28] = ref_fbits((float)(1.0L / sqrtl((long double)X)));
+      want[29] = ref_fbits(isnan(X) ? 0.0f : X < 0 ? 0.0f : X > 1 ? 1.0f : X);
+      for (int k = 0; k < OUTS; k++) {
+         uint32_t got = out[i * OUTS + k];
+         if (k == 28 && !same_f32(got, want[k], false)) {
+            /* __frsqrt_rn is nvcc's refinement of rsqrt.approx, made
+             * for NVIDIA's approximation: one ulp allowed, counted. */
+            int64_t d = (int64_t)got - (int64_t)want[k];
+            if (d == 1 || d == -1) {
+               rsqrt_off++;
+               continue;
+            }
+         }
+         if (!same_f32(got, want[k], k == 29))
+            expect("sweep_f32", i, k, got, want[k], in, 3);
+      }
+   }
+   printf("sweep_f32: __frsqrt_rn one ulp off in %u of %d\n", rsqrt_off, N);
+}
+
+static void
+case_sweep_f64(struct kr *r)
+{
+   enum { N = 1024, OUTS = 7 };
+   static const char *const modes[4] = { "rn", "rz", "ru", "rd" };
+   struct kr_buffer *a = kr_alloc(r, N * 8), *b = kr_alloc(r, N * 8), *c = kr_alloc(r, N * 8);
+   struct kr_buffer *o = kr_alloc(r, (uint64_t)N * OUTS * 8);
+   if (!a || !b || !c || !o) {
+      failures++;
+      return;
+   }
+   uint64_t *x = a->map, *y = b->map, *z = c->map, *out = o->map;
+   static const double edge[] = { 0.0, -0.0, 1.0, -1.0, 0x1.fffffffffffffp+1023,
+                                  -0x1.fffffffffffffp+1023, 0x1p-1074, -0x1p-1074, 0x1p-1022,
+                                  0x1p+1023, 0x1.0000000000001p0, 0x1p-53, -0x1p-54, 3.0 };
+   const int ne = (int)(sizeof(edge) / sizeof(edge[0]));
+   for (int i = 0; i < N; i++) {
+      x[i] = ref_dbits((double)ref_bitsf(f32_input(i, 0)) * (1.0 + ldexp((double)(rnd() % 1000), -40)));
+      y[i] = ref_dbits((double)ref_bitsf(f32_input(i, 1)) * (1.0 + ldexp((double)(rnd() % 1000), -40)));
+      z[i] = ref_dbits((double)ref_bitsf(f32_input(i, 2)));
+      if (i < ne * ne) {
+         x[i] = ref_dbits(edge[i % ne]), y[i] = ref_dbits(edge[i / ne]);
+      } else if (i % 5 == 0) {
+         y[i] = x[i] ^ (1ull << 63);            /* exact cancellation */
+      } else if (i % 5 == 1) {
+         y[i] = ref_dbits(ldexp(ref_bitsd(x[i]), -(int)(rnd() % 60)) * (rnd() & 1 ? 1 : -1));
+      } else if (i % 5 == 2) {                 /* random bits, subnormals and overflows included */
+         x[i] = rnd(), y[i] = rnd();
+      }
+   }
+   int n = N;
+   for (int m = 0; m < 4; m++) {
+      for (int part = 0; part < 2; part++) {
+         char name[32];
+         snprintf(name, sizeof(name), part ? "sweep_f64_%s" : "sweep_f64add_%s", modes[m]);
+         uint32_t fault;
+         enum cuvk_cc_status status;
+         const uint32_t g[3] = { (N + 63) / 64, 1, 1 }, bl[3] = { 64, 1, 1 };
+         bool ran = kr_run(r, name, g, bl, 0,
+                           (struct kr_arg[]){ KR_ARG(a->addr), KR_ARG(b->addr), KR_ARG(c->addr),
+                                              KR_ARG(o->addr), KR_ARG(n) }, 5, &fault, &status);
+         if (part && m > 0) {
+            /* mul, div, fma, rcp, sqrt with a directed rounding: refused */
+            if (ran || status != CUVK_CC_UNSUPPORTED) {
+               fprintf(stderr, "%s: expected UNSUPPORTED, got status %d\n", name, status);
+               failures++;
+            } else {
+               printf("%s: refused (UNSUPPORTED), as documented\n", name);
+            }
+            continue;
+         }
+         if (!ran || fault) {
+            fprintf(stderr, "%s: did not run (status %d)\n", name, status);
+            failures++;
+            continue;
+         }
+         for (int i = 0; i < N; i++) {
+            volatile double X = ref_bitsd(x[i]), Y = ref_bitsd(y[i]), Z = ref_bitsd(z[i]);
+            uint64_t in[3] = { x[i], y[i], z[i] };
+            uint64_t want[OUTS];
+            fesetround(round_mode[m]);
+            want[0] = ref_dbits(X + Y);
+            want[1] = ref_dbits(X - Y);
+            fesetround(FE_TONEAREST);
+            want[2] = ref_dbits(X * Y);
+            want[3] = ref_dbits(X / Y);
+            want[4] = ref_dbits(fma(X, Y, Z));
+            want[5] = ref_dbits(1.0 / X);
+            want[6] = ref_dbits(sqrt(X));
+            for (int k = part ? 2 : 0; k < (part ? OUTS : 2); k++)
+               if (!same_f64(out[i * OUTS + k], want[k]))
+                  expect(name, i, k, out[i * OUTS + k], want[k], in, 3);
+         }
+      }
+   }
+}
+
+static void
+case_sweep_cvt(struct kr *r)
+{
+   enum { N = 2048, OUTS = 40, OUTS64 = 12 };
+   struct kr_buffer *a = kr_alloc(r, N * 4), *b = kr_alloc(r, N * 8), *c = kr_alloc(r, N * 8);
+   struct kr_buffer *o = kr_alloc(r, (uint64_t)N * OUTS * 4), *o64 = kr_alloc(r, (uint64_t)N * OUTS64 * 8);
+   if (!a || !b || !c || !o || !o64) {
+      failures++;
+      return;
+   }
+   uint32_t *x = a->map, *out = o->map;
+   uint64_t *d = b->map, *l = c->map, *out64 = o64->map;
+   for (int i = 0; i < N; i++) {
+      x[i] = f32_input(i, 0);
+      if (i % 4 == 1)   /* integers and halves around the conversion limits */
+         x[i] = ref_fbits((float)ldexp((double)(rnd() % 2001) / 2 - 500, (int)(rnd() % 70)));
+      double v = ref_bitsf(f32_input(i, 1));
+      d[i] = ref_dbits(i % 3 ? ldexp(v, (int)(rnd() % 40)) + 0.5 * (double)(rnd() % 3) : v);
+      l[i] = input(i, 2);
+   }
+   int n = N;
+   if (run(r, "sweep_cvt", N, (struct kr_arg[]){ KR_ARG(a->addr), KR_ARG(b->addr), KR_ARG(c->addr),
+                                                 KR_ARG(o->addr), KR_ARG(o64->addr), KR_ARG(n) }, 6)) {
+      static const int f2i_mode[4] = { 0, 1, 3, 2 };   /* rn rz ru rd as ref_f2i numbers them */
+      for (int i = 0; i < N; i++) {
+         float X = ref_bitsf(x[i]);
+         double D = ref_bitsd(d[i]);
+         uint64_t L = l[i];
+         int32_t xi = (int32_t)x[i];
+         uint64_t in[3] = { x[i], d[i], L };
+         uint32_t want[OUTS];
+         for (int m = 0; m < 4; m++) {
+            want[0 + m] = (uint32_t)ref_f2i(X, 32, true, f2i_mode[m], false);
+            want[4 + m] = (uint32_t)ref_f2i(X, 32, false, f2i_mode[m], false);
+            want[8 + m] = (uint32_t)ref_f2i(D, 32, true, f2i_mode[m], true);
+            want[12 + m] = (uint32_t)ref_f2i(D, 32, false, f2i_mode[m], true);
+            fesetround(round_mode[m]);
+            volatile double vd = D;
+            volatile int32_t vi = xi;
+            volatile int64_t vl = (int64_t)L;
+            volatile uint64_t vu = L;
+            want[16 + m] = ref_fbits((float)vd);
+            want[20 + m] = ref_fbits((float)vi);
+            want[24 + m] = ref_fbits((float)(uint32_t)vi);
+            want[28 + m] = ref_fbits((float)vl);
+            want[32 + m] = ref_fbits((float)vu);
+            fesetround(FE_TONEAREST);
+         }
+         want[36] = (uint32_t)(d[i] >> 32);
+         want[37] = (uint32_t)d[i];
+         want[38] = (uint32_t)L;
+         want[39] = x[i];
+         for (int k = 0; k < OUTS; k++) {
+            bool f = k >= 16 && k < 36;
+            if (f ? !same_f32(out[i * OUTS + k], want[k], false) : out[i * OUTS + k] != want[k])
+               expect("sweep_cvt", i, k, out[i * OUTS + k], want[k], in, 3);
+         }
+         uint64_t want64[OUTS64] = {
+            ref_f2i(X, 64, true, 0, false), ref_f2i(X, 64, true, 1, false),
+            ref_f2i(X, 64, true, 3, false), ref_f2i(X, 64, true, 2, false),
+            ref_f2i(X, 64, false, 0, false), ref_f2i(X, 64, false, 2, false),
+            ref_f2i(D, 64, true, 0, true), ref_f2i(D, 64, true, 3, true),
+            ref_f2i(D, 64, false, 1, true), ref_f2i(D, 64, false, 3, true),
+            ref_dbits((double)xi), ref_dbits((double)(int64_t)L),
+         };
+         for (int k = 0; k < OUTS64; k++)
+            expect("sweep_cvt (64-bit)", i, OUTS + k, out64[i * OUTS64 + k], want64[k], in, 3);
+      }
+   }
+   if (!run(r, "sweep_cvt_f64_directed", N,
+            (struct kr_arg[]){ KR_ARG(c->addr), KR_ARG(o64->addr), KR_ARG(n) }, 3))
+      return;
+   for (int i = 0; i < N; i++) {
+      uint64_t L = l[i], in[1] = { L }, want[4];
+      volatile int64_t vl = (int64_t)L;
+      volatile uint64_t vu = L;
+      fesetround(FE_TOWARDZERO);
+      want[0] = ref_dbits((double)vl);
+      want[3] = ref_dbits((double)vu);
+      fesetround(FE_UPWARD);
+      want[1] = ref_dbits((double)vl);
+      fesetround(FE_DOWNWARD);
+      want[2] = ref_dbits((double)vu);
+      fesetround(FE_TONEAREST);
+      for (int k = 0; k < 4; k++)
+         expect("sweep_cvt_f64_directed", i, k, out64[i * 4 + k], want[k], in, 1);
+   }
+}
+
 int
 main(int argc, char **argv)
 {
@@ -757,15 +1242,19 @@ main(int argc, char **argv)
    bool is_half = argc > 2 && strncmp(argv[1], "half", 4) == 0 && !is_approx;
    bool is_libm = argc > 2 && strcmp(argv[1], "libm") == 0;
    bool is_dot = argc > 2 && strcmp(argv[1], "dot") == 0;
+   bool is_bits = argc > 2 && strcmp(argv[1], "bits") == 0;
+   bool is_sweep = argc > 2 && strcmp(argv[1], "intrinsics") == 0;
    bool fast = argc > 3 && strcmp(argv[3], "fast") == 0;
 
    if (!text) {
       fprintf(stderr, "usage: test_alu_kernels int|float|half|half_sm90|half_approx|"
-                      "half_approx_sm90|dot|libm KERNEL.ptx [fast]\n");
+                      "half_approx_sm90|dot|libm|bits|intrinsics KERNEL.ptx [fast]\n");
       return 1;
    }
    if (!kr_init(&r, is_libm ? "compiler.run.alu_libm"
                    : is_dot ? "compiler.run.alu_dot"
+                   : is_bits ? "compiler.run.alu_bits"
+                   : is_sweep ? "compiler.run.intrinsics"
                    : is_approx ? "compiler.run.half_approx"
                    : is_half ? "compiler.run.alu_half"
                             : is_float ? "compiler.run.alu_float" : "compiler.run.alu_int")) {
@@ -778,6 +1267,13 @@ main(int argc, char **argv)
          case_libm(&r, fast);
       } else if (is_dot) {
          case_dot(&r);
+      } else if (is_bits) {
+         case_bits(&r);
+      } else if (is_sweep) {
+         case_sweep_simd_int(&r);
+         case_sweep_f32(&r);
+         case_sweep_f64(&r);
+         case_sweep_cvt(&r);
       } else if (is_approx) {
          case_half_approx(&r, strcmp(argv[1], "half_approx_sm90") == 0);
       } else if (is_half) {

@@ -332,7 +332,8 @@ enum iop {
    I_MUL24HI_S, I_POPC, I_CLZ, I_BREV, I_BFIND_U, I_BFIND_S, I_BFIND_SA, I_CNOT, I_NOT, I_NEG,
    I_ABS, I_BFE_U, I_BFE_S, I_BFI, I_PRMT0, I_PRMT1, I_PRMT2, I_PRMT3, I_PRMT4, I_PRMT5, I_PRMT6,
    I_LOP3_E8, I_LOP3_96, I_LOP3_1, I_SHF_LW, I_SHF_LC, I_SHF_RW, I_SHF_RC, I_SAD_S, I_SAD_U,
-   I_MADLO, I_MADHI_SAT, I_MULWIDE_S, I_MULWIDE_U, I_MADWIDE_S,
+   I_MADLO, I_MADHI_SAT, I_MULWIDE_S, I_MULWIDE_U, I_MADWIDE_S, I_BMSK_C, I_BMSK_W, I_SZEXT_CS,
+   I_SZEXT_WS, I_SZEXT_CU, I_SZEXT_WU, I_FNS,
 };
 
 static uint64_t
@@ -403,6 +404,13 @@ ref_int(enum iop op, const uint64_t *x, unsigned bits)
    case I_MULWIDE_S: return (uint64_t)(sx(a, bits) * sx(b, bits));
    case I_MULWIDE_U: return a * b;
    case I_MADWIDE_S: return (uint64_t)(sx(a, bits) * sx(b, bits)) + c;
+   case I_BMSK_C: return ref_bmsk((uint32_t)a, (uint32_t)b, true);
+   case I_BMSK_W: return ref_bmsk((uint32_t)a, (uint32_t)b, false);
+   case I_SZEXT_CS: return ref_szext((uint32_t)a, (uint32_t)b, true, true);
+   case I_SZEXT_WS: return ref_szext((uint32_t)a, (uint32_t)b, false, true);
+   case I_SZEXT_CU: return ref_szext((uint32_t)a, (uint32_t)b, true, false);
+   case I_SZEXT_WU: return ref_szext((uint32_t)a, (uint32_t)b, false, false);
+   case I_FNS: return ref_fns((uint32_t)a, (uint32_t)b, (int32_t)(uint32_t)c);
    }
    return 0;
 }
@@ -473,6 +481,16 @@ static const struct ispec ispecs[] = {
    { "sad.u32 %s, %r2, %r3, %r4", I_SAD_U, 32, IN32, 'r' },
    { "mad.lo.s32 %s, %r2, %r3, %r4", I_MADLO, 32, IN32, 'r' },
    { "mad.hi.sat.s32 %s, %r2, %r3, %r4", I_MADHI_SAT, 32, IN32, 'r' },
+   { "bmsk.clamp.b32 %s, %r6, %r7", I_BMSK_C, 32, { "%r6", "%r7" }, 'r' },
+   { "bmsk.wrap.b32 %s, %r6, %r7", I_BMSK_W, 32, { "%r6", "%r7" }, 'r' },
+   { "szext.clamp.s32 %s, %r2, %r6", I_SZEXT_CS, 32, { "%r2", "%r6" }, 'r' },
+   { "szext.wrap.s32 %s, %r2, %r6", I_SZEXT_WS, 32, { "%r2", "%r6" }, 'r' },
+   { "szext.clamp.u32 %s, %r2, %r7", I_SZEXT_CU, 32, { "%r2", "%r7" }, 'r' },
+   { "szext.wrap.u32 %s, %r2, %r7", I_SZEXT_WU, 32, { "%r2", "%r7" }, 'r' },
+   /* offsets of +-0..79 mostly, and bases past 31 (where PTX leaves it
+    * undefined) as alu_ref.h's ref_fns says */
+   { "fns.b32 %s, %r2, %r6, %r7", I_FNS, 32, { "%r2", "%r6", "%r7" }, 'r' },
+   { "fns.b32 %s, %r2, %r7, %r8", I_FNS, 32, { "%r2", "%r7", "%r8" }, 'r' },
    { "add.s64 %s, %rd2, %rd3", I_ADD, 64, IN64, 'd' },
    { "mul.lo.u64 %s, %rd2, %rd3", I_MULLO, 64, IN64, 'd' },
    { "mul.hi.u64 %s, %rd2, %rd3", I_MULHI_U, 64, IN64, 'd' },
@@ -549,6 +567,8 @@ check_int(void)
       /* Shift amounts and bit-field positions: mostly around the width. */
       *slot(i, "%r6") = (rnd() & 3) ? rnd() % 80 : (uint32_t)rnd();
       *slot(i, "%r7") = (rnd() & 3) ? rnd() % 80 : (uint32_t)rnd();
+      /* fns's downward offsets: -79..0 mostly. */
+      *slot(i, "%r8") = (rnd() & 3) ? 0u - (uint32_t)(rnd() % 80) : (uint32_t)rnd();
    }
    if (!run("integer batch", body, n))
       return;

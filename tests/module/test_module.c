@@ -6,7 +6,7 @@
  * checked against the same computation on the host.
  *
  *    test_module CASE VECTOR_ADD.ptx SAXPY.ptx DEFAULT.fatbin LZ4.fatbin SASS.fatbin
- *                [SHARED_ATOMICS64.ptx]
+ *                [SHARED_ATOMICS64.ptx [CLOCK.ptx]]
  */
 #include <cuda.h>
 #include <math.h>
@@ -19,7 +19,7 @@
 
 #include "driver_harness.h"
 
-static const char *paths[6];
+static const char *paths[7];
 
 /* a + b = c over n elements in memory the caller gives, checked. */
 static void
@@ -1329,10 +1329,68 @@ case_reuse(void)
    drv_test_teardown();
 }
 
+/* clock64() through the driver API: the context enables
+ * VK_KHR_shader_clock where the device has it (lavapipe does), so the
+ * kernel loads; each thread's reads never go back across the loop, and
+ * the clock moves.  Where the device lacks the extension
+ * cuModuleGetFunction refuses the kernel with NOT_SUPPORTED and the case
+ * says skipped. */
+static void
+case_clock64(void)
+{
+   enum { N = 256, BLOCK = 64, ITERS = 2000 };
+   if (!paths[6])
+      cuvk_test_skip("no clock.ptx given");
+   drv_test_setup(NULL);
+   char *ptx = drv_test_read_file(paths[6], NULL);
+   CUmodule mod;
+   CUfunction f;
+   OK(cuModuleLoadData(&mod, ptx));
+   CUresult r = cuModuleGetFunction(&f, mod, "clock_loop");
+   if (r == CUDA_ERROR_NOT_SUPPORTED) {
+      OK(cuModuleUnload(mod));
+      free(ptx);
+      drv_test_teardown();
+      cuvk_test_skip("cuModuleGetFunction: NOT_SUPPORTED: the device has no VK_KHR_shader_clock");
+   }
+   OK(r);
+   CUdeviceptr delapsed, dback, dsink;
+   OK(cuMemAlloc(&delapsed, N * 8));
+   OK(cuMemAlloc(&dback, N * 4));
+   OK(cuMemAlloc(&dsink, N * 4));
+   OK(cuMemsetD32(dback, 0xffffffffu, N));
+   int iters = ITERS;
+   void *params[] = {&delapsed, &dback, &dsink, &iters};
+   OK(cuLaunchKernel(f, N / BLOCK, 1, 1, BLOCK, 1, 1, 0, NULL, params, NULL));
+   unsigned long long elapsed[N];
+   unsigned back[N];
+   OK(cuMemcpyDtoH(elapsed, delapsed, sizeof(elapsed)));
+   OK(cuMemcpyDtoH(back, dback, sizeof(back)));
+   unsigned went_back = 0, moved = 0;
+   unsigned long long most = 0;
+   for (int i = 0; i < N; i++) {
+      went_back += back[i] != 0;
+      /* prev - first as unsigned: a clock gone back overall shows huge */
+      moved += elapsed[i] > 0 && elapsed[i] < (1ull << 62);
+      most = elapsed[i] > most ? elapsed[i] : most;
+   }
+   printf("clock64 over %d reads: %u of %d threads saw it move (most %llu ticks), %u saw it go back\n",
+          ITERS, moved, N, most, went_back);
+   CHECK(went_back == 0);
+   CHECK(moved == N);
+   OK(cuMemFree(delapsed));
+   OK(cuMemFree(dback));
+   OK(cuMemFree(dsink));
+   OK(cuModuleUnload(mod));
+   free(ptx);
+   drv_test_teardown();
+}
+
 static const struct {
    const char *name;
    void (*fn)(void);
 } cases[] = {
+   {"kernel.clock64", case_clock64},
    {"kernel.shared_atomics64", case_shared_atomics64},
    {"module.ahead", case_ahead},
    {"kernel.span_edges", case_span_edges},
@@ -1357,9 +1415,9 @@ main(int argc, char **argv)
 {
    if (argc == 3 && strcmp(argv[1], "--skip") == 0)
       cuvk_test_skip("%s", argv[2]);
-   if (argc != 7 && argc != 8) {
+   if (argc < 7 || argc > 9) {
       fprintf(stderr, "usage: %s CASE VECTOR_ADD.ptx SAXPY.ptx DEFAULT.fatbin LZ4.fatbin SASS.fatbin "
-              "[SHARED_ATOMICS64.ptx]\n", argv[0]);
+              "[SHARED_ATOMICS64.ptx [CLOCK.ptx]]\n", argv[0]);
       return 1;
    }
    for (int i = 0; i < argc - 2; i++)
