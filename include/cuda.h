@@ -160,6 +160,7 @@ typedef uint64_t cuuint64_t;
 #define cuWaitExternalSemaphoresAsync __CUDA_API_PTSZ(cuWaitExternalSemaphoresAsync)
 #define cuMemAllocAsync             __CUDA_API_PTSZ(cuMemAllocAsync)
 #define cuMemFreeAsync              __CUDA_API_PTSZ(cuMemFreeAsync)
+#define cuMemAllocFromPoolAsync     __CUDA_API_PTSZ(cuMemAllocFromPoolAsync)
 #endif
 
 #ifdef __cplusplus
@@ -1175,6 +1176,28 @@ typedef struct CUmemAccessDesc_st {
 } CUmemAccessDesc_v1;
 typedef CUmemAccessDesc_v1 CUmemAccessDesc;
 
+/* CUmemPoolProps.usage */
+#define CU_MEM_POOL_CREATE_USAGE_HW_DECOMPRESS 0x2
+
+/* What cuMemPoolCreate makes: where the pool's memory lives, which
+ * handles it can be shared through, at most how much it may hold. */
+typedef struct CUmemPoolProps_st {
+   CUmemAllocationType allocType;           /* CU_MEM_ALLOCATION_TYPE_PINNED */
+   CUmemAllocationHandleType handleTypes;
+   CUmemLocation location;
+   void *win32SecurityAttributes;           /* NULL except with Windows handles */
+   size_t maxSize;                          /* 0: no limit of the pool's own */
+   unsigned short usage;                    /* CU_MEM_POOL_CREATE_USAGE_* */
+   unsigned char reserved[54];              /* zero */
+} CUmemPoolProps_v1;
+typedef CUmemPoolProps_v1 CUmemPoolProps;
+
+/* What cuMemPoolExportPointer writes for another process. */
+typedef struct CUmemPoolPtrExportData_st {
+   unsigned char reserved[64];
+} CUmemPoolPtrExportData_v1;
+typedef CUmemPoolPtrExportData_v1 CUmemPoolPtrExportData;
+
 /* ---- Entry-point lookup ---- */
 
 /* cuGetProcAddress flags: which default-stream flavour to return. */
@@ -1739,15 +1762,26 @@ CUresult CUDAAPI cuLinkDestroy(CUlinkState state);
 CUresult CUDAAPI cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *userData,
                                      unsigned int flags);
 
-/* The stream-ordered allocator, on each device's default pool. */
+/* The stream-ordered allocator: each device's default pool and the pools
+ * programs create. */
 CUresult CUDAAPI cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream);
 CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream);
+CUresult CUDAAPI cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool,
+                                         CUstream hStream);
+CUresult CUDAAPI cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *poolProps);
+CUresult CUDAAPI cuMemPoolDestroy(CUmemoryPool pool);
 CUresult CUDAAPI cuDeviceGetDefaultMemPool(CUmemoryPool *pool_out, CUdevice dev);
 CUresult CUDAAPI cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev);
 CUresult CUDAAPI cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool);
+CUresult CUDAAPI cuMemGetDefaultMemPool(CUmemoryPool *pool_out, CUmemLocation *location,
+                                        CUmemAllocationType type);
+CUresult CUDAAPI cuMemGetMemPool(CUmemoryPool *pool, CUmemLocation *location, CUmemAllocationType type);
+CUresult CUDAAPI cuMemSetMemPool(CUmemLocation *location, CUmemAllocationType type, CUmemoryPool pool);
 CUresult CUDAAPI cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value);
 CUresult CUDAAPI cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value);
 CUresult CUDAAPI cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep);
+CUresult CUDAAPI cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc *map, size_t count);
+CUresult CUDAAPI cuMemPoolGetAccess(CUmemAccess_flags *flags, CUmemoryPool memPool, CUmemLocation *location);
 
 /* Virtual memory: reserve address ranges, create physical allocations, map
  * them in, set access, share them as file descriptors. */
@@ -1867,6 +1901,7 @@ CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int cudaVersio
 #undef cuWaitExternalSemaphoresAsync
 #undef cuMemAllocAsync
 #undef cuMemFreeAsync
+#undef cuMemAllocFromPoolAsync
 
 /* 32-bit device address of the oldest ABI. */
 typedef unsigned int CUdeviceptr_v1;
@@ -2117,6 +2152,8 @@ CUresult CUDAAPI cuWaitExternalSemaphoresAsync(const CUexternalSemaphore *extSem
                                                unsigned int numExtSems, CUstream stream);
 CUresult CUDAAPI cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream);
 CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream);
+CUresult CUDAAPI cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool,
+                                         CUstream hStream);
 
 /* Lookup without the symbol status. */
 CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion,

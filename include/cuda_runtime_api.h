@@ -64,6 +64,7 @@
 #define cudaWaitExternalSemaphoresAsync __CUDART_API_PTSZ(cudaWaitExternalSemaphoresAsync)
 #define cudaMallocAsync             __CUDART_API_PTSZ(cudaMallocAsync)
 #define cudaFreeAsync               __CUDART_API_PTSZ(cudaFreeAsync)
+#define cudaMallocFromPoolAsync     __CUDART_API_PTSZ(cudaMallocFromPoolAsync)
 #endif
 
 /* C++ callers may leave out trailing arguments that have a usual value
@@ -168,10 +169,24 @@ extern cudaError_t CUDARTAPI cudaMemset(void *devPtr, int value, size_t count);
 extern cudaError_t CUDARTAPI cudaMemsetAsync(void *devPtr, int value, size_t count,
                                             cudaStream_t stream CUVK_RT_DEFAULT(0));
 
-/* ---- The stream-ordered allocator, on each device's default pool ---- */
+/* ---- The stream-ordered allocator and memory pools ---- */
 
 extern cudaError_t CUDARTAPI cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream);
 extern cudaError_t CUDARTAPI cudaFreeAsync(void *devPtr, cudaStream_t hStream);
+extern cudaError_t CUDARTAPI cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool,
+                                                    cudaStream_t stream);
+extern cudaError_t CUDARTAPI cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMemPoolProps *poolProps);
+extern cudaError_t CUDARTAPI cudaMemPoolDestroy(cudaMemPool_t memPool);
+extern cudaError_t CUDARTAPI cudaMemPoolSetAccess(cudaMemPool_t memPool, const struct cudaMemAccessDesc *descList,
+                                                 size_t count);
+extern cudaError_t CUDARTAPI cudaMemPoolGetAccess(enum cudaMemAccessFlags *flags, cudaMemPool_t memPool,
+                                                 struct cudaMemLocation *location);
+extern cudaError_t CUDARTAPI cudaMemGetDefaultMemPool(cudaMemPool_t *memPool, struct cudaMemLocation *location,
+                                                     enum cudaMemAllocationType type);
+extern cudaError_t CUDARTAPI cudaMemGetMemPool(cudaMemPool_t *memPool, struct cudaMemLocation *location,
+                                              enum cudaMemAllocationType type);
+extern cudaError_t CUDARTAPI cudaMemSetMemPool(struct cudaMemLocation *location, enum cudaMemAllocationType type,
+                                              cudaMemPool_t memPool);
 extern cudaError_t CUDARTAPI cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device);
 extern cudaError_t CUDARTAPI cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device);
 extern cudaError_t CUDARTAPI cudaDeviceSetMemPool(int device, cudaMemPool_t memPool);
@@ -240,6 +255,7 @@ extern cudaError_t CUDARTAPI cudaGetDriverEntryPointByVersion(const char *symbol
 #undef cudaWaitExternalSemaphoresAsync
 #undef cudaMallocAsync
 #undef cudaFreeAsync
+#undef cudaMallocFromPoolAsync
 
 extern cudaError_t CUDARTAPI cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
 extern cudaError_t CUDARTAPI cudaMemset(void *devPtr, int value, size_t count);
@@ -272,6 +288,8 @@ extern cudaError_t CUDARTAPI cudaWaitExternalSemaphoresAsync(
    unsigned int numExtSems, cudaStream_t stream);
 extern cudaError_t CUDARTAPI cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream);
 extern cudaError_t CUDARTAPI cudaFreeAsync(void *devPtr, cudaStream_t hStream);
+extern cudaError_t CUDARTAPI cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool,
+                                                    cudaStream_t stream);
 #endif
 
 #if defined(__cplusplus)

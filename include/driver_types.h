@@ -468,6 +468,51 @@ struct cudaMemLocation {
    int id;
 };
 
+/* Memory pools (the driver's CUmemAccess_flags, CUmemAccessDesc,
+ * CUmemAllocationType, CUmemAllocationHandleType and CUmemPoolProps, by
+ * value and layout). */
+enum cudaMemAccessFlags {
+   cudaMemAccessFlagsProtNone = 0,
+   cudaMemAccessFlagsProtRead = 1,
+   cudaMemAccessFlagsProtReadWrite = 3
+};
+
+struct cudaMemAccessDesc {
+   struct cudaMemLocation location;
+   enum cudaMemAccessFlags flags;
+};
+
+enum cudaMemAllocationType {
+   cudaMemAllocationTypeInvalid = 0x0,
+   cudaMemAllocationTypePinned = 0x1,
+   cudaMemAllocationTypeManaged = 0x2,
+   cudaMemAllocationTypeMax = 0x7FFFFFFF
+};
+
+enum cudaMemAllocationHandleType {
+   cudaMemHandleTypeNone = 0x0,
+   cudaMemHandleTypePosixFileDescriptor = 0x1,
+   cudaMemHandleTypeWin32 = 0x2,
+   cudaMemHandleTypeWin32Kmt = 0x4,
+   cudaMemHandleTypeFabric = 0x8
+};
+
+#define cudaMemPoolCreateUsageHwDecompress 0x2
+
+struct cudaMemPoolProps {
+   enum cudaMemAllocationType allocType;
+   enum cudaMemAllocationHandleType handleTypes;
+   struct cudaMemLocation location;
+   void *win32SecurityAttributes;
+   size_t maxSize;
+   unsigned short usage;
+   unsigned char reserved[54];
+};
+
+struct cudaMemPoolPtrExportData {
+   unsigned char reserved[64];
+};
+
 /* Direction of a copy.  cudaMemcpyDefault infers it from the pointers,
  * which unified addressing makes possible. */
 /* cudaGetDriverEntryPoint: which default-stream flavour to look for, and

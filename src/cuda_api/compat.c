@@ -471,3 +471,9 @@ cuMemFreeAsync_ptsz(CUdeviceptr dptr, CUstream s)
 {
    return cuMemFreeAsync(dptr, ptsz(s));
 }
+
+CUVK_EXPORT CUresult CUDAAPI
+cuMemAllocFromPoolAsync_ptsz(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool, CUstream s)
+{
+   return cuMemAllocFromPoolAsync(dptr, bytesize, pool, ptsz(s));
+}

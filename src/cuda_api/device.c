@@ -147,6 +147,11 @@ device_attribute(const struct cuvk_device *dev, CUdevice_attribute attrib)
     * stay 0. */
    case CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY:
       return 1;
+   /* cuMemPoolCreate and the stream-ordered allocator (mempool.c).  No
+    * pool can be shared, so MEMPOOL_SUPPORTED_HANDLE_TYPES stays 0, and
+    * no pool holds host memory (HOST_MEMORY_POOLS_SUPPORTED 0). */
+   case CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED:
+      return 1;
    case CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED:
    case CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM:
       return dev->has_external_memory_host;

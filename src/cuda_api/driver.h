@@ -12,16 +12,20 @@
 #include <vulkan/vulkan.h>
 
 #include "mem/budget.h"
+#include "util/list.h"
 
 struct cuvk_context;
 
 /*
- * A device's default memory pool, the one pool of cuvk's stream-ordered
- * allocator (mempool.c).  It keeps no memory of its own: cuMemAllocAsync
- * takes from the context's device heap as cuMemAlloc does, and a free
- * gives the bytes back to that heap once the GPU has passed it.  The pool
- * counts what its allocations hold, for the attributes programs read.
- * All fields under mempool.c's lock; zero-initialised with the device.
+ * A memory pool of cuvk's stream-ordered allocator (mempool.c): each
+ * device's default pool, embedded in its cuvk_device, and the pools
+ * programs create (cuMemPoolCreate).  A pool keeps no memory of its own:
+ * cuMemAllocAsync and cuMemAllocFromPoolAsync take from the stream's
+ * context's device heap as cuMemAlloc does, and a free gives the bytes
+ * back to that heap once the GPU has passed it.  The pool counts what
+ * its allocations hold, for the attributes programs read.  All fields
+ * under mempool.c's lock; a default pool is zero-initialised with its
+ * device.
  */
 struct cuvk_mem_pool {
    uint64_t used;           /* bytes of live allocations */
@@ -29,9 +33,19 @@ struct cuvk_mem_pool {
    uint64_t reserved;       /* used, plus freed bytes the GPU may still use */
    uint64_t reserved_high;
    uint64_t release_threshold;
+   uint64_t max_size;       /* CUmemPoolProps.maxSize; 0: no limit */
    /* The CU_MEMPOOL_ATTR_REUSE_* flags, stored inverted so that zero is
     * CUDA's default (enabled). */
    bool reuse_off[3];
+
+   /* Created pools only (NULL dev: a default pool, which lives as long
+    * as its device). */
+   struct cuvk_device *dev;
+   /* One for the handle until cuMemPoolDestroy, one per allocation until
+    * its release: CUDA frees a destroyed pool once its last allocation
+    * is gone, and so does cuvk. */
+   uint64_t refs;
+   struct cuvk_list link;   /* in mempool.c's list of live handles */
 };
 
 struct cuvk_device {
@@ -92,8 +106,10 @@ struct cuvk_device {
    /* cuvk_policy_import_size_probe */
    bool import_size_probe;
 
-   /* The default memory pool, also the current one (mempool.c). */
+   /* The default memory pool, and the current one: what cuMemAllocAsync
+    * allocates from (NULL: the default pool; under mempool.c's lock). */
    struct cuvk_mem_pool pool;
+   struct cuvk_mem_pool *current_pool;
 
    /* Primary context: created by the first retain, destroyed by the last
     * release or by a reset. */

@@ -359,6 +359,25 @@ cuvk_mem_alloc_reserve_heap(struct cuvk_context *ctx, struct cuvk_mem_heap *heap
    return cuvk_mem_heap_try_alloc(heap, size, alignment, what, block, offset);
 }
 
+/* Counts an allocation of bytes in pool.  A pool at its maxSize first
+ * gets back the frees the GPU has not yet passed, as the heap does when
+ * it runs short (cuvk_mem_alloc_reserve_heap), and only then refuses. */
+static CUresult
+pool_count(struct cuvk_context *ctx, struct cuvk_mem_pool *pool, VkDeviceSize bytes, const char *entry)
+{
+   CUresult res = cuvk_mem_pool_allocated(pool, bytes, NULL);
+   if (res != CUDA_ERROR_OUT_OF_MEMORY)
+      return res;
+   bool waited;
+   res = cuvk_mem_wait_for_frees(ctx, &waited);
+   if (res != CUDA_SUCCESS)
+      return res;
+   return cuvk_mem_pool_allocated(pool, bytes, entry);
+}
+
+/* pool: NULL, or the pool a stream-ordered allocation counts in, with a
+ * reference that the allocation takes over (and that is given back when
+ * it fails). */
 static CUresult
 alloc_from_heap(struct cuvk_context *ctx, struct cuvk_mem_heap *heap, enum cuvk_mem_kind kind,
                 size_t size, VkDeviceSize alignment, const char *entry, struct cuvk_mem_pool *pool,
@@ -368,26 +387,35 @@ alloc_from_heap(struct cuvk_context *ctx, struct cuvk_mem_heap *heap, enum cuvk_
    CUresult res;
 
    alloc = calloc(1, sizeof(*alloc));
-   if (!alloc)
-      return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory for an allocation record");
+   if (!alloc) {
+      res = cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory for an allocation record");
+      goto fail_put;
+   }
    alloc->ctx = ctx;
    alloc->reserved = CUVK_ALIGN_UP((VkDeviceSize)size, alignment);
    if (alloc->reserved < size) {
-      free(alloc);
-      return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "size %zu is too large", size);
+      res = cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "size %zu is too large", size);
+      goto fail_free;
+   }
+
+   /* Counted before the memory is taken, so that a pool's maxSize holds
+    * however many threads allocate at once, and before it is published,
+    * so that a free racing with the return (of a pointer the program
+    * cannot know yet) finds it counted. */
+   if (pool) {
+      res = pool_count(ctx, pool, alloc->reserved, entry);
+      if (res != CUDA_SUCCESS)
+         goto fail_free;
    }
 
    res = cuvk_mem_alloc_reserve_heap(ctx, heap, alloc->reserved, alignment, entry, &alloc->block,
                                      &alloc->offset);
-   if (res != CUDA_SUCCESS) {
-      free(alloc);
-      return res;
-   }
+   if (res != CUDA_SUCCESS)
+      goto fail_uncount;
 
    if (cuvk_mem_kind_in_host_heap(kind) && !alloc->block->map) {
-      alloc_heap_free(alloc);
-      free(alloc);
-      return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "the driver would not map pinned host memory");
+      res = cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "the driver would not map pinned host memory");
+      goto fail_heap;
    }
 
    alloc->range.kind = kind;
@@ -395,23 +423,28 @@ alloc_from_heap(struct cuvk_context *ctx, struct cuvk_mem_heap *heap, enum cuvk_
    alloc->range.start = kind == CUVK_MEM_DEVICE ?
       alloc->block->va + alloc->offset : (uint64_t)(uintptr_t)(alloc->block->map + alloc->offset);
 
-   /* Counted before it is published, so that a free racing with the
-    * return (of a pointer the program cannot know yet) finds it counted. */
    alloc->pool = pool;
-   if (pool)
-      cuvk_mem_pool_allocated(pool, alloc->reserved);
    res = cuvk_mem_alloc_publish(alloc);
-   if (res != CUDA_SUCCESS) {
-      if (pool) {
-         cuvk_mem_pool_freed(pool, alloc->reserved);
-         cuvk_mem_pool_released(pool, alloc->reserved);
-      }
-      alloc_heap_free(alloc);
-      free(alloc);
-      return res;
-   }
+   if (res != CUDA_SUCCESS)
+      goto fail_heap;
    *out = alloc;
    return CUDA_SUCCESS;
+
+fail_heap:
+   alloc_heap_free(alloc);
+fail_uncount:
+   if (pool) {
+      /* Gives back the reference too. */
+      cuvk_mem_pool_freed(pool, alloc->reserved);
+      cuvk_mem_pool_released(pool, alloc->reserved);
+      pool = NULL;
+   }
+fail_free:
+   free(alloc);
+fail_put:
+   if (pool)
+      cuvk_mem_pool_put(pool);
+   return res;
 }
 
 CUVK_EXPORT CUresult CUDAAPI
@@ -500,22 +533,50 @@ cuMemFree_v2(CUdeviceptr dptr)
 }
 
 /*
- * The stream-ordered allocator on the device's default pool.  Memory is
- * handed out at once, as by cuMemAlloc, so it is valid for any work
- * ordered after the call (CUDA allows memory to be ready earlier than
- * the stream reaches the allocation).  cuMemFreeAsync defers the release
- * exactly as cuMemFree does: until every lane has passed what was
- * recorded before the free, which includes the stream's own earlier work
- * (and any other stream's).  The bytes return to the context's heap then,
- * for any later allocation; CUDA's reuse within a stream before the GPU
- * got there is not done.
+ * The stream-ordered allocator.  Memory is handed out at once, as by
+ * cuMemAlloc, from the stream's context's device heap, so it is valid
+ * for any work ordered after the call (CUDA allows memory to be ready
+ * earlier than the stream reaches the allocation).  cuMemFreeAsync
+ * defers the release exactly as cuMemFree does: until every lane has
+ * passed what was recorded before the free, which includes the stream's
+ * own earlier work (and any other stream's).  The bytes return to the
+ * context's heap then, for any later allocation; CUDA's reuse within a
+ * stream before the GPU got there is not done.  The pool only counts
+ * (mempool.c).
+ *
+ * pool: the pool to allocate from with a reference, which the
+ * allocation takes over.
  */
+static CUresult
+alloc_async(CUdeviceptr *dptr, size_t bytesize, struct cuvk_mem_pool *pool, struct cuvk_context *ctx,
+            const char *entry)
+{
+   struct cuvk_mem_alloc *alloc;
+   CUresult res;
+
+   /* The pool's device must be the stream's: cuvk's devices share no
+    * memory, so a pool of another device cannot serve this stream's
+    * context (CUDA can, through peer access). */
+   if (cuvk_mem_pool_device(pool) != ctx->dev) {
+      res = cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "%s: the pool is device %d's, the stream is device %d's", entry,
+                       cuvk_mem_pool_device(pool)->ordinal, ctx->dev->ordinal);
+      cuvk_mem_pool_put(pool);
+      return res;
+   }
+   res = alloc_from_heap(ctx, &ctx->device_heap, CUVK_MEM_DEVICE, bytesize, DEVICE_ALIGNMENT, entry, pool,
+                         &alloc);
+   if (res != CUDA_SUCCESS)
+      return res;
+   *dptr = alloc->range.start;
+   return CUDA_SUCCESS;
+}
+
+/* From the device's current pool (cuDeviceSetMemPool). */
 CUVK_EXPORT CUresult CUDAAPI
 cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hstream)
 {
    struct cuvk_context *ctx = NULL;
    struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
-   struct cuvk_mem_alloc *alloc;
    CUresult res = cuvk_stream_lookup(hstream, "cuMemAllocAsync", &ctx, &stream);
    if (res != CUDA_SUCCESS)
       return res;
@@ -523,13 +584,26 @@ cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hstream)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemAllocAsync: dptr is NULL");
    if (bytesize == 0)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemAllocAsync: size is 0");
+   return alloc_async(dptr, bytesize, cuvk_mem_pool_get_current(ctx->dev), ctx, "cuMemAllocAsync");
+}
 
-   res = alloc_from_heap(ctx, &ctx->device_heap, CUVK_MEM_DEVICE, bytesize, DEVICE_ALIGNMENT,
-                         "cuMemAllocAsync", &ctx->dev->pool, &alloc);
+CUVK_EXPORT CUresult CUDAAPI
+cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool handle, CUstream hstream)
+{
+   struct cuvk_context *ctx = NULL;
+   struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
+   struct cuvk_mem_pool *pool;
+   CUresult res = cuvk_stream_lookup(hstream, "cuMemAllocFromPoolAsync", &ctx, &stream);
    if (res != CUDA_SUCCESS)
       return res;
-   *dptr = alloc->range.start;
-   return CUDA_SUCCESS;
+   if (!dptr)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemAllocFromPoolAsync: dptr is NULL");
+   if (bytesize == 0)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemAllocFromPoolAsync: size is 0");
+   res = cuvk_mem_pool_get(handle, "cuMemAllocFromPoolAsync", &pool);
+   if (res != CUDA_SUCCESS)
+      return res;
+   return alloc_async(dptr, bytesize, pool, ctx, "cuMemAllocFromPoolAsync");
 }
 
 CUVK_EXPORT CUresult CUDAAPI

@@ -22,6 +22,7 @@
 #include "util/list.h"
 
 struct cuvk_context;
+struct cuvk_device;
 struct cuvk_mem_pool;
 
 enum cuvk_mem_kind {
@@ -65,7 +66,7 @@ struct cuvk_mem_alloc {
     * (a mapped external buffer keeps its import). */
    void (*on_release)(struct cuvk_mem_alloc *alloc);
    void *owner;
-   /* The pool a cuMemAllocAsync allocation counts in, else NULL. */
+   /* The pool a stream-ordered allocation counts in, else NULL. */
    struct cuvk_mem_pool *pool;
 };
 
@@ -86,9 +87,23 @@ struct cuvk_mem_span {
    struct cuvk_mem_pool *pool; /* cuvk_mem_alloc.pool */
 };
 
+/* The pool a handle names, with a reference the caller gives back
+ * (cuvk_mem_pool_put) or hands to an allocation; CUDA_ERROR_INVALID_VALUE,
+ * logged naming entry, for anything that is not a live pool. */
+CUresult cuvk_mem_pool_get(CUmemoryPool handle, const char *entry, struct cuvk_mem_pool **out);
+/* The device's current pool (cuDeviceSetMemPool), with a reference. */
+struct cuvk_mem_pool *cuvk_mem_pool_get_current(struct cuvk_device *dev);
+void cuvk_mem_pool_put(struct cuvk_mem_pool *pool);
+/* The device a pool's memory is on. */
+struct cuvk_device *cuvk_mem_pool_device(const struct cuvk_mem_pool *pool);
+
 /* The pool's counts (mempool.c): an allocation of bytes made, freed by
- * the program, released once the GPU is done with it. */
-void cuvk_mem_pool_allocated(struct cuvk_mem_pool *pool, uint64_t bytes);
+ * the program, released once the GPU is done with it.  allocated fails
+ * with CUDA_ERROR_OUT_OF_MEMORY, counting nothing, where the bytes would
+ * take the pool past its maxSize (logged naming what, unless NULL).  An
+ * allocation counted holds the reference its maker got with the pool;
+ * released gives it back. */
+CUresult cuvk_mem_pool_allocated(struct cuvk_mem_pool *pool, uint64_t bytes, const char *what);
 void cuvk_mem_pool_freed(struct cuvk_mem_pool *pool, uint64_t bytes);
 void cuvk_mem_pool_released(struct cuvk_mem_pool *pool, uint64_t bytes);
 

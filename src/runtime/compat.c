@@ -118,3 +118,9 @@ cudaFreeAsync_ptsz(void *devPtr, cudaStream_t hStream)
 {
    return cudaFreeAsync(devPtr, rt_ptsz(hStream));
 }
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMallocFromPoolAsync_ptsz(void **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream)
+{
+   return cudaMallocFromPoolAsync(ptr, size, memPool, rt_ptsz(stream));
+}

@@ -9,6 +9,7 @@
  */
 #include "runtime/runtime.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -498,7 +499,7 @@ cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *p
 /* ---- The stream-ordered allocator ---- */
 
 /*
- * On the device's default pool (src/cuda_api/mempool.c).  As with
+ * On the device's current pool (src/cuda_api/mempool.c).  As with
  * cudaMalloc and cudaFree, a size of 0 gives NULL and freeing NULL does
  * nothing; neither has been measured on CUDA for the async pair.
  */
@@ -529,6 +530,103 @@ cudaFreeAsync(void *devPtr, cudaStream_t hStream)
    if (err != cudaSuccess || !devPtr)
       return cuvk_rt_return(err);
    return cuvk_rt_return_cu(cuMemFreeAsync(rt_dptr(devPtr), hStream));
+}
+
+/* From the given pool; size 0 as in cudaMallocAsync. */
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream)
+{
+   CUdeviceptr dptr;
+   cudaError_t err = cuvk_rt_context();
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   if (!ptr)
+      return cuvk_rt_return(cuvk_rt_error(cudaErrorInvalidValue, "cudaMallocFromPoolAsync: ptr is NULL"));
+   if (size == 0) {
+      *ptr = NULL;
+      return cudaSuccess;
+   }
+   CUresult res = cuMemAllocFromPoolAsync(&dptr, size, memPool, stream);
+   if (res != CUDA_SUCCESS)
+      return cuvk_rt_return_cu(res);
+   *ptr = (void *)(uintptr_t)dptr;
+   return cudaSuccess;
+}
+
+/* The runtime's pool structures are the driver's, field for field. */
+_Static_assert(sizeof(struct cudaMemPoolProps) == sizeof(CUmemPoolProps), "cudaMemPoolProps");
+_Static_assert(offsetof(struct cudaMemPoolProps, maxSize) == offsetof(CUmemPoolProps, maxSize),
+               "cudaMemPoolProps.maxSize");
+_Static_assert(offsetof(struct cudaMemPoolProps, reserved) == offsetof(CUmemPoolProps, reserved),
+               "cudaMemPoolProps.reserved");
+_Static_assert(sizeof(struct cudaMemAccessDesc) == sizeof(CUmemAccessDesc), "cudaMemAccessDesc");
+_Static_assert(sizeof(struct cudaMemLocation) == sizeof(CUmemLocation), "cudaMemLocation");
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMemPoolProps *poolProps)
+{
+   cudaError_t err = cuvk_rt_init();
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   return cuvk_rt_return_cu(cuMemPoolCreate(memPool, (const CUmemPoolProps *)poolProps));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemPoolDestroy(cudaMemPool_t memPool)
+{
+   cudaError_t err = cuvk_rt_init();
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   return cuvk_rt_return_cu(cuMemPoolDestroy(memPool));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemPoolSetAccess(cudaMemPool_t memPool, const struct cudaMemAccessDesc *descList, size_t count)
+{
+   cudaError_t err = cuvk_rt_init();
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   return cuvk_rt_return_cu(cuMemPoolSetAccess(memPool, (const CUmemAccessDesc *)descList, count));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemPoolGetAccess(enum cudaMemAccessFlags *flags, cudaMemPool_t memPool, struct cudaMemLocation *location)
+{
+   cudaError_t err = cuvk_rt_init();
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   CUmemAccess_flags f;
+   CUresult res = cuMemPoolGetAccess(flags ? &f : NULL, memPool, (CUmemLocation *)location);
+   if (res == CUDA_SUCCESS)
+      *flags = (enum cudaMemAccessFlags)f;
+   return cuvk_rt_return_cu(res);
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemGetDefaultMemPool(cudaMemPool_t *memPool, struct cudaMemLocation *location, enum cudaMemAllocationType type)
+{
+   cudaError_t err = cuvk_rt_init();
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   return cuvk_rt_return_cu(cuMemGetDefaultMemPool(memPool, (CUmemLocation *)location, (CUmemAllocationType)type));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemGetMemPool(cudaMemPool_t *memPool, struct cudaMemLocation *location, enum cudaMemAllocationType type)
+{
+   cudaError_t err = cuvk_rt_init();
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   return cuvk_rt_return_cu(cuMemGetMemPool(memPool, (CUmemLocation *)location, (CUmemAllocationType)type));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemSetMemPool(struct cudaMemLocation *location, enum cudaMemAllocationType type, cudaMemPool_t memPool)
+{
+   cudaError_t err = cuvk_rt_init();
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   return cuvk_rt_return_cu(cuMemSetMemPool((CUmemLocation *)location, (CUmemAllocationType)type, memPool));
 }
 
 CUVK_EXPORT cudaError_t CUDARTAPI

@@ -1,9 +1,11 @@
 /*
- * api.mempool.*: the stream-ordered allocator on the device's default
- * pool (src/cuda_api/mempool.c): the pool calls, its attributes as
- * allocations come and go, frees mixed between cuMemFree and
- * cuMemFreeAsync, the pointer attribute, bad input, and several threads
- * allocating and freeing at once (clean under TSan).  The ordering of a
+ * api.mempool.*: the stream-ordered allocator (src/cuda_api/mempool.c):
+ * the default pool's calls, its attributes as allocations come and go,
+ * frees mixed between cuMemFree and cuMemFreeAsync, the pointer
+ * attribute; pools the program creates (their own counts, the current
+ * pool, destroy with allocations live, maxSize, access); bad input; and
+ * several threads allocating, freeing, creating and destroying pools at
+ * once (clean under TSan).  The ordering of a
  * free after other streams' work is tests/streams' streams.mempool.*.
  */
 #include "api_test.h"
@@ -343,14 +345,440 @@ mempool_threads(void)
       API_CHECK_CU(cuStreamDestroy(w[i].stream));
 }
 
+/* ---- Pools a program creates ---- */
+
+static CUmemPoolProps
+device_pool_props(size_t max_size)
+{
+   CUmemPoolProps props;
+   memset(&props, 0, sizeof(props));
+   props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+   props.handleTypes = CU_MEM_HANDLE_TYPE_NONE;
+   props.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+   props.location.id = 0;
+   props.maxSize = max_size;
+   return props;
+}
+
+static CUmemoryPool
+create_pool(size_t max_size)
+{
+   CUmemPoolProps props = device_pool_props(max_size);
+   CUmemoryPool pool = NULL;
+   API_REQUIRE_CU(cuMemPoolCreate(&pool, &props));
+   API_REQUIRE(pool != NULL);
+   return pool;
+}
+
+/* A created pool: the device says it has them, the pool starts with
+ * CUDA's defaults, counts its own allocations (made on two streams, the
+ * second ordered after the first's fill through an event and reading
+ * it) and none of the default pool's, and is gone after destroy. */
+static void
+mempool_create(void)
+{
+   CUmemoryPool def = default_pool(), pool, other;
+   CUstream s1, s2;
+   CUevent filled;
+   CUdeviceptr a = 0, b = 0, c = 0;
+   int supported = 0, flag = -1;
+   uint32_t *back = api_xmalloc(API_MIB);
+
+   API_CHECK_CU(cuDeviceGetAttribute(&supported, CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, 0));
+   API_CHECK(supported == 1);
+   API_CHECK_CU(cuDeviceGetAttribute(&supported, CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES, 0));
+   API_CHECK(supported == 0);
+
+   pool = create_pool(0);
+   other = create_pool(0);
+   API_CHECK(pool != def && other != def && pool != other);
+   for (int attr = CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES;
+        attr <= CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES; attr++) {
+      API_CHECK_CU(cuMemPoolGetAttribute(pool, (CUmemPool_attribute)attr, &flag));
+      API_CHECK(flag == 1);
+   }
+   for (int attr = CU_MEMPOOL_ATTR_RELEASE_THRESHOLD; attr <= CU_MEMPOOL_ATTR_USED_MEM_HIGH; attr++)
+      API_CHECK_MSG(pool_u64(pool, (CUmemPool_attribute)attr) == 0, "attribute %d of a new pool", attr);
+   /* Attributes are the pool's own. */
+   cuuint64_t v = 64 * API_MIB;
+   API_CHECK_CU(cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &v));
+   API_CHECK(pool_u64(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD) == v);
+   API_CHECK(pool_u64(other, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD) == 0);
+   API_CHECK(pool_u64(def, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD) == 0);
+   cuuint64_t def_used = pool_u64(def, CU_MEMPOOL_ATTR_USED_MEM_CURRENT);
+
+   API_REQUIRE_CU(cuStreamCreate(&s1, CU_STREAM_NON_BLOCKING));
+   API_REQUIRE_CU(cuStreamCreate(&s2, CU_STREAM_NON_BLOCKING));
+   API_REQUIRE_CU(cuEventCreate(&filled, CU_EVENT_DISABLE_TIMING));
+   API_REQUIRE_CU(cuMemAllocFromPoolAsync(&a, API_MIB, pool, s1));
+   API_REQUIRE_CU(cuMemAllocFromPoolAsync(&b, API_MIB + 1, pool, s2));
+   API_REQUIRE_CU(cuMemAllocFromPoolAsync(&c, 4096, other, s2));
+   API_CHECK(pool_u64(pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT) == 2 * API_MIB + 256);
+   API_CHECK(pool_u64(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT) == 2 * API_MIB + 256);
+   API_CHECK(pool_u64(other, CU_MEMPOOL_ATTR_USED_MEM_CURRENT) == 4096);
+   API_CHECK(pool_u64(def, CU_MEMPOOL_ATTR_USED_MEM_CURRENT) == def_used);
+   CUmemoryPool got = NULL;
+   API_CHECK_CU(cuPointerGetAttribute(&got, CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE, b + 4096));
+   API_CHECK(got == pool);
+   API_CHECK_CU(cuPointerGetAttribute(&got, CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE, c));
+   API_CHECK(got == other);
+
+   /* s1 fills a; s2 waits for that, copies it into b, reads b. */
+   API_CHECK_CU(cuMemsetD32Async(a, 0x600dcafeu, API_MIB / 4, s1));
+   API_CHECK_CU(cuEventRecord(filled, s1));
+   API_CHECK_CU(cuStreamWaitEvent(s2, filled, 0));
+   API_CHECK_CU(cuMemcpyDtoDAsync(b, a, API_MIB, s2));
+   API_CHECK_CU(cuMemFreeAsync(a, s2));
+   API_CHECK_CU(cuMemcpyDtoHAsync(back, b, API_MIB, s2));
+   API_CHECK_CU(cuMemFreeAsync(b, s2));
+   API_CHECK_CU(cuStreamSynchronize(s2));
+   size_t bad = 0;
+   for (size_t i = 0; i < API_MIB / 4; i++)
+      bad += back[i] != 0x600dcafeu;
+   API_CHECK_MSG(bad == 0, "%zu words of the copy between the pool's allocations are wrong", bad);
+   API_CHECK(pool_u64(pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT) == 0);
+   API_CHECK(pool_u64(pool, CU_MEMPOOL_ATTR_USED_MEM_HIGH) == 2 * API_MIB + 256);
+   check_round_trip(c, 4096, 0x0123u, s1, "the other pool's allocation");
+   API_CHECK_CU(cuMemFree(c));
+
+   /* Frees the GPU has passed leave the reserve once work retires. */
+   API_CHECK_CU(cuCtxSynchronize());
+   CUdeviceptr tmp;
+   API_CHECK_CU(cuMemAlloc(&tmp, 4096));
+   API_CHECK_CU(cuMemFree(tmp));
+   API_CHECK_CU(cuCtxSynchronize());
+   API_CHECK_MSG(pool_u64(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT) == 0, "reserved %llu after every free",
+                 (unsigned long long)pool_u64(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT));
+   API_CHECK_CU(cuMemPoolTrimTo(pool, 0));
+
+   API_CHECK_CU(cuMemPoolDestroy(pool));
+   API_CHECK_CU(cuMemPoolDestroy(other));
+   /* The handles are dead. */
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemPoolGetAttribute(pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT, &v));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemAllocFromPoolAsync(&a, 4096, other, s1));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemPoolDestroy(pool));
+   API_CHECK_CU(cuEventDestroy(filled));
+   API_CHECK_CU(cuStreamDestroy(s1));
+   API_CHECK_CU(cuStreamDestroy(s2));
+   free(back);
+}
+
+/* cuDeviceSetMemPool to a created pool: cuMemAllocAsync then takes from
+ * it; destroying it puts the default pool back. */
+static void
+mempool_current(void)
+{
+   CUmemoryPool def = default_pool(), pool = create_pool(0), cur = NULL;
+   CUmemLocation loc = { CU_MEM_LOCATION_TYPE_DEVICE, 0 };
+   CUdeviceptr a = 0, b = 0;
+
+   API_CHECK_CU(cuDeviceSetMemPool(0, pool));
+   API_CHECK_CU(cuDeviceGetMemPool(&cur, 0));
+   API_CHECK(cur == pool);
+   API_CHECK_CU(cuMemGetMemPool(&cur, &loc, CU_MEM_ALLOCATION_TYPE_PINNED));
+   API_CHECK(cur == pool);
+   API_CHECK_CU(cuMemGetDefaultMemPool(&cur, &loc, CU_MEM_ALLOCATION_TYPE_PINNED));
+   API_CHECK(cur == def);
+   cuuint64_t def_used = pool_u64(def, CU_MEMPOOL_ATTR_USED_MEM_CURRENT);
+
+   API_REQUIRE_CU(cuMemAllocAsync(&a, 8192, NULL));
+   API_CHECK(pool_u64(pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT) == 8192);
+   API_CHECK(pool_u64(def, CU_MEMPOOL_ATTR_USED_MEM_CURRENT) == def_used);
+   check_round_trip(a, 8192, 0x77777777u, NULL, "an allocation from the current pool");
+
+   /* Back to the default pool, through the CUDA 13 call. */
+   API_CHECK_CU(cuMemSetMemPool(&loc, CU_MEM_ALLOCATION_TYPE_PINNED, def));
+   API_CHECK_CU(cuDeviceGetMemPool(&cur, 0));
+   API_CHECK(cur == def);
+   API_CHECK_CU(cuMemSetMemPool(&loc, CU_MEM_ALLOCATION_TYPE_PINNED, pool));
+   /* Destroying the current pool makes the default one current again;
+    * its live allocation stays usable and counted until freed. */
+   API_CHECK_CU(cuMemPoolDestroy(pool));
+   API_CHECK_CU(cuDeviceGetMemPool(&cur, 0));
+   API_CHECK(cur == def);
+   API_REQUIRE_CU(cuMemAllocAsync(&b, 4096, NULL));
+   API_CHECK(pool_u64(def, CU_MEMPOOL_ATTR_USED_MEM_CURRENT) == def_used + 4096);
+   check_round_trip(a, 8192, 0x78787878u, NULL, "an allocation of a destroyed pool");
+   API_CHECK_CU(cuMemFreeAsync(a, NULL));
+   API_CHECK_CU(cuMemFreeAsync(b, NULL));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuDeviceSetMemPool(0, pool));
+   API_CHECK_CU(cuCtxSynchronize());
+}
+
+/* cuMemPoolDestroy with allocations live and work queued on them: the
+ * call returns at once, the memory stays valid until freed, and the pool
+ * goes with the last free (ASan and the leak checks see it go). */
+static void
+mempool_destroy_live(void)
+{
+   CUstream s;
+   CUdeviceptr d[4];
+
+   API_REQUIRE_CU(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+   for (int round = 0; round < 2; round++) {
+      CUmemoryPool pool = create_pool(0);
+      for (int i = 0; i < 4; i++) {
+         API_REQUIRE_CU(cuMemAllocFromPoolAsync(&d[i], 64 * API_KIB, pool, s));
+         API_CHECK_CU(cuMemsetD32Async(d[i], 0xd0000000u + (uint32_t)i, 16 * API_KIB, s));
+      }
+      /* Round 0 frees one before the destroy, round 1 none. */
+      if (round == 0)
+         API_CHECK_CU(cuMemFreeAsync(d[0], s));
+      API_CHECK_CU(cuMemPoolDestroy(pool));
+      for (int i = round == 0 ? 1 : 0; i < 4; i++) {
+         uint32_t back[16];
+         API_CHECK_CU(cuMemcpyDtoHAsync(back, d[i] + 4096, sizeof(back), s));
+         API_CHECK_CU(cuStreamSynchronize(s));
+         for (int k = 0; k < 16; k++)
+            API_CHECK_MSG(back[k] == 0xd0000000u + (uint32_t)i, "round %d, allocation %d: 0x%08x", round, i,
+                          back[k]);
+         /* cuMemFree in one round, cuMemFreeAsync in the other. */
+         if (round == 0)
+            API_CHECK_CU(cuMemFree(d[i]));
+         else
+            API_CHECK_CU(cuMemFreeAsync(d[i], s));
+      }
+   }
+   API_CHECK_CU(cuCtxSynchronize());
+   API_CHECK_CU(cuStreamDestroy(s));
+}
+
+/* maxSize bounds what a pool reserves; freed memory counts until the GPU
+ * has passed its free, and the allocation that would pass the bound
+ * waits for those frees before it fails. */
+static void
+mempool_max_size(void)
+{
+   CUmemoryPool pool = create_pool(API_MIB);
+   CUdeviceptr a = 0, b = 0, c = 0;
+
+   API_REQUIRE_CU(cuMemAllocFromPoolAsync(&a, API_MIB / 2, pool, NULL));
+   API_REQUIRE_CU(cuMemAllocFromPoolAsync(&b, API_MIB / 2, pool, NULL));
+   API_CHECK_RES(CUDA_ERROR_OUT_OF_MEMORY, cuMemAllocFromPoolAsync(&c, 1, pool, NULL));
+   API_CHECK_RES(CUDA_ERROR_OUT_OF_MEMORY, cuMemAllocFromPoolAsync(&c, 2 * API_MIB, pool, NULL));
+   API_CHECK(pool_u64(pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT) == API_MIB);
+   check_round_trip(a, API_MIB / 2, 0x1u, NULL, "the first half of a full pool");
+   API_CHECK_CU(cuMemFreeAsync(a, NULL));
+   /* The free is queued behind the round trip's work at most. */
+   API_REQUIRE_CU(cuMemAllocFromPoolAsync(&c, API_MIB / 2, pool, NULL));
+   check_round_trip(c, API_MIB / 2, 0x2u, NULL, "memory from a full pool after a free");
+   API_CHECK_CU(cuMemFreeAsync(b, NULL));
+   API_CHECK_CU(cuMemFreeAsync(c, NULL));
+   API_CHECK_CU(cuMemPoolDestroy(pool));
+   API_CHECK_CU(cuCtxSynchronize());
+}
+
+/* Access: a pool's own device reads and writes it, and that cannot be
+ * changed; the host has none.  Default and created pools alike. */
+static void
+mempool_access(void)
+{
+   CUmemoryPool pools[2] = { default_pool(), create_pool(0) };
+   int count = 0;
+
+   API_REQUIRE_CU(cuDeviceGetCount(&count));
+   for (int p = 0; p < 2; p++) {
+      CUmemoryPool pool = pools[p];
+      CUmemLocation dev0 = { CU_MEM_LOCATION_TYPE_DEVICE, 0 }, host = { CU_MEM_LOCATION_TYPE_HOST, 0 };
+      CUmemAccess_flags flags = (CUmemAccess_flags)-1;
+      API_CHECK_CU(cuMemPoolGetAccess(&flags, pool, &dev0));
+      API_CHECK(flags == CU_MEM_ACCESS_FLAGS_PROT_READWRITE);
+      API_CHECK_CU(cuMemPoolGetAccess(&flags, pool, &host));
+      API_CHECK(flags == CU_MEM_ACCESS_FLAGS_PROT_NONE);
+
+      CUmemAccessDesc desc = { dev0, CU_MEM_ACCESS_FLAGS_PROT_READWRITE };
+      API_CHECK_CU(cuMemPoolSetAccess(pool, &desc, 1));
+      API_CHECK_CU(cuMemPoolSetAccess(pool, NULL, 0));
+      desc.flags = CU_MEM_ACCESS_FLAGS_PROT_NONE;
+      API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemPoolSetAccess(pool, &desc, 1));
+      desc.flags = CU_MEM_ACCESS_FLAGS_PROT_READ;
+      API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemPoolSetAccess(pool, &desc, 1));
+      API_CHECK_CU(cuMemPoolGetAccess(&flags, pool, &dev0));
+      API_CHECK(flags == CU_MEM_ACCESS_FLAGS_PROT_READWRITE);
+      desc.flags = (CUmemAccess_flags)2;
+      API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemPoolSetAccess(pool, &desc, 1));
+      desc.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+      desc.location.id = count;
+      API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemPoolSetAccess(pool, &desc, 1));
+      desc.location = host;
+      API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemPoolSetAccess(pool, &desc, 1));
+      API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemPoolSetAccess(pool, NULL, 1));
+      API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemPoolGetAccess(NULL, pool, &dev0));
+      API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemPoolGetAccess(&flags, pool, NULL));
+      CUmemLocation bad = { CU_MEM_LOCATION_TYPE_DEVICE, count };
+      API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemPoolGetAccess(&flags, pool, &bad));
+      bad.type = (CUmemLocationType)9;
+      API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemPoolGetAccess(&flags, pool, &bad));
+      /* Another device, where there is one: no access, none to give. */
+      if (count > 1) {
+         CUmemLocation dev1 = { CU_MEM_LOCATION_TYPE_DEVICE, 1 };
+         API_CHECK_CU(cuMemPoolGetAccess(&flags, pool, &dev1));
+         API_CHECK(flags == CU_MEM_ACCESS_FLAGS_PROT_NONE);
+         CUmemAccessDesc d1 = { dev1, CU_MEM_ACCESS_FLAGS_PROT_READWRITE };
+         API_CHECK_RES(CUDA_ERROR_NOT_SUPPORTED, cuMemPoolSetAccess(pool, &d1, 1));
+      }
+   }
+   API_CHECK_CU(cuMemPoolDestroy(pools[1]));
+}
+
+static void
+errors_mempool_create(void)
+{
+   CUmemoryPool pool = NULL, def = default_pool();
+   CUmemPoolProps props;
+   CUdeviceptr d = 0;
+   int count = 0;
+
+   API_REQUIRE_CU(cuDeviceGetCount(&count));
+   props = device_pool_props(0);
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemPoolCreate(NULL, &props));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemPoolCreate(&pool, NULL));
+
+#define BAD_PROPS(code, field, value)                                          \
+   do {                                                                        \
+      props = device_pool_props(0);                                            \
+      props.field = value;                                                     \
+      pool = NULL;                                                             \
+      API_CHECK_RES(code, cuMemPoolCreate(&pool, &props));                     \
+      API_CHECK(pool == NULL);                                                 \
+   } while (0)
+   BAD_PROPS(CUDA_ERROR_INVALID_VALUE, allocType, CU_MEM_ALLOCATION_TYPE_INVALID);
+   BAD_PROPS(CUDA_ERROR_INVALID_VALUE, allocType, (CUmemAllocationType)7);
+   BAD_PROPS(CUDA_ERROR_NOT_SUPPORTED, allocType, CU_MEM_ALLOCATION_TYPE_MANAGED);
+   BAD_PROPS(CUDA_ERROR_INVALID_VALUE, location.type, CU_MEM_LOCATION_TYPE_INVALID);
+   BAD_PROPS(CUDA_ERROR_INVALID_VALUE, location.type, CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT);
+   BAD_PROPS(CUDA_ERROR_NOT_SUPPORTED, location.type, CU_MEM_LOCATION_TYPE_HOST);
+   BAD_PROPS(CUDA_ERROR_NOT_SUPPORTED, location.type, CU_MEM_LOCATION_TYPE_HOST_NUMA);
+   BAD_PROPS(CUDA_ERROR_INVALID_VALUE, location.id, count);
+   BAD_PROPS(CUDA_ERROR_INVALID_VALUE, location.id, -1);
+   BAD_PROPS(CUDA_ERROR_NOT_SUPPORTED, handleTypes, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR);
+   BAD_PROPS(CUDA_ERROR_NOT_SUPPORTED, handleTypes, CU_MEM_HANDLE_TYPE_FABRIC);
+   BAD_PROPS(CUDA_ERROR_INVALID_VALUE, handleTypes, CU_MEM_HANDLE_TYPE_WIN32);
+   BAD_PROPS(CUDA_ERROR_INVALID_VALUE, handleTypes, (CUmemAllocationHandleType)0x100);
+   BAD_PROPS(CUDA_ERROR_INVALID_VALUE, win32SecurityAttributes, &props);
+   BAD_PROPS(CUDA_ERROR_INVALID_VALUE, usage, 0x1);
+   BAD_PROPS(CUDA_ERROR_NOT_SUPPORTED, usage, CU_MEM_POOL_CREATE_USAGE_HW_DECOMPRESS);
+   BAD_PROPS(CUDA_ERROR_INVALID_VALUE, reserved[53], 1);
+#undef BAD_PROPS
+
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemPoolDestroy(NULL));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemPoolDestroy(def));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemPoolDestroy((CUmemoryPool)&props));
+
+   pool = create_pool(0);
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemAllocFromPoolAsync(NULL, 4096, pool, NULL));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemAllocFromPoolAsync(&d, 0, pool, NULL));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemAllocFromPoolAsync(&d, 4096, NULL, NULL));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemAllocFromPoolAsync(&d, 4096, (CUmemoryPool)&props, NULL));
+   API_CHECK_RES(CUDA_ERROR_OUT_OF_MEMORY, cuMemAllocFromPoolAsync(&d, (size_t)1 << 62, pool, NULL));
+   API_CHECK(pool_u64(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT) == 0);
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuDeviceSetMemPool(count, pool));
+   API_CHECK_CU(cuMemPoolDestroy(pool));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemPoolDestroy(pool));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuDeviceSetMemPool(0, pool));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemPoolTrimTo(pool, 0));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemAllocFromPoolAsync(&d, 4096, pool, NULL));
+
+   /* The CUDA 13 calls by location. */
+   CUmemLocation loc = { CU_MEM_LOCATION_TYPE_DEVICE, 0 };
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemGetMemPool(&pool, NULL, CU_MEM_ALLOCATION_TYPE_PINNED));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemGetMemPool(&pool, &loc, CU_MEM_ALLOCATION_TYPE_INVALID));
+   API_CHECK_RES(CUDA_ERROR_NOT_SUPPORTED, cuMemGetMemPool(&pool, &loc, CU_MEM_ALLOCATION_TYPE_MANAGED));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemGetDefaultMemPool(NULL, &loc, CU_MEM_ALLOCATION_TYPE_PINNED));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemSetMemPool(&loc, CU_MEM_ALLOCATION_TYPE_PINNED, NULL));
+   loc.id = count;
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemGetDefaultMemPool(&pool, &loc, CU_MEM_ALLOCATION_TYPE_PINNED));
+   loc.type = CU_MEM_LOCATION_TYPE_HOST;
+   loc.id = 0;
+   API_CHECK_RES(CUDA_ERROR_NOT_SUPPORTED, cuMemGetDefaultMemPool(&pool, &loc, CU_MEM_ALLOCATION_TYPE_PINNED));
+}
+
+/* Several threads each creating pools, allocating from them on their own
+ * stream, checking the bytes, and destroying them with allocations live
+ * or not, while the others do the same (clean under TSan). */
+#define POOL_THREADS 4
+#define POOL_THREAD_ROUNDS 24
+
+static void *
+pool_worker_run(void *data)
+{
+   struct worker *w = data;
+   uint32_t back[64];
+
+   w->res = cuCtxSetCurrent(w->ctx);
+   for (unsigned r = 0; r < POOL_THREAD_ROUNDS && w->res == CUDA_SUCCESS; r++) {
+      CUmemPoolProps props = device_pool_props(r % 3 == 0 ? 4 * API_MIB : 0);
+      CUmemoryPool pool = NULL;
+      CUdeviceptr d[2] = { 0, 0 };
+      cuuint64_t used = 1;
+      w->res = cuMemPoolCreate(&pool, &props);
+      for (unsigned i = 0; i < 2 && w->res == CUDA_SUCCESS; i++) {
+         uint32_t value = (w->index << 24) | (r << 8) | i;
+         w->res = cuMemAllocFromPoolAsync(&d[i], 4096 + (size_t)r * 1024, pool, w->stream);
+         if (w->res == CUDA_SUCCESS)
+            w->res = cuMemsetD32Async(d[i], value, sizeof(back) / 4, w->stream);
+         if (w->res == CUDA_SUCCESS)
+            w->res = cuMemcpyDtoHAsync(back, d[i], sizeof(back), w->stream);
+         if (w->res == CUDA_SUCCESS)
+            w->res = cuStreamSynchronize(w->stream);
+         for (size_t k = 0; w->res == CUDA_SUCCESS && k < API_ARRAY_SIZE(back); k++)
+            w->bad += back[k] != value;
+      }
+      if (w->res == CUDA_SUCCESS)
+         w->res = cuMemPoolGetAttribute(pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT, &used);
+      if (w->res == CUDA_SUCCESS && used != 2 * (4096 + (cuuint64_t)r * 1024))
+         w->bad++;
+      /* Odd rounds destroy the pool first, with both allocations live. */
+      if (r % 2 && pool && cuMemPoolDestroy(pool) != CUDA_SUCCESS && w->res == CUDA_SUCCESS)
+         w->res = CUDA_ERROR_UNKNOWN;
+      for (unsigned i = 0; i < 2; i++)
+         if (d[i] && cuMemFreeAsync(d[i], w->stream) != CUDA_SUCCESS && w->res == CUDA_SUCCESS)
+            w->res = CUDA_ERROR_UNKNOWN;
+      if (r % 2 == 0 && pool && cuMemPoolDestroy(pool) != CUDA_SUCCESS && w->res == CUDA_SUCCESS)
+         w->res = CUDA_ERROR_UNKNOWN;
+   }
+   return NULL;
+}
+
+static void
+mempool_create_threads(void)
+{
+   struct worker w[POOL_THREADS];
+   pthread_t t[POOL_THREADS];
+   CUcontext ctx;
+
+   API_REQUIRE_CU(cuCtxGetCurrent(&ctx));
+   for (unsigned i = 0; i < POOL_THREADS; i++) {
+      w[i] = (struct worker){ .ctx = ctx, .index = i };
+      API_REQUIRE_CU(cuStreamCreate(&w[i].stream, CU_STREAM_NON_BLOCKING));
+   }
+   for (unsigned i = 0; i < POOL_THREADS; i++)
+      API_REQUIRE(pthread_create(&t[i], NULL, pool_worker_run, &w[i]) == 0);
+   for (unsigned i = 0; i < POOL_THREADS; i++) {
+      pthread_join(t[i], NULL);
+      API_CHECK_MSG(w[i].res == CUDA_SUCCESS, "thread %u: %d", i, (int)w[i].res);
+      API_CHECK_MSG(w[i].bad == 0, "thread %u read %zu wrong words or counts", i, w[i].bad);
+   }
+   API_CHECK_CU(cuCtxSynchronize());
+   for (unsigned i = 0; i < POOL_THREADS; i++)
+      API_CHECK_CU(cuStreamDestroy(w[i].stream));
+}
+
 static const struct api_case cases[] = {
    API_CASE("api.mempool.default_pool", mempool_default_pool),
    API_CASE("api.mempool.attributes", mempool_attributes),
    API_CASE("api.mempool.pointer_attribute", mempool_pointer_attribute),
    API_CASE("api.mempool.mix_free", mempool_mix_free),
    API_CASE("api.mempool.threads", mempool_threads),
+   API_CASE("api.mempool.create", mempool_create),
+   API_CASE("api.mempool.current", mempool_current),
+   API_CASE("api.mempool.destroy_live", mempool_destroy_live),
+   API_CASE("api.mempool.max_size", mempool_max_size),
+   API_CASE("api.mempool.access", mempool_access),
+   API_CASE("api.mempool.create_threads", mempool_create_threads),
    API_CASE("api.errors.mempool", errors_mempool),
    API_CASE("api.errors.mempool_no_context", errors_mempool_no_context),
+   API_CASE("api.errors.mempool_create", errors_mempool_create),
 };
 
 API_MAIN(cases)

@@ -462,11 +462,59 @@ meta_validation_reports_leaks(void)
    printf("%u message(s): the leak was reported\n", after - before);
 }
 
+/* ---- cuMemPoolCreate / allocate / cuMemPoolDestroy ---- */
+
+/* A pool created, allocated from, and destroyed each cycle: every other
+ * cycle with its allocations still live (the pool then goes with their
+ * frees), every third with a maxSize. */
+static void
+pool_cycle(long i, CUstream stream)
+{
+   CUmemPoolProps props;
+   CUmemoryPool pool;
+   CUdeviceptr d[2];
+
+   memset(&props, 0, sizeof(props));
+   props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+   props.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+   props.maxSize = i % 3 == 0 ? 8 * API_MIB : 0;
+   API_REQUIRE_CU(cuMemPoolCreate(&pool, &props));
+   for (int k = 0; k < 2; k++) {
+      API_REQUIRE_CU(cuMemAllocFromPoolAsync(&d[k], 4096 + (size_t)(i % 64) * 4096, pool, stream));
+      API_CHECK_CU(cuMemsetD8Async(d[k], (unsigned char)i, 4096, stream));
+   }
+   if (i % 2)
+      API_REQUIRE_CU(cuMemPoolDestroy(pool));
+   for (int k = 0; k < 2; k++)
+      API_REQUIRE_CU(cuMemFreeAsync(d[k], stream));
+   if (i % 2 == 0)
+      API_REQUIRE_CU(cuMemPoolDestroy(pool));
+}
+
+static void
+loop_mempool(void)
+{
+   CUstream stream;
+
+   API_REQUIRE_CU(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+   for (long i = 0; i < WARMUP_CYCLES; i++)
+      pool_cycle(i, stream);
+   struct leak_loop l;
+   leak_loop_begin(&l, "pool create/alloc/destroy", RSS_BOUND);
+   for (long i = 0; i < l.cycles && !cuvk_test_failures(); i++) {
+      pool_cycle(i, stream);
+      leak_loop_step(&l, i);
+   }
+   leak_loop_end(&l);
+   API_CHECK_CU(cuStreamDestroy(stream));
+}
+
 static const struct api_case cases[] = {
    API_CASE("leak.loop.alloc_free", loop_alloc_free),
    API_CASE("leak.loop.alloc_free_async", loop_alloc_free_async),
    API_CASE("leak.loop.import_map", loop_import_map),
    API_CASE("leak.loop.vmm", loop_vmm),
+   API_CASE("leak.loop.mempool", loop_mempool),
    API_CASE_NOINIT("leak.meta.validation_reports_leaks", meta_validation_reports_leaks),
 };
 

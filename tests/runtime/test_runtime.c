@@ -411,6 +411,87 @@ memory_malloc_async(void)
    RT_CHECK_OK(cudaStreamDestroy(s));
 }
 
+/* cudaMemPoolCreate and the pool calls through the runtime: the device
+ * property, allocation from the pool (also as the current pool), access,
+ * destroy with an allocation live, and the runtime's codes. */
+static void
+memory_mem_pool(void)
+{
+   struct cudaMemPoolProps props;
+   struct cudaDeviceProp prop;
+   cudaMemPool_t pool = NULL, cur = NULL;
+   cudaStream_t s;
+   void *a = NULL, *b = (void *)1;
+   unsigned long long used = 1;
+   uint32_t back[256], want[256];
+
+   RT_REQUIRE(cudaGetDeviceProperties(&prop, 0) == cudaSuccess);
+   RT_CHECK(prop.memoryPoolsSupported == 1);
+   RT_CHECK(prop.memoryPoolSupportedHandleTypes == 0);
+   memset(&props, 0, sizeof(props));
+   props.allocType = cudaMemAllocationTypePinned;
+   props.handleTypes = cudaMemHandleTypeNone;
+   props.location.type = cudaMemLocationTypeDevice;
+   props.location.id = 0;
+   RT_REQUIRE(cudaStreamCreate(&s) == cudaSuccess);
+   RT_REQUIRE(cudaMemPoolCreate(&pool, &props) == cudaSuccess);
+
+   RT_CHECK_OK(cudaMallocFromPoolAsync(&a, sizeof(want), pool, s));
+   RT_CHECK_OK(cudaMallocFromPoolAsync(&b, 0, pool, s));
+   RT_CHECK(b == NULL);
+   RT_CHECK_OK(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used));
+   RT_CHECK(used == 1024);
+   for (unsigned i = 0; i < 256; i++)
+      want[i] = 0x5a000000u + i;
+   RT_CHECK_OK(cudaMemcpyAsync(a, want, sizeof(want), cudaMemcpyHostToDevice, s));
+   RT_CHECK_OK(cudaMemcpyAsync(back, a, sizeof(back), cudaMemcpyDeviceToHost, s));
+   RT_CHECK_OK(cudaStreamSynchronize(s));
+   RT_CHECK(memcmp(back, want, sizeof(want)) == 0);
+
+   struct cudaMemLocation loc = { cudaMemLocationTypeDevice, 0 };
+   enum cudaMemAccessFlags flags = cudaMemAccessFlagsProtNone;
+   RT_CHECK_OK(cudaMemPoolGetAccess(&flags, pool, &loc));
+   RT_CHECK(flags == cudaMemAccessFlagsProtReadWrite);
+   struct cudaMemAccessDesc desc = { loc, cudaMemAccessFlagsProtReadWrite };
+   RT_CHECK_OK(cudaMemPoolSetAccess(pool, &desc, 1));
+   desc.flags = cudaMemAccessFlagsProtNone;
+   RT_CHECK_ERR(cudaErrorInvalidValue, cudaMemPoolSetAccess(pool, &desc, 1));
+
+   /* As the current pool, cudaMallocAsync takes from it. */
+   RT_CHECK_OK(cudaDeviceSetMemPool(0, pool));
+   RT_CHECK_OK(cudaDeviceGetMemPool(&cur, 0));
+   RT_CHECK(cur == pool);
+   RT_CHECK_OK(cudaMemGetMemPool(&cur, &loc, cudaMemAllocationTypePinned));
+   RT_CHECK(cur == pool);
+   RT_CHECK_OK(cudaMallocAsync(&b, 4096, s));
+   RT_CHECK_OK(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used));
+   RT_CHECK(used == 1024 + 4096);
+
+   /* Destroyed with both live: the default pool is current again, the
+    * memory stays until freed. */
+   RT_CHECK_OK(cudaMemPoolDestroy(pool));
+   RT_CHECK_OK(cudaMemGetDefaultMemPool(&cur, &loc, cudaMemAllocationTypePinned));
+   cudaMemPool_t now = NULL;
+   RT_CHECK_OK(cudaDeviceGetMemPool(&now, 0));
+   RT_CHECK(now == cur);
+   RT_CHECK_OK(cudaMemcpyAsync(back, a, sizeof(back), cudaMemcpyDeviceToHost, s));
+   RT_CHECK_OK(cudaFreeAsync(a, s));
+   RT_CHECK_OK(cudaFreeAsync(b, s));
+   RT_CHECK_OK(cudaStreamSynchronize(s));
+   RT_CHECK(memcmp(back, want, sizeof(want)) == 0);
+
+   RT_CHECK_ERR(cudaErrorInvalidValue, cudaMemPoolDestroy(pool));
+   RT_CHECK_ERR(cudaErrorInvalidValue, cudaMallocFromPoolAsync(&a, 16, pool, s));
+   RT_CHECK_ERR(cudaErrorInvalidValue, cudaMallocFromPoolAsync(NULL, 16, cur, s));
+   RT_CHECK_ERR(cudaErrorInvalidValue, cudaMemPoolDestroy(cur));
+   RT_CHECK_ERR(cudaErrorInvalidValue, cudaMemPoolCreate(&pool, NULL));
+   props.handleTypes = cudaMemHandleTypePosixFileDescriptor;
+   RT_CHECK_ERR(cudaErrorNotSupported, cudaMemPoolCreate(&pool, &props));
+   cudaGetLastError();
+   RT_CHECK_OK(cudaDeviceSynchronize());
+   RT_CHECK_OK(cudaStreamDestroy(s));
+}
+
 static void
 memory_malloc_free(void)
 {
@@ -1070,6 +1151,7 @@ static const struct rt_case cases[] = {
    RT_CASE("runtime.error.names", error_names),
    RT_CASE("runtime.memory.malloc_free", memory_malloc_free),
    RT_CASE("runtime.memory.malloc_async", memory_malloc_async),
+   RT_CASE("runtime.memory.mem_pool", memory_mem_pool),
    RT_CASE("runtime.memory.copy_kinds", memory_copy_kinds),
    RT_CASE("runtime.memory.copy_kinds_async", memory_copy_kinds_async),
    RT_CASE("runtime.memory.copy_errors", memory_copy_errors),

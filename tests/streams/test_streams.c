@@ -1341,7 +1341,7 @@ sleep_20ms(void *data)
  * queued long before its work runs, and later rounds' allocations (any
  * stream's) must not get that memory until the work is done. */
 static void
-mempool_order(void)
+mempool_order_run(CUmemoryPool pool)
 {
    CUmodule mod;
    CUfunction bump;
@@ -1361,7 +1361,10 @@ mempool_order(void)
       for (int i = 0; i < POOL_STREAMS; i++) {
          CUdeviceptr src = 0, dst = 0;
          uint32_t v = 0x9000000u + (uint32_t)(r * 16 + i) * 0x100u;
-         API_REQUIRE_CU(cuMemAllocAsync(&src, POOL_BYTES, s[i]));
+         if (pool)
+            API_REQUIRE_CU(cuMemAllocFromPoolAsync(&src, POOL_BYTES, pool, s[i]));
+         else
+            API_REQUIRE_CU(cuMemAllocAsync(&src, POOL_BYTES, s[i]));
          API_REQUIRE_CU(cuMemAllocAsync(&dst, 256, s[i]));
          API_CHECK_CU(cuMemsetD32Async(dst, 0, 64, s[i]));
          API_CHECK_CU(cuMemsetD32Async(src, v, POOL_BYTES / 4, s[i]));
@@ -1385,6 +1388,38 @@ mempool_order(void)
       API_CHECK_CU(cuStreamDestroy(s[i]));
    API_CHECK_CU(cuMemFreeHost(out));
    API_CHECK_CU(cuModuleUnload(mod));
+}
+
+static void
+mempool_order(void)
+{
+   mempool_order_run(NULL);
+}
+
+/* The same through a pool of the program's own, both ways: src from it
+ * by cuMemAllocFromPoolAsync, dst by cuMemAllocAsync with the pool made
+ * the device's current one.  The pool is destroyed right after, while
+ * the last frees may not yet be released (it then goes with them). */
+static void
+mempool_order_created_pool(void)
+{
+   CUmemPoolProps props;
+   CUmemoryPool pool, def;
+   cuuint64_t used = 1;
+
+   memset(&props, 0, sizeof(props));
+   props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+   props.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+   API_REQUIRE_CU(cuDeviceGetDefaultMemPool(&def, 0));
+   API_REQUIRE_CU(cuMemPoolCreate(&pool, &props));
+   API_REQUIRE_CU(cuDeviceSetMemPool(0, pool));
+   mempool_order_run(pool);
+   API_CHECK_CU(cuMemPoolGetAttribute(pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT, &used));
+   API_CHECK_MSG(used == 0, "the pool counts %llu bytes after every free", (unsigned long long)used);
+   API_CHECK_CU(cuMemPoolGetAttribute(pool, CU_MEMPOOL_ATTR_USED_MEM_HIGH, &used));
+   API_CHECK_MSG(used >= POOL_BYTES + 256, "the pool's high mark is %llu", (unsigned long long)used);
+   API_CHECK_CU(cuMemPoolDestroy(pool));
+   API_CHECK_CU(cuDeviceSetMemPool(0, def));
 }
 
 /* cuMemFreeAsync while another stream's earlier work still reads the
@@ -1478,6 +1513,7 @@ static const struct api_case cases[] = {
    API_CASE("streams.external_semaphore.order", external_semaphore_order),
 #endif
    API_CASE("streams.mempool.order", mempool_order),
+   API_CASE("streams.mempool.created_pool", mempool_order_created_pool),
    API_CASE("streams.mempool.free_while_in_use", mempool_free_while_in_use),
    API_CASE("streams.stress.random", streams_stress),
 };
