@@ -68,6 +68,7 @@ struct cuvk_kernel_pipeline {
    uint32_t block[3];
    uint32_t dynamic_shared;
    bool tex_memory;              /* CUVK_KERNEL_SPEC_TEX_MEMORY */
+   bool tex_convert;             /* CUVK_KERNEL_SPEC_TEX_CONVERT */
    VkPipeline pipeline;
 };
 

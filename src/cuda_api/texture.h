@@ -62,6 +62,9 @@ struct cuvk_tex_table {
     * kernels are specialised without the code that reads them
     * (CUVK_KERNEL_SPEC_TEX_MEMORY). */
    uint32_t memory_objects;
+   /* Live textures that convert what they sample (the view is of an
+    * imported image's own format; CUVK_KERNEL_SPEC_TEX_CONVERT). */
+   uint32_t convert_objects;
 };
 
 struct dummy;
@@ -87,6 +90,10 @@ void cuvk_texture_target(const VkPhysicalDeviceLimits *limits, uint32_t *tex_slo
 /* Whether kernels launched now may meet textures over linear or pitched
  * memory (the value of CUVK_KERNEL_SPEC_TEX_MEMORY).  Lock held. */
 bool cuvk_texture_memory_live(const struct cuvk_context *ctx);
+
+/* Whether kernels launched now may meet textures that convert what they
+ * sample (the value of CUVK_KERNEL_SPEC_TEX_CONVERT).  Lock held. */
+bool cuvk_texture_convert_live(const struct cuvk_context *ctx);
 
 /* Before a launch of a kernel that uses textures (context lock not
  * held): the tables, and the stand-in images of its bindings. */
