@@ -289,7 +289,7 @@ cuvk_launch_fault(struct cuvk_context *ctx)
                 : word == CUVK_KERNEL_FAULT_UNSUPPORTED
                    ? "sampled a texture in a way cuvk does not serve (docs/textures.md: tex1D on linear "
                      "memory, tld4 on memory, a geometry other than the resource's, a format kernels cannot "
-                     "read from memory)"
+                     "read from memory, a conversion whose binding did not fit the kernel's stage)"
                    : "accessed memory outside every allocation");
    return CUDA_ERROR_ILLEGAL_ADDRESS;
 }

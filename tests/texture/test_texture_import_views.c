@@ -66,10 +66,14 @@ struct imported {
    unsigned texel;               /* bytes */
 };
 
+/* Byte i of texel (x, y): a bijection of the texel's index scrambled
+ * (times 37, odd), bytes 0 and 1 apart by 128, so that the first two
+ * channels of 8-bit formats hold every value from 0 to 255 between
+ * them (the sRGB round trip of every code is checked). */
 static uint8_t
 byte_at(int x, int y, int i, int seed)
 {
-   return (uint8_t)((x * 37 + y * 11 + i * 71 + seed) & 0xff);
+   return (uint8_t)((((y * W + x) + 128 * (i & 1) + 64 * (i >> 1)) * 37 + seed) & 0xff);
 }
 
 /* Exports a W x H image of format with usage (plus TRANSFER) and flags,
@@ -417,6 +421,64 @@ case_uint_image(void)
    imported_free(&im);
 }
 
+/* Whether a kernel's stage fits three sampled bindings of cuvk's slot
+ * count (cuvk_texture_target: half the per-stage sampled descriptors, at
+ * most 256): room for every conversion path's bindings. */
+static bool
+three_bindings_fit(void)
+{
+   const VkPhysicalDeviceLimits *l = &vk.h.properties.limits;
+   uint32_t sampled = l->maxPerStageDescriptorSamplers;
+   if (l->maxPerStageDescriptorSampledImages < sampled)
+      sampled = l->maxPerStageDescriptorSampledImages;
+   if (l->maxPerStageResources < sampled)
+      sampled = l->maxPerStageResources;
+   uint32_t slots = sampled / 2 < 256 ? sampled / 2 : 256;
+   return 3ull * slots <= sampled;
+}
+
+/* A kernel reading signed integers from an R8_UINT image through a
+ * SINT_1X8 view needs the uint binding besides its sint one and the
+ * float one its conversion path declares first: where the stage holds
+ * three (NVIDIA) the texels read sign-extended; where it does not
+ * (lavapipe: 32 samplers, 16 slots a binding) the launch fails with
+ * CUDA_ERROR_ILLEGAL_ADDRESS rather than read the stand-in. */
+static void
+case_third_binding(void)
+{
+   struct imported im;
+   if (import(VK_FORMAT_R8_UINT, VK_IMAGE_USAGE_SAMPLED_BIT, 0, NULL, 0, true, CU_AD_FORMAT_UNSIGNED_INT8, 1, 0,
+              &im)) {
+      bool fits = three_bindings_fit();
+      printf("three sampled bindings %s the stage\n", fits ? "fit" : "do not fit");
+      CUtexObject t = 0;
+      OK(texture(&im, CU_TR_FILTER_MODE_POINT, CU_TRSF_READ_AS_INTEGER, CU_RES_VIEW_FORMAT_SINT_1X8, &t));
+      CUfunction f = NULL;
+      OK(cuModuleGetFunction(&f, mod, "tex2d_i4"));
+      CUdeviceptr d = 0;
+      OK(cuMemAlloc(&d, sizeof(uint32_t) * H * W * 4));
+      int w = W, h = H;
+      void *args[] = {&t, &d, &w, &h};
+      OK(cuLaunchKernel(f, 1, H, 1, W, 1, 1, 0, NULL, args, NULL));
+      if (fits) {
+         OK(cuCtxSynchronize());
+         static uint32_t got[H][W][4];
+         OK(cuMemcpyDtoH(got, d, sizeof(got)));
+         check_texels(&im, got, 1, 8, K_SINT, 0, "uint, SINT_1X8 view, as integer");
+         OK(cuMemFree(d));
+         OK(cuTexObjectDestroy(t));
+      } else {
+         EXPECT(CUDA_ERROR_ILLEGAL_ADDRESS, cuCtxSynchronize());
+         /* The faulted context takes no more work: the primary
+          * context's release frees the memory, the texture, the array
+          * and the import. */
+         im.mip = NULL;
+         im.ext = NULL;
+      }
+   }
+   imported_free(&im);
+}
+
 /* 16-bit channels: an R16G16_UINT image read as normalised floats and,
  * through a FLOAT_2X16 view, as halves. */
 static void
@@ -480,6 +542,7 @@ static const struct {
    {"texture.import_views.uint16_image", case_uint16_image},
    {"texture.import_views.format_list", case_format_list},
    {"texture.import_views.no_record", case_no_record},
+   {"texture.import_views.third_binding", case_third_binding},
 };
 
 static char *
