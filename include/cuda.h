@@ -87,6 +87,10 @@ typedef uint64_t cuuint64_t;
 #define cuMemHostGetDevicePointer   cuMemHostGetDevicePointer_v2
 #define cuMemHostRegister           cuMemHostRegister_v2
 
+/* Managed memory hints: CUmemLocation forms */
+#define cuMemAdvise                 cuMemAdvise_v2
+#define cuMemPrefetchAsync          __CUDA_API_PTSZ(cuMemPrefetchAsync_v2)
+
 /* Copies and fills: size_t sizes, plus per-thread stream forms */
 #define cuMemcpyHtoD                __CUDA_API_PTDS(cuMemcpyHtoD_v2)
 #define cuMemcpyDtoH                __CUDA_API_PTDS(cuMemcpyDtoH_v2)
@@ -1118,6 +1122,33 @@ typedef enum CUmemRangeHandleType_enum {
 #define CU_MEM_CREATE_USAGE_TILE_POOL     0x1
 #define CU_MEM_CREATE_USAGE_HW_DECOMPRESS 0x2
 
+/* cuMemAllocManaged's flags. */
+typedef enum CUmemAttach_flags_enum {
+   CU_MEM_ATTACH_GLOBAL = 0x1,
+   CU_MEM_ATTACH_HOST = 0x2,
+   CU_MEM_ATTACH_SINGLE = 0x4
+} CUmemAttach_flags;
+
+typedef enum CUmem_advise_enum {
+   CU_MEM_ADVISE_SET_READ_MOSTLY = 1,
+   CU_MEM_ADVISE_UNSET_READ_MOSTLY = 2,
+   CU_MEM_ADVISE_SET_PREFERRED_LOCATION = 3,
+   CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION = 4,
+   CU_MEM_ADVISE_SET_ACCESSED_BY = 5,
+   CU_MEM_ADVISE_UNSET_ACCESSED_BY = 6
+} CUmem_advise;
+
+typedef enum CUmem_range_attribute_enum {
+   CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY = 1,
+   CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION = 2,
+   CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY = 3,
+   CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION = 4,
+   CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE = 5,
+   CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID = 6,
+   CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE = 7,
+   CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID = 8
+} CUmem_range_attribute;
+
 typedef struct CUmemLocation_st {
    CUmemLocationType type;
    int id;                             /* device ordinal or NUMA node */
@@ -1494,6 +1525,14 @@ CUresult CUDAAPI cuMemFreeHost(void *p);
 CUresult CUDAAPI cuMemHostGetDevicePointer(CUdeviceptr *pdptr, void *p, unsigned int Flags);
 CUresult CUDAAPI cuMemHostGetFlags(unsigned int *pFlags, void *p);
 CUresult CUDAAPI cuMemHostRegister(void *p, size_t bytesize, unsigned int Flags);
+
+/* Managed memory */
+CUresult CUDAAPI cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flags);
+CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUmemLocation location,
+                                    unsigned int flags, CUstream hStream);
+CUresult CUDAAPI cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUmemLocation location);
+CUresult CUDAAPI cuMemRangeGetAttribute(void *data, size_t dataSize, CUmem_range_attribute attribute,
+                                        CUdeviceptr devPtr, size_t count);
 CUresult CUDAAPI cuMemHostUnregister(void *p);
 
 /* Pointers */
@@ -1764,6 +1803,8 @@ CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int cudaVersio
 #undef cuMemAllocHost
 #undef cuMemHostGetDevicePointer
 #undef cuMemHostRegister
+#undef cuMemAdvise
+#undef cuMemPrefetchAsync
 #undef cuMemcpyHtoD
 #undef cuMemcpyDtoH
 #undef cuMemcpyDtoD
@@ -1916,6 +1957,16 @@ CUresult CUDAAPI cuMemHostRegister(void *p, size_t bytesize, unsigned int Flags)
 CUresult CUDAAPI cuStreamDestroy(CUstream hStream);
 CUresult CUDAAPI cuEventDestroy(CUevent hEvent);
 CUresult CUDAAPI cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent hEnd);
+
+/* The managed-memory hints before CUmemLocation, which named a device
+ * (CU_DEVICE_CPU for the host), and the CUmemLocation prefetch on the
+ * legacy default stream. */
+CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream);
+CUresult CUDAAPI cuMemPrefetchAsync_ptsz(CUdeviceptr devPtr, size_t count, CUdevice dstDevice,
+                                         CUstream hStream);
+CUresult CUDAAPI cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation location,
+                                       unsigned int flags, CUstream hStream);
+CUresult CUDAAPI cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUdevice device);
 
 /* 32-bit sizes and addresses. */
 CUresult CUDAAPI cuDeviceTotalMem(unsigned int *bytes, CUdevice dev);

@@ -49,6 +49,7 @@
 #define cudaMemset                  __CUDART_API_PTDS(cudaMemset)
 #define cudaMemcpyAsync             __CUDART_API_PTSZ(cudaMemcpyAsync)
 #define cudaMemsetAsync             __CUDART_API_PTSZ(cudaMemsetAsync)
+#define cudaMemPrefetchAsync        __CUDART_API_PTSZ(cudaMemPrefetchAsync)
 #define cudaStreamQuery             __CUDART_API_PTSZ(cudaStreamQuery)
 #define cudaStreamGetFlags          __CUDART_API_PTSZ(cudaStreamGetFlags)
 #define cudaStreamGetPriority       __CUDART_API_PTSZ(cudaStreamGetPriority)
@@ -180,6 +181,18 @@ extern cudaError_t CUDARTAPI cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum
                                                     void *value);
 extern cudaError_t CUDARTAPI cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep);
 
+/* ---- Managed memory ---- */
+
+extern cudaError_t CUDARTAPI cudaMallocManaged(void **devPtr, size_t size,
+                                              unsigned int flags CUVK_RT_DEFAULT(cudaMemAttachGlobal));
+extern cudaError_t CUDARTAPI cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location,
+                                                 unsigned int flags, cudaStream_t stream CUVK_RT_DEFAULT(0));
+extern cudaError_t CUDARTAPI cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice,
+                                          struct cudaMemLocation location);
+extern cudaError_t CUDARTAPI cudaMemRangeGetAttribute(void *data, size_t dataSize,
+                                                     enum cudaMemRangeAttribute attribute, const void *devPtr,
+                                                     size_t count);
+
 /* ---- Unified addressing ---- */
 
 extern cudaError_t CUDARTAPI cudaPointerGetAttributes(struct cudaPointerAttributes *attributes,
@@ -212,6 +225,7 @@ extern cudaError_t CUDARTAPI cudaGetDriverEntryPointByVersion(const char *symbol
 #undef cudaMemset
 #undef cudaMemcpyAsync
 #undef cudaMemsetAsync
+#undef cudaMemPrefetchAsync
 #undef cudaStreamQuery
 #undef cudaStreamGetFlags
 #undef cudaStreamGetPriority
@@ -232,6 +246,8 @@ extern cudaError_t CUDARTAPI cudaMemset(void *devPtr, int value, size_t count);
 extern cudaError_t CUDARTAPI cudaMemcpyAsync(void *dst, const void *src, size_t count,
                                             enum cudaMemcpyKind kind, cudaStream_t stream);
 extern cudaError_t CUDARTAPI cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream);
+extern cudaError_t CUDARTAPI cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location,
+                                                 unsigned int flags, cudaStream_t stream);
 extern cudaError_t CUDARTAPI cudaStreamQuery(cudaStream_t stream);
 extern cudaError_t CUDARTAPI cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags);
 extern cudaError_t CUDARTAPI cudaStreamGetPriority(cudaStream_t hStream, int *priority);

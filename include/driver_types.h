@@ -28,6 +28,11 @@
 #define cudaHostAllocMapped         0x02  /* mapped into the device's address space */
 #define cudaHostAllocWriteCombined  0x04
 
+/* cudaMallocManaged */
+#define cudaMemAttachGlobal         0x01
+#define cudaMemAttachHost           0x02
+#define cudaMemAttachSingle         0x04
+
 /* cudaHostRegister */
 #define cudaHostRegisterDefault     0x00
 #define cudaHostRegisterPortable    0x01
@@ -425,6 +430,42 @@ enum cudaMemoryType {
    cudaMemoryTypeHost = 1,
    cudaMemoryTypeDevice = 2,
    cudaMemoryTypeManaged = 3
+};
+
+/* Managed memory hints (the driver's CUmem_advise, CUmem_range_attribute,
+ * CUmemLocationType and CUmemLocation). */
+enum cudaMemoryAdvise {
+   cudaMemAdviseSetReadMostly = 1,
+   cudaMemAdviseUnsetReadMostly = 2,
+   cudaMemAdviseSetPreferredLocation = 3,
+   cudaMemAdviseUnsetPreferredLocation = 4,
+   cudaMemAdviseSetAccessedBy = 5,
+   cudaMemAdviseUnsetAccessedBy = 6
+};
+
+enum cudaMemRangeAttribute {
+   cudaMemRangeAttributeReadMostly = 1,
+   cudaMemRangeAttributePreferredLocation = 2,
+   cudaMemRangeAttributeAccessedBy = 3,
+   cudaMemRangeAttributeLastPrefetchLocation = 4,
+   cudaMemRangeAttributePreferredLocationType = 5,
+   cudaMemRangeAttributePreferredLocationId = 6,
+   cudaMemRangeAttributeLastPrefetchLocationType = 7,
+   cudaMemRangeAttributeLastPrefetchLocationId = 8
+};
+
+enum cudaMemLocationType {
+   cudaMemLocationTypeInvalid = 0,
+   cudaMemLocationTypeNone = 0,
+   cudaMemLocationTypeDevice = 1,
+   cudaMemLocationTypeHost = 2,
+   cudaMemLocationTypeHostNuma = 3,
+   cudaMemLocationTypeHostNumaCurrent = 4
+};
+
+struct cudaMemLocation {
+   enum cudaMemLocationType type;
+   int id;
 };
 
 /* Direction of a copy.  cudaMemcpyDefault infers it from the pointers,

@@ -182,7 +182,7 @@ side_parse_linear(struct copy *c, struct side *s, const struct side_desc *d)
 
    struct cuvk_mem_span span;
    if (cuvk_mem_resolve(start, &span)) {
-      bool host_kind = span.kind == CUVK_MEM_HOST || span.kind == CUVK_MEM_REGISTERED;
+      bool host_kind = cuvk_mem_kind_is_host(span.kind);
       if (d->type == CU_MEMORYTYPE_HOST && !host_kind)
          return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: %s 0x%llx is device memory, given as host memory",
                            c->entry, s->name, (unsigned long long)start);
@@ -438,7 +438,10 @@ record_array_buffer(struct copy *c, const struct side *array_side, const struct 
 
    *done = true;
    uint64_t pitch = b->h > 1 ? buf->pitch : 0, slice = b->d > 1 ? buf->slice : 0;
-   if (cuvk_array_compute_usable(c->ctx, a->img, buf->address, pitch, slice)) {
+   /* Pinned host memory goes through the copy command, which reads it
+    * faster than the shader (cuvk_policy_array_host_shader). */
+   if ((!buf->host_memory || c->ctx->array_host_shader) &&
+       cuvk_array_compute_usable(c->ctx, a->img, buf->address, pitch, slice)) {
       VkImageSubresourceLayers sub;
       VkOffset3D offset;
       VkExtent3D extent;

@@ -62,6 +62,7 @@ collect_globals(struct cuvk_cc_module *m, struct cuvk_cc_error *err)
       out->name = v->name;
       out->is_const = v->space == PTX_SPACE_CONST;
       out->is_extern = v->linkage == PTX_LINK_EXTERN;
+      out->is_managed = v->managed;
       out->size = v->size;
       out->align = v->align ? v->align : 1;
       out->init = v->init;

@@ -89,6 +89,7 @@ struct cuvk_cc_global {
    const char *name;
    bool is_const;                 /* .const: read-only to kernels */
    bool is_extern;                /* declared, defined in another module */
+   bool is_managed;               /* __managed__: placed in managed memory */
    uint64_t size;
    uint32_t align;
    const uint8_t *init;

@@ -96,6 +96,7 @@ struct cuvk_ir_var {
    uint64_t size;                /* bytes; 0 for unsized (dynamic shared) */
    unsigned align;               /* bytes, at least the element's */
    bool unsized;
+   bool managed;                 /* .global .attribute(.managed) */
    bool is_param;                /* a parameter (or return value) of its function */
    unsigned index;               /* in its list */
    uint8_t *init;                /* size bytes, or NULL when uninitialised */

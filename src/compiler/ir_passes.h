@@ -25,4 +25,12 @@ bool cuvk_ir_lower_guards(struct cuvk_ir_function *f, struct cuvk_cc_error *err)
 uint32_t *cuvk_ir_param_pointers(const struct cuvk_ir_function *f, const uint32_t *param_offset,
                                  struct cuvk_arena *arena);
 
+/* ir_uniform.c: for each register of the kernel f (reg_count + 1
+ * entries), whether it holds the same value in every thread of a launch
+ * wherever it is read: a kernel parameter loaded once in the entry block,
+ * or a copy of one made there.  Exact, not a guess: the emitter drops
+ * non-uniform handling on its strength.  All false for a function that
+ * is not a kernel; NULL when the arena is out of memory. */
+bool *cuvk_ir_uniform_regs(const struct cuvk_ir_function *f, struct cuvk_arena *arena);
+
 #endif

@@ -122,8 +122,8 @@ put_var(struct out *o, const struct cuvk_ir_var *v, const char *indent)
 {
    static const char *const linkage[] = { "", ".visible ", ".extern ", ".weak ", ".common " };
 
-   put(o, "%s%s%s %s %s: ", indent, linkage[v->linkage], v->is_param ? "param" : "var",
-       ptx_space_name(v->space), v->name);
+   put(o, "%s%s%s %s%s %s: ", indent, linkage[v->linkage], v->is_param ? "param" : "var",
+       ptx_space_name(v->space), v->managed ? " managed" : "", v->name);
    if (v->unsized)
       put(o, "%s[] align %u", ptx_modifier_table[v->elem_type].name + 1, v->align);
    else

@@ -87,10 +87,18 @@ enum cuvk_kernel_fault {
 #define CUVK_KERNEL_SPEC_BLOCK_Z 2
 #define CUVK_KERNEL_SPEC_DYNAMIC_SHARED 3
 #define CUVK_KERNEL_SPEC_TEX_MEMORY 4
-/* 5 (a bool, true unless given): whether the context may hold textures
+/* 5 (a bool, true unless given): whether the context may hold a texture
+ * over an image whose float texel coordinates the kernel must scale to
+ * normalised ones (neither CUVK_KERNEL_HANDLE_NORMALIZED nor
+ * CUVK_KERNEL_HANDLE_TEXEL_SAMPLER).  Where it is false the driver drops
+ * the size query and division from every sample: on NVIDIA the query is
+ * a texture-unit instruction, nine of them a thread in the vulkanImageCUDA
+ * box filter, and selecting past it at run time does not remove it. */
+#define CUVK_KERNEL_SPEC_TEX_SCALE 5
+/* 6 (a bool, true unless given): whether the context may hold textures
  * whose view is not of the format they read (CUVK_KERNEL_HANDLE_CONVERT
  * below); false drops the conversion path from every sample. */
-#define CUVK_KERNEL_SPEC_TEX_CONVERT 5
+#define CUVK_KERNEL_SPEC_TEX_CONVERT 6
 
 /* Push constants, std430 layout, in this order (Offset decorations in the
  * module equal offsetof here).  Vulkan guarantees 128 bytes. */

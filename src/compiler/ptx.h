@@ -78,6 +78,7 @@ struct ptx_decl {
    struct ptx_init *init;
    size_t init_count;
    bool has_init;
+   bool managed;               /* .attribute(.managed): a __managed__ variable */
    /* Kernel parameters: .ptr .global .align 16 */
    bool is_ptr;
    enum ptx_space ptr_space;

@@ -349,6 +349,28 @@ parse_decl_rest(struct parser *p, struct ptx_decl *d, bool allow_init)
          d->is_ptr = true;
          continue;
       }
+      if (accept_dot(p, ".attribute")) {
+         /* .attribute(.managed) marks a __managed__ variable, which the
+          * loader places in managed memory; .unified(...) names a
+          * variable shared with other devices' modules, which cuvk has
+          * no use for and refuses by name. */
+         const struct ptx_token *a;
+         if (d->space != PTX_SPACE_GLOBAL)
+            return fail_at(p, t, ".attribute applies to .global variables only");
+         if (!expect_punct(p, '('))
+            return false;
+         a = peek(p);
+         if (!accept_dot(p, ".managed")) {
+            if (a->kind == PTX_TOK_DOTNAME)
+               return cuvk_cc_fail(p->err, CUVK_CC_UNSUPPORTED, a->line, a->column,
+                                   "variable attribute %.*s is not supported", (int)a->len, a->text);
+            return fail_expected(p, "a variable attribute (.managed)");
+         }
+         d->managed = true;
+         if (!expect_punct(p, ')'))
+            return false;
+         continue;
+      }
       if (d->is_ptr && space_of(t) != PTX_SPACE_NONE) {
          d->ptr_space = space_of(t);
          next(p);

@@ -355,6 +355,7 @@ layout_var(struct lower *l, const struct ptx_decl *d, struct cuvk_ir_var *v)
    }
    v->line = d->line;
    v->linkage = d->linkage;
+   v->managed = d->managed;
    v->elem_type = d->type;
    v->align = d->align ? d->align : (unsigned)elem;
    if (v->align < elem && d->vec > 1)

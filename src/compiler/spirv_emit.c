@@ -722,6 +722,9 @@ emit_function(struct cuvk_spirv_emitter *e, const struct cuvk_ir_function *cf)
 
    if (f == e->kernel && !cuvk_spirv_spans_begin(e, f))
       return false;
+   e->uniform_regs = NULL;
+   if (f == e->kernel && !(e->uniform_regs = cuvk_ir_uniform_regs(f, &e->arena)))
+      return cuvk_cc_fail(e->err, CUVK_CC_NO_MEMORY, 0, 0, "out of memory emitting SPIR-V");
    for (unsigned i = 0; i < s->order_count && !e->failed; i++) {
       const struct cuvk_ir_block *b = f->blocks[s->order[i]];
       if (i > 0)

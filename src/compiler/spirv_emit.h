@@ -93,6 +93,9 @@ struct cuvk_spirv_emitter {
     * and the word the global access being lowered tests, or
     * CUVK_IR_NO_WORD. */
    const uint32_t *param_word;
+   /* Per register of the kernel: the same in every thread of the launch
+    * (ir_uniform.c); NULL outside the kernel's own function. */
+   const bool *uniform_regs;
    uint32_t (*span_ids)[3];
    uint32_t access_word;
    bool uses_printf;
@@ -107,7 +110,7 @@ struct cuvk_spirv_emitter {
       uint32_t id;
       const struct cuvk_ir_instr *in;
       uint8_t dim, ncoords, type;
-      bool int_coords, grad;
+      bool int_coords, grad, uniform;
       int8_t gather;
    } tex_converts[CUVK_SPIRV_MAX_TEX_CONVERTS];
    unsigned tex_convert_count;

@@ -65,13 +65,14 @@ _Static_assert(offsetof(struct cuvk_kernel_tex_record, flags) == RECORD_FLAGS &&
 #define HELPER_SUST 0x7e300u
 #define HELPER_QUERY 0x7e400u     /* + surface */
 #define HELPER_TEXEL 0x7e500u     /* a texel of linear or pitched memory */
-#define HELPER_SPEC_MEMORY 0x7e600u /* the bool of CUVK_KERNEL_SPEC_TEX_MEMORY */
+#define HELPER_SPEC_MEMORY 0x7e600u /* the bool of CUVK_KERNEL_SPEC_TEX_MEMORY; b = 1:
+                                     * that of CUVK_KERNEL_SPEC_TEX_SCALE */
 #define HELPER_SUST_P 0x7e700u    /* + dimension; b: the out-of-range mode */
 #define HELPER_SPEC_CONVERT 0x7e800u /* the bool of CUVK_KERNEL_SPEC_TEX_CONVERT */
 #define HELPER_CONVERT 0x7e900u   /* + binding; b: the sample helper's variant */
 /* A sample helper's variant without the conversion path: the one the
  * conversion path itself calls. */
-#define SAMPLE_NO_CONVERT 32u
+#define SAMPLE_NO_CONVERT 64u
 
 enum oob_mode { OOB_TRAP, OOB_CLAMP, OOB_ZERO };
 
@@ -291,17 +292,22 @@ fault_unless(struct cuvk_spirv_emitter *e, uint32_t valid, enum cuvk_kernel_faul
  * needs the loop; begin emits the loop up to the point where the lanes
  * holding the subgroup's first handle continue and returns that handle;
  * end closes it.  Where the device indexes image arrays non-uniformly,
- * begin returns the lane's own handle and neither emits anything.
+ * begin returns the lane's own handle and neither emits anything; nor
+ * where the handle is the same in every thread (uniform: a kernel
+ * parameter, ir_uniform.c), which needs neither the loop nor NonUniform.
  */
 struct waterfall {
    bool loop;
+   bool nonuniform;              /* each lane indexes with its own slot */
    uint32_t l_head, l_merge, l_cont, l_skip, done;
 };
 
 static void
-waterfall_init(struct cuvk_spirv_emitter *e, struct waterfall *w, bool surface)
+waterfall_init(struct cuvk_spirv_emitter *e, struct waterfall *w, bool surface, bool uniform)
 {
-   w->loop = !(surface ? e->target->surf_nonuniform : e->target->tex_nonuniform);
+   bool device = surface ? e->target->surf_nonuniform : e->target->tex_nonuniform;
+   w->loop = !uniform && !device;
+   w->nonuniform = !uniform && device;
    w->done = 0;
    if (!w->loop)
       return;
@@ -374,7 +380,7 @@ descriptor_load(struct cuvk_spirv_emitter *e, const struct binding *b, bool surf
                 const struct waterfall *w)
 {
    uint32_t ptr_type = cuvk_spirv_type_pointer(e, SpvStorageClassUniformConstant, b->elem_type);
-   if (w->loop) {
+   if (!w->nonuniform) {
       uint32_t ptr = cuvk_spirv_val(e, SpvOpAccessChain, ptr_type, b->var, index);
       return cuvk_spirv_val(e, SpvOpLoad, b->elem_type, ptr);
    }
@@ -949,19 +955,28 @@ cube_grad_lod(struct cuvk_spirv_emitter *e, uint32_t image, enum cuvk_kernel_tex
  * (the record's flag) are divided by the level 0 extent, since samplers
  * take normalised ones (docs/textures.md).
  */
-/* SpecId CUVK_KERNEL_SPEC_TEX_MEMORY: may the context hold textures over
- * memory (kernel_abi.h says why it is a constant). */
+/* A bool specialization constant, true unless the pipeline says
+ * otherwise (kernel_abi.h says why each is a constant). */
 static uint32_t
-spec_tex_memory(struct cuvk_spirv_emitter *e)
+spec_bool(struct cuvk_spirv_emitter *e, uint32_t spec_id)
 {
-   uint32_t id = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_HELPER, HELPER_SPEC_MEMORY, 0, 0);
+   uint32_t which = spec_id == CUVK_KERNEL_SPEC_TEX_SCALE;
+   uint32_t id = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_HELPER, HELPER_SPEC_MEMORY, which, 0);
    if (id)
       return id;
    id = new_id(e);
    cuvk_spirv_global(e, SpvOpSpecConstantTrue, cuvk_spirv_type_bool(e), id);
-   cuvk_spirv_op(&e->b, CUVK_SPIRV_ANNOTATIONS, SpvOpDecorate, id, SpvDecorationSpecId, CUVK_KERNEL_SPEC_TEX_MEMORY);
-   cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_HELPER, HELPER_SPEC_MEMORY, 0, 0, id);
+   cuvk_spirv_op(&e->b, CUVK_SPIRV_ANNOTATIONS, SpvOpDecorate, id, SpvDecorationSpecId, spec_id);
+   cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_HELPER, HELPER_SPEC_MEMORY, which, 0, id);
    return id;
+}
+
+/* SpecId CUVK_KERNEL_SPEC_TEX_MEMORY: may the context hold textures over
+ * memory. */
+static uint32_t
+spec_tex_memory(struct cuvk_spirv_emitter *e)
+{
+   return spec_bool(e, CUVK_KERNEL_SPEC_TEX_MEMORY);
 }
 
 /* Whether a texture handle has flag (CUVK_KERNEL_HANDLE_MEMORY,
@@ -997,7 +1012,7 @@ spec_tex_convert(struct cuvk_spirv_emitter *e)
 static uint32_t
 convert_request(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t binding, unsigned variant,
                 enum cuvk_kernel_tex_dim dim, unsigned ncoords, enum cuvk_kernel_tex_type type, bool int_coords,
-                bool grad, int gather)
+                bool grad, int gather, bool uniform)
 {
    uint32_t id = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_HELPER, HELPER_CONVERT + binding, variant, 0);
    if (id)
@@ -1010,18 +1025,26 @@ convert_request(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, ui
    id = new_id(e);
    e->tex_converts[e->tex_convert_count++] = (struct cuvk_spirv_tex_convert){
       .id = id, .in = in, .dim = (uint8_t)dim, .ncoords = (uint8_t)ncoords, .type = (uint8_t)type,
-      .int_coords = int_coords, .grad = grad, .gather = (int8_t)gather,
+      .int_coords = int_coords, .grad = grad, .uniform = uniform, .gather = (int8_t)gather,
    };
    cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_HELPER, HELPER_CONVERT + binding, variant, 0, id);
    return id;
 }
 
+/* Whether the handle operand holds the same handle in every thread of
+ * the launch (ir_uniform.c). */
+static bool
+handle_uniform(const struct cuvk_spirv_emitter *e, const struct cuvk_ir_value *v)
+{
+   return e->uniform_regs && e->func == e->kernel && v->reg <= e->kernel->reg_count && e->uniform_regs[v->reg];
+}
+
 static uint32_t
 sample_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t binding,
           enum cuvk_kernel_tex_dim dim, unsigned ncoords, enum cuvk_kernel_tex_type type, bool int_coords,
-          bool grad, int gather, bool no_convert)
+          bool grad, int gather, bool uniform, bool no_convert)
 {
-   unsigned variant = int_coords | (grad ? 2u : 0u) | (unsigned)(gather + 1) << 2 |
+   unsigned variant = int_coords | (grad ? 2u : 0u) | (unsigned)(gather + 1) << 2 | (uniform ? 32u : 0u) |
                       (no_convert ? SAMPLE_NO_CONVERT : 0u);
    uint32_t id = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_HELPER, HELPER_SAMPLE + binding, variant, 0);
    if (id)
@@ -1031,7 +1054,7 @@ sample_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t
       return 0;
    uint32_t convert_fn = 0;
    if (!no_convert) {
-      convert_fn = convert_request(e, in, binding, variant, dim, ncoords, type, int_coords, grad, gather);
+      convert_fn = convert_request(e, in, binding, variant, dim, ncoords, type, int_coords, grad, gather, uniform);
       if (!convert_fn)
          return 0;
    }
@@ -1055,7 +1078,7 @@ sample_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t
    uint32_t result = new_id(e);
    cuvk_spirv_do(e, SpvOpVariable, cuvk_spirv_type_pointer(e, SpvStorageClassFunction, ret), result,
                  SpvStorageClassFunction);
-   waterfall_init(e, &w, false);
+   waterfall_init(e, &w, false, uniform);
    uint32_t first = waterfall_begin(e, &w, p[0]);
 
    uint32_t index, valid;
@@ -1116,7 +1139,7 @@ sample_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t
    uint32_t texel_sampler = handle_flag(e, first, CUVK_KERNEL_HANDLE_TEXEL_SAMPLER);
    uint32_t image = cuvk_spirv_val(e, SpvOpImage, b.image_type, si);
    /* The size queries' operand, from the same descriptor. */
-   if (!w.loop)
+   if (w.nonuniform)
       cuvk_spirv_decorate(e, image, SpvDecorationNonUniform, NULL, 0);
    bool cube = dim == CUVK_KERNEL_DIM_CUBE || dim == CUVK_KERNEL_DIM_CUBE_ARRAY;
    bool arrayed = dim_arrayed(dim);
@@ -1146,8 +1169,15 @@ sample_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t
    if (!cube) {
       uint32_t as_given = texel_sampler;
       if (!int_coords) {
+         /* Float coordinates are scaled only for textures counted by
+          * CUVK_KERNEL_SPEC_TEX_SCALE: without any, the query above is
+          * dead code the driver drops.  (Integer ones are texel indices
+          * whatever the description, so they keep the run-time choice.) */
          normalized = handle_flag(e, first, CUVK_KERNEL_HANDLE_NORMALIZED);
          as_given = cuvk_spirv_val(e, SpvOpLogicalOr, t_bool, normalized, texel_sampler);
+         as_given = cuvk_spirv_val(e, SpvOpLogicalOr, t_bool, as_given,
+                                   cuvk_spirv_val(e, SpvOpLogicalNot, t_bool,
+                                                  spec_bool(e, CUVK_KERNEL_SPEC_TEX_SCALE)));
       }
       scaled = cuvk_spirv_val(e, SpvOpSelect, cvec, as_given, c, scaled);
    }
@@ -1289,7 +1319,7 @@ lower_tex(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
                              level ? " and a level" : grad ? " and two gradients" : "") ? 1 : -1;
 
    uint32_t fn = sample_fn(e, in, CUVK_KERNEL_TEX_BINDING(dim, type), dim, ncoords, type, int_coords, grad, gather,
-                           false);
+                           handle_uniform(e, &in->src[0]), false);
    if (!fn)
       return -1;
    uint32_t f32 = cuvk_spirv_type_float(e, 32), u32 = cuvk_spirv_type_uint(e, 32);
@@ -1355,10 +1385,10 @@ coords_inside(struct cuvk_spirv_emitter *e, uint32_t c, uint32_t size, unsigned 
  */
 static uint32_t
 surface_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, bool store, uint32_t binding,
-           enum cuvk_kernel_tex_dim dim, unsigned ncoords, unsigned size_log2, enum oob_mode mode)
+           enum cuvk_kernel_tex_dim dim, unsigned ncoords, unsigned size_log2, enum oob_mode mode, bool uniform)
 {
    uint32_t kind = (store ? HELPER_SUST : HELPER_SULD) + binding;
-   uint32_t id = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_HELPER, kind, mode, 0);
+   uint32_t id = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_HELPER, kind, mode, uniform);
    if (id)
       return id;
    struct binding b;
@@ -1372,14 +1402,14 @@ surface_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, bool st
    struct cuvk_spirv_helper h;
    uint32_t ret = store ? cuvk_spirv_type_void(e) : uvec4;
    id = cuvk_spirv_helper_begin(e, &h, ret, params, store ? 3 : 2, p);
-   cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_HELPER, kind, mode, 0, id);
+   cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_HELPER, kind, mode, uniform, id);
 
    label(e, new_id(e));
    struct waterfall w;
    uint32_t result = new_id(e);
    cuvk_spirv_do(e, SpvOpVariable, cuvk_spirv_type_pointer(e, SpvStorageClassFunction, uvec4), result,
                  SpvStorageClassFunction);
-   waterfall_init(e, &w, true);
+   waterfall_init(e, &w, true, uniform);
    uint32_t zero4 = cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, uvec4,
                                           (const uint32_t[]){cuvk_spirv_const_u32(e, 0), cuvk_spirv_const_u32(e, 0),
                                                              cuvk_spirv_const_u32(e, 0), cuvk_spirv_const_u32(e, 0)},
@@ -1504,7 +1534,7 @@ formatted_store_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in,
    /* The five stores first: helpers are emitted one at a time. */
    uint32_t fns[CUVK_KERNEL_SURF_SIZE_COUNT];
    for (unsigned size = 0; size < CUVK_KERNEL_SURF_SIZE_COUNT; size++) {
-      fns[size] = surface_fn(e, in, true, CUVK_KERNEL_SURF_BINDING(dim, size), dim, ncoords, size, mode);
+      fns[size] = surface_fn(e, in, true, CUVK_KERNEL_SURF_BINDING(dim, size), dim, ncoords, size, mode, false);
       if (!fns[size])
          return 0;
    }
@@ -1697,7 +1727,7 @@ lower_surface(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
    /* The helper takes the layer as one more coordinate (Vulkan's order:
     * x, y, layer), bounded by the layer count as the others are. */
    uint32_t fn = surface_fn(e, in, store, CUVK_KERNEL_SURF_BINDING(dim, size_log2), dim, ncoords + arrayed,
-                            size_log2, mode);
+                            size_log2, mode, handle_uniform(e, &in->src[0]));
    if (!fn)
       return -1;
 
@@ -2083,7 +2113,8 @@ convert_fn_emit(struct cuvk_spirv_emitter *e, const struct cuvk_spirv_tex_conver
       uint32_t binding = CUVK_KERNEL_TEX_BINDING(dim, vt);
       uint32_t raw;
       if (binding_room(e, binding)) {
-         uint32_t fn = sample_fn(e, r->in, binding, dim, r->ncoords, vt, r->int_coords, r->grad, r->gather, true);
+         uint32_t fn = sample_fn(e, r->in, binding, dim, r->ncoords, vt, r->int_coords, r->grad, r->gather,
+                                 r->uniform, true);
          if (!fn)
             return false;
          uint32_t v = cuvk_spirv_val(e, SpvOpFunctionCall, vt == CUVK_KERNEL_TEX_FLOAT ? vec4 : uvec4, fn, p[0],

@@ -141,6 +141,12 @@ device_attribute(const struct cuvk_device *dev, CUdevice_attribute attrib)
     * and through VK_LAYER_CUVK_interop's xsems everywhere else. */
    case CU_DEVICE_ATTRIBUTE_TIMELINE_SEMAPHORE_INTEROP_SUPPORTED:
       return 1;
+   /* Managed memory is pinned host memory (docs/design.md): the host may
+    * touch it only while no kernel runs, as on CUDA devices without
+    * concurrentManagedAccess, so that and the pageable-access attributes
+    * stay 0. */
+   case CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY:
+      return 1;
    case CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED:
    case CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM:
       return dev->has_external_memory_host;

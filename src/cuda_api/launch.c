@@ -368,19 +368,20 @@ cuvk_launch_cache_checkpoint(struct cuvk_context *ctx)
 
 static CUresult
 pipeline_make(struct cuvk_context *ctx, const struct cuvk_function *f, const uint32_t block[3],
-              uint32_t dynamic_shared, bool tex_memory, bool tex_convert, VkPipeline *out)
+              uint32_t dynamic_shared, bool tex_memory, bool tex_scale, bool tex_convert, VkPipeline *out)
 {
-   /* A kernel without textures has no constants 4 and 5: Vulkan ignores
+   /* A kernel without textures has no constants 4 to 6: Vulkan ignores
     * the entries. */
-   uint32_t spec[6] = {block[0], block[1], block[2], dynamic_shared, tex_memory ? VK_TRUE : VK_FALSE,
-                       tex_convert ? VK_TRUE : VK_FALSE};
-   VkSpecializationMapEntry entries[6];
-   for (uint32_t i = 0; i < 6; i++)
+   uint32_t spec[7] = {block[0], block[1], block[2], dynamic_shared, tex_memory ? VK_TRUE : VK_FALSE,
+                       tex_scale ? VK_TRUE : VK_FALSE, tex_convert ? VK_TRUE : VK_FALSE};
+   VkSpecializationMapEntry entries[7];
+   for (uint32_t i = 0; i < 7; i++)
       entries[i] = (VkSpecializationMapEntry){.constantID = i, .offset = i * 4, .size = 4};
    _Static_assert(CUVK_KERNEL_SPEC_BLOCK_X == 0 && CUVK_KERNEL_SPEC_DYNAMIC_SHARED == 3 &&
-                     CUVK_KERNEL_SPEC_TEX_MEMORY == 4 && CUVK_KERNEL_SPEC_TEX_CONVERT == 5, "spec ids");
+                     CUVK_KERNEL_SPEC_TEX_MEMORY == 4 && CUVK_KERNEL_SPEC_TEX_SCALE == 5 &&
+                     CUVK_KERNEL_SPEC_TEX_CONVERT == 6, "spec ids");
    VkSpecializationInfo spec_info = {
-      .mapEntryCount = 6,
+      .mapEntryCount = 7,
       .pMapEntries = entries,
       .dataSize = sizeof(spec),
       .pData = spec,
@@ -415,7 +416,7 @@ cuvk_launch_pipeline_create(struct cuvk_context *ctx, const struct cuvk_function
 {
    if (f->k.tex_bindings)
       return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "a kernel's pipeline with textures is made at its launch");
-   return pipeline_make(ctx, f, block, dynamic_shared, false, false, out);
+   return pipeline_make(ctx, f, block, dynamic_shared, false, false, false, out);
 }
 
 /* f's pipeline for this shape, made at first use.  Context lock held. */
@@ -426,11 +427,13 @@ launch_pipeline(struct cuvk_context *ctx, struct cuvk_function *f, const uint32_
    /* Kernels that sample are specialised for the textures alive now: a
     * texture over memory made later gets a pipeline of its own. */
    bool tex_memory = f->k.uses_textures && cuvk_texture_memory_live(ctx);
+   bool tex_scale = f->k.uses_textures && cuvk_texture_scaling_live(ctx);
    bool tex_convert = f->k.uses_textures && cuvk_texture_convert_live(ctx);
    for (uint32_t i = 0; i < f->pipeline_count; i++) {
       const struct cuvk_kernel_pipeline *p = &f->pipelines[i];
       if (p->block[0] == block[0] && p->block[1] == block[1] && p->block[2] == block[2] &&
-          p->dynamic_shared == dynamic_shared && p->tex_memory == tex_memory && p->tex_convert == tex_convert) {
+          p->dynamic_shared == dynamic_shared && p->tex_memory == tex_memory && p->tex_scale == tex_scale &&
+          p->tex_convert == tex_convert) {
          *out = p->pipeline;
          return CUDA_SUCCESS;
       }
@@ -444,13 +447,14 @@ launch_pipeline(struct cuvk_context *ctx, struct cuvk_function *f, const uint32_
       f->pipeline_capacity = cap;
    }
    VkPipeline pipeline;
-   CUresult res = pipeline_make(ctx, f, block, dynamic_shared, tex_memory, tex_convert, &pipeline);
+   CUresult res = pipeline_make(ctx, f, block, dynamic_shared, tex_memory, tex_scale, tex_convert, &pipeline);
    if (res != CUDA_SUCCESS)
       return res;
    f->pipelines[f->pipeline_count++] = (struct cuvk_kernel_pipeline){
       .block = {block[0], block[1], block[2]},
       .dynamic_shared = dynamic_shared,
       .tex_memory = tex_memory,
+      .tex_scale = tex_scale,
       .tex_convert = tex_convert,
       .pipeline = pipeline,
    };

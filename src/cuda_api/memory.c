@@ -123,7 +123,7 @@ page_table_enter(struct cuvk_mem_page_table *pt, struct cuvk_mem_alloc *alloc)
 {
    uint64_t delta = alloc->block->address + alloc->offset - alloc->range.start;
    CUresult res;
-   if (alloc->range.kind == CUVK_MEM_HOST || alloc->range.kind == CUVK_MEM_REGISTERED)
+   if (cuvk_mem_kind_is_host(alloc->range.kind))
       res = cuvk_mem_page_table_add_host(pt, alloc->range.start, alloc->range.size, delta);
    else
       res = cuvk_mem_page_table_map(pt, alloc->range.start, alloc->range.size, delta);
@@ -138,7 +138,7 @@ page_table_leave(struct cuvk_context *ctx, struct cuvk_mem_alloc *alloc)
 {
    if (!alloc->in_page_table || !ctx->page_table)
       return;
-   if (alloc->range.kind == CUVK_MEM_HOST || alloc->range.kind == CUVK_MEM_REGISTERED)
+   if (cuvk_mem_kind_is_host(alloc->range.kind))
       cuvk_mem_page_table_remove_host(ctx->page_table, alloc->range.start);
    else
       cuvk_mem_page_table_unmap(ctx->page_table, alloc->range.start, alloc->range.size);
@@ -384,7 +384,7 @@ alloc_from_heap(struct cuvk_context *ctx, struct cuvk_mem_heap *heap, enum cuvk_
       return res;
    }
 
-   if (kind == CUVK_MEM_HOST && !alloc->block->map) {
+   if (cuvk_mem_kind_in_host_heap(kind) && !alloc->block->map) {
       alloc_heap_free(alloc);
       free(alloc);
       return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "the driver would not map pinned host memory");
@@ -469,6 +469,8 @@ device_free(CUdeviceptr dptr, const char *entry)
 {
    bool dying;
    struct cuvk_mem_alloc *alloc = alloc_unpublish(dptr, CUVK_MEM_DEVICE, CUVK_MEM_EXTERNAL, &dying);
+   if (!alloc && !dying)
+      alloc = alloc_unpublish(dptr, CUVK_MEM_MANAGED, CUVK_MEM_MANAGED, &dying);
    if (!alloc) {
       struct cuvk_mem_span span;
       if (dying)
@@ -618,6 +620,217 @@ cuMemHostAlloc(void **pp, size_t bytesize, unsigned int flags)
    alloc->host_flags = flags | CU_MEMHOSTALLOC_DEVICEMAP;
    *pp = (void *)(uintptr_t)alloc->range.start;
    return CUDA_SUCCESS;
+}
+
+/* Managed memory is pinned host memory from the same heap: the host
+ * reads and writes it at the returned address, which is also its device
+ * address (kernels reach it through the page table's host ranges, copies
+ * through the heap's buffer).  That is correct on every Vulkan device,
+ * with no migration to get wrong; on a discrete GPU kernels pay the bus
+ * for every access (docs/design.md, "Managed memory"). */
+CUVK_EXPORT CUresult CUDAAPI
+cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flags)
+{
+   struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
+   struct cuvk_mem_alloc *alloc;
+   CUresult res = cuvk_context_current("cuMemAllocManaged", &ctx);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!dptr)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemAllocManaged: dptr is NULL");
+   if (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE,
+                        "cuMemAllocManaged: flags 0x%x are not CU_MEM_ATTACH_GLOBAL or CU_MEM_ATTACH_HOST", flags);
+   if (bytesize == 0)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemAllocManaged: size is 0");
+
+   res = alloc_from_heap(ctx, &ctx->host_heap, CUVK_MEM_MANAGED, bytesize, HOST_ALIGNMENT, "cuMemAllocManaged",
+                         NULL, &alloc);
+   if (res != CUDA_SUCCESS)
+      return res;
+   /* The attachment only matters where the device may touch managed
+    * memory while the host does (concurrentManagedAccess), which cuvk
+    * does not claim; it is kept for nothing else. */
+   alloc->host_flags = flags;
+   *dptr = alloc->range.start;
+   return CUDA_SUCCESS;
+}
+
+/* Checks that [ptr, ptr + count) lies in one managed allocation, for the
+ * managed-memory hints. */
+static CUresult
+managed_range_check(CUdeviceptr ptr, size_t count, const char *entry, struct cuvk_mem_span *span)
+{
+   if (count == 0)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: count is 0", entry);
+   if (!cuvk_mem_resolve(ptr, span) || span->kind != CUVK_MEM_MANAGED)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx is not managed memory", entry,
+                        (unsigned long long)ptr);
+   if (count > span->avail)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: 0x%llx+%zu runs past the end of its allocation", entry,
+                        (unsigned long long)ptr, count);
+   return CUDA_SUCCESS;
+}
+
+/* A location a hint may name: a device that exists, or the host.  CUDA
+ * asks a device destination to have concurrentManagedAccess, which cuvk
+ * reports 0; the hint being a no-op here, it is accepted rather than
+ * failing programs that prefetch unconditionally. */
+static CUresult
+managed_location_check(CUmemLocation location, const char *entry)
+{
+   switch (location.type) {
+   case CU_MEM_LOCATION_TYPE_DEVICE: {
+      struct cuvk_device *dev;
+      return cuvk_device_get(location.id, entry, &dev);
+   }
+   case CU_MEM_LOCATION_TYPE_HOST:
+   case CU_MEM_LOCATION_TYPE_HOST_NUMA:
+   case CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT:
+      return CUDA_SUCCESS;
+   default:
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: location type %d is not valid here", entry,
+                        (int)location.type);
+   }
+}
+
+/* The legacy CUdevice form of a location: CU_DEVICE_CPU is the host. */
+static CUmemLocation
+managed_location_of_device(CUdevice device)
+{
+   CUmemLocation loc = {0};
+   if (device == CU_DEVICE_CPU) {
+      loc.type = CU_MEM_LOCATION_TYPE_HOST;
+   } else {
+      loc.type = CU_MEM_LOCATION_TYPE_DEVICE;
+      loc.id = device;
+   }
+   return loc;
+}
+
+/* A prefetch is a hint about where pages should be before later work;
+ * cuvk's managed memory never moves, so after checking its arguments
+ * (the stream included) there is nothing to order on the stream. */
+CUVK_EXPORT CUresult CUDAAPI
+cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags,
+                      CUstream hStream)
+{
+   struct cuvk_context *ctx;
+   struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
+   struct cuvk_mem_span span;
+   CUresult res = cuvk_stream_lookup(hStream, "cuMemPrefetchAsync", &ctx, &stream);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (flags != 0)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemPrefetchAsync: flags 0x%x must be 0", flags);
+   res = managed_location_check(location, "cuMemPrefetchAsync");
+   if (res != CUDA_SUCCESS)
+      return res;
+   return managed_range_check(devPtr, count, "cuMemPrefetchAsync", &span);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuMemPrefetchAsync_v2_ptsz(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags,
+                           CUstream hStream)
+{
+   return cuMemPrefetchAsync_v2(devPtr, count, location, flags, hStream ? hStream : CU_STREAM_PER_THREAD);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream)
+{
+   return cuMemPrefetchAsync_v2(devPtr, count, managed_location_of_device(dstDevice), 0, hStream);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuMemPrefetchAsync_ptsz(CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream)
+{
+   return cuMemPrefetchAsync_v2(devPtr, count, managed_location_of_device(dstDevice), 0,
+                                hStream ? hStream : CU_STREAM_PER_THREAD);
+}
+
+/* Advice changes where CUDA would migrate pages to; cuvk never migrates,
+ * so valid advice changes nothing and is not kept (cuMemRangeGetAttribute
+ * reports what the memory is, not the advice). */
+CUVK_EXPORT CUresult CUDAAPI
+cuMemAdvise_v2(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUmemLocation location)
+{
+   struct cuvk_mem_span span;
+   CUresult res = cuvk_driver_check("cuMemAdvise");
+   if (res != CUDA_SUCCESS)
+      return res;
+   switch (advice) {
+   case CU_MEM_ADVISE_SET_READ_MOSTLY:
+   case CU_MEM_ADVISE_UNSET_READ_MOSTLY:
+   case CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION:
+      /* The location is ignored for these. */
+      break;
+   case CU_MEM_ADVISE_SET_PREFERRED_LOCATION:
+   case CU_MEM_ADVISE_SET_ACCESSED_BY:
+   case CU_MEM_ADVISE_UNSET_ACCESSED_BY:
+      res = managed_location_check(location, "cuMemAdvise");
+      break;
+   default:
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemAdvise: advice %d is not a CUmem_advise", (int)advice);
+   }
+   if (res != CUDA_SUCCESS)
+      return res;
+   return managed_range_check(devPtr, count, "cuMemAdvise", &span);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUdevice device)
+{
+   return cuMemAdvise_v2(devPtr, count, advice, managed_location_of_device(device));
+}
+
+/* What a managed range is: never read-mostly, no preferred location and
+ * no accessed-by device (advice is not kept), and never prefetched
+ * anywhere, which CUDA reports as CU_DEVICE_INVALID / an invalid
+ * location. */
+CUVK_EXPORT CUresult CUDAAPI
+cuMemRangeGetAttribute(void *data, size_t dataSize, CUmem_range_attribute attribute, CUdeviceptr devPtr,
+                       size_t count)
+{
+   struct cuvk_mem_span span;
+   CUresult res = cuvk_driver_check("cuMemRangeGetAttribute");
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!data)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemRangeGetAttribute: data is NULL");
+   res = managed_range_check(devPtr, count, "cuMemRangeGetAttribute", &span);
+   if (res != CUDA_SUCCESS)
+      return res;
+   switch (attribute) {
+   case CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY:
+   case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE:
+   case CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE:
+   case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID:
+   case CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID:
+   case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION:
+   case CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION:
+      if (dataSize != 4)
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemRangeGetAttribute: attribute %d needs dataSize 4, not %zu",
+                           (int)attribute, dataSize);
+      if (attribute == CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY ||
+          attribute == CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE ||
+          attribute == CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE)
+         *(int *)data = 0; /* false, CU_MEM_LOCATION_TYPE_INVALID */
+      else
+         *(int *)data = CU_DEVICE_INVALID;
+      return CUDA_SUCCESS;
+   case CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY:
+      if (dataSize == 0 || dataSize % 4)
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE,
+                           "cuMemRangeGetAttribute: ACCESSED_BY needs a non-zero multiple of 4 bytes, not %zu",
+                           dataSize);
+      for (size_t i = 0; i < dataSize / 4; i++)
+         ((int *)data)[i] = CU_DEVICE_INVALID;
+      return CUDA_SUCCESS;
+   default:
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemRangeGetAttribute: %d is not a range attribute",
+                        (int)attribute);
+   }
 }
 
 CUVK_EXPORT CUresult CUDAAPI
@@ -950,14 +1163,17 @@ cuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdeviceptr ptr
       return cuvk_error(CUDA_ERROR_INVALID_VALUE,
                         "cuPointerGetAttribute: 0x%llx is not memory cuvk allocated or registered",
                         (unsigned long long)ptr);
-   bool host = span.kind == CUVK_MEM_HOST || span.kind == CUVK_MEM_REGISTERED;
+   bool host = cuvk_mem_kind_is_host(span.kind);
+   bool managed = span.kind == CUVK_MEM_MANAGED;
 
    switch (attribute) {
    case CU_POINTER_ATTRIBUTE_CONTEXT:
       *(CUcontext *)data = (CUcontext)span.ctx;
       return CUDA_SUCCESS;
    case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
-      *(unsigned int *)data = host ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
+      /* CUDA reports managed memory as device memory (it has a host
+       * pointer all the same). */
+      *(unsigned int *)data = host && !managed ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
       return CUDA_SUCCESS;
    case CU_POINTER_ATTRIBUTE_DEVICE_POINTER:
       *(CUdeviceptr *)data = ptr;
@@ -973,6 +1189,8 @@ cuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdeviceptr ptr
       *(unsigned long long *)data = span.buffer_id;
       return CUDA_SUCCESS;
    case CU_POINTER_ATTRIBUTE_IS_MANAGED:
+      *(int *)data = managed;
+      return CUDA_SUCCESS;
    case CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE:
    case CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE:
       *(int *)data = 0;

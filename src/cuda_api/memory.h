@@ -30,7 +30,24 @@ enum cuvk_mem_kind {
    CUVK_MEM_REGISTERED,   /* cuMemHostRegister */
    CUVK_MEM_EXTERNAL,     /* cuExternalMemoryGetMappedBuffer */
    CUVK_MEM_VMM,          /* cuMemMap */
+   CUVK_MEM_MANAGED,      /* cuMemAllocManaged: pinned host memory too */
 };
+
+/* Memory the host reaches at its own address: pinned, registered and
+ * managed allocations, which kernels reach through the page table's host
+ * ranges. */
+static inline bool
+cuvk_mem_kind_is_host(enum cuvk_mem_kind kind)
+{
+   return kind == CUVK_MEM_HOST || kind == CUVK_MEM_REGISTERED || kind == CUVK_MEM_MANAGED;
+}
+
+/* Allocations carved from the context's pinned host heap. */
+static inline bool
+cuvk_mem_kind_in_host_heap(enum cuvk_mem_kind kind)
+{
+   return kind == CUVK_MEM_HOST || kind == CUVK_MEM_MANAGED;
+}
 
 struct cuvk_mem_alloc {
    struct cuvk_mem_range range;  /* start = the pointer, size = as asked */

@@ -33,7 +33,11 @@ cc_error(const struct cuvk_cc_error *err, const char *entry, const char *what)
 
 /* Lays out the module's variables in one allocation, each at its
  * alignment, followed by the table of their CUdeviceptrs; fills them on
- * the host (initial bytes, then relocations) and copies it all over. */
+ * the host (initial bytes, then relocations) and copies it all over.
+ * __managed__ variables (.attribute(.managed)) go to a managed
+ * allocation of their own instead, written in place, since the host
+ * reaches them through the same pointer as kernels; kernels find them
+ * through the table like any other variable. */
 static CUresult
 module_globals(struct cuvk_module *mod, const char *entry)
 {
@@ -49,16 +53,17 @@ module_globals(struct cuvk_module *mod, const char *entry)
       free(offsets);
       return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for %zu globals", entry, n);
    }
-   uint64_t size = 0;
+   uint64_t size = 0, managed_size = 0;
    for (size_t i = 0; i < n; i++) {
       const struct cuvk_cc_global *g = cuvk_cc_module_global(mod->cc, i);
       uint64_t align = g->align && CUVK_IS_POW2(g->align) ? CUVK_MAX(g->align, 16u) : 16u;
+      uint64_t *end = g->is_managed ? &managed_size : &size;
       if (g->is_extern)
          cuvk_logw("%s: %s is declared extern and no module defines it here: it gets %llu zero bytes of "
                    "its own", entry, g->name, (unsigned long long)g->size);
-      size = CUVK_ALIGN_UP(size, align);
-      offsets[i] = size;
-      size += g->size ? g->size : 1;
+      *end = CUVK_ALIGN_UP(*end, align);
+      offsets[i] = *end;
+      *end += g->size ? g->size : 1;
    }
    uint64_t table = CUVK_ALIGN_UP(size, 16u);
    size = table + n * sizeof(uint64_t);
@@ -72,12 +77,24 @@ module_globals(struct cuvk_module *mod, const char *entry)
    res = cuMemAlloc_v2(&mod->globals, size);
    if (res != CUDA_SUCCESS)
       goto out;
-   for (size_t i = 0; i < n; i++)
-      mod->global_ptrs[i] = mod->globals + offsets[i];
+   if (managed_size) {
+      res = cuMemAllocManaged(&mod->managed, managed_size, CU_MEM_ATTACH_GLOBAL);
+      if (res != CUDA_SUCCESS)
+         goto out;
+      /* The heap reuses freed blocks: cleared, so that variables
+       * without an initialiser start at zero, as in CUDA. */
+      memset((void *)(uintptr_t)mod->managed, 0, managed_size);
+   }
    for (size_t i = 0; i < n; i++) {
       const struct cuvk_cc_global *g = cuvk_cc_module_global(mod->cc, i);
+      mod->global_ptrs[i] = (g->is_managed ? mod->managed : mod->globals) + offsets[i];
+   }
+   for (size_t i = 0; i < n; i++) {
+      const struct cuvk_cc_global *g = cuvk_cc_module_global(mod->cc, i);
+      /* A managed variable's bytes are host memory: written in place. */
+      uint8_t *dst = g->is_managed ? (uint8_t *)(uintptr_t)mod->global_ptrs[i] : host + offsets[i];
       if (g->init)
-         memcpy(host + offsets[i], g->init, g->size);
+         memcpy(dst, g->init, g->size);
       for (size_t r = 0; r < g->reloc_count; r++) {
          const struct cuvk_cc_reloc *rl = &g->relocs[r];
          uint64_t value = rl->var < n ? mod->global_ptrs[rl->var] + rl->addend : 0;
@@ -86,7 +103,7 @@ module_globals(struct cuvk_module *mod, const char *entry)
                              g->name);
             goto out;
          }
-         memcpy(host + offsets[i] + rl->offset, &value, rl->size); /* little-endian, as PTX's targets */
+         memcpy(dst + rl->offset, &value, rl->size); /* little-endian, as PTX's targets */
       }
       memcpy(host + table + i * sizeof(uint64_t), &mod->global_ptrs[i], sizeof(uint64_t));
    }
@@ -140,6 +157,8 @@ module_handle_free(struct cuvk_object *obj)
     * wait below. */
    if (mod->globals)
       cuMemFree_v2(mod->globals);
+   if (mod->managed)
+      cuMemFree_v2(mod->managed);
    pthread_mutex_lock(&ctx->lock);
    cuvk_list_del(&mod->link);
    mod->release.fn = module_release_now;
@@ -199,6 +218,8 @@ cuvk_module_load_in(struct cuvk_context *ctx, const void *image, size_t size, co
 fail:
    if (mod->globals)
       cuMemFree_v2(mod->globals);
+   if (mod->managed)
+      cuMemFree_v2(mod->managed);
    module_free(mod);
    free(ptx);
    return res;

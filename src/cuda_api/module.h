@@ -46,6 +46,7 @@ struct cuvk_module {
    pthread_mutex_t lock;            /* cc and functions */
    struct cuvk_cc_module *cc;
    CUdeviceptr globals;             /* the variables, then the table; 0: none */
+   CUdeviceptr managed;             /* the __managed__ variables; 0: none */
    VkDeviceAddress table_address;   /* device address of the table */
    CUdeviceptr *global_ptrs;        /* each variable's CUdeviceptr */
    size_t global_count;
@@ -68,6 +69,7 @@ struct cuvk_kernel_pipeline {
    uint32_t block[3];
    uint32_t dynamic_shared;
    bool tex_memory;              /* CUVK_KERNEL_SPEC_TEX_MEMORY */
+   bool tex_scale;               /* CUVK_KERNEL_SPEC_TEX_SCALE */
    bool tex_convert;             /* CUVK_KERNEL_SPEC_TEX_CONVERT */
    VkPipeline pipeline;
 };

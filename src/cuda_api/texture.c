@@ -83,6 +83,16 @@ handle_flags(const struct cuvk_tex_table *t, uint32_t slot)
           (r->flags & CUVK_KERNEL_TEX_TEXEL_SAMPLER ? CUVK_KERNEL_HANDLE_TEXEL_SAMPLER : 0);
 }
 
+/* Whether kernels scale a texture's float texel coordinates: an image
+ * whose sampler takes neither them nor normalised ones as they are
+ * (CUVK_KERNEL_SPEC_TEX_SCALE). */
+static bool
+record_scaled(const struct cuvk_tex_table *t, const struct cuvk_kernel_tex_record *r)
+{
+   return !t->surfaces && r->kind == CUVK_KERNEL_RES_IMAGE &&
+          !(r->flags & (CUVK_KERNEL_TEX_NORMALIZED | CUVK_KERNEL_TEX_TEXEL_SAMPLER));
+}
+
 static uint64_t
 handle_make(const struct cuvk_tex_table *t, uint32_t slot)
 {
@@ -675,6 +685,7 @@ object_create(bool surface, unsigned long long *handle, const CUDA_RESOURCE_DESC
       slot->binding = s.binding;
       t->records[i] = s.record;
       t->memory_objects += !surface && s.record.kind != CUVK_KERNEL_RES_IMAGE;
+      t->scaled_objects += record_scaled(t, &s.record);
       t->convert_objects += !surface && (s.record.flags & CUVK_KERNEL_TEX_CONVERT);
       t->version++;
       *handle = handle_make(t, i);
@@ -741,6 +752,7 @@ object_destroy(bool surface, uint64_t handle, const char *entry)
       slot->sampler = VK_NULL_HANDLE;
       slot->binding = UINT32_MAX;
       t->memory_objects -= !surface && t->records[i].kind != CUVK_KERNEL_RES_IMAGE;
+      t->scaled_objects -= record_scaled(t, &t->records[i]);
       t->convert_objects -= !surface && (t->records[i].flags & CUVK_KERNEL_TEX_CONVERT);
       memset(&t->records[i], 0, sizeof(t->records[i]));
       t->version++;
@@ -1026,6 +1038,13 @@ cuvk_texture_memory_live(const struct cuvk_context *ctx)
 {
    const struct cuvk_tex_tables *tt = __atomic_load_n(&ctx->textures, __ATOMIC_ACQUIRE);
    return tt && tt->tex.memory_objects;
+}
+
+bool
+cuvk_texture_scaling_live(const struct cuvk_context *ctx)
+{
+   const struct cuvk_tex_tables *tt = __atomic_load_n(&ctx->textures, __ATOMIC_ACQUIRE);
+   return tt && tt->tex.scaled_objects;
 }
 
 bool

@@ -62,6 +62,10 @@ struct cuvk_tex_table {
     * kernels are specialised without the code that reads them
     * (CUVK_KERNEL_SPEC_TEX_MEMORY). */
    uint32_t memory_objects;
+   /* Live textures over images whose float texel coordinates kernels
+    * scale (CUVK_KERNEL_SPEC_TEX_SCALE): while there are none, kernels
+    * are specialised without the size query. */
+   uint32_t scaled_objects;
    /* Live textures that convert what they sample (the view is of an
     * imported image's own format; CUVK_KERNEL_SPEC_TEX_CONVERT). */
    uint32_t convert_objects;
@@ -91,6 +95,9 @@ void cuvk_texture_target(const VkPhysicalDeviceLimits *limits, uint32_t *tex_slo
  * memory (the value of CUVK_KERNEL_SPEC_TEX_MEMORY).  Lock held. */
 bool cuvk_texture_memory_live(const struct cuvk_context *ctx);
 
+/* Whether kernels launched now may meet textures whose texel coordinates
+ * they scale (the value of CUVK_KERNEL_SPEC_TEX_SCALE).  Lock held. */
+bool cuvk_texture_scaling_live(const struct cuvk_context *ctx);
 /* Whether kernels launched now may meet textures that convert what they
  * sample (the value of CUVK_KERNEL_SPEC_TEX_CONVERT).  Lock held. */
 bool cuvk_texture_convert_live(const struct cuvk_context *ctx);

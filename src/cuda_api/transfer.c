@@ -695,7 +695,7 @@ copy_resolve(const struct cuvk_copy *copy, uint64_t ptr, uint64_t want, enum cuv
 {
    *found = cuvk_mem_resolve_run(ptr, want, span);
    if (*found) {
-      if (side == CUVK_SIDE_HOST && span->kind != CUVK_MEM_HOST && span->kind != CUVK_MEM_REGISTERED)
+      if (side == CUVK_SIDE_HOST && !cuvk_mem_kind_is_host(span->kind))
          return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: %s 0x%llx is device memory, not a host pointer",
                            copy->entry, which, (unsigned long long)ptr);
       return CUDA_SUCCESS;
@@ -804,7 +804,7 @@ import_copy(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct c
 static bool
 span_is_host(const struct cuvk_mem_span *span)
 {
-   return span->kind == CUVK_MEM_HOST || span->kind == CUVK_MEM_REGISTERED;
+   return cuvk_mem_kind_is_host(span->kind);
 }
 
 /* A copy the transfer lanes take: host memory on one side at least, and
@@ -817,9 +817,9 @@ static bool
 copy_takes_transfer_lane(struct cuvk_context *ctx, const struct cuvk_mem_span *ds,
                          const struct cuvk_mem_span *ss)
 {
-   return cuvk_submit_has_transfer_lanes(ctx) && (ds->kind == CUVK_MEM_HOST || ss->kind == CUVK_MEM_HOST) &&
-          (ds->kind == CUVK_MEM_HOST || ds->kind == CUVK_MEM_DEVICE) &&
-          (ss->kind == CUVK_MEM_HOST || ss->kind == CUVK_MEM_DEVICE);
+   bool dh = cuvk_mem_kind_in_host_heap(ds->kind), sh = cuvk_mem_kind_in_host_heap(ss->kind);
+   return cuvk_submit_has_transfer_lanes(ctx) && (dh || sh) && (dh || ds->kind == CUVK_MEM_DEVICE) &&
+          (sh || ss->kind == CUVK_MEM_DEVICE);
 }
 
 static CUresult

@@ -45,6 +45,70 @@ cudaMalloc(void **devPtr, size_t size)
    return cudaSuccess;
 }
 
+/* Unlike cudaMalloc, a size of 0 is an error here, as CUDA documents. */
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
+{
+   CUdeviceptr dptr;
+   cudaError_t err = cuvk_rt_context();
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   if (!devPtr)
+      return cuvk_rt_return(cuvk_rt_error(cudaErrorInvalidValue, "cudaMallocManaged: devPtr is NULL"));
+   /* cudaMemAttach* are the driver's CU_MEM_ATTACH_* bits. */
+   CUresult res = cuMemAllocManaged(&dptr, size, flags);
+   if (res != CUDA_SUCCESS)
+      return cuvk_rt_return_cu(res);
+   *devPtr = (void *)(uintptr_t)dptr;
+   return cudaSuccess;
+}
+
+/* struct cudaMemLocation and its types, cudaMemoryAdvise and
+ * cudaMemRangeAttribute have the driver's layout and values. */
+static CUmemLocation
+rt_location(struct cudaMemLocation location)
+{
+   CUmemLocation loc = {.type = (CUmemLocationType)location.type, .id = location.id};
+   return loc;
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location, unsigned int flags,
+                     cudaStream_t stream)
+{
+   cudaError_t err = cuvk_rt_context();
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   return cuvk_rt_return_cu(cuMemPrefetchAsync_v2(rt_dptr(devPtr), count, rt_location(location), flags, stream));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count, struct cudaMemLocation location, unsigned int flags,
+                          cudaStream_t stream)
+{
+   return cudaMemPrefetchAsync(devPtr, count, location, flags, stream ? stream : cudaStreamPerThread);
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice, struct cudaMemLocation location)
+{
+   cudaError_t err = cuvk_rt_context();
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   return cuvk_rt_return_cu(cuMemAdvise_v2(rt_dptr(devPtr), count, (CUmem_advise)advice, rt_location(location)));
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaMemRangeGetAttribute(void *data, size_t dataSize, enum cudaMemRangeAttribute attribute, const void *devPtr,
+                         size_t count)
+{
+   cudaError_t err = cuvk_rt_context();
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   return cuvk_rt_return_cu(cuMemRangeGetAttribute(data, dataSize, (CUmem_range_attribute)attribute,
+                                                   rt_dptr(devPtr), count));
+}
+
 CUVK_EXPORT cudaError_t CUDARTAPI
 cudaFree(void *devPtr)
 {
@@ -418,7 +482,10 @@ cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *p
 
    attributes->device = span.ctx->dev->ordinal;
    attributes->devicePointer = (void *)ptr;
-   if (span.kind == CUVK_MEM_HOST || span.kind == CUVK_MEM_REGISTERED) {
+   if (span.kind == CUVK_MEM_MANAGED) {
+      attributes->type = cudaMemoryTypeManaged;
+      attributes->hostPointer = (void *)ptr;
+   } else if (cuvk_mem_kind_is_host(span.kind)) {
       /* Pinned memory is its own device address under unified addressing. */
       attributes->type = cudaMemoryTypeHost;
       attributes->hostPointer = (void *)ptr;

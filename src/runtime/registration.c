@@ -297,12 +297,11 @@ __cudaRegisterVar(void **fatCubinHandle, char *hostVar, char *deviceAddress, con
    rt_register_var(fatCubinHandle, hostVar, deviceName, size, constant, false, "__cudaRegisterVar");
 }
 
-/* Managed memory needs the device and host to share pages, which cuvk
- * does not offer (cudaDevAttrManagedMemory is 0).  The variable's host
- * pointer gets zeroed host memory of its size, so host code that touches
- * it does not crash; the fatbin's module refuses to load
- * (cudaErrorNotSupported, logged), so every kernel launch and symbol
- * call of that translation unit fails cleanly. */
+/* A __managed__ variable: nvcc turns the host's view of it into a
+ * pointer (hostVarPtrAddress), which host code reads only after
+ * __cudaInitModule.  The module loader places the variable in managed
+ * memory; when the fatbin's module loads, the pointer is aimed at it
+ * (rt_managed_bind), so host code and kernels share its bytes. */
 CUVK_EXPORT void CUDARTAPI __cudaRegisterManagedVar(void **fatCubinHandle,
                                                     void **hostVarPtrAddress,
                                                     char *deviceAddress,
@@ -313,13 +312,10 @@ __cudaRegisterManagedVar(void **fatCubinHandle, void **hostVarPtrAddress, char *
                          const char *deviceName, int ext, size_t size, int constant, int global)
 {
    (void)deviceAddress, (void)ext, (void)global;
-   cuvk_logw("__cudaRegisterManagedVar(%s): __managed__ variables are not supported by cuvk; this "
-             "translation unit's kernels will fail to launch with cudaErrorNotSupported",
-             deviceName ? deviceName : "(null)");
-   if (hostVarPtrAddress && !*hostVarPtrAddress)
-      /* Left for the program's lifetime: host code may read it as late
-       * as its static destructors. */
-      *hostVarPtrAddress = calloc(1, size ? size : 1);
+   if (!hostVarPtrAddress) {
+      cuvk_loge("__cudaRegisterManagedVar(%s): no host pointer", deviceName ? deviceName : "(null)");
+      return;
+   }
    rt_register_var(fatCubinHandle, hostVarPtrAddress, deviceName, size, constant, true,
                    "__cudaRegisterManagedVar");
 }
@@ -331,16 +327,6 @@ CUVK_EXPORT void CUDARTAPI
 __cudaRegisterHostVar(void)
 {
    cuvk_logw("__cudaRegisterHostVar: not supported by cuvk");
-}
-
-/* Called the first time host code touches a __managed__ variable, to set
- * up its host pointer; __cudaRegisterManagedVar did that already, so the
- * answer is "initialised" and the generated code stops asking. */
-CUVK_EXPORT char CUDARTAPI __cudaInitModule(void **fatCubinHandle);
-CUVK_EXPORT char CUDARTAPI
-__cudaInitModule(void **fatCubinHandle)
-{
-   return rt_fatbin_from_handle(fatCubinHandle, "__cudaInitModule") ? 1 : 0;
 }
 
 /* ---- Lookups and lazy loading ------------------------------------------ */
@@ -387,6 +373,34 @@ cuvk_rt_var_find(const void *symbol, const char *entry, struct cuvk_rt_var **out
    return cudaSuccess;
 }
 
+/* Aims the host pointers of fb's __managed__ variables at their memory
+ * in mod.  A pointer already at a live managed allocation (the module of
+ * another context) is left alone: the host sees one copy of each
+ * variable, that of the first context to load it, as CUDA's single
+ * managed copy would be.  A pointer whose context is gone (after
+ * cudaDeviceReset) moves to the new one. */
+static void
+rt_managed_bind(struct cuvk_rt_fatbin *fb, CUmodule mod, const char *entry)
+{
+   cuvk_list_for_each_entry(struct cuvk_rt_var, v, &fb->vars, link) {
+      if (!v->managed)
+         continue;
+      void **host = (void **)v->host;
+      unsigned int is_managed = 0;
+      if (*host && cuPointerGetAttribute(&is_managed, CU_POINTER_ATTRIBUTE_IS_MANAGED,
+                                         (CUdeviceptr)(uintptr_t)*host) == CUDA_SUCCESS && is_managed)
+         continue;
+      CUdeviceptr dptr = 0;
+      size_t size = 0;
+      CUresult res = cuModuleGetGlobal_v2(&dptr, &size, mod, v->name);
+      if (res != CUDA_SUCCESS) {
+         cuvk_loge("%s: the module has no __managed__ variable %s", entry, v->name);
+         continue;
+      }
+      *host = (void *)(uintptr_t)dptr;
+   }
+}
+
 /* fb's module in the calling thread's current context, loaded now if
  * this is the first use there. */
 static cudaError_t
@@ -413,10 +427,6 @@ rt_fatbin_loaded(struct cuvk_rt_fatbin *fb, const char *entry, struct rt_loaded 
          return cudaSuccess;
       }
    }
-   if (fb->has_managed)
-      return cuvk_rt_error(cudaErrorNotSupported, "%s: the kernel's translation unit has __managed__ "
-                           "variables, which cuvk does not support", entry);
-
    pthread_mutex_lock(&fb->load_lock);
    struct rt_loaded *l;
    for (l = fb->loaded; l; l = l->next) {
@@ -444,6 +454,8 @@ rt_fatbin_loaded(struct cuvk_rt_fatbin *fb, const char *entry, struct rt_loaded 
    }
    l->ctx_id = id;
    l->kernel_count = kernels;
+   if (fb->has_managed)
+      rt_managed_bind(fb, l->mod, entry);
    l->next = fb->loaded;
    __atomic_store_n(&fb->loaded, l, __ATOMIC_RELEASE);
    cuvk_logd("%s: fatbinary %p loaded in context %llu", entry, fb->wrapper, id);
@@ -452,6 +464,35 @@ out:
    if (l)
       *out = l;
    return err;
+}
+
+/* Called the first time host code touches one of the translation
+ * unit's __managed__ variables (nvcc's __nv_init_managed_rt), and once
+ * only: the answer is kept.  Loads the fatbin's module in the current
+ * context, which aims the variables' host pointers at their managed
+ * memory.  Where that fails (logged) the pointers get zeroed host memory,
+ * so host code that touches them does not crash; kernels of the unit
+ * fail to launch with the load's error. */
+CUVK_EXPORT char CUDARTAPI __cudaInitModule(void **fatCubinHandle);
+CUVK_EXPORT char CUDARTAPI
+__cudaInitModule(void **fatCubinHandle)
+{
+   struct cuvk_rt_fatbin *fb = rt_fatbin_from_handle(fatCubinHandle, "__cudaInitModule");
+   struct rt_loaded *l;
+   if (!fb)
+      return 0;
+   if (!fb->has_managed || rt_fatbin_loaded(fb, "__cudaInitModule", &l) == cudaSuccess)
+      return 1;
+   pthread_mutex_lock(&fb->load_lock);
+   cuvk_list_for_each_entry(struct cuvk_rt_var, v, &fb->vars, link) {
+      void **host = (void **)v->host;
+      if (v->managed && !*host)
+         /* Left for the program's lifetime: host code may read it as
+          * late as its static destructors. */
+         *host = calloc(1, v->size ? v->size : 1);
+   }
+   pthread_mutex_unlock(&fb->load_lock);
+   return 1;
 }
 
 cudaError_t

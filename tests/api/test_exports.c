@@ -392,7 +392,7 @@ exports_unsupported_sample(void)
    /* One of each area, the names loaders insist on among them. */
    static const char *const names[] = {
       "cuLibraryGetManaged", "cuLaunchCooperativeKernel", "cuTexRefCreate",
-      "cuGraphCreate", "cuMemAllocManaged", "cuIpcGetMemHandle", "cuGLGetDevices_v2",
+      "cuGraphCreate", "cuMemDiscardBatchAsync", "cuIpcGetMemHandle", "cuGLGetDevices_v2",
       "cuGraphicsGLRegisterImage", "cuStreamBeginCapture_v2_ptsz", "cuProfilerStart",
       "cuGetExportTable",
    };

@@ -1010,6 +1010,165 @@ memory_alloc_bulk(void)
    free(got);
 }
 
+/* cuMemAllocManaged: the host reads and writes the memory at the pointer,
+ * copies and fills reach it at the same address, and the host sees their
+ * results once the context is synchronised. */
+static void
+memory_managed_alloc(void)
+{
+   const unsigned flags[] = { CU_MEM_ATTACH_GLOBAL, CU_MEM_ATTACH_HOST };
+   int managed = -1, concurrent = -1, pageable = -1;
+
+   API_CHECK_CU(cuDeviceGetAttribute(&managed, CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY, api_dev));
+   API_CHECK_CU(cuDeviceGetAttribute(&concurrent, CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS, api_dev));
+   API_CHECK_CU(cuDeviceGetAttribute(&pageable, CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS, api_dev));
+   API_CHECK_MSG(managed == 1 && concurrent == 0 && pageable == 0,
+                 "managed %d, concurrent managed access %d, pageable access %d", managed, concurrent, pageable);
+
+   for (size_t f = 0; f < API_ARRAY_SIZE(flags); f++) {
+      const size_t size = 3 * API_MIB + 5;
+      CUdeviceptr m = 0, d = 0, base = 0;
+      size_t range = 0;
+      uint8_t *in = api_xmalloc(size), *out = api_xmalloc(size);
+
+      API_REQUIRE_CU(cuMemAllocManaged(&m, size, flags[f]));
+      API_REQUIRE_CU(cuMemAlloc(&d, size));
+      uint8_t *host = (uint8_t *)(uintptr_t)m;
+      api_fill_random(in, size, 7 + f);
+      memcpy(host, in, size);
+
+      /* The device reads the host's writes... */
+      API_CHECK_CU(cuMemcpyDtoD(d, m, size));
+      API_CHECK_DEVICE(d, in, size, "device copy of managed memory");
+      /* ...and the host reads the device's. */
+      API_CHECK_CU(cuMemsetD8(m + 100, 0xab, 1000));
+      API_CHECK_CU(cuMemsetD32Async(m + 4096, 0x01020304u, 16, NULL));
+      API_CHECK_CU(cuCtxSynchronize());
+      memset(in + 100, 0xab, 1000);
+      for (int k = 0; k < 16; k++)
+         memcpy(in + 4096 + 4 * k, &(uint32_t){ 0x01020304u }, 4);
+      API_CHECK_BYTES(host, in, size, "managed memory after fills");
+      API_CHECK_CU(cuMemcpyDtoH(out, m, size));
+      API_CHECK_BYTES(out, in, size, "managed memory through cuMemcpyDtoH");
+      API_CHECK_CU(cuMemcpyHtoD(m + 7, "managed", 8));
+      API_CHECK(memcmp(host + 7, "managed", 8) == 0);
+
+      API_CHECK_CU(cuMemGetAddressRange(&base, &range, m + size - 1));
+      API_CHECK_MSG(base == m && range == size, "range 0x%llx+%zu", (unsigned long long)base, range);
+
+      int is_managed = -1, mapped = -1;
+      unsigned type = 0;
+      void *hp = NULL;
+      CUdeviceptr dp = 0;
+      API_CHECK_CU(cuPointerGetAttribute(&is_managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, m + 5));
+      API_CHECK_CU(cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, m));
+      API_CHECK_CU(cuPointerGetAttribute(&hp, CU_POINTER_ATTRIBUTE_HOST_POINTER, m));
+      API_CHECK_CU(cuPointerGetAttribute(&dp, CU_POINTER_ATTRIBUTE_DEVICE_POINTER, m));
+      API_CHECK_CU(cuPointerGetAttribute(&mapped, CU_POINTER_ATTRIBUTE_MAPPED, m));
+      API_CHECK_MSG(is_managed == 1 && type == CU_MEMORYTYPE_DEVICE && hp == host && dp == m && mapped == 1,
+                    "managed %d, type %u, host %p, device 0x%llx", is_managed, type, hp,
+                    (unsigned long long)dp);
+      API_CHECK_CU(cuPointerGetAttribute(&is_managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, d));
+      API_CHECK(is_managed == 0);
+
+      API_CHECK_CU(cuMemFree(d));
+      API_CHECK_CU(cuMemFree(m));
+      free(in);
+      free(out);
+   }
+}
+
+/* Prefetch and advice are hints: they succeed on managed ranges with
+ * valid arguments, on any stream, and change nothing. */
+static void
+memory_managed_hints(void)
+{
+   const size_t size = 64 * API_KIB;
+   CUdeviceptr m = 0;
+   CUstream s = NULL;
+   CUmemLocation dev = { CU_MEM_LOCATION_TYPE_DEVICE, (int)api_dev };
+   CUmemLocation host = { CU_MEM_LOCATION_TYPE_HOST, 0 };
+
+   API_REQUIRE_CU(cuMemAllocManaged(&m, size, CU_MEM_ATTACH_GLOBAL));
+   API_REQUIRE_CU(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+   memset((void *)(uintptr_t)m, 0x5a, size);
+
+   API_CHECK_CU(cuMemPrefetchAsync(m, size, dev, 0, s));
+   API_CHECK_CU(cuMemPrefetchAsync(m + 4096, 100, host, 0, NULL));
+   API_CHECK_CU(cuMemPrefetchAsync(m, size, dev, 0, CU_STREAM_PER_THREAD));
+   API_CHECK_CU(cuMemAdvise(m, size, CU_MEM_ADVISE_SET_READ_MOSTLY, dev));
+   API_CHECK_CU(cuMemAdvise(m, size, CU_MEM_ADVISE_SET_PREFERRED_LOCATION, dev));
+   API_CHECK_CU(cuMemAdvise(m, size, CU_MEM_ADVISE_SET_ACCESSED_BY, host));
+   API_CHECK_CU(cuMemAdvise(m, size, CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION, dev));
+   API_CHECK_CU(cuStreamSynchronize(s));
+
+   int v = -1, by[3] = { 0, 0, 0 };
+   API_CHECK_CU(cuMemRangeGetAttribute(&v, 4, CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, m, size));
+   API_CHECK(v == 0);
+   API_CHECK_CU(cuMemRangeGetAttribute(&v, 4, CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION, m, size));
+   API_CHECK(v == CU_DEVICE_INVALID);
+   API_CHECK_CU(cuMemRangeGetAttribute(by, sizeof(by), CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY, m, size));
+   API_CHECK(by[0] == CU_DEVICE_INVALID && by[2] == CU_DEVICE_INVALID);
+
+   uint8_t *want = api_xmalloc(size);
+   memset(want, 0x5a, size);
+   API_CHECK_DEVICE(m, want, size, "managed memory after hints");
+   free(want);
+
+   API_CHECK_CU(cuStreamDestroy(s));
+   API_CHECK_CU(cuMemFree(m));
+}
+
+static void
+errors_managed(void)
+{
+   CUdeviceptr m = 0, d = 0, out = 0x1234;
+   void *p = NULL;
+   CUmemLocation dev = { CU_MEM_LOCATION_TYPE_DEVICE, (int)api_dev };
+   CUmemLocation nodev = { CU_MEM_LOCATION_TYPE_DEVICE, 1000 };
+   CUmemLocation bad = { (CUmemLocationType)77, 0 };
+
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemAllocManaged(&out, 0, CU_MEM_ATTACH_GLOBAL));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemAllocManaged(NULL, 16, CU_MEM_ATTACH_GLOBAL));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemAllocManaged(&out, 16, 0));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemAllocManaged(&out, 16, CU_MEM_ATTACH_SINGLE));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemAllocManaged(&out, 16, CU_MEM_ATTACH_GLOBAL | CU_MEM_ATTACH_HOST));
+   API_CHECK(out == 0x1234);
+
+   API_REQUIRE_CU(cuMemAllocManaged(&m, 4096, CU_MEM_ATTACH_GLOBAL));
+   API_REQUIRE_CU(cuMemAlloc(&d, 4096));
+   API_REQUIRE_CU(cuMemAllocHost(&p, 4096));
+
+   /* Hints only for managed ranges inside their allocation. */
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemPrefetchAsync(d, 4096, dev, 0, NULL));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemPrefetchAsync((CUdeviceptr)(uintptr_t)p, 4096, dev, 0, NULL));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemPrefetchAsync(m, 4097, dev, 0, NULL));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemPrefetchAsync(m, 0, dev, 0, NULL));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemPrefetchAsync(m, 4096, dev, 1, NULL));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemPrefetchAsync(m, 4096, bad, 0, NULL));
+   API_CHECK_RES(CUDA_ERROR_INVALID_DEVICE, cuMemPrefetchAsync(m, 4096, nodev, 0, NULL));
+   API_CHECK_RES(CUDA_ERROR_INVALID_HANDLE, cuMemPrefetchAsync(m, 4096, dev, 0, (CUstream)(uintptr_t)0x40));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemAdvise(d, 4096, CU_MEM_ADVISE_SET_READ_MOSTLY, dev));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemAdvise(m, 4096, (CUmem_advise)0, dev));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemAdvise(m, 4096, (CUmem_advise)7, dev));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemAdvise(m, 4096, CU_MEM_ADVISE_SET_PREFERRED_LOCATION, bad));
+   API_CHECK_RES(CUDA_ERROR_INVALID_DEVICE, cuMemAdvise(m, 4096, CU_MEM_ADVISE_SET_ACCESSED_BY, nodev));
+   int v;
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemRangeGetAttribute(&v, 4, CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, d, 4));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemRangeGetAttribute(&v, 8, CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, m, 4));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemRangeGetAttribute(NULL, 4, CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, m, 4));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemRangeGetAttribute(&v, 4, (CUmem_range_attribute)99, m, 4));
+
+   /* Managed memory goes back through cuMemFree only, from its start. */
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemFreeHost((void *)(uintptr_t)m));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemFree(m + 16));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemFree((CUdeviceptr)(uintptr_t)p));
+   API_CHECK_CU(cuMemFree(m));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuMemFree(m));
+   API_CHECK_CU(cuMemFree(d));
+   API_CHECK_CU(cuMemFreeHost(p));
+}
+
 static const struct api_case cases[] = {
    API_CASE("api.memory.alloc.sizes", memory_alloc_sizes),
    API_CASE("api.memory.alloc.disjoint", memory_alloc_disjoint),
@@ -1032,6 +1191,9 @@ static const struct api_case cases[] = {
    API_CASE("api.errors.alloc_null_output", errors_alloc_null_output),
    API_CASE("api.errors.alloc_too_large", errors_alloc_too_large),
    API_CASE("api.errors.free_interior", errors_free_interior),
+   API_CASE("api.memory.managed.alloc", memory_managed_alloc),
+   API_CASE("api.memory.managed.hints", memory_managed_hints),
+   API_CASE("api.errors.managed", errors_managed),
    API_CASE("api.errors.free_twice", errors_free_twice),
    API_CASE("api.errors.free_wrong_kind", errors_free_wrong_kind),
    API_CASE("api.errors.host_pointer_queries", errors_host_pointer_queries),

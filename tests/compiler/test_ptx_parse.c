@@ -77,11 +77,15 @@ test_module_vars(void)
       ".extern .shared .align 16 .b8 scratch[];\n"
       ".visible .global .align 8 .u64 table[2][2] = {{tab, generic(tab)}, {tab+8, 0}};\n"
       ".global .f32 one = 0f3F800000;\n"
-      ".global .v4 .u32 quad;\n");
+      ".global .v4 .u32 quad;\n"
+      ".visible .global .attribute(.managed) .align 4 .u32 shared_count = 5;\n");
    if (!m)
       return;
-   UNIT_CHECK(m->var_count == 6);
-   if (m->var_count == 6) {
+   UNIT_CHECK(m->var_count == 7);
+   if (m->var_count == 7) {
+      const struct ptx_decl *mv = &m->vars[6];
+      UNIT_CHECK(mv->managed && mv->align == 4 && mv->init_count == 1 && mv->init[0].value == 5);
+      UNIT_CHECK(!m->vars[0].managed);
       const struct ptx_decl *w = &m->vars[0], *s = &m->vars[1], *x = &m->vars[2];
       const struct ptx_decl *t = &m->vars[3], *o = &m->vars[4], *q = &m->vars[5];
       UNIT_CHECK(strcmp(w->name, "weights") == 0 && w->space == PTX_SPACE_GLOBAL);
@@ -287,6 +291,10 @@ test_errors(void)
    parse_fails(HEADER ".entry k() { $L1: .callprototype (.param .b32 _) _ (); }\n",
                CUVK_CC_UNSUPPORTED, 4, 19, "indirect calls");
    parse_fails(HEADER ".global .texref t;\n", CUVK_CC_UNSUPPORTED, 4, 9, ".texref");
+   parse_fails(HEADER ".const .attribute(.managed) .b32 x;\n", CUVK_CC_INVALID, 4, 8,
+               "applies to .global variables only");
+   parse_fails(HEADER ".global .attribute(.unified(1, 2)) .b32 x;\n", CUVK_CC_UNSUPPORTED, 4, 20,
+               ".unified");
 }
 
 int

@@ -254,24 +254,35 @@ indexing_of(const uint32_t *words, size_t count)
  * (the broadcast of the handle's two halves) or indexes non-uniformly
  * (the index, the pointer and the loaded descriptor decorated, and the
  * sampled image's image for its size query), never both, and the module
- * passes spirv-val either way.
+ * passes spirv-val either way.  A handle that is a kernel parameter
+ * (uniform, ir_uniform.c) needs neither: plain indexing in every form.
  */
 static void
-forms(bool tex_nonuniform, bool surf_nonuniform)
+forms(bool tex_nonuniform, bool surf_nonuniform, bool uniform)
 {
-   static const char text[] =
+   /* The handle from memory (it may differ between threads), or the
+    * parameter itself. */
+   static const char from_memory[] =
+      HEADER ".visible .entry k(.param .u64 h)\n{\n\t.reg .b64 %rd<4>;\n\t.reg .f32 %f<12>;\n"
+             "\t.reg .b32 %r<12>;\n\tld.param.u64 %rd2, [h];\n\tld.global.u64 %rd1, [%rd2];\n"
+             "\ttex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];\n"
+             "\tsuld.b.2d.b32.trap {%r1}, [%rd1, {%r2, %r3}];\n"
+             "\tsust.b.2d.b32.trap [%rd1, {%r2, %r3}], {%r1};\n"
+             "\tret;\n}\n";
+   static const char param[] =
       HEADER ".visible .entry k(.param .u64 h)\n{\n\t.reg .b64 %rd<4>;\n\t.reg .f32 %f<12>;\n"
              "\t.reg .b32 %r<12>;\n\tld.param.u64 %rd1, [h];\n"
              "\ttex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];\n"
              "\tsuld.b.2d.b32.trap {%r1}, [%rd1, {%r2, %r3}];\n"
              "\tsust.b.2d.b32.trap [%rd1, {%r2, %r3}], {%r1};\n"
              "\tret;\n}\n";
+   const char *text = uniform ? param : from_memory;
    struct cuvk_cc_target t = lavapipe;
    t.tex_nonuniform = tex_nonuniform;
    t.surf_nonuniform = surf_nonuniform;
-   char where[64];
-   snprintf(where, sizeof(where), "forms (tex %s, surf %s)", tex_nonuniform ? "non-uniform" : "loop",
-            surf_nonuniform ? "non-uniform" : "loop");
+   char where[80];
+   snprintf(where, sizeof(where), "forms (tex %s, surf %s, %s handle)", tex_nonuniform ? "non-uniform" : "loop",
+            surf_nonuniform ? "non-uniform" : "loop", uniform ? "uniform" : "loaded");
    struct cuvk_cc_module *m;
    struct cuvk_cc_error err;
    if (!cuvk_cc_module_create(text, strlen(text), &m, &err)) {
@@ -292,22 +303,22 @@ forms(bool tex_nonuniform, bool surf_nonuniform)
     * conversion path calls (float and uint views: what fits lavapipe's
     * stage next to the float binding). */
    unsigned samples = 3;
-   unsigned loops = (tex_nonuniform ? 0 : samples) + (surf_nonuniform ? 0 : 2);
-   unsigned decorated = (tex_nonuniform ? 4 * samples : 0) + (surf_nonuniform ? 2 * 3 : 0);
+   unsigned loops = uniform ? 0 : (tex_nonuniform ? 0 : samples) + (surf_nonuniform ? 0 : 2);
+   unsigned decorated = uniform ? 0 : (tex_nonuniform ? 4 * samples : 0) + (surf_nonuniform ? 2 * 3 : 0);
    printf("%s: %u loops, %u broadcasts, %u NonUniform\n", where, r.loops, r.broadcasts, r.nonuniform);
    /* Each uniform-index loop broadcasts the handle's two halves; the
     * module's other loops (the page table's range search, for the
     * linear-memory path) are the same in every form. */
-   static int other_loops = -1;
+   static int other_loops[2] = {-1, -1};
    UNIT_CHECK(r.broadcasts == 2 * loops);
    UNIT_CHECK(r.loops >= loops);
-   if (other_loops < 0)
-      other_loops = (int)(r.loops - loops);
-   UNIT_CHECK(r.loops - loops == (unsigned)other_loops);
+   if (other_loops[uniform] < 0)
+      other_loops[uniform] = (int)(r.loops - loops);
+   UNIT_CHECK(r.loops - loops == (unsigned)other_loops[uniform]);
    UNIT_CHECK(r.nonuniform == decorated);
-   UNIT_CHECK(r.cap_nonuniform == (tex_nonuniform || surf_nonuniform));
-   UNIT_CHECK(r.cap_sampled == tex_nonuniform);
-   UNIT_CHECK(r.cap_storage == surf_nonuniform);
+   UNIT_CHECK(r.cap_nonuniform == (!uniform && (tex_nonuniform || surf_nonuniform)));
+   UNIT_CHECK(r.cap_sampled == (!uniform && tex_nonuniform));
+   UNIT_CHECK(r.cap_storage == (!uniform && surf_nonuniform));
    free(k.words);
    cuvk_cc_module_destroy(m);
 }
@@ -328,10 +339,12 @@ main(int argc, char **argv)
    nvidia.tex_slots = nvidia.surf_slots = 4096;
    nvidia.max_sampled_descriptors = nvidia.max_storage_descriptors = 1048576;
    refusals();
-   forms(false, false);
-   forms(true, true);
-   forms(true, false);
-   forms(false, true);
+   for (int uniform = 0; uniform < 2; uniform++) {
+      forms(false, false, uniform);
+      forms(true, true, uniform);
+      forms(true, false, uniform);
+      forms(false, true, uniform);
+   }
    if (argc > 2) {
       kernels(argv[2], &lavapipe);
       kernels(argv[2], &nvidia);

@@ -442,6 +442,62 @@ case_globals(void)
    drv_test_teardown();
 }
 
+/* __managed__ variables (.attribute(.managed)): managed memory, which the
+ * host reads and writes in place at the address cuModuleGetGlobal gives,
+ * initialised, zeroed where not, and reachable from kernels (through a
+ * relocation too). */
+static const char managed_ptx[] =
+   ".version 8.0\n.target sm_75\n.address_size 64\n"
+   ".visible .global .attribute(.managed) .align 4 .u32 hits = 7;\n"
+   ".visible .global .attribute(.managed) .align 8 .b8 blank[24];\n"
+   ".visible .global .align 8 .u64 hits_at = hits;\n"
+   ".visible .entry bump()\n"
+   "{\n"
+   "   .reg .b32 %r<2>;\n"
+   "   .reg .b64 %rd<3>;\n"
+   "   ld.global.u64 %rd1, [hits_at];\n"
+   "   atom.global.add.u32 %r1, [%rd1], 2;\n"
+   "   st.global.u32 [blank+20], %r1;\n"
+   "   ret;\n"
+   "}\n";
+
+static void
+case_managed_globals(void)
+{
+   drv_test_setup(NULL);
+   CUmodule mod;
+   CUfunction f;
+   OK(cuModuleLoadData(&mod, managed_ptx));
+   CUdeviceptr hits = 0, blank = 0;
+   size_t size = 0;
+   OK(cuModuleGetGlobal(&hits, &size, mod, "hits"));
+   CHECK(size == 4);
+   OK(cuModuleGetGlobal(&blank, &size, mod, "blank"));
+   CHECK(size == 24);
+   unsigned is_managed = 0;
+   OK(cuPointerGetAttribute(&is_managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, hits));
+   CHECK(is_managed == 1);
+   volatile unsigned *h = (volatile unsigned *)(uintptr_t)hits;
+   const unsigned char *b = (const unsigned char *)(uintptr_t)blank;
+   CHECK(*h == 7);
+   for (int i = 0; i < 24; i++)
+      CHECK(b[i] == 0);
+   *h = 40;
+   OK(cuModuleGetFunction(&f, mod, "bump"));
+   OK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL));
+   OK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL));
+   OK(cuCtxSynchronize());
+   CHECK(*h == 44);
+   unsigned last = 0;
+   memcpy(&last, b + 20, 4);
+   CHECK(last == 42);
+   OK(cuModuleUnload(mod));
+   /* Unloading frees the variables with the module. */
+   CHECK_CU(cuPointerGetAttribute(&is_managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, hits),
+            CUDA_ERROR_INVALID_VALUE);
+   drv_test_teardown();
+}
+
 /* Each thread writes its global x, y, z at its linear index, from
  * %ctaid, %ntid, %tid and %nctaid in all three dimensions. */
 static const char grid_ptx[] =
@@ -1045,6 +1101,7 @@ static const struct {
    {"kernel.grids", case_grids},
    {"kernel.vmm_seam", case_vmm_seam},
    {"module.globals", case_globals},
+   {"module.managed_globals", case_managed_globals},
    {"module.load.ptx", case_ptx},
    {"module.load.fatbin", case_fatbin},
    {"module.errors", case_errors},

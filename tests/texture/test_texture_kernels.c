@@ -720,6 +720,69 @@ case_specialised(void)
    OK(cuMemFree(p));
 }
 
+/* One kernel sampling with float texel coordinates, first textures whose
+ * samplers take them as they are (single-level arrays), then one whose
+ * coordinates the kernel scales (a mipmapped array without normalised
+ * coordinates): the pipeline made while no such texture was alive leaves
+ * the scaling out (CUVK_KERNEL_SPEC_TEX_SCALE), and must be made again. */
+static void
+case_specialised_scale(void)
+{
+   point_modes(false);
+   fill_src();
+   CUDA_ARRAY3D_DESCRIPTOR d = {W, H, 0, CU_AD_FORMAT_FLOAT, 4, 0};
+   CUmipmappedArray m;
+   OK(cuMipmappedArrayCreate(&m, &d, 2));
+   CUarray level;
+   OK(cuMipmappedArrayGetLevel(&level, m, 0));
+   CUDA_MEMCPY2D c = {0};
+   c.srcMemoryType = CU_MEMORYTYPE_HOST;
+   c.srcHost = src4;
+   c.srcPitch = sizeof(src4[0]);
+   c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+   c.dstArray = level;
+   c.WidthInBytes = sizeof(src4[0]);
+   c.Height = H;
+   OK(cuMemcpy2D(&c));
+   CUDA_RESOURCE_DESC rd = {0};
+   rd.resType = CU_RESOURCE_TYPE_MIPMAPPED_ARRAY;
+   rd.res.mipmap.hMipmappedArray = m;
+   CUDA_TEXTURE_DESC td = {0};
+   td.addressMode[0] = td.addressMode[1] = CU_TR_ADDRESS_MODE_CLAMP;
+   td.filterMode = CU_TR_FILTER_MODE_POINT;
+   td.mipmapFilterMode = CU_TR_FILTER_MODE_POINT;
+   td.maxMipmapLevelClamp = 1;
+   CUtexObject t;
+   OK(cuTexObjectCreate(&t, &rd, &td, NULL));
+
+   const int OW = 3 * W, OH = 3 * H;
+   float *got = malloc(sizeof(float) * 4 * OW * OH);
+   CUdeviceptr out;
+   OK(cuMemAlloc(&out, sizeof(float) * 4 * OW * OH));
+   int w = OW, h = OH;
+   float scale = 1.0f, shift = -W + 0.5f;
+   void *args[] = {&t, &out, &w, &h, &scale, &shift};
+   launch(kernel("tex2d_float4"), OW, OH, 1, args);
+   OK(cuMemcpyDtoH(got, out, sizeof(float) * 4 * OW * OH));
+   unsigned bad = 0;
+   for (int y = 0; y < OH; y++) {
+      for (int x = 0; x < OW; x++) {
+         int tx = address(x - W, W, CU_TR_ADDRESS_MODE_CLAMP), ty = address(y - W, H, CU_TR_ADDRESS_MODE_CLAMP);
+         for (int k = 0; k < 4; k++) {
+            float want = src4[ty][tx][k];
+            if (got[(y * OW + x) * 4 + k] != want && bad++ < 5)
+               fprintf(stderr, "scaled texel coordinates: (%d, %d).%d = %g, expected %g\n", x, y, k,
+                       got[(y * OW + x) * 4 + k], want);
+         }
+      }
+   }
+   CHECK(bad == 0);
+   free(got);
+   OK(cuMemFree(out));
+   OK(cuTexObjectDestroy(t));
+   OK(cuMipmappedArrayDestroy(m));
+}
+
 /* What CUDA takes though its documentation forbids it (measured on an
  * H100, tests/texture/codes_cuda_h100.txt), sampled as cuvk defines:
  * linear filtering of integers read as integers samples the nearest
@@ -2098,6 +2161,7 @@ static const struct {
    {"texture.kernel.fetch_linear", case_fetch_linear},
    {"texture.kernel.pitch2d_point_modes", case_pitch2d_point_modes},
    {"texture.kernel.specialised", case_specialised},
+   {"texture.kernel.specialised_scale", case_specialised_scale},
    {"texture.kernel.cuda_takes", case_cuda_takes},
    {"texture.kernel.pitch2d_linear", case_pitch2d_linear},
    {"texture.kernel.pitch2d_read_modes", case_pitch2d_read_modes},
