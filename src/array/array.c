@@ -266,6 +266,21 @@ texture_view_extras(const struct cuvk_device *dev, VkFormat format, VkImageType 
       *flags = f;
 }
 
+bool
+cuvk_array_image_viewable(const struct cuvk_array_image *img, VkFormat format)
+{
+   if (format == img->vk_format)
+      return true;
+   if (!(img->create_flags & VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT))
+      return false;
+   if (!img->view_format_count)
+      return true;
+   for (uint32_t i = 0; i < img->view_format_count; i++)
+      if (img->view_formats[i] == format)
+         return true;
+   return false;
+}
+
 /* Creates the VkImage and its own memory for a new (not imported) array. */
 CUresult
 cuvk_array_image_create(struct cuvk_context *ctx, const struct cuvk_format *format,
@@ -311,12 +326,23 @@ cuvk_array_image_create(struct cuvk_context *ctx, const struct cuvk_format *form
    img->create_flags = create_flags;
    img->usage = usage;
    img->storage_format = cuvk_array_storage_format(dev, format->vk, create_flags, usage);
+   /* A mutable image names exactly the formats cuvk may view it as, so
+    * that a driver may keep compressing it where those formats allow
+    * (NVIDIA may not compress a mutable image without a list). */
+   if (create_flags & VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT)
+      img->view_format_count = cuvk_vk_format_view_list(format->vk, img->view_formats, CUVK_ARRAY_MAX_VIEW_FORMATS);
    img->extent = geo->extent;
    img->layers = geo->layers;
    img->levels = levels;
 
+   VkImageFormatListCreateInfo list = {
+      .sType = VK_STRUCTURE_TYPE_IMAGE_FORMAT_LIST_CREATE_INFO,
+      .viewFormatCount = img->view_format_count,
+      .pViewFormats = img->view_formats,
+   };
    VkImageCreateInfo info = {
       .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+      .pNext = img->view_format_count ? &list : NULL,
       .flags = create_flags,
       .imageType = geo->type,
       .format = format->vk,

@@ -38,6 +38,10 @@ struct cuvk_external_memory;
 struct cuvk_array;
 struct cuvk_mipmapped_array;
 
+/* Formats of one image's view list at most: every family format of a
+ * 4-byte texel (cuvk_vk_format_view_list) and the image's own. */
+#define CUVK_ARRAY_MAX_VIEW_FORMATS 16u
+
 struct cuvk_array_image {
    struct cuvk_list link;            /* in ctx->arrays */
    struct cuvk_context *ctx;
@@ -60,6 +64,12 @@ struct cuvk_array_image {
    unsigned block;                   /* texels per block side */
    VkImageType type;
    VkImageCreateFlags create_flags;
+   /* The VkImageFormatListCreateInfo the image was made with (cuvk's own
+    * list, or the exporter's as the layer recorded it; 0: none, so with
+    * MUTABLE_FORMAT any compatible format).  cuvk_array_image_viewable
+    * reads it. */
+   uint32_t view_format_count;
+   VkFormat view_formats[CUVK_ARRAY_MAX_VIEW_FORMATS];
    VkImageUsageFlags usage;
    VkExtent3D extent;                /* of level 0, in texels */
    uint32_t layers;
@@ -152,6 +162,11 @@ void cuvk_array_image_release_locked(struct cuvk_array_image *img);
 void cuvk_array_init_level(struct cuvk_array *array, struct cuvk_array_image *img,
                            const struct cuvk_format *format, const CUDA_ARRAY3D_DESCRIPTOR *desc,
                            uint32_t level);
+
+/* Whether Vulkan lets img be viewed as format: its own format always;
+ * another only on a MUTABLE_FORMAT image, and only one its format list
+ * names where it was made with one. */
+bool cuvk_array_image_viewable(const struct cuvk_array_image *img, VkFormat format);
 
 /* The aspect copies of img name, and the one its barriers name. */
 static inline VkImageAspectFlags

@@ -351,6 +351,10 @@ map_mipmapped_array(struct cuvk_external_memory *ext, const CUDA_EXTERNAL_MEMORY
       img->vk_format = info->format;
       img->type = info->image_type;
       img->create_flags = info->flags;
+      /* A truncated record names fewer formats than the image allows:
+       * views of those it names are still valid. */
+      img->view_format_count = CUVK_MIN(info->view_format_count, CUVK_ARRAY_MAX_VIEW_FORMATS);
+      memcpy(img->view_formats, info->view_formats, img->view_format_count * sizeof(VkFormat));
       img->usage = info->usage;
       img->extent = info->extent;
       img->layers = info->array_layers;
@@ -366,6 +370,9 @@ map_mipmapped_array(struct cuvk_external_memory *ext, const CUDA_EXTERNAL_MEMORY
    }
    cuvk_vk_format_size(img->vk_format, &img->elem_size, &img->block);
    img->storage_format = cuvk_array_storage_format(ctx->dev, img->vk_format, img->create_flags, img->usage);
+   /* The exporter's format list may leave the raw unsigned view out. */
+   if (!cuvk_array_image_viewable(img, img->storage_format))
+      img->storage_format = VK_FORMAT_UNDEFINED;
 
    return publish(ext, img, format, desc, out);
 }

@@ -188,6 +188,99 @@ cuvk_vk_format_size(VkFormat format, unsigned *elem_size, unsigned *block)
    }
 }
 
+/* Channel families: one row a channel layout, one column a kind
+ * (enum cuvk_channel_kind). */
+#define FAM(p, srgb, sfloat)                                                                              \
+   { VK_FORMAT_##p##_UINT, VK_FORMAT_##p##_SINT, VK_FORMAT_##p##_UNORM, VK_FORMAT_##p##_SNORM, srgb, sfloat }
+#define NONE VK_FORMAT_UNDEFINED
+#define FAM32(p) { VK_FORMAT_##p##_UINT, VK_FORMAT_##p##_SINT, NONE, NONE, NONE, VK_FORMAT_##p##_SFLOAT }
+static const struct {
+   uint8_t channels, bits;
+   VkFormat kinds[CUVK_CHANNEL_KIND_COUNT];
+} channel_families[] = {
+   { 1, 8, FAM(R8, VK_FORMAT_R8_SRGB, NONE) },
+   { 2, 8, FAM(R8G8, VK_FORMAT_R8G8_SRGB, NONE) },
+   { 4, 8, FAM(R8G8B8A8, VK_FORMAT_R8G8B8A8_SRGB, NONE) },
+   { 1, 16, FAM(R16, NONE, VK_FORMAT_R16_SFLOAT) },
+   { 2, 16, FAM(R16G16, NONE, VK_FORMAT_R16G16_SFLOAT) },
+   { 4, 16, FAM(R16G16B16A16, NONE, VK_FORMAT_R16G16B16A16_SFLOAT) },
+   { 1, 32, FAM32(R32) },
+   { 2, 32, FAM32(R32G32) },
+   { 4, 32, FAM32(R32G32B32A32) },
+};
+#undef FAM
+#undef FAM32
+#undef NONE
+
+static int
+channel_family(VkFormat format, enum cuvk_channel_kind *kind)
+{
+   for (unsigned i = 0; i < CUVK_ARRAY_SIZE(channel_families); i++)
+      for (unsigned k = 0; k < CUVK_CHANNEL_KIND_COUNT; k++)
+         if (format != VK_FORMAT_UNDEFINED && channel_families[i].kinds[k] == format) {
+            *kind = (enum cuvk_channel_kind)k;
+            return (int)i;
+         }
+   return -1;
+}
+
+bool
+cuvk_vk_format_channels(VkFormat format, enum cuvk_channel_kind *kind, unsigned *channels, unsigned *bits)
+{
+   int f = channel_family(format, kind);
+   if (f < 0)
+      return false;
+   *channels = channel_families[f].channels;
+   *bits = channel_families[f].bits;
+   return true;
+}
+
+VkFormat
+cuvk_vk_format_with_kind(VkFormat format, enum cuvk_channel_kind kind)
+{
+   enum cuvk_channel_kind own;
+   int f = channel_family(format, &own);
+   return f < 0 || kind >= CUVK_CHANNEL_KIND_COUNT ? VK_FORMAT_UNDEFINED : channel_families[f].kinds[kind];
+}
+
+/* The pairs of block-compressed formats Vulkan lets view each other
+ * (one compatibility class): what a BC resource view of a BC array is. */
+static const VkFormat bc_twins[][2] = {
+   { VK_FORMAT_BC1_RGBA_UNORM_BLOCK, VK_FORMAT_BC1_RGBA_SRGB_BLOCK },
+   { VK_FORMAT_BC2_UNORM_BLOCK, VK_FORMAT_BC2_SRGB_BLOCK },
+   { VK_FORMAT_BC3_UNORM_BLOCK, VK_FORMAT_BC3_SRGB_BLOCK },
+   { VK_FORMAT_BC4_UNORM_BLOCK, VK_FORMAT_BC4_SNORM_BLOCK },
+   { VK_FORMAT_BC5_UNORM_BLOCK, VK_FORMAT_BC5_SNORM_BLOCK },
+   { VK_FORMAT_BC6H_UFLOAT_BLOCK, VK_FORMAT_BC6H_SFLOAT_BLOCK },
+   { VK_FORMAT_BC7_UNORM_BLOCK, VK_FORMAT_BC7_SRGB_BLOCK },
+};
+
+unsigned
+cuvk_vk_format_view_list(VkFormat format, VkFormat *out, unsigned max)
+{
+   unsigned n = 0, elem, block;
+   if (max)
+      out[n++] = format;
+   cuvk_vk_format_size(format, &elem, &block);
+   if (block > 1) {
+      for (unsigned i = 0; i < CUVK_ARRAY_SIZE(bc_twins); i++)
+         for (unsigned j = 0; j < 2; j++)
+            if (bc_twins[i][j] == format && n < max)
+               out[n++] = bc_twins[i][!j];
+      return n;
+   }
+   for (unsigned i = 0; i < CUVK_ARRAY_SIZE(channel_families); i++) {
+      if (channel_families[i].channels * channel_families[i].bits / 8u != elem)
+         continue;
+      for (unsigned k = 0; k < CUVK_CHANNEL_KIND_COUNT; k++) {
+         VkFormat f = channel_families[i].kinds[k];
+         if (f != VK_FORMAT_UNDEFINED && f != format && n < max)
+            out[n++] = f;
+      }
+   }
+   return n;
+}
+
 /* The Vulkan spec's "Plane Format Compatibility" table: for each
  * multi-planar YCbCr format, the single-plane format each plane is
  * compatible with and how much smaller than the image each plane is.

@@ -44,6 +44,38 @@ CUresult cuvk_format_check_device(const struct cuvk_device *dev, const struct cu
  * multi-planar, or unknown). */
 void cuvk_vk_format_size(VkFormat format, unsigned *elem_size, unsigned *block);
 
+/* How a channel's bits read in a VkFormat of one of the channel families
+ * below (formats that differ only in that: R8G8B8A8_UINT, _SINT, _UNORM,
+ * _SNORM and _SRGB, say). */
+enum cuvk_channel_kind {
+   CUVK_CHANNEL_UINT,
+   CUVK_CHANNEL_SINT,
+   CUVK_CHANNEL_UNORM,
+   CUVK_CHANNEL_SNORM,
+   CUVK_CHANNEL_SRGB,
+   CUVK_CHANNEL_SFLOAT,
+   CUVK_CHANNEL_KIND_COUNT,
+};
+
+/* The family of format: how its channels read, how many there are and
+ * their bits (8, 16 or 32).  False for a format in no family (packed,
+ * three-channel, block-compressed, BGRA, ...). */
+bool cuvk_vk_format_channels(VkFormat format, enum cuvk_channel_kind *kind, unsigned *channels,
+                             unsigned *bits);
+
+/* The format of format's family whose channels read as kind;
+ * VK_FORMAT_UNDEFINED where the family has none (no 16-bit sRGB, no
+ * 8-bit floats, no 32-bit normalised formats) or format is in none. */
+VkFormat cuvk_vk_format_with_kind(VkFormat format, enum cuvk_channel_kind kind);
+
+/* Every format an image of format may be viewed as by cuvk: format
+ * itself, every family format of the same bytes per texel (texture read
+ * modes, resource views, the raw unsigned storage view of copies and
+ * surfaces), and for block-compressed formats the other one of their
+ * Vulkan compatibility class (sRGB, signed).  Writes at most max,
+ * returns the count. */
+unsigned cuvk_vk_format_view_list(VkFormat format, VkFormat *out, unsigned max);
+
 /* The planes of a multi-planar (YCbCr) VkFormat, from the Vulkan spec's
  * "Plane Format Compatibility" table: the single-plane format each plane
  * is compatible with (what copies of that plane use) and the divisors of

@@ -95,6 +95,10 @@ enum cuvk_kernel_fault {
  * a texture-unit instruction, nine of them a thread in the vulkanImageCUDA
  * box filter, and selecting past it at run time does not remove it. */
 #define CUVK_KERNEL_SPEC_TEX_SCALE 5
+/* 6 (a bool, true unless given): whether the context may hold textures
+ * whose view is not of the format they read (CUVK_KERNEL_HANDLE_CONVERT
+ * below); false drops the conversion path from every sample. */
+#define CUVK_KERNEL_SPEC_TEX_CONVERT 6
 
 /* Push constants, std430 layout, in this order (Offset decorations in the
  * module equal offsetof here).  Vulkan guarantees 128 bytes. */
@@ -173,7 +177,10 @@ struct cuvk_kernel_span {
  * spaces):
  *
  *   bits  0..15  slot + 1
- *   bits 16..44  the slot's generation when the object was made
+ *   bits 16..43  the slot's generation when the object was made
+ *   bit  44      CUVK_KERNEL_HANDLE_CONVERT: the texture's view is of the
+ *                image's own format, not of the one it reads; the
+ *                kernel converts each sample (the record's flags say how)
  *   bit  45      CUVK_KERNEL_HANDLE_TEXEL_SAMPLER: the texture's sampler
  *                takes texel coordinates (unnormalizedCoordinates)
  *   bit  46      CUVK_KERNEL_HANDLE_MEMORY: a texture over linear or
@@ -233,7 +240,8 @@ struct cuvk_kernel_span {
 #define CUVK_KERNEL_HANDLE_SURF UINT64_C(0x5e70)
 #define CUVK_KERNEL_HANDLE_TAG_SHIFT 48
 #define CUVK_KERNEL_HANDLE_GEN_SHIFT 16
-#define CUVK_KERNEL_HANDLE_GEN_MASK UINT64_C(0x1fffffff)
+#define CUVK_KERNEL_HANDLE_GEN_MASK UINT64_C(0xfffffff)
+#define CUVK_KERNEL_HANDLE_CONVERT (UINT64_C(1) << 44)
 #define CUVK_KERNEL_HANDLE_TEXEL_SAMPLER (UINT64_C(1) << 45)
 #define CUVK_KERNEL_HANDLE_MEMORY (UINT64_C(1) << 46)
 #define CUVK_KERNEL_HANDLE_NORMALIZED (UINT64_C(1) << 47)
@@ -289,11 +297,33 @@ enum cuvk_kernel_tex_kind {
  *                    reads of 8-bit unsigned formats (UNSIGNED_INT8,
  *                    UNORM_INT8X*: red, green and blue, not alpha) and,
  *                    over arrays, BC1/2/3/7 (the view converts those);
- *   TEXEL_SAMPLER    cuvk's: the sampler takes texel coordinates. */
+ *   TEXEL_SAMPLER    cuvk's: the sampler takes texel coordinates;
+ *   CONVERT          cuvk's: the view is of the image's own format (an
+ *                    imported image that cannot be viewed as the format
+ *                    the texture reads), of the same channels and bits:
+ *                    the kernel samples the binding of the view's type,
+ *                    takes each channel's bits back from the sampled
+ *                    value as the view's kind reads them (CONVERT_FROM),
+ *                    and reads those bits as the texture's kind
+ *                    (CONVERT_TO), channels CONVERT_BITS wide
+ *                    (8 << the field).  Kinds are
+ *                    enum cuvk_kernel_channel_kind. */
 #define CUVK_KERNEL_TEX_READ_AS_INTEGER 0x01u
 #define CUVK_KERNEL_TEX_NORMALIZED 0x02u
 #define CUVK_KERNEL_TEX_SRGB 0x10u
 #define CUVK_KERNEL_TEX_TEXEL_SAMPLER 0x100u
+#define CUVK_KERNEL_TEX_CONVERT 0x200u
+#define CUVK_KERNEL_TEX_CONVERT_FROM_SHIFT 12u
+#define CUVK_KERNEL_TEX_CONVERT_TO_SHIFT 16u
+#define CUVK_KERNEL_TEX_CONVERT_BITS_SHIFT 20u
+enum cuvk_kernel_channel_kind {
+   CUVK_KERNEL_CHANNEL_UINT,
+   CUVK_KERNEL_CHANNEL_SINT,
+   CUVK_KERNEL_CHANNEL_UNORM,
+   CUVK_KERNEL_CHANNEL_SNORM,
+   CUVK_KERNEL_CHANNEL_SRGB,
+   CUVK_KERNEL_CHANNEL_SFLOAT,
+};
 
 struct cuvk_kernel_tex_record {
    uint32_t kind;             /* enum cuvk_kernel_tex_kind */

@@ -889,6 +889,8 @@ cuvk_spirv_emit_kernel(struct cuvk_ir_module *module, const char *kernel,
    for (size_t i = 0; i < e->pending_count; i++)
       if (!emit_function(e, e->pending[i]))
          goto out;
+   if (!cuvk_spirv_texture_finish(e))
+      goto out;
    frame_end(e);
    if (e->failed || cuvk_cc_failed(err))
       goto out;

@@ -42,6 +42,9 @@ struct cuvk_spirv_cache {
    size_t cap, count;
 };
 
+/* Distinct sample forms of one kernel with a conversion path, at most. */
+#define CUVK_SPIRV_MAX_TEX_CONVERTS 64u
+
 struct cuvk_spirv_emitter {
    struct cuvk_arena arena;
    struct cuvk_spirv_builder b;
@@ -99,6 +102,18 @@ struct cuvk_spirv_emitter {
    /* Bindings of set CUVK_KERNEL_TEX_SET declared (spirv_texture.c). */
    uint64_t tex_bindings;
    bool uses_textures;
+   /* Sample helpers' conversion paths (CUVK_KERNEL_HANDLE_CONVERT),
+    * called by id and emitted once the kernel's own bindings are all
+    * declared (cuvk_spirv_texture_finish), so the bindings they add
+    * never take the room of one an instruction needs. */
+   struct cuvk_spirv_tex_convert {
+      uint32_t id;
+      const struct cuvk_ir_instr *in;
+      uint8_t dim, ncoords, type;
+      bool int_coords, grad, uniform;
+      int8_t gather;
+   } tex_converts[CUVK_SPIRV_MAX_TEX_CONVERTS];
+   unsigned tex_convert_count;
 
    /* Functions called from the kernel, emitted after it. */
    const struct cuvk_ir_function **pending;
@@ -213,12 +228,18 @@ struct cuvk_spirv_helper {
 uint32_t cuvk_spirv_helper_begin(struct cuvk_spirv_emitter *e, struct cuvk_spirv_helper *h,
                                  uint32_t ret, const uint32_t *params, unsigned count,
                                  uint32_t *param_ids);
+/* The same for a function whose id was taken (and called) before. */
+void cuvk_spirv_helper_begin_id(struct cuvk_spirv_emitter *e, struct cuvk_spirv_helper *h, uint32_t id,
+                                uint32_t ret, const uint32_t *params, unsigned count, uint32_t *param_ids);
 void cuvk_spirv_helper_end(struct cuvk_spirv_emitter *e, struct cuvk_spirv_helper *h,
                            const char *name);
 
 /* tex, suld, sust, txq, suq (spirv_texture.c); same return values as
  * cuvk_spirv_lower_alu. */
 int cuvk_spirv_lower_texture(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in);
+/* Emits what the texture lowering left for the end of the kernel (the
+ * conversion paths); false when compilation failed. */
+bool cuvk_spirv_texture_finish(struct cuvk_spirv_emitter *e);
 
 /* A call of vprintf (spirv_printf.c): 1 lowered, -1 failed. */
 int cuvk_spirv_lower_printf(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in);

@@ -518,19 +518,26 @@ cuvk_spirv_device_store(struct cuvk_spirv_emitter *e, uint32_t addr, uint32_t ty
 
 
 static uint32_t
-helper_begin_control(struct cuvk_spirv_emitter *e, struct cuvk_spirv_helper *h, uint32_t ret,
-                     const uint32_t *params, unsigned count, uint32_t *param_ids,
-                     uint32_t control)
+helper_begin_control_id(struct cuvk_spirv_emitter *e, struct cuvk_spirv_helper *h, uint32_t id, uint32_t ret,
+                        const uint32_t *params, unsigned count, uint32_t *param_ids, uint32_t control)
 {
    memset(h, 0, sizeof(*h));
    h->saved = e->cur;
    e->cur = &h->words;
-   h->id = cuvk_spirv_id(&e->b);
+   h->id = id;
    cuvk_spirv_do(e, SpvOpFunction, ret, h->id, control,
                  cuvk_spirv_type_function(e, ret, params, count));
    for (unsigned i = 0; i < count; i++)
       param_ids[i] = cuvk_spirv_val(e, SpvOpFunctionParameter, params[i]);
    return h->id;
+}
+
+static uint32_t
+helper_begin_control(struct cuvk_spirv_emitter *e, struct cuvk_spirv_helper *h, uint32_t ret,
+                     const uint32_t *params, unsigned count, uint32_t *param_ids,
+                     uint32_t control)
+{
+   return helper_begin_control_id(e, h, cuvk_spirv_id(&e->b), ret, params, count, param_ids, control);
 }
 
 static uint32_t
@@ -1693,6 +1700,13 @@ cuvk_spirv_helper_begin(struct cuvk_spirv_emitter *e, struct cuvk_spirv_helper *
                         const uint32_t *params, unsigned count, uint32_t *param_ids)
 {
    return helper_begin(e, h, ret, params, count, param_ids);
+}
+
+void
+cuvk_spirv_helper_begin_id(struct cuvk_spirv_emitter *e, struct cuvk_spirv_helper *h, uint32_t id, uint32_t ret,
+                           const uint32_t *params, unsigned count, uint32_t *param_ids)
+{
+   helper_begin_control_id(e, h, id, ret, params, count, param_ids, SpvFunctionControlMaskNone);
 }
 
 void

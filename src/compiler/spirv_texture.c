@@ -68,6 +68,11 @@ _Static_assert(offsetof(struct cuvk_kernel_tex_record, flags) == RECORD_FLAGS &&
 #define HELPER_SPEC_MEMORY 0x7e600u /* the bool of CUVK_KERNEL_SPEC_TEX_MEMORY; b = 1:
                                      * that of CUVK_KERNEL_SPEC_TEX_SCALE */
 #define HELPER_SUST_P 0x7e700u    /* + dimension; b: the out-of-range mode */
+#define HELPER_SPEC_CONVERT 0x7e800u /* the bool of CUVK_KERNEL_SPEC_TEX_CONVERT */
+#define HELPER_CONVERT 0x7e900u   /* + binding; b: the sample helper's variant */
+/* A sample helper's variant without the conversion path: the one the
+ * conversion path itself calls. */
+#define SAMPLE_NO_CONVERT 64u
 
 enum oob_mode { OOB_TRAP, OOB_CLAMP, OOB_ZERO };
 
@@ -985,6 +990,47 @@ handle_flag(struct cuvk_spirv_emitter *e, uint32_t handle, uint64_t flag)
                          cuvk_spirv_const_u64(e, 0));
 }
 
+/* SpecId CUVK_KERNEL_SPEC_TEX_CONVERT: may the context hold textures
+ * that convert what they sample (kernel_abi.h). */
+static uint32_t
+spec_tex_convert(struct cuvk_spirv_emitter *e)
+{
+   uint32_t id = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_HELPER, HELPER_SPEC_CONVERT, 0, 0);
+   if (id)
+      return id;
+   id = new_id(e);
+   cuvk_spirv_global(e, SpvOpSpecConstantTrue, cuvk_spirv_type_bool(e), id);
+   cuvk_spirv_op(&e->b, CUVK_SPIRV_ANNOTATIONS, SpvOpDecorate, id, SpvDecorationSpecId,
+                 CUVK_KERNEL_SPEC_TEX_CONVERT);
+   cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_HELPER, HELPER_SPEC_CONVERT, 0, 0, id);
+   return id;
+}
+
+/* The id of the conversion path of a sample helper (same parameters and
+ * result), emitted by cuvk_spirv_texture_finish; 0 when the kernel has
+ * too many sample forms. */
+static uint32_t
+convert_request(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t binding, unsigned variant,
+                enum cuvk_kernel_tex_dim dim, unsigned ncoords, enum cuvk_kernel_tex_type type, bool int_coords,
+                bool grad, int gather, bool uniform)
+{
+   uint32_t id = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_HELPER, HELPER_CONVERT + binding, variant, 0);
+   if (id)
+      return id;
+   if (e->tex_convert_count == CUVK_SPIRV_MAX_TEX_CONVERTS) {
+      cuvk_spirv_fail(e, CUVK_CC_UNSUPPORTED, in, "more than %u forms of texture sampling in one kernel",
+                      CUVK_SPIRV_MAX_TEX_CONVERTS);
+      return 0;
+   }
+   id = new_id(e);
+   e->tex_converts[e->tex_convert_count++] = (struct cuvk_spirv_tex_convert){
+      .id = id, .in = in, .dim = (uint8_t)dim, .ncoords = (uint8_t)ncoords, .type = (uint8_t)type,
+      .int_coords = int_coords, .grad = grad, .uniform = uniform, .gather = (int8_t)gather,
+   };
+   cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_HELPER, HELPER_CONVERT + binding, variant, 0, id);
+   return id;
+}
+
 /* Whether the handle operand holds the same handle in every thread of
  * the launch (ir_uniform.c). */
 static bool
@@ -996,15 +1042,22 @@ handle_uniform(const struct cuvk_spirv_emitter *e, const struct cuvk_ir_value *v
 static uint32_t
 sample_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t binding,
           enum cuvk_kernel_tex_dim dim, unsigned ncoords, enum cuvk_kernel_tex_type type, bool int_coords,
-          bool grad, int gather, bool uniform)
+          bool grad, int gather, bool uniform, bool no_convert)
 {
-   unsigned variant = int_coords | (grad ? 2u : 0u) | (unsigned)(gather + 1) << 2 | (uniform ? 32u : 0u);
+   unsigned variant = int_coords | (grad ? 2u : 0u) | (unsigned)(gather + 1) << 2 | (uniform ? 32u : 0u) |
+                      (no_convert ? SAMPLE_NO_CONVERT : 0u);
    uint32_t id = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_HELPER, HELPER_SAMPLE + binding, variant, 0);
    if (id)
       return id;
    struct binding b;
    if (!binding_get(e, in, binding, dim, false, type, 0, &b))
       return 0;
+   uint32_t convert_fn = 0;
+   if (!no_convert) {
+      convert_fn = convert_request(e, in, binding, variant, dim, ncoords, type, int_coords, grad, gather, uniform);
+      if (!convert_fn)
+         return 0;
+   }
    cuvk_spirv_capability(e, SpvCapabilityImageQuery);
    uint32_t u32 = cuvk_spirv_type_uint(e, 32), u64 = cuvk_spirv_type_uint(e, 64);
    uint32_t f32 = cuvk_spirv_type_float(e, 32), t_bool = cuvk_spirv_type_bool(e);
@@ -1042,6 +1095,19 @@ sample_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t
    if_begin(e, &br,
             cuvk_spirv_val(e, SpvOpLogicalOr, t_bool, cuvk_spirv_val(e, SpvOpLogicalNot, t_bool, memory), invalid),
             true);
+   /* A view of the image's own format where the texture reads another
+    * (kernel_abi.h: CUVK_KERNEL_HANDLE_CONVERT), where the context may
+    * hold such textures: the conversion path samples the binding of the
+    * view's type. */
+   struct branch conv_br;
+   if (convert_fn) {
+      uint32_t conv = cuvk_spirv_val(e, SpvOpLogicalAnd, t_bool, spec_tex_convert(e),
+                                     cuvk_spirv_val(e, SpvOpLogicalAnd, t_bool, valid,
+                                                    handle_flag(e, first, CUVK_KERNEL_HANDLE_CONVERT)));
+      if_begin(e, &conv_br, conv, true);
+      cuvk_spirv_do(e, SpvOpStore, result, cuvk_spirv_val(e, SpvOpFunctionCall, ret, convert_fn, first, p[1], p[2]));
+      if_else(e, &conv_br);
+   }
    uint32_t si = descriptor_load(e, &b, false, index, &w);
 
    /* The coordinates as a float vector of the image's dimension. */
@@ -1172,6 +1238,8 @@ sample_fn(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uint32_t
    if (sampled_vec != ret)
       v = cuvk_spirv_val(e, SpvOpBitcast, ret, v);
    cuvk_spirv_do(e, SpvOpStore, result, v);
+   if (convert_fn)
+      if_end(e, &conv_br);
    if_else(e, &br);
    /* CUDA gathers only from arrays made with CUDA_ARRAY3D_TEXTURE_GATHER. */
    if (gather >= 0)
@@ -1251,7 +1319,7 @@ lower_tex(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
                              level ? " and a level" : grad ? " and two gradients" : "") ? 1 : -1;
 
    uint32_t fn = sample_fn(e, in, CUVK_KERNEL_TEX_BINDING(dim, type), dim, ncoords, type, int_coords, grad, gather,
-                           handle_uniform(e, &in->src[0]));
+                           handle_uniform(e, &in->src[0]), false);
    if (!fn)
       return -1;
    uint32_t f32 = cuvk_spirv_type_float(e, 32), u32 = cuvk_spirv_type_uint(e, 32);
@@ -1819,4 +1887,265 @@ cuvk_spirv_lower_texture(struct cuvk_spirv_emitter *e, const struct cuvk_ir_inst
    default:
       return 0;
    }
+}
+
+/* ---- conversions: a view of the image's own format (kernel_abi.h) ---- */
+
+/* Four copies of a runtime value, as a vector of vtype. */
+static uint32_t
+splat(struct cuvk_spirv_emitter *e, uint32_t vtype, uint32_t v)
+{
+   return cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, vtype, (const uint32_t[]){v, v, v, v}, 4);
+}
+
+/* Which of the four results are red, green or blue (sRGB converts those,
+ * never alpha): the positions of a sample, or all four texels of a tld4
+ * of one of those components. */
+static uint32_t
+srgb_lanes(struct cuvk_spirv_emitter *e, int gather)
+{
+   uint32_t t = cuvk_spirv_const_bool(e, true), f = cuvk_spirv_const_bool(e, false);
+   uint32_t c[4];
+   for (unsigned i = 0; i < 4; i++)
+      c[i] = gather >= 0 ? (gather < 3 ? t : f) : (i < 3 ? t : f);
+   return cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, cuvk_spirv_type_vector(e, cuvk_spirv_type_bool(e), 4),
+                                c, 4);
+}
+
+/* The channel bits (u32 vector) behind a float sample of a view whose
+ * channels read as `from` (enum cuvk_kernel_channel_kind, u32):
+ * normalised values times the channel's maximum, rounded (sRGB ones
+ * encoded back first), halves packed, floats as their bits.  Exact: a
+ * normalised value is k / max, an sRGB one within a fraction of a step
+ * of its code.  Signed normalised reads cannot tell -128 from -127 (both
+ * read -1.0): -128 comes back as -127. */
+static uint32_t
+raw_from_float(struct cuvk_spirv_emitter *e, uint32_t f, uint32_t from, uint32_t is_single, uint32_t mask, int gather)
+{
+   uint32_t u32 = cuvk_spirv_type_uint(e, 32), f32 = cuvk_spirv_type_float(e, 32);
+   uint32_t vec4 = cuvk_spirv_type_vector(e, f32, 4), uvec4 = cuvk_spirv_type_vector(e, u32, 4);
+   uint32_t ivec4 = cuvk_spirv_type_vector(e, type_sint32(e), 4), vec2 = cuvk_spirv_type_vector(e, f32, 2);
+   uint32_t t_bool = cuvk_spirv_type_bool(e), bvec4 = cuvk_spirv_type_vector(e, t_bool, 4);
+   uint32_t maxf = splat(e, vec4, cuvk_spirv_val(e, SpvOpConvertUToF, f32, mask));
+   uint32_t smaxf = splat(e, vec4, cuvk_spirv_val(e, SpvOpConvertUToF, f32,
+                                                  cuvk_spirv_val(e, SpvOpShiftRightLogical, u32, mask,
+                                                                 cuvk_spirv_const_u32(e, 1))));
+   /* Linear to sRGB: v * 12.92 up to 0.0031308, else 1.055 v^(1/2.4) - 0.055. */
+   uint32_t low = cuvk_spirv_val(e, SpvOpFMul, vec4, f, vec4_const(e, 0x414eb852u));           /* 12.92 */
+   uint32_t high = cuvk_spirv_glsl(e, GLSLstd450Fma, vec4,
+                                   cuvk_spirv_glsl(e, GLSLstd450Pow, vec4,
+                                                   cuvk_spirv_glsl(e, GLSLstd450FMax, vec4, f, vec4_const(e, 0)),
+                                                   vec4_const(e, 0x3ed55555u)),                    /* 1 / 2.4 */
+                                   vec4_const(e, 0x3f870a3du),                                     /* 1.055 */
+                                   vec4_const(e, 0xbd6147aeu));                                    /* -0.055 */
+   uint32_t enc = cuvk_spirv_val(e, SpvOpSelect, vec4,
+                                 cuvk_spirv_val(e, SpvOpFOrdLessThanEqual, bvec4, f, vec4_const(e, 0x3b4d2e1cu)),
+                                 low, high);
+   uint32_t srgb = splat(e, bvec4, u32_eq(e, from, CUVK_KERNEL_CHANNEL_SRGB));
+   uint32_t norm = cuvk_spirv_val(e, SpvOpSelect, vec4,
+                                  cuvk_spirv_val(e, SpvOpLogicalAnd, bvec4, srgb_lanes(e, gather), srgb), enc, f);
+   uint32_t unorm = cuvk_spirv_val(e, SpvOpConvertFToU, uvec4,
+                                   cuvk_spirv_glsl(e, GLSLstd450RoundEven, vec4,
+                                                   cuvk_spirv_val(e, SpvOpFMul, vec4, norm, maxf)));
+   uint32_t snorm = cuvk_spirv_val(
+      e, SpvOpBitwiseAnd, uvec4,
+      cuvk_spirv_val(e, SpvOpBitcast, uvec4,
+                     cuvk_spirv_val(e, SpvOpConvertFToS, ivec4,
+                                    cuvk_spirv_glsl(e, GLSLstd450RoundEven, vec4,
+                                                    cuvk_spirv_val(e, SpvOpFMul, vec4, f, smaxf)))),
+      splat(e, uvec4, mask));
+   uint32_t halves[4];
+   for (unsigned i = 0; i < 4; i++) {
+      uint32_t c = cuvk_spirv_val(e, SpvOpCompositeExtract, f32, f, i);
+      uint32_t pair = cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, vec2,
+                                            (const uint32_t[]){c, cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0)},
+                                            2);
+      halves[i] = cuvk_spirv_glsl(e, GLSLstd450PackHalf2x16, u32, pair);
+   }
+   uint32_t floats = cuvk_spirv_val(e, SpvOpSelect, uvec4, splat(e, bvec4, is_single),
+                                    cuvk_spirv_val(e, SpvOpBitcast, uvec4, f),
+                                    cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, uvec4, halves, 4));
+   uint32_t v = cuvk_spirv_val(e, SpvOpSelect, uvec4, splat(e, bvec4, u32_eq(e, from, CUVK_KERNEL_CHANNEL_SNORM)),
+                               snorm, unorm);
+   return cuvk_spirv_val(e, SpvOpSelect, uvec4, splat(e, bvec4, u32_eq(e, from, CUVK_KERNEL_CHANNEL_SFLOAT)),
+                         floats, v);
+}
+
+/* What the texture reads (u32 vector of the result's bits: integers, or
+ * floats' bits) from channel bits raw, as `to` reads them: unsigned
+ * integers as they are, signed ones sign-extended from the channel's
+ * width, normalised ones over the maximum (signed: not under -1), sRGB
+ * ones decoded as Vulkan's _SRGB formats are, halves unpacked. */
+static uint32_t
+raw_to_result(struct cuvk_spirv_emitter *e, uint32_t raw, uint32_t to, uint32_t bits, uint32_t is_single,
+              uint32_t mask, int gather)
+{
+   uint32_t u32 = cuvk_spirv_type_uint(e, 32), f32 = cuvk_spirv_type_float(e, 32);
+   uint32_t vec4 = cuvk_spirv_type_vector(e, f32, 4), uvec4 = cuvk_spirv_type_vector(e, u32, 4);
+   uint32_t ivec4 = cuvk_spirv_type_vector(e, type_sint32(e), 4), vec2 = cuvk_spirv_type_vector(e, f32, 2);
+   uint32_t t_bool = cuvk_spirv_type_bool(e), bvec4 = cuvk_spirv_type_vector(e, t_bool, 4);
+   uint32_t shift = splat(e, uvec4, cuvk_spirv_val(e, SpvOpISub, u32, cuvk_spirv_const_u32(e, 32), bits));
+   uint32_t sext = cuvk_spirv_val(e, SpvOpShiftRightArithmetic, ivec4,
+                                  cuvk_spirv_val(e, SpvOpBitcast, ivec4,
+                                                 cuvk_spirv_val(e, SpvOpShiftLeftLogical, uvec4, raw, shift)),
+                                  shift);
+   uint32_t maxf = splat(e, vec4, cuvk_spirv_val(e, SpvOpConvertUToF, f32, mask));
+   uint32_t smaxf = splat(e, vec4, cuvk_spirv_val(e, SpvOpConvertUToF, f32,
+                                                  cuvk_spirv_val(e, SpvOpShiftRightLogical, u32, mask,
+                                                                 cuvk_spirv_const_u32(e, 1))));
+   uint32_t unorm = cuvk_spirv_val(e, SpvOpFDiv, vec4, cuvk_spirv_val(e, SpvOpConvertUToF, vec4, raw), maxf);
+   uint32_t snorm = cuvk_spirv_glsl(e, GLSLstd450FMax, vec4,
+                                    cuvk_spirv_val(e, SpvOpFDiv, vec4, cuvk_spirv_val(e, SpvOpConvertSToF, vec4, sext),
+                                                   smaxf),
+                                    vec4_const(e, 0xbf800000u));                                  /* -1 */
+   /* sRGB to linear, as the memory path does (sample_memory). */
+   uint32_t low = cuvk_spirv_val(e, SpvOpVectorTimesScalar, vec4, unorm,
+                                 cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0x3d9e8391u));   /* 1 / 12.92 */
+   uint32_t high = cuvk_spirv_glsl(e, GLSLstd450Pow, vec4,
+                                   cuvk_spirv_glsl(e, GLSLstd450Fma, vec4, unorm,
+                                                   vec4_const(e, 0x3f72a76eu),    /* 1 / 1.055 */
+                                                   vec4_const(e, 0x3d558919u)),   /* 0.055 / 1.055 */
+                                   vec4_const(e, 0x4019999au));                   /* 2.4 */
+   uint32_t lin = cuvk_spirv_val(e, SpvOpSelect, vec4,
+                                 cuvk_spirv_val(e, SpvOpFOrdLessThanEqual, bvec4, unorm,
+                                                vec4_const(e, 0x3d25aee6u)),   /* 0.04045 */
+                                 low, high);
+   uint32_t srgb = cuvk_spirv_val(e, SpvOpSelect, vec4, srgb_lanes(e, gather), lin, unorm);
+   uint32_t halves[4];
+   for (unsigned i = 0; i < 4; i++)
+      halves[i] = cuvk_spirv_val(e, SpvOpCompositeExtract, f32,
+                                 cuvk_spirv_glsl(e, GLSLstd450UnpackHalf2x16, vec2,
+                                                 cuvk_spirv_val(e, SpvOpCompositeExtract, u32, raw, i)),
+                                 0);
+   uint32_t floats = cuvk_spirv_val(e, SpvOpSelect, uvec4, splat(e, bvec4, is_single), raw,
+                                    cuvk_spirv_val(e, SpvOpBitcast, uvec4,
+                                                   cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, vec4, halves, 4)));
+   static const enum cuvk_kernel_channel_kind kinds[5] = {
+      CUVK_KERNEL_CHANNEL_SINT, CUVK_KERNEL_CHANNEL_UNORM, CUVK_KERNEL_CHANNEL_SNORM, CUVK_KERNEL_CHANNEL_SRGB,
+      CUVK_KERNEL_CHANNEL_SFLOAT,
+   };
+   uint32_t vals[5] = {cuvk_spirv_val(e, SpvOpBitcast, uvec4, sext), cuvk_spirv_val(e, SpvOpBitcast, uvec4, unorm),
+                       cuvk_spirv_val(e, SpvOpBitcast, uvec4, snorm), cuvk_spirv_val(e, SpvOpBitcast, uvec4, srgb),
+                       floats};
+   uint32_t v = raw;   /* CUVK_KERNEL_CHANNEL_UINT */
+   for (unsigned i = 0; i < 5; i++)
+      v = cuvk_spirv_val(e, SpvOpSelect, uvec4, splat(e, bvec4, u32_eq(e, to, kinds[i])), vals[i], v);
+   return v;
+}
+
+/* Whether binding may be declared now: it is already, or one more
+ * sampled binding fits the stage (binding_get's rule). */
+static bool
+binding_room(struct cuvk_spirv_emitter *e, uint32_t binding)
+{
+   if (e->tex_bindings >> binding & 1)
+      return true;
+   unsigned used = 0;
+   for (uint32_t b = 0; b < CUVK_KERNEL_SURF_BINDING_BASE; b++)
+      used += (unsigned)(e->tex_bindings >> b & 1);
+   return (uint64_t)(used + 1) * e->target->tex_slots <= e->target->max_sampled_descriptors;
+}
+
+/*
+ * The conversion path of one sample helper: ret f(u64 handle, vec4
+ * coords, lod or gradients), called with a valid texture handle whose
+ * CONVERT flag is set.  It reads the slot's record flags, samples the
+ * binding of the view's type (float, uint or sint) with the helper of the
+ * same form but no conversion path, takes the channel bits back and
+ * reads them as the texture reads.  A view type whose binding does not
+ * fit the stage next to the kernel's own (lavapipe's 32 samplers hold
+ * two) stores CUVK_KERNEL_FAULT_UNSUPPORTED: the launch fails rather than
+ * returning the stand-in's texels.
+ */
+static bool
+convert_fn_emit(struct cuvk_spirv_emitter *e, const struct cuvk_spirv_tex_convert *r)
+{
+   enum cuvk_kernel_tex_dim dim = (enum cuvk_kernel_tex_dim)r->dim;
+   uint32_t u32 = cuvk_spirv_type_uint(e, 32), u64 = cuvk_spirv_type_uint(e, 64);
+   uint32_t f32 = cuvk_spirv_type_float(e, 32), t_bool = cuvk_spirv_type_bool(e);
+   uint32_t vec4 = cuvk_spirv_type_vector(e, f32, 4), uvec4 = cuvk_spirv_type_vector(e, u32, 4);
+   uint32_t ret = r->type == CUVK_KERNEL_TEX_FLOAT ? vec4 : uvec4;
+   uint32_t grads_type = cuvk_spirv_type_array(e, vec4, cuvk_spirv_const_u32(e, 2));
+   uint32_t params[3] = {u64, vec4, r->grad ? grads_type : f32}, p[3];
+   struct cuvk_spirv_helper h;
+   cuvk_spirv_helper_begin_id(e, &h, r->id, ret, params, 3, p);
+   label(e, new_id(e));
+   uint32_t raw_var = new_id(e);
+   cuvk_spirv_do(e, SpvOpVariable, cuvk_spirv_type_pointer(e, SpvStorageClassFunction, uvec4), raw_var,
+                 SpvStorageClassFunction);
+
+   uint32_t index, valid;
+   /* The caller checked the handle. */
+   handle_slot(e, p[0], false, &index, &valid);
+   (void)valid;
+   uint32_t flags = record_field(e, record_address(e, false, index), RECORD_FLAGS, u32, 4);
+   uint32_t from = cuvk_spirv_val(e, SpvOpBitwiseAnd, u32,
+                                  cuvk_spirv_val(e, SpvOpShiftRightLogical, u32, flags,
+                                                 cuvk_spirv_const_u32(e, CUVK_KERNEL_TEX_CONVERT_FROM_SHIFT)),
+                                  cuvk_spirv_const_u32(e, 7));
+   uint32_t to = cuvk_spirv_val(e, SpvOpBitwiseAnd, u32,
+                                cuvk_spirv_val(e, SpvOpShiftRightLogical, u32, flags,
+                                               cuvk_spirv_const_u32(e, CUVK_KERNEL_TEX_CONVERT_TO_SHIFT)),
+                                cuvk_spirv_const_u32(e, 7));
+   uint32_t blog = cuvk_spirv_val(e, SpvOpBitwiseAnd, u32,
+                                  cuvk_spirv_val(e, SpvOpShiftRightLogical, u32, flags,
+                                                 cuvk_spirv_const_u32(e, CUVK_KERNEL_TEX_CONVERT_BITS_SHIFT)),
+                                  cuvk_spirv_const_u32(e, 3));
+   uint32_t bits = cuvk_spirv_val(e, SpvOpShiftLeftLogical, u32, cuvk_spirv_const_u32(e, 8), blog);
+   uint32_t is_single = cuvk_spirv_val(e, SpvOpIEqual, t_bool, blog, cuvk_spirv_const_u32(e, 2));
+   /* The channel's mask; a shift by 32 is undefined in SPIR-V. */
+   uint32_t mask = cuvk_spirv_val(e, SpvOpSelect, u32, is_single, cuvk_spirv_const_u32(e, UINT32_MAX),
+                                  cuvk_spirv_val(e, SpvOpISub, u32,
+                                                 cuvk_spirv_val(e, SpvOpShiftLeftLogical, u32,
+                                                                cuvk_spirv_const_u32(e, 1), bits),
+                                                 cuvk_spirv_const_u32(e, 1)));
+   uint32_t is_uint = u32_eq(e, from, CUVK_KERNEL_CHANNEL_UINT), is_sint = u32_eq(e, from, CUVK_KERNEL_CHANNEL_SINT);
+   static const enum cuvk_kernel_tex_type views[3] = {CUVK_KERNEL_TEX_FLOAT, CUVK_KERNEL_TEX_UINT,
+                                                      CUVK_KERNEL_TEX_SINT};
+   for (unsigned k = 0; k < 3; k++) {
+      enum cuvk_kernel_tex_type vt = views[k];
+      uint32_t cond = vt == CUVK_KERNEL_TEX_UINT   ? is_uint
+                      : vt == CUVK_KERNEL_TEX_SINT ? is_sint
+                                                   : cuvk_spirv_val(e, SpvOpLogicalNot, t_bool,
+                                                                    bool_or(e, is_uint, is_sint));
+      struct branch br;
+      if_begin(e, &br, cond, false);
+      uint32_t binding = CUVK_KERNEL_TEX_BINDING(dim, vt);
+      uint32_t raw;
+      if (binding_room(e, binding)) {
+         uint32_t fn = sample_fn(e, r->in, binding, dim, r->ncoords, vt, r->int_coords, r->grad, r->gather,
+                                 r->uniform, true);
+         if (!fn)
+            return false;
+         uint32_t v = cuvk_spirv_val(e, SpvOpFunctionCall, vt == CUVK_KERNEL_TEX_FLOAT ? vec4 : uvec4, fn, p[0],
+                                     p[1], p[2]);
+         if (vt == CUVK_KERNEL_TEX_FLOAT)
+            raw = raw_from_float(e, v, from, is_single, mask, r->gather);
+         else if (vt == CUVK_KERNEL_TEX_SINT)
+            raw = cuvk_spirv_val(e, SpvOpBitwiseAnd, uvec4, v, splat(e, uvec4, mask));
+         else
+            raw = v;
+      } else {
+         cuvk_spirv_store_fault(e, CUVK_KERNEL_FAULT_UNSUPPORTED);
+         raw = splat(e, uvec4, cuvk_spirv_const_u32(e, 0));
+      }
+      cuvk_spirv_do(e, SpvOpStore, raw_var, raw);
+      if_end(e, &br);
+   }
+   uint32_t v = raw_to_result(e, cuvk_spirv_val(e, SpvOpLoad, uvec4, raw_var), to, bits, is_single, mask,
+                              r->gather);
+   if (ret != uvec4)
+      v = cuvk_spirv_val(e, SpvOpBitcast, ret, v);
+   cuvk_spirv_do(e, SpvOpReturnValue, v);
+   cuvk_spirv_helper_end(e, &h, "cuvk_tex_convert");
+   return !e->failed;
+}
+
+bool
+cuvk_spirv_texture_finish(struct cuvk_spirv_emitter *e)
+{
+   for (unsigned i = 0; i < e->tex_convert_count; i++)
+      if (!convert_fn_emit(e, &e->tex_converts[i]))
+         return false;
+   return !e->failed;
 }

@@ -325,7 +325,7 @@ cuvk_launch_fault(struct cuvk_context *ctx)
                 : word == CUVK_KERNEL_FAULT_UNSUPPORTED
                    ? "sampled a texture in a way cuvk does not serve (docs/textures.md: tex1D on linear "
                      "memory, tld4 on memory, a geometry other than the resource's, a format kernels cannot "
-                     "read from memory)"
+                     "read from memory, a conversion whose binding did not fit the kernel's stage)"
                    : "accessed memory outside every allocation");
    return CUDA_ERROR_ILLEGAL_ADDRESS;
 }
@@ -404,19 +404,20 @@ cuvk_launch_cache_checkpoint(struct cuvk_context *ctx)
 
 static CUresult
 pipeline_make(struct cuvk_context *ctx, const struct cuvk_function *f, const uint32_t block[3],
-              uint32_t dynamic_shared, bool tex_memory, bool tex_scale, VkPipeline *out)
+              uint32_t dynamic_shared, bool tex_memory, bool tex_scale, bool tex_convert, VkPipeline *out)
 {
-   /* A kernel without textures has no constants 4 and 5: Vulkan ignores
+   /* A kernel without textures has no constants 4 to 6: Vulkan ignores
     * the entries. */
-   uint32_t spec[6] = {block[0], block[1], block[2], dynamic_shared, tex_memory ? VK_TRUE : VK_FALSE,
-                       tex_scale ? VK_TRUE : VK_FALSE};
-   VkSpecializationMapEntry entries[6];
-   for (uint32_t i = 0; i < 6; i++)
+   uint32_t spec[7] = {block[0], block[1], block[2], dynamic_shared, tex_memory ? VK_TRUE : VK_FALSE,
+                       tex_scale ? VK_TRUE : VK_FALSE, tex_convert ? VK_TRUE : VK_FALSE};
+   VkSpecializationMapEntry entries[7];
+   for (uint32_t i = 0; i < 7; i++)
       entries[i] = (VkSpecializationMapEntry){.constantID = i, .offset = i * 4, .size = 4};
    _Static_assert(CUVK_KERNEL_SPEC_BLOCK_X == 0 && CUVK_KERNEL_SPEC_DYNAMIC_SHARED == 3 &&
-                     CUVK_KERNEL_SPEC_TEX_MEMORY == 4 && CUVK_KERNEL_SPEC_TEX_SCALE == 5, "spec ids");
+                     CUVK_KERNEL_SPEC_TEX_MEMORY == 4 && CUVK_KERNEL_SPEC_TEX_SCALE == 5 &&
+                     CUVK_KERNEL_SPEC_TEX_CONVERT == 6, "spec ids");
    VkSpecializationInfo spec_info = {
-      .mapEntryCount = 6,
+      .mapEntryCount = 7,
       .pMapEntries = entries,
       .dataSize = sizeof(spec),
       .pData = spec,
@@ -451,7 +452,7 @@ cuvk_launch_pipeline_create(struct cuvk_context *ctx, const struct cuvk_function
 {
    if (f->k.tex_bindings)
       return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "a kernel's pipeline with textures is made at its launch");
-   return pipeline_make(ctx, f, block, dynamic_shared, false, false, out);
+   return pipeline_make(ctx, f, block, dynamic_shared, false, false, false, out);
 }
 
 /* f's pipeline for this shape, made at first use.  Context lock held. */
@@ -463,10 +464,12 @@ launch_pipeline(struct cuvk_context *ctx, struct cuvk_function *f, const uint32_
     * texture over memory made later gets a pipeline of its own. */
    bool tex_memory = f->k.uses_textures && cuvk_texture_memory_live(ctx);
    bool tex_scale = f->k.uses_textures && cuvk_texture_scaling_live(ctx);
+   bool tex_convert = f->k.uses_textures && cuvk_texture_convert_live(ctx);
    for (uint32_t i = 0; i < f->pipeline_count; i++) {
       const struct cuvk_kernel_pipeline *p = &f->pipelines[i];
       if (p->block[0] == block[0] && p->block[1] == block[1] && p->block[2] == block[2] &&
-          p->dynamic_shared == dynamic_shared && p->tex_memory == tex_memory && p->tex_scale == tex_scale) {
+          p->dynamic_shared == dynamic_shared && p->tex_memory == tex_memory && p->tex_scale == tex_scale &&
+          p->tex_convert == tex_convert) {
          *out = p->pipeline;
          return CUDA_SUCCESS;
       }
@@ -480,7 +483,7 @@ launch_pipeline(struct cuvk_context *ctx, struct cuvk_function *f, const uint32_
       f->pipeline_capacity = cap;
    }
    VkPipeline pipeline;
-   CUresult res = pipeline_make(ctx, f, block, dynamic_shared, tex_memory, tex_scale, &pipeline);
+   CUresult res = pipeline_make(ctx, f, block, dynamic_shared, tex_memory, tex_scale, tex_convert, &pipeline);
    if (res != CUDA_SUCCESS)
       return res;
    f->pipelines[f->pipeline_count++] = (struct cuvk_kernel_pipeline){
@@ -488,6 +491,7 @@ launch_pipeline(struct cuvk_context *ctx, struct cuvk_function *f, const uint32_
       .dynamic_shared = dynamic_shared,
       .tex_memory = tex_memory,
       .tex_scale = tex_scale,
+      .tex_convert = tex_convert,
       .pipeline = pipeline,
    };
    *out = pipeline;

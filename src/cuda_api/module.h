@@ -70,6 +70,7 @@ struct cuvk_kernel_pipeline {
    uint32_t dynamic_shared;
    bool tex_memory;              /* CUVK_KERNEL_SPEC_TEX_MEMORY */
    bool tex_scale;               /* CUVK_KERNEL_SPEC_TEX_SCALE */
+   bool tex_convert;             /* CUVK_KERNEL_SPEC_TEX_CONVERT */
    VkPipeline pipeline;
 };
 

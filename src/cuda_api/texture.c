@@ -79,6 +79,7 @@ handle_flags(const struct cuvk_tex_table *t, uint32_t slot)
       return 0;
    return (r->kind != CUVK_KERNEL_RES_IMAGE ? CUVK_KERNEL_HANDLE_MEMORY : 0) |
           (r->flags & CUVK_KERNEL_TEX_NORMALIZED ? CUVK_KERNEL_HANDLE_NORMALIZED : 0) |
+          (r->flags & CUVK_KERNEL_TEX_CONVERT ? CUVK_KERNEL_HANDLE_CONVERT : 0) |
           (r->flags & CUVK_KERNEL_TEX_TEXEL_SAMPLER ? CUVK_KERNEL_HANDLE_TEXEL_SAMPLER : 0);
 }
 
@@ -327,17 +328,93 @@ image_dim(const struct resource_image *ri, bool surface, VkImageViewType *view_t
    return CUVK_KERNEL_DIM_2D;
 }
 
+static const char *
+unviewable_reason(const struct cuvk_array_image *img)
+{
+   return (img->create_flags & VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT)
+             ? "the format list it was made with does not name that format"
+             : "it was made without VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT";
+}
+
+_Static_assert(CUVK_CHANNEL_UINT == (int)CUVK_KERNEL_CHANNEL_UINT &&
+                  CUVK_CHANNEL_SINT == (int)CUVK_KERNEL_CHANNEL_SINT &&
+                  CUVK_CHANNEL_UNORM == (int)CUVK_KERNEL_CHANNEL_UNORM &&
+                  CUVK_CHANNEL_SNORM == (int)CUVK_KERNEL_CHANNEL_SNORM &&
+                  CUVK_CHANNEL_SRGB == (int)CUVK_KERNEL_CHANNEL_SRGB &&
+                  CUVK_CHANNEL_SFLOAT == (int)CUVK_KERNEL_CHANNEL_SFLOAT,
+               "channel kinds");
+
+/*
+ * A texture whose view format the image cannot take (an imported image
+ * made without MUTABLE_FORMAT, or whose format list does not name it)
+ * reads a view of the image's own format instead, and the kernel
+ * converts each sample (kernel_abi.h, CUVK_KERNEL_TEX_CONVERT), where
+ * the two formats have the same channels of the same bits: an
+ * UNSIGNED_INT8 array over an R8G8B8A8_UNORM image read as integers, an
+ * R8_UINT one read as normalised floats.  The conversion is exact (but
+ * for -128 of a signed normalised view read as an integer, which
+ * Vulkan reads as -1.0, as -127).  Filtering would blend the view's
+ * values, not the texture's (and Vulkan filters no integer view): a
+ * texture that filters linearly is refused with CUDA_ERROR_NOT_SUPPORTED,
+ * as is a border colour other than transparent black, which the sampler
+ * would give in the view's kind.
+ * Fills the view format, its sampled type and the record's flags.
+ */
+static CUresult
+texture_convert(const struct resource_image *ri, const struct cuvk_tex_plan *plan, const char *entry,
+                VkFormat *vk, enum cuvk_kernel_tex_type *type, uint32_t *flags)
+{
+   const CUDA_TEXTURE_DESC *td = &plan->tex;
+   VkFormat own = ri->img->vk_format;
+   enum cuvk_channel_kind from, to;
+   unsigned from_channels, from_bits, to_channels, to_bits;
+   if (!cuvk_vk_format_channels(own, &from, &from_channels, &from_bits) ||
+       !cuvk_vk_format_channels(*vk, &to, &to_channels, &to_bits) || from_channels != to_channels ||
+       from_bits != to_bits)
+      return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "%s: the array's image (format %d) cannot be viewed as format "
+                        "%d (CU_AD_FORMAT_%s): %s, and the two formats' channels differ, so a kernel cannot "
+                        "convert one to the other", entry, own, *vk, ri->format->name, unviewable_reason(ri->img));
+   if (!plan->point_only && (td->filterMode == CU_TR_FILTER_MODE_LINEAR ||
+                             (ri->levels > 1 && td->mipmapFilterMode == CU_TR_FILTER_MODE_LINEAR)))
+      return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "%s: the array's image (format %d) cannot be viewed as format "
+                        "%d (CU_AD_FORMAT_%s): %s; a texture reads it through a view of its own format and "
+                        "converts each texel, so it cannot filter linearly (point filtering works)", entry, own,
+                        *vk, ri->format->name, unviewable_reason(ri->img));
+   /* The sampler's border texel is of the view's kind too, and only
+    * transparent black reads the same through every conversion. */
+   const VkSamplerCreateInfo *si = &plan->sampler;
+   if ((si->addressModeU == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER ||
+        si->addressModeV == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER ||
+        si->addressModeW == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER) &&
+       si->borderColor != VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK &&
+       si->borderColor != VK_BORDER_COLOR_INT_TRANSPARENT_BLACK)
+      return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "%s: the array's image (format %d) cannot be viewed as format "
+                        "%d (CU_AD_FORMAT_%s): %s; a texture reads it through a view of its own format and "
+                        "converts each texel, where a border colour other than (0, 0, 0, 0) would be converted "
+                        "too", entry, own, *vk, ri->format->name, unviewable_reason(ri->img));
+   *vk = own;
+   *type = from == CUVK_CHANNEL_UINT ? CUVK_KERNEL_TEX_UINT
+           : from == CUVK_CHANNEL_SINT ? CUVK_KERNEL_TEX_SINT
+                                       : CUVK_KERNEL_TEX_FLOAT;
+   uint32_t bits_log2 = from_bits == 8 ? 0 : from_bits == 16 ? 1 : 2;
+   *flags = CUVK_KERNEL_TEX_CONVERT | (uint32_t)from << CUVK_KERNEL_TEX_CONVERT_FROM_SHIFT |
+            (uint32_t)to << CUVK_KERNEL_TEX_CONVERT_TO_SHIFT | bits_log2 << CUVK_KERNEL_TEX_CONVERT_BITS_SHIFT;
+   return CUDA_SUCCESS;
+}
+
 static CUresult
 view_create(struct cuvk_context *ctx, const struct resource_image *ri, VkImageViewType view_type,
             VkFormat format, VkImageUsageFlags usage, const char *entry, VkImageView *out)
 {
    const struct cuvk_array_image *img = ri->img;
    /* cuvk makes its arrays MUTABLE_FORMAT where the device allows
-    * (src/array/array.c); an imported image has the exporter's flags. */
-   if (format != img->vk_format && !(img->create_flags & VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT))
+    * (src/array/array.c); an imported image has the exporter's flags and
+    * format list.  Textures that cannot have their format's view convert
+    * instead (texture_convert); a surface's raw view has no way round. */
+   if (!cuvk_array_image_viewable(img, format))
       return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "%s: the array's image (format %d) cannot be viewed as format "
-                        "%d (CU_AD_FORMAT_%s): it was made without VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT", entry,
-                        img->vk_format, format, ri->format->name);
+                        "%d (CU_AD_FORMAT_%s): %s", entry, img->vk_format, format, ri->format->name,
+                        unviewable_reason(img));
    VkImageViewUsageCreateInfo usage_info = {
       .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_USAGE_CREATE_INFO,
       .usage = usage,
@@ -427,6 +504,21 @@ texture_image_setup(struct cuvk_context *ctx, struct cuvk_tex_plan *plan, const 
    enum cuvk_kernel_tex_type type = plan->sampled == CUVK_TEX_SAMPLED_SINT   ? CUVK_KERNEL_TEX_SINT
                                     : plan->sampled == CUVK_TEX_SAMPLED_UINT ? CUVK_KERNEL_TEX_UINT
                                                                              : CUVK_KERNEL_TEX_FLOAT;
+   uint32_t convert = 0;
+   VkSamplerCreateInfo sampler = plan->sampler;
+   if (!cuvk_array_image_viewable(ri.img, vk)) {
+      enum cuvk_kernel_tex_type read_type = type;
+      CUresult res = texture_convert(&ri, plan, entry, &vk, &type, &convert);
+      if (res != CUDA_SUCCESS)
+         return res;
+      /* Vulkan's fixed border colours come as float or int, after the
+       * view's type (texture_convert took only transparent black, which
+       * every conversion keeps). */
+      if ((read_type == CUVK_KERNEL_TEX_FLOAT) != (type == CUVK_KERNEL_TEX_FLOAT) &&
+          sampler.borderColor <= VK_BORDER_COLOR_INT_OPAQUE_WHITE)
+         sampler.borderColor = type == CUVK_KERNEL_TEX_FLOAT ? (VkBorderColor)(sampler.borderColor & ~1)
+                                                             : (VkBorderColor)(sampler.borderColor | 1);
+   }
    VkFormatProperties props;
    vkGetPhysicalDeviceFormatProperties(ctx->dev->pdev, vk, &props);
    VkFormatFeatureFlags need = VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT;
@@ -453,12 +545,13 @@ texture_image_setup(struct cuvk_context *ctx, struct cuvk_tex_plan *plan, const 
     * custom_border_color, so a colour Vulkan lacks was refused); texel
     * coordinates where the plan says Vulkan takes them, else normalised
     * ones (the kernel scales CUDA's texel ones). */
-   VkResult vr = vkCreateSampler(ctx->vk, &plan->sampler, NULL, &s->sampler);
+   VkResult vr = vkCreateSampler(ctx->vk, &sampler, NULL, &s->sampler);
    if (vr != VK_SUCCESS)
       return cuvk_vk_error(vr, "vkCreateSampler for a texture object");
    s->binding = CUVK_KERNEL_TEX_BINDING(dim, type);
    record_image(&s->record, &ri);
    record_sampling(&s->record, plan);
+   s->record.flags |= convert;
    if (plan->texel_coords)
       s->record.flags |= CUVK_KERNEL_TEX_TEXEL_SAMPLER;
    return CUDA_SUCCESS;
@@ -593,6 +686,7 @@ object_create(bool surface, unsigned long long *handle, const CUDA_RESOURCE_DESC
       t->records[i] = s.record;
       t->memory_objects += !surface && s.record.kind != CUVK_KERNEL_RES_IMAGE;
       t->scaled_objects += record_scaled(t, &s.record);
+      t->convert_objects += !surface && (s.record.flags & CUVK_KERNEL_TEX_CONVERT);
       t->version++;
       *handle = handle_make(t, i);
    }
@@ -659,6 +753,7 @@ object_destroy(bool surface, uint64_t handle, const char *entry)
       slot->binding = UINT32_MAX;
       t->memory_objects -= !surface && t->records[i].kind != CUVK_KERNEL_RES_IMAGE;
       t->scaled_objects -= record_scaled(t, &t->records[i]);
+      t->convert_objects -= !surface && (t->records[i].flags & CUVK_KERNEL_TEX_CONVERT);
       memset(&t->records[i], 0, sizeof(t->records[i]));
       t->version++;
    }
@@ -950,6 +1045,13 @@ cuvk_texture_scaling_live(const struct cuvk_context *ctx)
 {
    const struct cuvk_tex_tables *tt = __atomic_load_n(&ctx->textures, __ATOMIC_ACQUIRE);
    return tt && tt->tex.scaled_objects;
+}
+
+bool
+cuvk_texture_convert_live(const struct cuvk_context *ctx)
+{
+   const struct cuvk_tex_tables *tt = __atomic_load_n(&ctx->textures, __ATOMIC_ACQUIRE);
+   return tt && tt->tex.convert_objects;
 }
 
 CUresult

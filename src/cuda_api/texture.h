@@ -66,6 +66,9 @@ struct cuvk_tex_table {
     * scale (CUVK_KERNEL_SPEC_TEX_SCALE): while there are none, kernels
     * are specialised without the size query. */
    uint32_t scaled_objects;
+   /* Live textures that convert what they sample (the view is of an
+    * imported image's own format; CUVK_KERNEL_SPEC_TEX_CONVERT). */
+   uint32_t convert_objects;
 };
 
 struct dummy;
@@ -95,6 +98,9 @@ bool cuvk_texture_memory_live(const struct cuvk_context *ctx);
 /* Whether kernels launched now may meet textures whose texel coordinates
  * they scale (the value of CUVK_KERNEL_SPEC_TEX_SCALE).  Lock held. */
 bool cuvk_texture_scaling_live(const struct cuvk_context *ctx);
+/* Whether kernels launched now may meet textures that convert what they
+ * sample (the value of CUVK_KERNEL_SPEC_TEX_CONVERT).  Lock held. */
+bool cuvk_texture_convert_live(const struct cuvk_context *ctx);
 
 /* Before a launch of a kernel that uses textures (context lock not
  * held): the tables, and the stand-in images of its bindings. */

@@ -234,8 +234,10 @@ avk_image_create(struct avk *v, const VkImageCreateInfo *info, bool dedicated, V
    memset(out, 0, sizeof(*out));
    out->fd = -1;
    out->info = *info;
-   out->info.pNext = NULL;
    out->info.usage |= VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+   /* The caller's chain (a format list, say) goes to vkCreateImage only. */
+   VkImageCreateInfo create = out->info;
+   out->info.pNext = NULL;
    out->dedicated = dedicated;
    avk_format_size(info->format, &out->elem_size, &out->block);
    if (!out->elem_size) {
@@ -243,7 +245,7 @@ avk_image_create(struct avk *v, const VkImageCreateInfo *info, bool dedicated, V
       return false;
    }
 
-   AVK_CHECK(vkh_create_image(&v->h, &out->info, VKH_OPAQUE_FD, &out->image));
+   AVK_CHECK(vkh_create_image(&v->h, &create, VKH_OPAQUE_FD, &out->image));
    VkMemoryRequirements req;
    vkGetImageMemoryRequirements(v->h.device, out->image, &req);
    if (dedicated) {

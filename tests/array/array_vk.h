@@ -56,7 +56,8 @@ void avk_format_size(VkFormat format, unsigned *elem_size, unsigned *block);
 bool avk_image_supported(struct avk *v, const VkImageCreateInfo *info);
 
 /*
- * Creates an exportable image from info (usage gets TRANSFER_SRC|DST),
+ * Creates an exportable image from info (usage gets TRANSFER_SRC|DST; its
+ * pNext chain goes to vkCreateImage, out->info keeps none),
  * in memory of its own (dedicated: a dedicated allocation; otherwise
  * bound at `offset` into a larger allocation), moves it to GENERAL,
  * releases it to the external queue family and exports the memory's fd.

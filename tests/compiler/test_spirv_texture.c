@@ -31,7 +31,8 @@ static const char *spirv_val;
 static struct cuvk_cc_target lavapipe, nvidia;
 
 
-/* The bindings each kernel of texture.cu must declare. */
+/* The bindings each kernel of texture.cu declares for its instructions
+ * (with_conversions adds those of their conversion paths). */
 static uint64_t
 expected_bindings(const char *name)
 {
@@ -75,6 +76,29 @@ expected_bindings(const char *name)
    return UINT64_MAX;
 }
 
+/* The bindings the conversion paths of own's sampled bindings add
+ * (docs/compiler.md): for each, the float, uint and sint bindings of
+ * its dimension, in that order, while one more fits the stage. */
+static uint64_t
+with_conversions(uint64_t own, const struct cuvk_cc_target *t)
+{
+   const uint64_t one = 1;
+   uint64_t sampled_mask = (one << CUVK_KERNEL_SURF_BINDING_BASE) - 1, all = own;
+   for (uint32_t b = 0; b < CUVK_KERNEL_SURF_BINDING_BASE; b++) {
+      if (!(own >> b & 1))
+         continue;
+      static const enum cuvk_kernel_tex_type views[3] = {CUVK_KERNEL_TEX_FLOAT, CUVK_KERNEL_TEX_UINT,
+                                                         CUVK_KERNEL_TEX_SINT};
+      for (unsigned v = 0; v < 3; v++) {
+         uint32_t twin = CUVK_KERNEL_TEX_BINDING(b / CUVK_KERNEL_TEX_TYPE_COUNT, views[v]);
+         unsigned used = (unsigned)__builtin_popcountll(all & sampled_mask);
+         if (!(all >> twin & 1) && (uint64_t)(used + 1) * t->tex_slots <= t->max_sampled_descriptors)
+            all |= one << twin;
+      }
+   }
+   return all;
+}
+
 static void
 kernels(const char *path, const struct cuvk_cc_target *t)
 {
@@ -111,7 +135,7 @@ kernels(const char *path, const struct cuvk_cc_target *t)
       }
       UNIT_CHECK(!too_many);
       UNIT_CHECK(compiler_test_spirv_val(spirv_val, where, k.words, k.word_count));
-      uint64_t want = expected_bindings(name);
+      uint64_t want = with_conversions(expected_bindings(name), t);
       if (k.tex_bindings != want) {
          fprintf(stderr, "%s: bindings 0x%llx, expected 0x%llx\n", where, (unsigned long long)k.tex_bindings,
                  (unsigned long long)want);
@@ -275,8 +299,12 @@ forms(bool tex_nonuniform, bool surf_nonuniform, bool uniform)
    }
    UNIT_CHECK(compiler_test_spirv_val(spirv_val, where, k.words, k.word_count));
    struct indexing r = indexing_of(k.words, k.word_count);
-   unsigned loops = uniform ? 0 : (tex_nonuniform ? 0 : 1) + (surf_nonuniform ? 0 : 2);
-   unsigned decorated = uniform ? 0 : (tex_nonuniform ? 4 : 0) + (surf_nonuniform ? 2 * 3 : 0);
+   /* Three sample helpers: the instruction's, and the two its
+    * conversion path calls (float and uint views: what fits lavapipe's
+    * stage next to the float binding). */
+   unsigned samples = 3;
+   unsigned loops = uniform ? 0 : (tex_nonuniform ? 0 : samples) + (surf_nonuniform ? 0 : 2);
+   unsigned decorated = uniform ? 0 : (tex_nonuniform ? 4 * samples : 0) + (surf_nonuniform ? 2 * 3 : 0);
    printf("%s: %u loops, %u broadcasts, %u NonUniform\n", where, r.loops, r.broadcasts, r.nonuniform);
    /* Each uniform-index loop broadcasts the handle's two halves; the
     * module's other loops (the page table's range search, for the

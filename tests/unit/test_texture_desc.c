@@ -819,6 +819,64 @@ test_handles(void)
    UNIT_CHECK(cuDevicePrimaryCtxRelease(dev) == CUDA_SUCCESS);
 }
 
+/* The format lists of mutable arrays (cuvk_vk_format_view_list): the
+ * array's own format first, only formats of its texel size, each once,
+ * within the image's room; for uncompressed formats the raw unsigned
+ * view of copies and surfaces and every kind of the format's own family
+ * (the read modes); the families round-trip. */
+static void
+test_view_lists(void)
+{
+   static const VkFormat raw[17] = {
+      [1] = VK_FORMAT_R8_UINT, [2] = VK_FORMAT_R16_UINT, [4] = VK_FORMAT_R32_UINT,
+      [8] = VK_FORMAT_R32G32_UINT, [16] = VK_FORMAT_R32G32B32A32_UINT,
+   };
+   for (unsigned i = 0; i < cuvk_format_count(); i++) {
+      const struct cuvk_format *f = cuvk_format_get(i);
+      if (f->vk == VK_FORMAT_UNDEFINED)
+         continue;
+      VkFormat list[64];
+      unsigned n = cuvk_vk_format_view_list(f->vk, list, 64);
+      UNIT_CHECK(n >= 1 && n <= CUVK_ARRAY_MAX_VIEW_FORMATS && list[0] == f->vk);
+      unsigned elem, block;
+      cuvk_vk_format_size(f->vk, &elem, &block);
+      bool has_raw = false;
+      for (unsigned j = 0; j < n; j++) {
+         unsigned e2, b2;
+         cuvk_vk_format_size(list[j], &e2, &b2);
+         UNIT_CHECK(e2 == elem && b2 == block);
+         for (unsigned k = 0; k < j; k++)
+            UNIT_CHECK(list[k] != list[j]);
+         has_raw |= block == 1 && list[j] == raw[elem];
+      }
+      if (block == 1)
+         UNIT_CHECK(has_raw);
+      else
+         UNIT_CHECK(n == 2);
+      enum cuvk_channel_kind kind;
+      unsigned channels, bits;
+      if (!cuvk_vk_format_channels(f->vk, &kind, &channels, &bits))
+         continue;
+      UNIT_CHECK(channels == f->channels && channels * bits / 8 == elem);
+      UNIT_CHECK(cuvk_vk_format_with_kind(f->vk, kind) == f->vk);
+      for (unsigned k = 0; k < CUVK_CHANNEL_KIND_COUNT; k++) {
+         VkFormat twin = cuvk_vk_format_with_kind(f->vk, (enum cuvk_channel_kind)k);
+         bool listed = false;
+         for (unsigned j = 0; j < n; j++)
+            listed |= list[j] == twin;
+         UNIT_CHECK(twin == VK_FORMAT_UNDEFINED || listed);
+      }
+   }
+   /* Formats in no family. */
+   enum cuvk_channel_kind kind;
+   unsigned channels, bits;
+   UNIT_CHECK(!cuvk_vk_format_channels(VK_FORMAT_B8G8R8A8_UNORM, &kind, &channels, &bits));
+   UNIT_CHECK(!cuvk_vk_format_channels(VK_FORMAT_A2B10G10R10_UNORM_PACK32, &kind, &channels, &bits));
+   UNIT_CHECK(!cuvk_vk_format_channels(VK_FORMAT_BC1_RGBA_UNORM_BLOCK, &kind, &channels, &bits));
+   UNIT_CHECK(cuvk_vk_format_with_kind(VK_FORMAT_R16_UINT, CUVK_CHANNEL_SRGB) == VK_FORMAT_UNDEFINED);
+   UNIT_CHECK(cuvk_vk_format_with_kind(VK_FORMAT_R8G8B8A8_UNORM, CUVK_CHANNEL_UINT) == VK_FORMAT_R8G8B8A8_UINT);
+}
+
 int
 main(void)
 {
@@ -834,6 +892,7 @@ main(void)
    test_get_descs();
    test_surfaces();
    test_handles();
+   test_view_lists();
    unsigned failures = unit_failure_count();
    printf("%s: %u failure(s)\n", failures ? "FAIL" : "PASS", failures);
    return failures ? 1 : 0;
