@@ -438,10 +438,7 @@ record_array_buffer(struct copy *c, const struct side *array_side, const struct 
 
    *done = true;
    uint64_t pitch = b->h > 1 ? buf->pitch : 0, slice = b->d > 1 ? buf->slice : 0;
-   /* Pinned host memory goes through the copy command, which reads it
-    * faster than the shader (cuvk_policy_array_host_shader). */
-   if ((!buf->host_memory || c->ctx->array_host_shader) &&
-       cuvk_array_compute_usable(c->ctx, a->img, buf->address, pitch, slice)) {
+   if (cuvk_array_compute_usable(c->ctx, a->img, buf->address, pitch, slice)) {
       VkImageSubresourceLayers sub;
       VkOffset3D offset;
       VkExtent3D extent;

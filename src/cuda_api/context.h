@@ -117,9 +117,6 @@ struct cuvk_context {
     * when). */
    bool transfer_engine;
    bool fill_transfer;
-   /* Array copies with a pinned host side use the copy shader too
-    * (cuvk_policy_array_host_shader). */
-   bool array_host_shader;
    /* Native timeline signals and waits may be done by the host
     * (external_semaphore_held.c, cuvk_policy_host_semaphore_ops). */
    bool host_semaphore_ops;

@@ -113,9 +113,6 @@ cuvk_pipelines_init(struct cuvk_context *ctx)
    const char *why;
    ctx->transfer_engine = cuvk_policy_transfer_engine(ctx->dev->props.deviceType, &why);
    cuvk_logd("copies: %s (%s)", ctx->transfer_engine ? "vkCmdCopyBuffer" : "the copy shader", why);
-   ctx->array_host_shader = cuvk_policy_array_host_shader(&why);
-   cuvk_logd("array copies with host memory: %s (%s)",
-             ctx->array_host_shader ? "as other copies" : "copy commands", why);
    ctx->fill_transfer = cuvk_policy_fill_transfer(ctx->dev->props.deviceType, &why);
    cuvk_logd("fills: %s (%s)", ctx->fill_transfer ? "vkCmdFillBuffer" : "the fill shader", why);
    return CUDA_SUCCESS;

@@ -89,24 +89,6 @@ env_override(const char *name, const char *off_value, const char *off_why,
 }
 
 bool
-cuvk_policy_array_host_shader(const char **why)
-{
-   /* Measured on an H100 (docs/arrays.md): a 1024x512 RGBA8 level from
-    * pinned memory took 69.3 us through the shader, whose loads cross the
-    * bus one texel a lane, against 59.6 through vkCmdCopyBufferToImage;
-    * 4096x4096 RGBA32F the same either way.  So host memory takes the
-    * copy command unless CUVK_COPY_ENGINE=compute asks for the shader
-    * everywhere (the tests of the compute engine do). */
-   const char *env = getenv("CUVK_COPY_ENGINE");
-   if (env && strcmp(env, "compute") == 0) {
-      *why = "CUVK_COPY_ENGINE=compute";
-      return true;
-   }
-   *why = "host memory reads faster through the copy command";
-   return false;
-}
-
-bool
 cuvk_policy_transfer_engine(VkPhysicalDeviceType type, const char **why)
 {
    /* Measured with cuvk-bench (docs/design.md): on lavapipe the copy

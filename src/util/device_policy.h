@@ -26,11 +26,6 @@ void cuvk_policy_memory_types(const VkPhysicalDeviceMemoryProperties *mem, uint3
  * CUVK_COPY_ENGINE=compute|transfer overrides. */
 bool cuvk_policy_transfer_engine(VkPhysicalDeviceType type, const char **why);
 
-/* Whether array copies to or from pinned host memory use the copy shader
- * where the context's copies do, rather than vkCmdCopyBufferToImage /
- * vkCmdCopyImageToBuffer; only CUVK_COPY_ENGINE=compute says yes. */
-bool cuvk_policy_array_host_shader(const char **why);
-
 /* Whether a fill's 4-aligned body is vkCmdFillBuffer rather than cuvk's
  * fill shader, and in *why what decided it.
  * CUVK_FILL_ENGINE=compute|transfer overrides. */
