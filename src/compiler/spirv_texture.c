@@ -444,6 +444,25 @@ vec4_const(struct cuvk_spirv_emitter *e, uint32_t bits)
                       cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, bits));
 }
 
+/* vec4 v (each channel in [0, 1]) decoded from sRGB to linear, every
+ * channel: the IEC 61966-2-1 curve, as CUDA applies it. */
+static uint32_t
+srgb_to_linear(struct cuvk_spirv_emitter *e, uint32_t v)
+{
+   uint32_t vec4 = cuvk_spirv_type_vector(e, cuvk_spirv_type_float(e, 32), 4);
+   uint32_t bvec4 = cuvk_spirv_type_vector(e, cuvk_spirv_type_bool(e), 4);
+   uint32_t low = cuvk_spirv_val(e, SpvOpVectorTimesScalar, vec4, v,
+                                 cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0x3d9e8391u));   /* 1 / 12.92 */
+   uint32_t high = cuvk_spirv_glsl(e, GLSLstd450Pow, vec4,
+                                   cuvk_spirv_glsl(e, GLSLstd450Fma, vec4, v,
+                                                   vec4_const(e, 0x3f72a76eu),    /* 1 / 1.055 */
+                                                   vec4_const(e, 0x3d558919u)),   /* 0.055 / 1.055 */
+                                   vec4_const(e, 0x4019999au));                   /* 2.4 */
+   return cuvk_spirv_val(e, SpvOpSelect, vec4,
+                         cuvk_spirv_val(e, SpvOpFOrdLessThanEqual, bvec4, v, vec4_const(e, 0x3d25aee6u)), /* 0.04045 */
+                         low, high);
+}
+
 /* if (cond) { ... } and if (cond) { ... } else { ... } */
 struct branch {
    uint32_t l_else, l_merge;
@@ -741,17 +760,7 @@ texel_fn(struct cuvk_spirv_emitter *e)
                                                  cuvk_spirv_const_u32(e, CUVK_KERNEL_TEX_SRGB)),
                                   zero);
    uint32_t bvec4 = cuvk_spirv_type_vector(e, t_bool, 4);
-   uint32_t low = cuvk_spirv_val(e, SpvOpVectorTimesScalar, vec4, fv,
-                                 cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0x3d9e8391u));   /* 1 / 12.92 */
-   uint32_t high = cuvk_spirv_glsl(e, GLSLstd450Pow, vec4,
-                                   cuvk_spirv_glsl(e, GLSLstd450Fma, vec4, fv,
-                                                   vec4_const(e, 0x3f72a76eu),    /* 1 / 1.055 */
-                                                   vec4_const(e, 0x3d558919u)),   /* 0.055 / 1.055 */
-                                   vec4_const(e, 0x4019999au));                   /* 2.4 */
-   uint32_t lin = cuvk_spirv_val(e, SpvOpSelect, vec4,
-                                 cuvk_spirv_val(e, SpvOpFOrdLessThanEqual, bvec4, fv,
-                                                vec4_const(e, 0x3d25aee6u)),   /* 0.04045 */
-                                 low, high);
+   uint32_t lin = srgb_to_linear(e, fv);
    uint32_t rgb = cuvk_spirv_emit_value(e, SpvOpCompositeConstruct, bvec4,
                                         (const uint32_t[]){srgb, srgb, srgb, cuvk_spirv_const_bool(e, false)}, 4);
    fv = cuvk_spirv_val(e, SpvOpSelect, vec4, rgb, lin, fv);
@@ -1999,17 +2008,7 @@ raw_to_result(struct cuvk_spirv_emitter *e, uint32_t raw, uint32_t to, uint32_t 
                                                    smaxf),
                                     vec4_const(e, 0xbf800000u));                                  /* -1 */
    /* sRGB to linear, as the memory path does (sample_memory). */
-   uint32_t low = cuvk_spirv_val(e, SpvOpVectorTimesScalar, vec4, unorm,
-                                 cuvk_spirv_const_bits(e, CUVK_SPIRV_FLOAT, 32, 0x3d9e8391u));   /* 1 / 12.92 */
-   uint32_t high = cuvk_spirv_glsl(e, GLSLstd450Pow, vec4,
-                                   cuvk_spirv_glsl(e, GLSLstd450Fma, vec4, unorm,
-                                                   vec4_const(e, 0x3f72a76eu),    /* 1 / 1.055 */
-                                                   vec4_const(e, 0x3d558919u)),   /* 0.055 / 1.055 */
-                                   vec4_const(e, 0x4019999au));                   /* 2.4 */
-   uint32_t lin = cuvk_spirv_val(e, SpvOpSelect, vec4,
-                                 cuvk_spirv_val(e, SpvOpFOrdLessThanEqual, bvec4, unorm,
-                                                vec4_const(e, 0x3d25aee6u)),   /* 0.04045 */
-                                 low, high);
+   uint32_t lin = srgb_to_linear(e, unorm);
    uint32_t srgb = cuvk_spirv_val(e, SpvOpSelect, vec4, srgb_lanes(e, gather), lin, unorm);
    uint32_t halves[4];
    for (unsigned i = 0; i < 4; i++)
