@@ -48,15 +48,16 @@ defines_uniform(const struct cuvk_ir_function *f, const struct cuvk_ir_instr *in
    }
 }
 
-static bool
-reads_reg(const struct cuvk_ir_instr *in, uint32_t reg)
+static void
+mark_reads(const struct cuvk_ir_instr *in, bool *read, uint32_t reg_count)
 {
    for (unsigned i = 0; i < in->src_count; i++) {
       const struct cuvk_ir_value *v = &in->src[i];
-      if ((v->kind == CUVK_IR_VAL_REG || (v->kind == CUVK_IR_VAL_ADDR && v->has_reg)) && v->reg == reg)
-         return true;
+      if ((v->kind == CUVK_IR_VAL_REG || (v->kind == CUVK_IR_VAL_ADDR && v->has_reg)) && v->reg <= reg_count)
+         read[v->reg] = true;
    }
-   return in->guarded && in->guard == reg;
+   if (in->guarded && in->guard <= reg_count)
+      read[in->guard] = true;
 }
 
 bool *
@@ -81,23 +82,18 @@ cuvk_ir_uniform_regs(const struct cuvk_ir_function *f, struct cuvk_arena *arena)
       }
    }
    /* In order through the entry block: a definition counts when its
-    * source does by then, and nothing earlier read the register. */
+    * source does by then and nothing earlier read the register.  An
+    * instruction's own reads come before its write. */
+   bool *read = cuvk_arena_array(arena, f->reg_count + 1, sizeof(*read));
+   if (!read)
+      return NULL;
    cuvk_list_for_each_entry(struct cuvk_ir_instr, in, &f->blocks[0]->instrs, link) {
+      mark_reads(in, read, f->reg_count);
       if (in->dst_count != 1 || in->dst[0].kind != CUVK_IR_VAL_REG)
          continue;
       uint32_t reg = in->dst[0].reg;
-      if (reg > f->reg_count || defs[reg] != 1 || !defines_uniform(f, in, uniform))
-         continue;
-      bool read_before = false;
-      cuvk_list_for_each_entry(struct cuvk_ir_instr, prev, &f->blocks[0]->instrs, link) {
-         if (prev == in)
-            break;
-         if (reads_reg(prev, reg)) {
-            read_before = true;
-            break;
-         }
-      }
-      uniform[reg] = !read_before;
+      if (reg <= f->reg_count && defs[reg] == 1 && !read[reg] && defines_uniform(f, in, uniform))
+         uniform[reg] = true;
    }
    return uniform;
 }

@@ -65,10 +65,8 @@ _Static_assert(offsetof(struct cuvk_kernel_tex_record, flags) == RECORD_FLAGS &&
 #define HELPER_SUST 0x7e300u
 #define HELPER_QUERY 0x7e400u     /* + surface */
 #define HELPER_TEXEL 0x7e500u     /* a texel of linear or pitched memory */
-#define HELPER_SPEC_MEMORY 0x7e600u /* the bool of CUVK_KERNEL_SPEC_TEX_MEMORY; b = 1:
-                                     * that of CUVK_KERNEL_SPEC_TEX_SCALE */
+#define HELPER_SPEC_BOOL 0x7e600u /* a bool specialization constant; b: its SpecId */
 #define HELPER_SUST_P 0x7e700u    /* + dimension; b: the out-of-range mode */
-#define HELPER_SPEC_CONVERT 0x7e800u /* the bool of CUVK_KERNEL_SPEC_TEX_CONVERT */
 #define HELPER_CONVERT 0x7e900u   /* + binding; b: the sample helper's variant */
 /* A sample helper's variant without the conversion path: the one the
  * conversion path itself calls. */
@@ -969,14 +967,13 @@ cube_grad_lod(struct cuvk_spirv_emitter *e, uint32_t image, enum cuvk_kernel_tex
 static uint32_t
 spec_bool(struct cuvk_spirv_emitter *e, uint32_t spec_id)
 {
-   uint32_t which = spec_id == CUVK_KERNEL_SPEC_TEX_SCALE;
-   uint32_t id = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_HELPER, HELPER_SPEC_MEMORY, which, 0);
+   uint32_t id = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_HELPER, HELPER_SPEC_BOOL, spec_id, 0);
    if (id)
       return id;
    id = new_id(e);
    cuvk_spirv_global(e, SpvOpSpecConstantTrue, cuvk_spirv_type_bool(e), id);
    cuvk_spirv_op(&e->b, CUVK_SPIRV_ANNOTATIONS, SpvOpDecorate, id, SpvDecorationSpecId, spec_id);
-   cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_HELPER, HELPER_SPEC_MEMORY, which, 0, id);
+   cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_HELPER, HELPER_SPEC_BOOL, spec_id, 0, id);
    return id;
 }
 
@@ -1004,15 +1001,7 @@ handle_flag(struct cuvk_spirv_emitter *e, uint32_t handle, uint64_t flag)
 static uint32_t
 spec_tex_convert(struct cuvk_spirv_emitter *e)
 {
-   uint32_t id = cuvk_spirv_cache_get(e, CUVK_SPIRV_KEY_HELPER, HELPER_SPEC_CONVERT, 0, 0);
-   if (id)
-      return id;
-   id = new_id(e);
-   cuvk_spirv_global(e, SpvOpSpecConstantTrue, cuvk_spirv_type_bool(e), id);
-   cuvk_spirv_op(&e->b, CUVK_SPIRV_ANNOTATIONS, SpvOpDecorate, id, SpvDecorationSpecId,
-                 CUVK_KERNEL_SPEC_TEX_CONVERT);
-   cuvk_spirv_cache_put(e, CUVK_SPIRV_KEY_HELPER, HELPER_SPEC_CONVERT, 0, 0, id);
-   return id;
+   return spec_bool(e, CUVK_KERNEL_SPEC_TEX_CONVERT);
 }
 
 /* The id of the conversion path of a sample helper (same parameters and
