@@ -9,7 +9,7 @@
  * device it fails on, and every later vkAllocateMemory of that device
  * fails with VK_ERROR_OUT_OF_DEVICE_MEMORY (a 96 KiB export from a
  * host-visible type, imported into a device-local one, then a plain
- * 2 MiB allocation; docs/layer.md has the probe's figures).  So the tries
+ * 2 MiB allocation; tools/probes/import_types.c, figures in docs/layer.md).  So the tries
  * run on a scratch device of the same physical device, a fresh one after
  * each failure, and only the type that worked there is used for real.
  */
