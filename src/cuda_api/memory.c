@@ -1222,45 +1222,40 @@ cuMemHostUnregister(void *p)
    return res;
 }
 
-CUVK_EXPORT CUresult CUDAAPI
-cuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdeviceptr ptr)
+/* One attribute of the memory span names (NULL: a pointer cuvk does not
+ * know, which only the plural call accepts, answering the zero values
+ * CUDA documents for it). */
+static CUresult
+pointer_attribute(const char *entry, const struct cuvk_mem_span *span, CUdeviceptr ptr,
+                  CUpointer_attribute attribute, void *data)
 {
-   struct cuvk_mem_span span;
-   CUresult res = cuvk_driver_check("cuPointerGetAttribute");
-   if (res != CUDA_SUCCESS)
-      return res;
-   if (!data)
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuPointerGetAttribute: data is NULL");
-
-   bool known = cuvk_mem_resolve(ptr, &span);
-   if (!known)
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE,
-                        "cuPointerGetAttribute: 0x%llx is not memory cuvk allocated or registered",
-                        (unsigned long long)ptr);
-   bool host = cuvk_mem_kind_is_host(span.kind);
-   bool managed = span.kind == CUVK_MEM_MANAGED;
+   bool host = span && cuvk_mem_kind_is_host(span->kind);
+   bool managed = span && span->kind == CUVK_MEM_MANAGED;
 
    switch (attribute) {
    case CU_POINTER_ATTRIBUTE_CONTEXT:
-      *(CUcontext *)data = (CUcontext)span.ctx;
+      *(CUcontext *)data = span ? (CUcontext)span->ctx : NULL;
       return CUDA_SUCCESS;
    case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
       /* CUDA reports managed memory as device memory (it has a host
        * pointer all the same). */
-      *(unsigned int *)data = host && !managed ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
+      *(unsigned int *)data = !span ? 0 : host && !managed ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
       return CUDA_SUCCESS;
    case CU_POINTER_ATTRIBUTE_DEVICE_POINTER:
-      *(CUdeviceptr *)data = ptr;
+      *(CUdeviceptr *)data = span ? ptr : 0;
       return CUDA_SUCCESS;
    case CU_POINTER_ATTRIBUTE_HOST_POINTER:
-      if (!host)
-         return cuvk_error(CUDA_ERROR_INVALID_VALUE,
-                           "cuPointerGetAttribute: device memory at 0x%llx has no host pointer",
-                           (unsigned long long)ptr);
-      *(void **)data = (void *)(uintptr_t)ptr;
+      if (span && !host) {
+         /* The singular call refuses; the plural one answers NULL. */
+         if (strcmp(entry, "cuPointerGetAttribute") == 0)
+            return cuvk_error(CUDA_ERROR_INVALID_VALUE,
+                              "%s: device memory at 0x%llx has no host pointer", entry,
+                              (unsigned long long)ptr);
+      }
+      *(void **)data = host ? (void *)(uintptr_t)ptr : NULL;
       return CUDA_SUCCESS;
    case CU_POINTER_ATTRIBUTE_BUFFER_ID:
-      *(unsigned long long *)data = span.buffer_id;
+      *(unsigned long long *)data = span ? span->buffer_id : 0;
       return CUDA_SUCCESS;
    case CU_POINTER_ATTRIBUTE_IS_MANAGED:
       *(int *)data = managed;
@@ -1273,28 +1268,97 @@ cuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdeviceptr ptr
    case CU_POINTER_ATTRIBUTE_MAPPED:
       /* Every command is ordered after every earlier one, so memory
        * operations on any allocation are synchronous in CUDA's sense. */
-      *(int *)data = 1;
+      *(int *)data = span != NULL;
       return CUDA_SUCCESS;
    case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
-      *(int *)data = span.ctx->dev->ordinal;
+      /* -2 for memory of no device, as the runtime's
+       * cudaPointerAttributes.device documents. */
+      *(int *)data = span ? span->ctx->dev->ordinal : -2;
       return CUDA_SUCCESS;
    case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
-      *(CUdeviceptr *)data = span.base;
+      *(CUdeviceptr *)data = span ? span->base : 0;
       return CUDA_SUCCESS;
    case CU_POINTER_ATTRIBUTE_RANGE_SIZE:
-      *(size_t *)data = span.size;
+      *(size_t *)data = span ? span->size : 0;
       return CUDA_SUCCESS;
    case CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES:
       *(unsigned long long *)data = 0;
       return CUDA_SUCCESS;
    case CU_POINTER_ATTRIBUTE_ACCESS_FLAGS:
-      *(unsigned int *)data = CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE;
+      *(unsigned int *)data = span ? CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE : 0;
       return CUDA_SUCCESS;
    case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE:
-      *(CUmemoryPool *)data = (CUmemoryPool)span.pool;
+      *(CUmemoryPool *)data = span ? (CUmemoryPool)span->pool : NULL;
       return CUDA_SUCCESS;
    default:
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuPointerGetAttribute: attribute %d is not supported",
-                        (int)attribute);
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: attribute %d is not supported", entry, (int)attribute);
    }
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdeviceptr ptr)
+{
+   struct cuvk_mem_span span;
+   CUresult res = cuvk_driver_check("cuPointerGetAttribute");
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!data)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuPointerGetAttribute: data is NULL");
+   if (!cuvk_mem_resolve(ptr, &span))
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE,
+                        "cuPointerGetAttribute: 0x%llx is not memory cuvk allocated or registered",
+                        (unsigned long long)ptr);
+   return pointer_attribute("cuPointerGetAttribute", &span, ptr, attribute, data);
+}
+
+/* Unlike the singular call, a pointer cuvk does not know is no error: every
+ * attribute gets its zero value, as CUDA documents. */
+CUVK_EXPORT CUresult CUDAAPI
+cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute *attributes, void **data, CUdeviceptr ptr)
+{
+   struct cuvk_mem_span span;
+   CUresult res = cuvk_driver_check("cuPointerGetAttributes");
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (numAttributes == 0)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuPointerGetAttributes: numAttributes is 0");
+   if (!attributes || !data)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuPointerGetAttributes: %s is NULL",
+                        attributes ? "data" : "attributes");
+   for (unsigned i = 0; i < numAttributes; i++)
+      if (!data[i])
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuPointerGetAttributes: data[%u] is NULL", i);
+   bool known = cuvk_mem_resolve(ptr, &span);
+   for (unsigned i = 0; i < numAttributes; i++) {
+      res = pointer_attribute("cuPointerGetAttributes", known ? &span : NULL, ptr, attributes[i], data[i]);
+      if (res != CUDA_SUCCESS)
+         return res;
+   }
+   return CUDA_SUCCESS;
+}
+
+/* Only CU_POINTER_ATTRIBUTE_SYNC_MEMOPS may be set, and cuvk's memory
+ * operations are synchronous in its sense on every allocation already:
+ * every command is ordered after every earlier one.  So setting it is
+ * accepted on memory cuvk knows and changes nothing. */
+CUVK_EXPORT CUresult CUDAAPI
+cuPointerSetAttribute(const void *value, CUpointer_attribute attribute, CUdeviceptr ptr)
+{
+   struct cuvk_mem_span span;
+   CUresult res = cuvk_driver_check("cuPointerSetAttribute");
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!value)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuPointerSetAttribute: value is NULL");
+   if (attribute != CU_POINTER_ATTRIBUTE_SYNC_MEMOPS)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuPointerSetAttribute: attribute %d cannot be set "
+                        "(only CU_POINTER_ATTRIBUTE_SYNC_MEMOPS can)", (int)attribute);
+   if (!cuvk_mem_resolve(ptr, &span))
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE,
+                        "cuPointerSetAttribute: 0x%llx is not memory cuvk allocated or registered",
+                        (unsigned long long)ptr);
+   if (!*(const unsigned int *)value)
+      cuvk_logi("cuPointerSetAttribute: SYNC_MEMOPS 0 on 0x%llx changes nothing: cuvk orders every "
+                "memory operation", (unsigned long long)ptr);
+   return CUDA_SUCCESS;
 }

@@ -798,6 +798,72 @@ memory_pointer_attributes_device(void)
    API_CHECK_CU(cuMemFree(c));
 }
 
+/* The plural form answers for every attribute at once, and for a pointer
+ * cuvk does not know with zero values instead of an error; only
+ * SYNC_MEMOPS can be set. */
+static void
+memory_pointer_attributes_plural(void)
+{
+   CUdeviceptr d = 0;
+   uint8_t *pinned = NULL;
+   API_REQUIRE_CU(cuMemAlloc(&d, 4096));
+   API_REQUIRE_CU(cuMemAllocHost((void **)&pinned, 4096));
+
+   CUpointer_attribute attrs[] = {
+      CU_POINTER_ATTRIBUTE_CONTEXT, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, CU_POINTER_ATTRIBUTE_DEVICE_POINTER,
+      CU_POINTER_ATTRIBUTE_HOST_POINTER, CU_POINTER_ATTRIBUTE_IS_MANAGED, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+      CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, CU_POINTER_ATTRIBUTE_RANGE_SIZE, CU_POINTER_ATTRIBUTE_SYNC_MEMOPS,
+   };
+   CUcontext ctx;
+   unsigned mem_type;
+   CUdeviceptr dev_ptr, start;
+   void *host;
+   int managed, ordinal, sync;
+   size_t size;
+   void *data[] = { &ctx, &mem_type, &dev_ptr, &host, &managed, &ordinal, &start, &size, &sync };
+   const unsigned n = API_ARRAY_SIZE(attrs);
+
+   /* Device memory: no host pointer, which the plural form answers NULL. */
+   host = (void *)1;
+   API_CHECK_CU(cuPointerGetAttributes(n, attrs, data, d + 100));
+   API_CHECK(ctx == api_ctx && mem_type == CU_MEMORYTYPE_DEVICE && dev_ptr == d + 100 && host == NULL &&
+             managed == 0 && ordinal == api_dev && start == d && size == 4096 && sync == 1);
+
+   /* Pinned memory. */
+   CUdeviceptr p = (CUdeviceptr)(uintptr_t)(pinned + 8);
+   API_CHECK_CU(cuPointerGetAttributes(n, attrs, data, p));
+   API_CHECK(ctx == api_ctx && mem_type == CU_MEMORYTYPE_HOST && dev_ptr == p && host == pinned + 8 &&
+             start == (CUdeviceptr)(uintptr_t)pinned && size == 4096);
+
+   /* Memory cuvk does not know: success, zero values. */
+   uint8_t stack_byte = 0;
+   ctx = api_ctx;
+   mem_type = 7;
+   API_CHECK_CU(cuPointerGetAttributes(n, attrs, data, (CUdeviceptr)(uintptr_t)&stack_byte));
+   API_CHECK(ctx == NULL && mem_type == 0 && dev_ptr == 0 && host == NULL && managed == 0 && ordinal == -2 &&
+             start == 0 && size == 0 && sync == 0);
+
+   /* Bad arguments. */
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuPointerGetAttributes(0, attrs, data, d));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuPointerGetAttributes(n, NULL, data, d));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuPointerGetAttributes(n, attrs, NULL, d));
+   void *holes[] = { &ctx, NULL };
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuPointerGetAttributes(2, attrs, holes, d));
+   CUpointer_attribute bogus[] = { CU_POINTER_ATTRIBUTE_CONTEXT, (CUpointer_attribute)1000 };
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuPointerGetAttributes(2, bogus, data, d));
+
+   /* Setting: SYNC_MEMOPS on known memory only. */
+   unsigned one = 1;
+   API_CHECK_CU(cuPointerSetAttribute(&one, CU_POINTER_ATTRIBUTE_SYNC_MEMOPS, d));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuPointerSetAttribute(&one, CU_POINTER_ATTRIBUTE_CONTEXT, d));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE, cuPointerSetAttribute(NULL, CU_POINTER_ATTRIBUTE_SYNC_MEMOPS, d));
+   API_CHECK_RES(CUDA_ERROR_INVALID_VALUE,
+                 cuPointerSetAttribute(&one, CU_POINTER_ATTRIBUTE_SYNC_MEMOPS, (CUdeviceptr)(uintptr_t)&stack_byte));
+
+   API_CHECK_CU(cuMemFreeHost(pinned));
+   API_CHECK_CU(cuMemFree(d));
+}
+
 static void
 memory_pointer_attributes_host(void)
 {
@@ -1187,6 +1253,7 @@ static const struct api_case cases[] = {
    API_CASE("api.memory.register.unregister_in_use", memory_register_unregister_in_use),
    API_CASE("api.memory.pointer_attributes.device", memory_pointer_attributes_device),
    API_CASE("api.memory.pointer_attributes.host", memory_pointer_attributes_host),
+   API_CASE("api.memory.pointer_attributes.plural", memory_pointer_attributes_plural),
    API_CASE("api.errors.alloc_size_zero", errors_alloc_size_zero),
    API_CASE("api.errors.alloc_null_output", errors_alloc_null_output),
    API_CASE("api.errors.alloc_too_large", errors_alloc_too_large),
