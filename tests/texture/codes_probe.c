@@ -4,73 +4,28 @@
  * measured (docs/textures.md's rules, docs/api-coverage.md's pitched
  * memory rows).  One run on real CUDA settles them all; the same binary
  * runs on cuvk, where texture.codes compares its output with the codes
- * cuvk documents (codes_expected.txt).
- *
- * The program is compiled against NVIDIA's headers and linked to nothing
- * CUDA: it dlopens the libcuda.so.1 and libcudart.so.13 the dynamic
- * loader finds first (LD_LIBRARY_PATH), so which implementation answers
- * is decided at run time and printed.
- *
- * Output, on stdout: lines starting with '#' are information (versions,
- * the device's limits, the pitches the allocators chose); every other
- * line is one case,
- *
- *    case-name code CODE_NAME
- *
- * the code being the CUresult or cudaError_t the case's one call gave.
- * Cases whose name ends in ".ok" are controls: valid calls that must give
- * 0 everywhere; the exit status is 1 when one did not (a broken probe,
- * not a finding), 0 otherwise.
+ * cuvk documents (codes_expected.txt).  tests/common/codes_harness.h says
+ * how a probe runs and what it prints; the '#' lines of this one add the
+ * device's texture limits and the pitches the allocators chose.
  *
  * Each case makes its own arrays and memory, makes its one call, and
  * everything it made is freed before the next (cuvk and CUDA answer
  * texture calls without sticky errors; the runtime's last error is
  * cleared after every case).  Cases that hand a destroyed handle to the
  * library, or a pitch or pointer that a library checking less than cuvk
- * could crash on, run in a forked child before the parent loads CUDA at
- * all, so a library that crashes on them costs only that case (printed as code
- * -1000 - signal).  --fork runs every case that way; NAME arguments run
- * only the cases whose names start with one of them.
+ * could crash on, run forked.
  */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
-#include <cuda.h>
-#include <cuda_runtime_api.h>
+#include "codes_harness.h"
 
-#include <dlfcn.h>
 #include <math.h>
-#include <setjmp.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#if !defined(CU_TRSF_SEAMLESS_CUBEMAP) || !defined(CUDA_VERSION)
-#error "codes_probe.c is compiled against NVIDIA's cuda.h (tests/texture/meson.build)"
-#endif
 
 /* ---- The entry points, looked up at run time ------------------------- */
 
-/* The names are the ones NVIDIA's headers map the calls to (cuMemAlloc is
- * cuMemAlloc_v2), so the string is taken after macro expansion. */
-#define PROBE_STR_(x) #x
-#define PROBE_STR(x) PROBE_STR_(x)
-
 #define DRIVER_CALLS(X)                                                        \
-   X(cuInit)                                                                   \
-   X(cuDriverGetVersion)                                                       \
-   X(cuGetErrorName)                                                           \
-   X(cuDeviceGet)                                                              \
-   X(cuDeviceGetName)                                                          \
-   X(cuDeviceGetAttribute)                                                     \
-   X(cuDevicePrimaryCtxRetain)                                                 \
-   X(cuDevicePrimaryCtxRelease)                                                \
-   X(cuCtxSetCurrent)                                                          \
-   X(cuCtxSynchronize)                                                         \
    X(cuMemAlloc)                                                               \
    X(cuMemAllocPitch)                                                          \
    X(cuMemFree)                                                                \
@@ -86,11 +41,6 @@
    X(cuSurfObjectDestroy)
 
 #define RUNTIME_CALLS(X)                                                       \
-   X(cudaRuntimeGetVersion)                                                    \
-   X(cudaGetErrorName)                                                         \
-   X(cudaGetLastError)                                                         \
-   X(cudaSetDevice)                                                            \
-   X(cudaFree)                                                                 \
    X(cudaMalloc)                                                               \
    X(cudaMallocPitch)                                                          \
    X(cudaMalloc3D)                                                             \
@@ -117,80 +67,18 @@
 /* cudaMemcpyToArray and its twins are deprecated, and probed all the same. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-#define DECLARE_POINTER(fn) static __typeof__(&fn) p_##fn;
-DRIVER_CALLS(DECLARE_POINTER)
-RUNTIME_CALLS(DECLARE_POINTER)
-#undef DECLARE_POINTER
+DRIVER_CALLS(CODES_STATIC_POINTER)
+RUNTIME_CALLS(CODES_STATIC_POINTER)
 #pragma GCC diagnostic pop
 
-/* A call through the looked-up pointer: CALL(cuMemAlloc)(&p, n). */
-#define CALL(fn) p_##fn
-
-static void *
-open_library(const char *name)
-{
-   void *lib = dlopen(name, RTLD_NOW | RTLD_GLOBAL);
-   if (!lib) {
-      fprintf(stderr, "codes_probe: dlopen(%s): %s\n", name, dlerror());
-      exit(2);
-   }
-   return lib;
-}
-
-static void *
-find_symbol(void *lib, const char *library, const char *name)
-{
-   void *sym = dlsym(lib, name);
-   if (!sym) {
-      fprintf(stderr, "codes_probe: %s has no %s\n", library, name);
-      exit(2);
-   }
-   return sym;
-}
-
-/* The libraries and the device are named once, by the first process that
- * loads them. */
-static bool info_printed;
-
 static void
-print_origin(const char *library, void *sym)
+look_up(void)
 {
-   Dl_info info;
-   if (!info_printed && dladdr(sym, &info) && info.dli_fname)
-      printf("# %s: %s\n", library, info.dli_fname);
-}
-
-static void
-load_libraries(void)
-{
-   void *cuda = open_library("libcuda.so.1");
-   void *cudart = open_library("libcudart.so.13");
-#define LOOK_UP(fn) p_##fn = (__typeof__(p_##fn))find_symbol(cuda, "libcuda.so.1", PROBE_STR(fn));
-   DRIVER_CALLS(LOOK_UP)
-#undef LOOK_UP
-#define LOOK_UP(fn) p_##fn = (__typeof__(p_##fn))find_symbol(cudart, "libcudart.so.13", PROBE_STR(fn));
-   RUNTIME_CALLS(LOOK_UP)
-#undef LOOK_UP
-   print_origin("libcuda.so.1", (void *)p_cuInit);
-   print_origin("libcudart.so.13", (void *)p_cudaMallocPitch);
+   DRIVER_CALLS(CODES_LOOK_UP_DRIVER)
+   RUNTIME_CALLS(CODES_LOOK_UP_RUNTIME)
 }
 
 /* ---- Set-up that must work, and what each case made ------------------- */
-
-static jmp_buf setup_failed;
-static const char *running;
-
-/* A set-up call that failed: the case cannot make its call, and says so
- * instead of printing a code. */
-static void
-need(int code, const char *what)
-{
-   if (code != 0) {
-      printf("# %s: set-up %s gave %d\n", running, what, code);
-      longjmp(setup_failed, 1);
-   }
-}
-#define NEED(call) need((int)(call), #call)
 
 #define MAX_HELD 16
 static struct {
@@ -209,10 +97,8 @@ static struct {
 
 #define HOLD(list, count, value)                                               \
    do {                                                                        \
-      if (held.count == MAX_HELD) {                                            \
-         printf("# %s: more than %d objects held\n", running, MAX_HELD);      \
-         longjmp(setup_failed, 1);                                             \
-      }                                                                        \
+      if (held.count == MAX_HELD)                                              \
+         codes_setup_fail("more than " CODES_STR(MAX_HELD) " objects held");   \
       held.list[held.count++] = (value);                                       \
    } while (0)
 
@@ -861,7 +747,7 @@ rt_malloc_pitch(size_t width, size_t height, bool null_ptr, bool null_pitch)
    if (err == cudaSuccess && p)
       HOLD(rt_memory, n_rt_memory, p);
    if (err == cudaSuccess && (width == 0 || height == 0))
-      printf("# %s: pointer %s, pitch %zu\n", running, p ? "not NULL" : "NULL", pitch);
+      printf("# %s: pointer %s, pitch %zu\n", codes_running, p ? "not NULL" : "NULL", pitch);
    return (int)err;
 }
 static int rt_malloc_pitch_ok(void) { return rt_malloc_pitch(37, 5, false, false); }
@@ -879,7 +765,7 @@ rt_malloc_3d(struct cudaExtent e, bool null)
    if (err == cudaSuccess && p.ptr)
       HOLD(rt_memory, n_rt_memory, p.ptr);
    if (err == cudaSuccess && !null && (e.width == 0 || e.height == 0 || e.depth == 0))
-      printf("# %s: pointer %s, pitch %zu, xsize %zu, ysize %zu\n", running, p.ptr ? "not NULL" : "NULL", p.pitch,
+      printf("# %s: pointer %s, pitch %zu, xsize %zu, ysize %zu\n", codes_running, p.ptr ? "not NULL" : "NULL", p.pitch,
              p.xsize, p.ysize);
    return (int)err;
 }
@@ -1113,21 +999,7 @@ static int rt_surf_array_no_ldst(void) { return rt_surf_array(false, 0); }
 
 /* ---- The cases, in the order they print -------------------------------- */
 
-struct probe_case {
-   const char *name;
-   int (*run)(void);
-   bool runtime; /* a cudaError_t, not a CUresult */
-   bool forked;  /* might crash a library that checks less than cuvk: a
-                  * destroyed handle, a pitch of 2^40, host memory called
-                  * device memory */
-};
-
-#define DRV(name, fn) { name, fn, false, false }
-#define RT(name, fn) { name, fn, true, false }
-#define DRV_FORKED(name, fn) { name, fn, false, true }
-#define RT_FORKED(name, fn) { name, fn, true, true }
-
-static const struct probe_case cases[] = {
+static const struct codes_case cases[] = {
    DRV("tex.array.ok", tex_array_ok),
    DRV("tex.array.null", tex_array_null),
    DRV_FORKED("tex.array.destroyed", tex_array_destroyed),
@@ -1287,135 +1159,6 @@ static const struct probe_case cases[] = {
    RT("rt.surf.array.no_ldst", rt_surf_array_no_ldst),
 };
 
-#define CASE_COUNT (sizeof(cases) / sizeof(cases[0]))
-
-/* ---- Running them ------------------------------------------------------- */
-
-/* What a case gave when it could not make its call, or its process died. */
-#define PROBE_SETUP_FAILED (-1)
-#define PROBE_SIGNAL_BASE (-1000)
-
-static CUdevice device;
-static CUcontext primary;
-
-static void
-init_cuda(void)
-{
-   load_libraries();
-   int driver = 0, runtime = 0;
-   char name[256] = "";
-   if (CALL(cuInit)(0) != CUDA_SUCCESS || CALL(cuDeviceGet)(&device, 0) != CUDA_SUCCESS ||
-       CALL(cuDevicePrimaryCtxRetain)(&primary, device) != CUDA_SUCCESS ||
-       CALL(cuCtxSetCurrent)(primary) != CUDA_SUCCESS || CALL(cudaSetDevice)(0) != cudaSuccess ||
-       CALL(cudaFree)(NULL) != cudaSuccess) {
-      fprintf(stderr, "codes_probe: no device 0 to probe\n");
-      exit(2);
-   }
-   CALL(cuDriverGetVersion)(&driver);
-   CALL(cudaRuntimeGetVersion)(&runtime);
-   CALL(cuDeviceGetName)(name, sizeof(name), device);
-   if (!info_printed)
-      printf("# device 0: %s, driver API %d, runtime %d\n", name, driver, runtime);
-   info_printed = true;
-}
-
-static void
-finish_cuda(void)
-{
-   CALL(cuDevicePrimaryCtxRelease)(device);
-}
-
-static const char *
-code_name(const struct probe_case *c, int code)
-{
-   const char *name = NULL;
-   if (code == PROBE_SETUP_FAILED)
-      return "SETUP_FAILED";
-   if (code <= PROBE_SIGNAL_BASE)
-      return "KILLED_BY_SIGNAL";
-   if (c->runtime)
-      name = CALL(cudaGetErrorName)((cudaError_t)code);
-   else if (CALL(cuGetErrorName)((CUresult)code, &name) != CUDA_SUCCESS)
-      name = NULL;
-   return name ? name : "UNKNOWN";
-}
-
-/* Runs one case in this process and prints its line. */
-static int
-run_case(const struct probe_case *c)
-{
-   volatile int code = PROBE_SETUP_FAILED; /* set between setjmp and longjmp */
-   running = c->name;
-   if (!setjmp(setup_failed))
-      code = c->run();
-   printf("%s %d %s\n", c->name, code, code_name(c, code));
-   fflush(stdout);
-   release_held();
-   /* Nothing a case does may leave an error behind for the next. */
-   CUresult sync = CALL(cuCtxSynchronize)();
-   if (sync != CUDA_SUCCESS)
-      printf("# after %s: cuCtxSynchronize gave %d\n", c->name, (int)sync);
-   CALL(cudaGetLastError)();
-   return code;
-}
-
-static void print_limits(void);
-
-/* Runs one case in a child that loads CUDA for itself; the parent has
- * not, so the fork is safe. */
-static int
-run_forked(const struct probe_case *c)
-{
-   fflush(stdout);
-   pid_t pid = fork();
-   if (pid < 0) {
-      perror("codes_probe: fork");
-      exit(2);
-   }
-   if (pid == 0) {
-      bool first = !info_printed;
-      init_cuda();
-      if (first)
-         print_limits();
-      int code = run_case(c);
-      finish_cuda();
-      fflush(stdout);
-      _exit(code == 0 ? 0 : 1);
-   }
-   info_printed = true;
-   int status = 0;
-   while (waitpid(pid, &status, 0) < 0)
-      ;
-   if (WIFSIGNALED(status)) {
-      int code = PROBE_SIGNAL_BASE - WTERMSIG(status);
-      printf("%s %d %s\n", c->name, code, code_name(c, code));
-      return code;
-   }
-   if (!WIFEXITED(status) || WEXITSTATUS(status) > 1) {
-      printf("%s %d SETUP_FAILED\n", c->name, PROBE_SETUP_FAILED);
-      return PROBE_SETUP_FAILED;
-   }
-   return WEXITSTATUS(status) == 0 ? 0 : 1;
-}
-
-static bool
-is_control(const char *name)
-{
-   size_t n = strlen(name);
-   return n >= 3 && !strcmp(name + n - 3, ".ok");
-}
-
-static bool
-selected(const char *name, int argc, char **argv, int first)
-{
-   if (first >= argc)
-      return true;
-   for (int i = first; i < argc; i++)
-      if (!strncmp(name, argv[i], strlen(argv[i])))
-         return true;
-   return false;
-}
-
 static void
 print_limits(void)
 {
@@ -1431,9 +1174,6 @@ print_limits(void)
       { CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH, "MAXIMUM_TEXTURE2D_LINEAR_PITCH" },
       { CU_DEVICE_ATTRIBUTE_MAX_PITCH, "MAX_PITCH" },
    };
-   running = "limits";
-   if (setjmp(setup_failed))
-      return;
    for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++)
       printf("# %s %d\n", limits[i].name, attribute(limits[i].attr));
 
@@ -1451,58 +1191,12 @@ print_limits(void)
    }
 }
 
+static const struct codes_probe probe = {
+   "codes_probe", cases, CODES_COUNT(cases), look_up, print_limits, release_held,
+};
+
 int
 main(int argc, char **argv)
 {
-   bool fork_all = false;
-   int first = 1;
-   if (argc > 1 && !strcmp(argv[1], "--fork")) {
-      fork_all = true;
-      first = 2;
-   }
-   if (argc > first && (!strcmp(argv[first], "--help") || !strcmp(argv[first], "-h"))) {
-      printf("usage: %s [--fork] [CASE-PREFIX...]\n", argv[0]);
-      return 0;
-   }
-   setvbuf(stdout, NULL, _IOLBF, 0);
-
-   int *codes = calloc(CASE_COUNT, sizeof(int));
-   if (!codes)
-      return 2;
-
-   /* Forked cases first, while this process has not loaded CUDA. */
-   for (size_t i = 0; i < CASE_COUNT; i++)
-      if ((fork_all || cases[i].forked) && selected(cases[i].name, argc, argv, first))
-         codes[i] = run_forked(&cases[i]);
-
-   bool in_process = false;
-   for (size_t i = 0; i < CASE_COUNT; i++)
-      in_process |= !fork_all && !cases[i].forked && selected(cases[i].name, argc, argv, first);
-   if (in_process) {
-      bool limits = !info_printed; /* a forked case may have printed them */
-      init_cuda();
-      if (limits)
-         print_limits();
-      for (size_t i = 0; i < CASE_COUNT; i++)
-         if (!fork_all && !cases[i].forked && selected(cases[i].name, argc, argv, first))
-            codes[i] = run_case(&cases[i]);
-      finish_cuda();
-   }
-
-   int ran = 0, controls = 0, failed_controls = 0;
-   for (size_t i = 0; i < CASE_COUNT; i++) {
-      if (!selected(cases[i].name, argc, argv, first))
-         continue;
-      ran++;
-      if (is_control(cases[i].name)) {
-         controls++;
-         if (codes[i] != 0) {
-            failed_controls++;
-            printf("# control %s gave %d: the probe is broken here\n", cases[i].name, codes[i]);
-         }
-      }
-   }
-   printf("# %d cases, %d controls, %d controls failed\n", ran, controls, failed_controls);
-   free(codes);
-   return failed_controls ? 1 : 0;
+   return codes_probe_main(&probe, argc, argv);
 }

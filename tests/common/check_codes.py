@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""texture.codes: runs codes_probe on cuvk and compares every case's code
-with the table of the codes cuvk documents (codes_expected.txt).
+"""Runs an error-code probe (tests/common/codes_harness.h) on cuvk and
+compares every case's code with the table of the codes cuvk documents
+(texture.codes: tests/texture/codes_expected.txt; api.mempool.codes:
+tests/api/mempool_codes_expected.txt).
 
 The table has one line per case, as the probe prints it:
 
