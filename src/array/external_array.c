@@ -26,6 +26,10 @@
 
 #define ENTRY "cuExternalMemoryGetMappedMipmappedArray"
 
+/* The layer's widened images carry cuvk's whole view list, which the
+ * record must hold untruncated for the import to repeat it. */
+_Static_assert(CUVK_MEM_MAX_VIEW_FORMATS >= CUVK_ARRAY_MAX_VIEW_FORMATS, "record view formats");
+
 static const char *
 image_type_name(VkImageType type)
 {

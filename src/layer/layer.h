@@ -99,6 +99,11 @@ struct layer_device {
    VkPhysicalDevice physical_device;
    PFN_vkGetPhysicalDeviceFormatProperties GetPhysicalDeviceFormatProperties;
    PFN_vkGetPhysicalDeviceImageFormatProperties2 GetPhysicalDeviceImageFormatProperties2;
+   /* Whether the device takes VkImageFormatListCreateInfo (Vulkan 1.2, or
+    * VK_KHR_image_format_list, which the layer enables itself on a 1.1
+    * device whose driver has it): a widened image then names the formats
+    * cuvk views it as, so that the driver may keep compressing it. */
+   bool format_list;
 
    /* Every tracked image, buffer and memory of this device (struct
     * layer_object::device_link), so vkDestroyDevice can drop them. */

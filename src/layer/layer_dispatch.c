@@ -413,6 +413,79 @@ layer_fill_device(struct layer_device *dev, const VkDeviceCreateInfo *info,
    }
 }
 
+/* Whether the driver (everything below the layer) lists a device
+ * extension. */
+static bool
+layer_driver_has_extension(struct layer_instance *inst, VkPhysicalDevice pdev, const char *name)
+{
+   uint32_t count = 0;
+   if (inst->EnumerateDeviceExtensionProperties(pdev, NULL, &count, NULL) != VK_SUCCESS || !count)
+      return false;
+   struct layer_allocator a;
+   VkExtensionProperties *props =
+      layer_zalloc(inst->allocator.set ? &inst->allocator.callbacks : NULL, count * sizeof(*props),
+                   VK_SYSTEM_ALLOCATION_SCOPE_COMMAND, &a);
+   if (!props)
+      return false;
+   bool found = false;
+   VkResult res = inst->EnumerateDeviceExtensionProperties(pdev, NULL, &count, props);
+   for (uint32_t i = 0; (res == VK_SUCCESS || res == VK_INCOMPLETE) && i < count && !found; i++)
+      found = strcmp(props[i].extensionName, name) == 0;
+   layer_free(&a, props);
+   return found;
+}
+
+/* Widened images name the formats cuvk views them as
+ * (VkImageFormatListCreateInfo) where the device takes the struct: Vulkan
+ * 1.2 (the lower of the instance's and the physical device's version) or
+ * VK_KHR_image_format_list.  A 1.1 application that did not enable the
+ * extension gets it from the layer where the driver has it, as it gets
+ * VK_KHR_timeline_semaphore for the semaphore emulation: without a list a
+ * driver may not compress the application's image (NVIDIA's colour
+ * compression).  Returns the extension names to call down with (*names,
+ * freed by the caller with *a) when one is added; sets *format_list. */
+static VkResult
+layer_format_list_extension(struct layer_instance *inst, VkPhysicalDevice pdev,
+                            const VkPhysicalDeviceProperties *pd_props, const VkDeviceCreateInfo *info,
+                            const VkAllocationCallbacks *alloc, const char ***names,
+                            struct layer_allocator *a, bool *format_list)
+{
+   *names = NULL;
+   *format_list = false;
+   /* For measuring what the list is worth (docs/environment.md). */
+   const char *env = getenv("CUVK_LAYER_FORMAT_LIST");
+   if (env && strcmp(env, "0") == 0) {
+      cuvk_log_once(CUVK_LOG_INFO, "CUVK_LAYER_FORMAT_LIST=0: images the layer widens get no format list");
+      return VK_SUCCESS;
+   }
+   if (inst->api_version >= VK_API_VERSION_1_2 && pd_props->apiVersion >= VK_API_VERSION_1_2) {
+      *format_list = true;
+      return VK_SUCCESS;
+   }
+   if (layer_has_extension(info->ppEnabledExtensionNames, info->enabledExtensionCount,
+                           VK_KHR_IMAGE_FORMAT_LIST_EXTENSION_NAME)) {
+      *format_list = true;
+      return VK_SUCCESS;
+   }
+   /* Below 1.1 the layer widens nothing (layer_image_widen). */
+   if (inst->api_version < VK_API_VERSION_1_1 || pd_props->apiVersion < VK_API_VERSION_1_1 ||
+       !layer_driver_has_extension(inst, pdev, VK_KHR_IMAGE_FORMAT_LIST_EXTENSION_NAME))
+      return VK_SUCCESS;
+
+   const char **list = layer_zalloc(alloc, (info->enabledExtensionCount + 1) * sizeof(*list),
+                                    VK_SYSTEM_ALLOCATION_SCOPE_COMMAND, a);
+   if (!list)
+      return VK_ERROR_OUT_OF_HOST_MEMORY;
+   for (uint32_t i = 0; i < info->enabledExtensionCount; i++)
+      list[i] = info->ppEnabledExtensionNames[i];
+   list[info->enabledExtensionCount] = VK_KHR_IMAGE_FORMAT_LIST_EXTENSION_NAME;
+   *names = list;
+   *format_list = true;
+   cuvk_logd("vkCreateDevice: " CUVK_LAYER_NAME " enables " VK_KHR_IMAGE_FORMAT_LIST_EXTENSION_NAME
+             " for the format lists of the exportable images it widens");
+   return VK_SUCCESS;
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL
 layer_CreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo *pCreateInfo,
                    const VkAllocationCallbacks *pAllocator, VkDevice *pDevice)
@@ -447,8 +520,27 @@ layer_CreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo *pC
    void *scratch = NULL;
    VkResult res = layer_semaphore_device_info(inst, physicalDevice, pCreateInfo, pAllocator, &down,
                                               &scratch, &dev->sem_emulated);
+
+   /* The device's version is the lower of the instance's and the
+    * physical device's. */
+   VkPhysicalDeviceProperties pd_props;
+   inst->GetPhysicalDeviceProperties(physicalDevice, &pd_props);
+   const char **names = NULL;
+   struct layer_allocator names_allocator;
+   VkDeviceCreateInfo with_list;
+   if (res == VK_SUCCESS)
+      res = layer_format_list_extension(inst, physicalDevice, &pd_props, down, pAllocator, &names,
+                                        &names_allocator, &dev->format_list);
+   if (res == VK_SUCCESS && names) {
+      with_list = *down;
+      with_list.enabledExtensionCount++;
+      with_list.ppEnabledExtensionNames = names;
+      down = &with_list;
+   }
    if (res == VK_SUCCESS)
       res = create(physicalDevice, down, pAllocator, pDevice);
+   if (names)
+      layer_free(&names_allocator, names);
    layer_semaphore_device_info_free(pAllocator, scratch);
    if (res != VK_SUCCESS) {
       layer_free(&dev->allocator, dev);
@@ -466,10 +558,6 @@ layer_CreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo *pC
    for (uint32_t i = 0; i < mem_props.memoryTypeCount; i++)
       dev->memory_type_flags[i] = mem_props.memoryTypes[i].propertyFlags;
 
-   /* The device's version is the lower of the instance's and the
-    * physical device's. */
-   VkPhysicalDeviceProperties pd_props;
-   inst->GetPhysicalDeviceProperties(physicalDevice, &pd_props);
    if (inst->GetPhysicalDeviceImageFormatProperties2 && inst->GetPhysicalDeviceFormatProperties &&
        pd_props.apiVersion >= VK_API_VERSION_1_1) {
       dev->physical_device = physicalDevice;

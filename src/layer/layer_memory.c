@@ -176,6 +176,17 @@ layer_image_supported(struct layer_device *dev, const VkImageCreateInfo *ci,
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_IMAGE_FORMAT_INFO,
       .handleType = handle_type,
    };
+   /* The image's format list, where the device takes one, is part of the
+    * question: a driver may answer for the listed formats only, and a
+    * list may be what keeps the image compressible. */
+   const VkImageFormatListCreateInfo *ci_list =
+      dev->format_list ? layer_find_struct(ci->pNext, VK_STRUCTURE_TYPE_IMAGE_FORMAT_LIST_CREATE_INFO) : NULL;
+   VkImageFormatListCreateInfo list;
+   if (ci_list) {
+      list = *ci_list;
+      list.pNext = NULL;
+      ext_info.pNext = &list;
+   }
    VkPhysicalDeviceImageFormatInfo2 info = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_FORMAT_INFO_2,
       .pNext = &ext_info,
@@ -203,6 +214,25 @@ layer_image_supported(struct layer_device *dev, const VkImageCreateInfo *ci,
    return true;
 }
 
+/* Whether the device takes wide, for each of the export's handle types,
+ * with the same external memory features as the application's ci (so an
+ * image never becomes dedicated-only because of the layer).  False too
+ * where ci itself is refused: the driver answers the application's call
+ * as it will. */
+static bool
+layer_image_same_memory(struct layer_device *dev, const VkImageCreateInfo *ci, const VkImageCreateInfo *wide,
+                        VkExternalMemoryHandleTypeFlags handle_types)
+{
+   for (uint32_t bits = handle_types; bits; bits &= bits - 1) {
+      VkExternalMemoryHandleTypeFlagBits type = (VkExternalMemoryHandleTypeFlagBits)(bits & -bits);
+      VkExternalMemoryFeatureFlags before, after;
+      if (!layer_image_supported(dev, ci, type, &before) || !layer_image_supported(dev, wide, type, &after) ||
+          after != before)
+         return false;
+   }
+   return true;
+}
+
 /* CUDA reads an exported image through textures (a SAMPLED view) and
  * writes it through surfaces (a STORAGE view as the unsigned format of
  * its texel size), on cuvk's own image over the imported memory.  Vulkan
@@ -216,9 +246,14 @@ layer_image_supported(struct layer_device *dev, const VkImageCreateInfo *ci,
  * - SAMPLED where the format can be sampled;
  * - STORAGE where the format and its unsigned twin can be stored to, and
  *   every format the application may view the image as can be too (its
- *   own views inherit the usage); then MUTABLE_FORMAT, with no format
- *   list: cuvk views the image as the integer, normalised and sRGB twins
- *   of its format too (texture read modes), and the raw unsigned one.
+ *   own views inherit the usage); then MUTABLE_FORMAT: cuvk views the
+ *   image as the integer, normalised and sRGB twins of its format too
+ *   (texture read modes), and the raw unsigned one.  Where the device
+ *   takes VkImageFormatListCreateInfo, a list of exactly those formats
+ *   (cuvk_vk_format_view_list, the one cuvk's own arrays name) goes in
+ *   front of the application's chain, in *list with its formats in
+ *   formats: a driver may not compress a mutable image without one
+ *   (NVIDIA).  The record keeps it, so the import repeats it.
  *
  * Nothing changes when the image already has it all, or when the device
  * would refuse the result or treat its memory differently (another
@@ -226,7 +261,8 @@ layer_image_supported(struct layer_device *dev, const VkImageCreateInfo *ci,
  * wide filled when it changes. */
 static bool
 layer_image_widen(struct layer_device *dev, const VkImageCreateInfo *ci, VkExternalMemoryHandleTypeFlags handle_types,
-                  VkImageCreateInfo *wide)
+                  VkImageCreateInfo *wide, VkImageFormatListCreateInfo *list,
+                  VkFormat formats[CUVK_MEM_MAX_VIEW_FORMATS])
 {
    if (!dev->GetPhysicalDeviceImageFormatProperties2 || ci->tiling != VK_IMAGE_TILING_OPTIMAL ||
        ci->samples != VK_SAMPLE_COUNT_1_BIT)
@@ -242,6 +278,9 @@ layer_image_widen(struct layer_device *dev, const VkImageCreateInfo *ci, VkExter
       layer_find_struct(ci->pNext, VK_STRUCTURE_TYPE_IMAGE_FORMAT_LIST_CREATE_INFO);
    bool has_list = app_list && app_list->viewFormatCount;
    bool mutable_format = ci->flags & VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
+   /* An empty list of the application's stays where it is, and a chain
+    * may hold only one: the image is then mutable without a list. */
+   bool own_list = false;
 
    VkImageUsageFlags usage = ci->usage;
    VkImageCreateFlags flags = ci->flags;
@@ -268,34 +307,48 @@ layer_image_widen(struct layer_device *dev, const VkImageCreateInfo *ci, VkExter
          storage = false;
       } else {
          flags |= VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
+         own_list = dev->format_list && !app_list;
       }
    }
-   if (storage)
+   if (storage) {
       usage |= VK_IMAGE_USAGE_STORAGE_BIT;
-   else
+   } else {
       flags = ci->flags;
+      own_list = false;
+   }
    if (usage == ci->usage && flags == ci->flags)
       return false;
 
    *wide = *ci;
    wide->usage = usage;
    wide->flags = flags;
+   if (own_list) {
+      *list = (VkImageFormatListCreateInfo){
+         .sType = VK_STRUCTURE_TYPE_IMAGE_FORMAT_LIST_CREATE_INFO,
+         .pNext = ci->pNext,
+         .viewFormatCount = cuvk_vk_format_view_list(ci->format, formats, CUVK_MEM_MAX_VIEW_FORMATS),
+         .pViewFormats = formats,
+      };
+      wide->pNext = list;
+   }
 
-   for (uint32_t bits = handle_types; bits; bits &= bits - 1) {
-      VkExternalMemoryHandleTypeFlagBits type = (VkExternalMemoryHandleTypeFlagBits)(bits & -bits);
-      VkExternalMemoryFeatureFlags before, after;
-      if (!layer_image_supported(dev, ci, type, &before))
-         return false; /* the driver answers the application's call as it will */
-      if (!layer_image_supported(dev, wide, type, &after) || after != before) {
-         cuvk_logd("vkCreateImage: the device would take the exportable image (format %d) differently with "
-                   "usage 0x%x, flags 0x%x; left as created, so CUDA cannot use it as a surface",
-                   (int)ci->format, (unsigned)usage, (unsigned)flags);
-         return false;
-      }
+   /* A driver that refuses the list (or answers differently with it)
+    * still gets the mutable image without one, as before lists. */
+   bool same = layer_image_same_memory(dev, ci, wide, handle_types);
+   if (!same && own_list) {
+      wide->pNext = ci->pNext;
+      own_list = false;
+      same = layer_image_same_memory(dev, ci, wide, handle_types);
+   }
+   if (!same) {
+      cuvk_logd("vkCreateImage: the device would take the exportable image (format %d) differently with "
+                "usage 0x%x, flags 0x%x; left as created, so CUDA cannot use it as a surface",
+                (int)ci->format, (unsigned)usage, (unsigned)flags);
+      return false;
    }
    cuvk_logd("vkCreateImage: exportable image (format %d) given usage 0x%x (was 0x%x), flags 0x%x (was 0x%x) "
-             "for CUDA's textures and surfaces", (int)ci->format, (unsigned)usage, (unsigned)ci->usage,
-             (unsigned)flags, (unsigned)ci->flags);
+             "and %u view formats for CUDA's textures and surfaces", (int)ci->format, (unsigned)usage,
+             (unsigned)ci->usage, (unsigned)flags, (unsigned)ci->flags, own_list ? list->viewFormatCount : 0);
    return true;
 }
 
@@ -311,7 +364,9 @@ layer_CreateImage(VkDevice device, const VkImageCreateInfo *pCreateInfo,
       return dev->CreateImage(device, pCreateInfo, pAllocator, pImage);
 
    VkImageCreateInfo wide;
-   if (layer_image_widen(dev, pCreateInfo, ext->handleTypes, &wide))
+   VkImageFormatListCreateInfo list;
+   VkFormat view_formats[CUVK_MEM_MAX_VIEW_FORMATS];
+   if (layer_image_widen(dev, pCreateInfo, ext->handleTypes, &wide, &list, view_formats))
       pCreateInfo = &wide;
 
    struct layer_allocator allocator;

@@ -55,8 +55,10 @@
 
 #include <vulkan/vulkan.h>
 
-/* Caps of the fixed arrays in a record; a record says when it overflowed. */
-#define CUVK_MEM_MAX_VIEW_FORMATS 8
+/* Caps of the fixed arrays in a record; a record says when it overflowed.
+ * The view formats hold the list the layer gives the images it widens
+ * (cuvk_vk_format_view_list, at most CUVK_ARRAY_MAX_VIEW_FORMATS). */
+#define CUVK_MEM_MAX_VIEW_FORMATS 16
 #define CUVK_MEM_MAX_DRM_PLANES 4
 #define CUVK_MEM_MAX_BOUND_IMAGES 16
 #define CUVK_MEM_MAX_BOUND_BUFFERS 16

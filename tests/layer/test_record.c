@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "fd_util.h"
+#include "array/format.h"
 #include "layer/layer.h"
 #include "mem/registry.h"
 #include "vk_harness.h"
@@ -79,14 +80,19 @@ check_allocation(const struct vkh *h, const struct cuvk_mem_export_record *rec,
 
 /* An exportable image with the usage vulkanImageCUDA gives it (transfer
  * only here) is created, and recorded, with what CUDA's textures and
- * surfaces need: SAMPLED and STORAGE usage and MUTABLE_FORMAT (docs/
- * layer.md).  The image the application holds is that image: its views
- * and copies stay valid, which validation, in either order, checks. */
+ * surfaces need: SAMPLED and STORAGE usage and MUTABLE_FORMAT, with a
+ * format list of exactly the formats cuvk views it as, in
+ * cuvk_vk_format_view_list's order (docs/layer.md).  The image the
+ * application holds is that image: its views and copies stay valid,
+ * which validation, in either order, checks.  A Vulkan 1.1 application
+ * (widened_image_vulkan_1_1) gets the list too, through
+ * VK_KHR_image_format_list, which the layer enables for it. */
 static int
-test_widened_image(void)
+widened_image(const char *name, uint32_t api_version)
 {
    struct vkh h;
-   if (!vkh_init(&h, "layer.record.widened_image", NULL))
+   const struct vkh_options options = { .api_version = api_version };
+   if (!vkh_init(&h, name, &options))
       return VKH_EXIT_FAIL;
 
    VkImageCreateInfo ci = vkh_image_info_2d(VK_FORMAT_R8G8B8A8_UNORM, 32, 32, 6, 1,
@@ -121,13 +127,41 @@ test_widened_image(void)
    wide.usage |= VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT;
    wide.flags |= VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
    check_image_info(&rec.dedicated_image, &wide, VKH_OPAQUE_FD);
-   VKH_CHECK(rec.dedicated_image.view_format_count == 0);
    check_image_info(&rec.images[0].info, &wide, VKH_OPAQUE_FD);
+   /* The list: the image's own format first, every twin cuvk's textures
+    * read it as (sRGB included) and the raw R32_UINT of its surfaces. */
+   VkFormat want[CUVK_MEM_MAX_VIEW_FORMATS];
+   unsigned n = cuvk_vk_format_view_list(ci.format, want, CUVK_MEM_MAX_VIEW_FORMATS);
+   VKH_CHECK(n >= 3 && want[0] == ci.format);
+   for (unsigned r = 0; r < 2; r++) {
+      const struct cuvk_mem_image_info *info = r ? &rec.images[0].info : &rec.dedicated_image;
+      VKH_CHECK(info->view_format_count == n);
+      VKH_CHECK(!info->view_formats_truncated);
+      VKH_CHECK(memcmp(info->view_formats, want, n * sizeof(VkFormat)) == 0);
+   }
+   bool srgb = false, raw = false;
+   for (unsigned i = 0; i < n; i++) {
+      srgb |= want[i] == VK_FORMAT_R8G8B8A8_SRGB;
+      raw |= want[i] == VK_FORMAT_R32_UINT;
+   }
+   VKH_CHECK(srgb && raw);
 
    close(fd);
    vkDestroyImage(h.device, image, NULL);
    vkFreeMemory(h.device, memory, NULL);
    return vkh_exit(vkh_finish(&h));
+}
+
+static int
+test_widened_image(void)
+{
+   return widened_image("layer.record.widened_image", 0);
+}
+
+static int
+test_widened_image_vulkan_1_1(void)
+{
+   return widened_image("layer.record.widened_image_vulkan_1_1", VK_API_VERSION_1_1);
 }
 
 /* A dedicated allocation of a mutable-format, mipmapped, layered image,
@@ -751,6 +785,7 @@ static const struct {
 } tests[] = {
    { "dedicated_image", test_dedicated_image },
    { "widened_image", test_widened_image },
+   { "widened_image_vulkan_1_1", test_widened_image_vulkan_1_1 },
    { "dedicated_buffer", test_dedicated_buffer },
    { "suballocated_buffers", test_suballocated_buffers },
    { "dup_fd_finds_record", test_dup_fd_finds_record },

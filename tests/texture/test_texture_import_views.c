@@ -533,10 +533,84 @@ case_no_record(void)
    imported_free(&im);
 }
 
+/* An R8G8B8A8_UNORM image made with transfer usage only, as
+ * vulkanImageCUDA makes its texture: the layer widens it (SAMPLED,
+ * STORAGE, MUTABLE_FORMAT) with a format list of exactly the formats
+ * cuvk views it as (docs/layer.md), which the import repeats.  Every
+ * read below goes through a view of its own format, none converts: the
+ * linear sRGB and integer reads a conversion refuses are made, and
+ * textures and a surface give the texels Vulkan wrote and reads back. */
+static void
+case_widened_image(void)
+{
+   struct imported im;
+   if (import(VK_FORMAT_R8G8B8A8_UNORM, 0, 0, NULL, 0, true, CU_AD_FORMAT_UNSIGNED_INT8, 4,
+              CUDA_ARRAY3D_SURFACE_LDST, &im)) {
+      for (int pass = 0; pass < 2; pass++) {
+         const char *when = pass ? ", after the surface" : "";
+         char what[96];
+#define READ(filter, flags, view, kernel, channels, bits, kind, tol, name)                             \
+         snprintf(what, sizeof(what), "widened, %s%s", name, when);                                  \
+         read_case(&im, filter, flags, view, CUDA_SUCCESS, kernel, channels, bits, kind, tol, what)
+         READ(CU_TR_FILTER_MODE_POINT, 0, 0, "tex2d_f4", 4, 8, K_UNORM, 0, "default");
+         READ(CU_TR_FILTER_MODE_LINEAR, 0, 0, "tex2d_f4", 4, 8, K_UNORM, 1e-6, "default, linear");
+         READ(CU_TR_FILTER_MODE_POINT, CU_TRSF_READ_AS_INTEGER, 0, "tex2d_u4", 4, 8, K_UINT, 0, "as integer");
+         READ(CU_TR_FILTER_MODE_LINEAR, CU_TRSF_READ_AS_INTEGER, 0, "tex2d_u4", 4, 8, K_UINT, 0,
+              "as integer, linear (point)");
+         READ(CU_TR_FILTER_MODE_POINT, CU_TRSF_SRGB, 0, "tex2d_f4", 4, 8, K_SRGB, SRGB_HW_TOL, "sRGB");
+         READ(CU_TR_FILTER_MODE_LINEAR, CU_TRSF_SRGB, 0, "tex2d_f4", 4, 8, K_SRGB, SRGB_HW_TOL, "sRGB, linear");
+         READ(CU_TR_FILTER_MODE_POINT, 0, CU_RES_VIEW_FORMAT_SINT_4X8, "tex2d_f4", 4, 8, K_SNORM, 1e-7,
+              "SINT_4X8 view");
+         READ(CU_TR_FILTER_MODE_POINT, CU_TRSF_READ_AS_INTEGER, CU_RES_VIEW_FORMAT_SINT_4X8, "tex2d_i4", 4, 8, K_SINT,
+              0, "SINT_4X8 view, as integer");
+         READ(CU_TR_FILTER_MODE_POINT, CU_TRSF_READ_AS_INTEGER, CU_RES_VIEW_FORMAT_UINT_2X16, "tex2d_u4", 2, 16,
+              K_UINT, 0, "UINT_2X16 view, as integer");
+         READ(CU_TR_FILTER_MODE_POINT, 0, CU_RES_VIEW_FORMAT_UINT_2X16, "tex2d_f4", 2, 16, K_UNORM, 1e-7,
+              "UINT_2X16 view");
+#undef READ
+         if (pass)
+            break;
+
+         /* A surface (the raw R32_UINT view) writes every texel; Vulkan
+          * reads them back, and the textures read them next pass. */
+         CUDA_RESOURCE_DESC rd;
+         memset(&rd, 0, sizeof(rd));
+         rd.resType = CU_RESOURCE_TYPE_ARRAY;
+         rd.res.array.hArray = im.level;
+         CUsurfObject s = 0;
+         OK(cuSurfObjectCreate(&s, &rd));
+         CUfunction f = NULL;
+         OK(cuModuleGetFunction(&f, mod, "surf2d_write_bytes"));
+         int w = W, h = H, bytes = 4, seed = 100;
+         void *args[] = {&s, &w, &h, &bytes, &seed};
+         OK(cuLaunchKernel(f, 1, H, 1, W, 1, 1, 0, NULL, args, NULL));
+         OK(cuCtxSynchronize());
+         if (s)
+            OK(cuSurfObjectDestroy(s));
+         static uint8_t back[H][W][4];
+         CHECK(avk_read_level(&vk, &im.img, 0, back));
+         unsigned bad = 0;
+         for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++)
+               for (int i = 0; i < 4; i++) {
+                  uint8_t want = (uint8_t)((x * 7 + y * 13 + i * 29 + seed) & 0xff);
+                  if (back[y][x][i] != want && bad++ < 5)
+                     fprintf(stderr, "surface texel (%d, %d) byte %d = %u, expected %u\n", x, y, i, back[y][x][i],
+                             want);
+                  im.data[y][x][i] = want;
+               }
+         CHECK(bad == 0);
+      }
+   }
+   imported_free(&im);
+}
+
 static const struct {
    const char *name;
    void (*run)(void);
 } cases[] = {
+   {"texture.import_views.widened_image", case_widened_image},
+   {"texture.import_views.widened_image.validation_first", case_widened_image},
    {"texture.import_views.unorm_image", case_unorm_image},
    {"texture.import_views.srgb_image", case_srgb_image},
    {"texture.import_views.uint_image", case_uint_image},
