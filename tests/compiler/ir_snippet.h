@@ -1,9 +1,11 @@
 /*
- * What the IR pass tests that ask about named registers share
- * (test_ir_uniform.c, test_ir_param_ptr.c): a PTX snippet parsed, lowered
- * to IR, one function's guards turned into blocks (the CFG as the
- * emitter sees it, which the passes run on), and registers found by
- * their PTX names.  Failures count in unit_test.h's check.
+ * What the compiler tests that lower PTX to IR share: the text parsed and
+ * lowered (test_alu.c, test_ir_guards.c, test_structurize.c and the two
+ * below); for the passes that answer about named registers
+ * (test_ir_uniform.c, test_ir_param_ptr.c) one function's guards turned
+ * into blocks (the CFG as the emitter sees it, which the passes run on)
+ * and registers found by their PTX names.  Failures count in
+ * unit_test.h's check.
  */
 #ifndef CUVK_TESTS_IR_SNIPPET_H
 #define CUVK_TESTS_IR_SNIPPET_H
@@ -15,22 +17,33 @@
 #include "compiler_test.h"
 #include "unit_test.h"
 
+/* The IR of len bytes of PTX; NULL, a failure with the error printed
+ * under name, when it does not parse or lower. */
+static inline struct cuvk_ir_module *
+ir_snippet_module(const char *name, const char *ptx_text, size_t len)
+{
+   struct cuvk_cc_error err = { 0 };
+   struct ptx_module *ptx = ptx_parse(ptx_text, len, &err);
+   struct cuvk_ir_module *ir = ptx ? cuvk_ptx_to_ir(ptx, &err) : NULL;
+
+   ptx_module_destroy(ptx);
+   if (!ir) {
+      compiler_test_print_error(name, &err);
+      UNIT_CHECK(!"the PTX did not parse and lower");
+   }
+   return ir;
+}
+
 /* Function func of the snippet, guards lowered, its module in *ir (for
- * cuvk_ir_module_destroy); NULL, the error printed under name, when the
- * PTX does not lower. */
+ * cuvk_ir_module_destroy); NULL when the PTX does not lower. */
 static inline struct cuvk_ir_function *
 ir_snippet_lower(const char *name, const char *ptx_text, unsigned func, struct cuvk_ir_module **ir)
 {
    struct cuvk_cc_error err = { 0 };
-   struct ptx_module *ptx = ptx_parse(ptx_text, strlen(ptx_text), &err);
 
-   *ir = ptx ? cuvk_ptx_to_ir(ptx, &err) : NULL;
-   ptx_module_destroy(ptx);
-   if (!*ir) {
-      compiler_test_print_error(name, &err);
-      UNIT_CHECK(!"the PTX did not lower");
+   *ir = ir_snippet_module(name, ptx_text, strlen(ptx_text));
+   if (!*ir)
       return NULL;
-   }
    struct cuvk_ir_function *f = (*ir)->funcs[func];
    UNIT_CHECK(cuvk_ir_lower_guards(f, &err));
    return f;
