@@ -544,15 +544,33 @@ cuMemFree_v2(CUdeviceptr dptr)
  * stream before the GPU got there is not done.  The pool only counts
  * (mempool.c).
  *
- * pool: the pool to allocate from with a reference, which the
- * allocation takes over.
+ * The body of cuMemAllocAsync (handle NULL: the device's current pool,
+ * cuDeviceSetMemPool) and cuMemAllocFromPoolAsync (*handle), checking
+ * the stream, the output, the size and then the pool; entry names the
+ * call in the log.
  */
 static CUresult
-alloc_async(CUdeviceptr *dptr, size_t bytesize, struct cuvk_mem_pool *pool, struct cuvk_context *ctx,
+alloc_async(CUdeviceptr *dptr, size_t bytesize, const CUmemoryPool *handle, CUstream hstream,
             const char *entry)
 {
+   struct cuvk_context *ctx = NULL;
+   struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
+   struct cuvk_mem_pool *pool;
    struct cuvk_mem_alloc *alloc;
-   CUresult res;
+   CUresult res = cuvk_stream_lookup(hstream, entry, &ctx, &stream);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!dptr)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: dptr is NULL", entry);
+   if (bytesize == 0)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: size is 0", entry);
+   if (handle) {
+      res = cuvk_mem_pool_get(*handle, entry, &pool);
+      if (res != CUDA_SUCCESS)
+         return res;
+   } else {
+      pool = cuvk_mem_pool_get_current(ctx->dev);
+   }
 
    /* The pool's device must be the stream's: cuvk's devices share no
     * memory, so a pool of another device cannot serve this stream's
@@ -563,6 +581,7 @@ alloc_async(CUdeviceptr *dptr, size_t bytesize, struct cuvk_mem_pool *pool, stru
       cuvk_mem_pool_put(pool);
       return res;
    }
+   /* The allocation takes over the pool's reference. */
    res = alloc_from_heap(ctx, &ctx->device_heap, CUVK_MEM_DEVICE, bytesize, DEVICE_ALIGNMENT, entry, pool,
                          &alloc);
    if (res != CUDA_SUCCESS)
@@ -571,39 +590,16 @@ alloc_async(CUdeviceptr *dptr, size_t bytesize, struct cuvk_mem_pool *pool, stru
    return CUDA_SUCCESS;
 }
 
-/* From the device's current pool (cuDeviceSetMemPool). */
 CUVK_EXPORT CUresult CUDAAPI
 cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hstream)
 {
-   struct cuvk_context *ctx = NULL;
-   struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
-   CUresult res = cuvk_stream_lookup(hstream, "cuMemAllocAsync", &ctx, &stream);
-   if (res != CUDA_SUCCESS)
-      return res;
-   if (!dptr)
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemAllocAsync: dptr is NULL");
-   if (bytesize == 0)
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemAllocAsync: size is 0");
-   return alloc_async(dptr, bytesize, cuvk_mem_pool_get_current(ctx->dev), ctx, "cuMemAllocAsync");
+   return alloc_async(dptr, bytesize, NULL, hstream, "cuMemAllocAsync");
 }
 
 CUVK_EXPORT CUresult CUDAAPI
 cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool handle, CUstream hstream)
 {
-   struct cuvk_context *ctx = NULL;
-   struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
-   struct cuvk_mem_pool *pool;
-   CUresult res = cuvk_stream_lookup(hstream, "cuMemAllocFromPoolAsync", &ctx, &stream);
-   if (res != CUDA_SUCCESS)
-      return res;
-   if (!dptr)
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemAllocFromPoolAsync: dptr is NULL");
-   if (bytesize == 0)
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemAllocFromPoolAsync: size is 0");
-   res = cuvk_mem_pool_get(handle, "cuMemAllocFromPoolAsync", &pool);
-   if (res != CUDA_SUCCESS)
-      return res;
-   return alloc_async(dptr, bytesize, pool, ctx, "cuMemAllocFromPoolAsync");
+   return alloc_async(dptr, bytesize, &handle, hstream, "cuMemAllocFromPoolAsync");
 }
 
 CUVK_EXPORT CUresult CUDAAPI

@@ -129,6 +129,25 @@ api_check_at(const char *file, int line, bool ok, const char *fmt, ...)
 #define API_CHECK_BYTES(got, want, n, ...)                                     \
    cuvk_test_check_bytes(__FILE__, __LINE__, (got), (want), (n), __VA_ARGS__)
 
+/* The 32-bit words of p's bytes that are not value. */
+static inline size_t
+api_count_not(const uint32_t *p, size_t bytes, uint32_t value)
+{
+   size_t bad = 0;
+
+   for (size_t i = 0; i < bytes / 4; i++)
+      bad += p[i] != value;
+   return bad;
+}
+
+/* Every 32-bit word of p's bytes is value; what names them in the report. */
+#define API_CHECK_WORDS(p, bytes, value, what)                                 \
+   do {                                                                        \
+      size_t bad_ = api_count_not((const uint32_t *)(p), (bytes), (value));    \
+      API_CHECK_MSG(bad_ == 0, "%s: %zu of %zu words are not 0x%08x", (what),  \
+                    bad_, (size_t)(bytes) / 4, (unsigned)(value));             \
+   } while (0)
+
 static inline double
 api_now(void)
 {
@@ -138,16 +157,8 @@ api_now(void)
    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* splitmix64: reproducible data that differs at every byte and call. */
-static inline uint64_t
-api_rand(uint64_t *state)
-{
-   uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
-
-   z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-   z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-   return z ^ (z >> 31);
-}
+/* Reproducible data that differs at every byte and call. */
+#define api_rand cuvk_test_rand
 
 static inline void
 api_fill_random(void *p, size_t n, uint64_t seed)

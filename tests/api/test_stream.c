@@ -11,24 +11,6 @@
 
 #define BIG (32 * API_MIB)
 
-/* Counts the 32-bit words of p that are not value. */
-static size_t
-count_not(const uint32_t *p, size_t bytes, uint32_t value)
-{
-   size_t bad = 0;
-
-   for (size_t i = 0; i < bytes / 4; i++)
-      bad += p[i] != value;
-   return bad;
-}
-
-#define CHECK_WORDS(p, bytes, value, what)                                     \
-   do {                                                                        \
-      size_t bad_ = count_not((const uint32_t *)(p), (bytes), (value));        \
-      API_CHECK_MSG(bad_ == 0, "%s: %zu of %zu words are not 0x%08x", (what),  \
-                    bad_, (size_t)(bytes) / 4, (unsigned)(value));             \
-   } while (0)
-
 static void
 stream_create_destroy(void)
 {
@@ -148,11 +130,11 @@ stream_in_order(void)
       API_CHECK_CU(cuMemcpyDtoHAsync(out, b, BIG, s));
       API_CHECK_CU(cuStreamSynchronize(s));
       API_CHECK_CU(cuStreamQuery(s));
-      CHECK_WORDS(out, BIG / 2, v1, "first half of b");
-      CHECK_WORDS((uint8_t *)out + BIG / 2, BIG / 2, v2, "second half of b");
+      API_CHECK_WORDS(out, BIG / 2, v1, "first half of b");
+      API_CHECK_WORDS((uint8_t *)out + BIG / 2, BIG / 2, v2, "second half of b");
       API_CHECK_CU(cuMemcpyDtoHAsync(out, a, BIG, s));
       API_CHECK_CU(cuStreamSynchronize(s));
-      CHECK_WORDS(out, BIG, 0, "a");
+      API_CHECK_WORDS(out, BIG, 0, "a");
    }
 
    API_CHECK_CU(cuStreamDestroy(s));
@@ -216,7 +198,7 @@ stream_destroy_pending(void)
    API_CHECK_CU(cuMemcpyDtoHAsync(out, a, BIG, s));
    API_CHECK_CU(cuStreamDestroy(s));
    API_CHECK_CU(cuCtxSynchronize());
-   CHECK_WORDS(out, BIG, 0x5eed5eed, "work of a destroyed stream");
+   API_CHECK_WORDS(out, BIG, 0x5eed5eed, "work of a destroyed stream");
    API_CHECK_CU(cuMemFreeHost(out));
    API_CHECK_CU(cuMemFree(a));
 }
@@ -244,7 +226,7 @@ stream_two_streams(void)
          API_CHECK_CU(cuMemcpyDtoHAsync(out[i], b[i], BIG, s[i]));
       for (int i = 1; i >= 0; i--) {
          API_CHECK_CU(cuStreamSynchronize(s[i]));
-         CHECK_WORDS(out[i], BIG, 0xa0000000u + (uint32_t)(round * 2 + i), "stream's chain");
+         API_CHECK_WORDS(out[i], BIG, 0xa0000000u + (uint32_t)(round * 2 + i), "stream's chain");
       }
    }
    for (int i = 0; i < 2; i++) {
@@ -287,8 +269,8 @@ stream_wait_event(void)
       API_CHECK_CU(cuMemcpyDtoHAsync(out_b, b, BIG, s2));
       API_CHECK_CU(cuStreamSynchronize(s1));
       API_CHECK_CU(cuStreamSynchronize(s2));
-      CHECK_WORDS(out_b, BIG, first, "copy made after waiting for the first fill");
-      CHECK_WORDS(out_a, BIG, second, "second fill");
+      API_CHECK_WORDS(out_b, BIG, first, "copy made after waiting for the first fill");
+      API_CHECK_WORDS(out_a, BIG, second, "second fill");
    }
 
    /* Waiting for an event never recorded is a no-op. */
@@ -344,8 +326,8 @@ stream_legacy_default(void)
       /* Synchronising the legacy stream covers the blocking streams'
        * earlier work too. */
       API_CHECK_CU(cuStreamSynchronize(legacy));
-      CHECK_WORDS(out_b, BIG, v1, "copy on the legacy stream");
-      CHECK_WORDS(out_a, BIG, v2, "fill on a blocking stream after the legacy stream");
+      API_CHECK_WORDS(out_b, BIG, v1, "copy on the legacy stream");
+      API_CHECK_WORDS(out_a, BIG, v2, "fill on a blocking stream after the legacy stream");
    }
 
    API_CHECK_CU(cuStreamDestroy(blocking));
@@ -371,11 +353,11 @@ stream_sync_after_async(void)
       const uint32_t v = 0xfeed0000u + (uint32_t)round;
       API_CHECK_CU(cuMemsetD32Async(a, v, BIG / 4, s));
       API_CHECK_CU(cuMemcpyDtoH(out, a, BIG));
-      CHECK_WORDS(out, BIG, v, "synchronous DtoH after an async fill");
+      API_CHECK_WORDS(out, BIG, v, "synchronous DtoH after an async fill");
       /* Small reads take cuvk's direct path; they must wait as well. */
       API_CHECK_CU(cuMemsetD32Async(a, ~v, BIG / 4, s));
       API_CHECK_CU(cuMemcpyDtoH(out, a + BIG - 64, 64));
-      CHECK_WORDS(out, 64, ~v, "small synchronous DtoH after an async fill");
+      API_CHECK_WORDS(out, 64, ~v, "small synchronous DtoH after an async fill");
    }
    API_CHECK_CU(cuStreamDestroy(s));
    API_CHECK_CU(cuMemFree(a));
@@ -461,7 +443,7 @@ event_record_query_sync(void)
                     api_result_name(res));
       API_CHECK_CU(cuEventSynchronize(e));
       API_CHECK_CU(cuEventQuery(e));
-      CHECK_WORDS(out, 4 * BIG, v, "work before the event, once it completed");
+      API_CHECK_WORDS(out, 4 * BIG, v, "work before the event, once it completed");
    }
 
    /* Polling alone brings it to completion. */
@@ -478,7 +460,7 @@ event_record_query_sync(void)
    API_CHECK_CU(cuEventRecord(e, NULL));
    API_CHECK_CU(cuEventSynchronize(e));
    API_CHECK_CU(cuMemcpyDtoH(out, a, 4 * BIG));
-   CHECK_WORDS(out, 4 * BIG, 2, "default stream's work");
+   API_CHECK_WORDS(out, 4 * BIG, 2, "default stream's work");
 
    API_CHECK_CU(cuEventDestroy(e));
    API_CHECK_CU(cuStreamDestroy(s));
@@ -599,7 +581,7 @@ event_across_contexts(void)
    /* Once the other context's stream is past the wait, the event is. */
    API_CHECK_CU(cuEventQuery(e));
    API_CHECK_CU(cuMemcpyDtoH(out, a, BIG));
-   CHECK_WORDS(out, BIG, 0xabcdef01, "first context's fill");
+   API_CHECK_WORDS(out, BIG, 0xabcdef01, "first context's fill");
 
    API_CHECK_CU(cuCtxDestroy(other));
    API_CHECK_CU(cuEventDestroy(e));

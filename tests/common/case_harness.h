@@ -22,6 +22,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define CUVK_TEST_PASS 0
 #define CUVK_TEST_FAIL 1
@@ -46,6 +47,18 @@ void cuvk_test_skip(const char *fmt, ...) __attribute__((noreturn, format(printf
  * first and last, labelled with what (printf-style). */
 bool cuvk_test_check_bytes(const char *file, int line, const void *got, const void *want, size_t n,
                            const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+/* splitmix64: the next of a reproducible sequence of 64-bit values from
+ * *state, which it advances; the tests' data and random choices. */
+static inline uint64_t
+cuvk_test_rand(uint64_t *state)
+{
+   uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
+
+   z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+   z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+   return z ^ (z >> 31);
+}
 
 /* ---- Case tables ---- */
 

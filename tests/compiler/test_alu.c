@@ -24,6 +24,7 @@
 #include "compiler/ptx.h"
 #include "compiler/spirv.h"
 #include "compiler_test.h"
+#include "ir_snippet.h"
 #include "unit_test.h"
 
 #define HEADER ".version 8.0\n.target sm_90\n.address_size 64\n"
@@ -31,22 +32,6 @@
 static const char *spirv_val;
 
 static const struct cuvk_cc_target *const full = &compiler_test_lavapipe;
-
-
-static struct cuvk_ir_module *
-to_ir(const char *name, const char *text, size_t len)
-{
-   struct cuvk_cc_error err;
-   struct ptx_module *ptx = ptx_parse(text, len, &err);
-   struct cuvk_ir_module *ir = ptx ? cuvk_ptx_to_ir(ptx, &err) : NULL;
-
-   ptx_module_destroy(ptx);
-   if (!ir) {
-      compiler_test_print_error(name, &err);
-      UNIT_CHECK(!"the PTX did not parse and lower to IR");
-   }
-   return ir;
-}
 
 #define REGS                                                                   \
    "\t.reg .pred %p<8>;\n\t.reg .b16 %h<8>;\n\t.reg .b32 %r<16>;\n"             \
@@ -70,7 +55,7 @@ static void
 lower_ok(const char *name, const char *body, const struct cuvk_cc_target *t)
 {
    char *text = kernel_of(body);
-   struct cuvk_ir_module *ir = to_ir(name, text, strlen(text));
+   struct cuvk_ir_module *ir = ir_snippet_module(name, text, strlen(text));
    struct cuvk_cc_error err;
    size_t count;
    unsigned lowered = 0;
@@ -100,7 +85,7 @@ lower_fma(const char *name, const char *body, const struct cuvk_cc_target *t, un
           bool want_convert)
 {
    char *text = kernel_of(body);
-   struct cuvk_ir_module *ir = to_ir(name, text, strlen(text));
+   struct cuvk_ir_module *ir = ir_snippet_module(name, text, strlen(text));
    struct cuvk_cc_error err;
    size_t count;
    unsigned lowered = 0, fmas = 0, converts = 0;
@@ -135,7 +120,7 @@ lower_refused(const char *name, const char *body, const struct cuvk_cc_target *t
               enum cuvk_cc_status status, unsigned line, const char *needle)
 {
    char *text = kernel_of(body);
-   struct cuvk_ir_module *ir = to_ir(name, text, strlen(text));
+   struct cuvk_ir_module *ir = ir_snippet_module(name, text, strlen(text));
    struct cuvk_cc_error err;
    size_t count;
 
@@ -609,7 +594,7 @@ check_kernel(const char *path)
    UNIT_CHECK(text != NULL);
    if (!text)
       return;
-   struct cuvk_ir_module *ir = to_ir(path, text, len);
+   struct cuvk_ir_module *ir = ir_snippet_module(path, text, len);
    free(text);
    if (!ir)
       return;

@@ -4,12 +4,7 @@
  * parameter offsets are given by hand (not the real layout), so a wrong
  * offset arithmetic shows.
  */
-#include <string.h>
-
-#include "compiler/ir.h"
-#include "compiler/ir_passes.h"
-#include "compiler_test.h"
-#include "unit_test.h"
+#include "ir_snippet.h"
 
 #define HEADER ".version 9.0\n.target sm_75\n.address_size 64\n"
 #define NO CUVK_IR_NO_WORD
@@ -23,32 +18,15 @@ static void
 expect_words(const char *name, const char *ptx_text, const uint32_t *offsets,
              const struct want *wants, unsigned want_count)
 {
-   struct cuvk_cc_error err = { 0 };
-   struct ptx_module *ptx = ptx_parse(ptx_text, strlen(ptx_text), &err);
-   struct cuvk_ir_module *ir = ptx ? cuvk_ptx_to_ir(ptx, &err) : NULL;
-
-   ptx_module_destroy(ptx);
-   if (!ir) {
-      compiler_test_print_error(name, &err);
-      UNIT_CHECK(!"the PTX did not lower");
+   struct cuvk_ir_module *ir;
+   struct cuvk_ir_function *f = ir_snippet_lower(name, ptx_text, 0, &ir);
+   if (!f)
       return;
-   }
-   struct cuvk_ir_function *f = ir->funcs[0];
-   /* Run on the CFG as the emitter sees it, guards turned into blocks. */
-   UNIT_CHECK(cuvk_ir_lower_guards(f, &err));
    uint32_t *words = cuvk_ir_param_pointers(f, offsets, &ir->arena);
    UNIT_CHECK(words != NULL);
    for (unsigned i = 0; words && i < want_count; i++) {
-      uint32_t r = UINT32_MAX;
-      for (uint32_t k = 0; k < f->reg_count; k++)
-         if (f->regs[k].name && strcmp(f->regs[k].name, wants[i].reg) == 0)
-            r = k;
-      if (r == UINT32_MAX) {
-         fprintf(stderr, "%s: no register %s\n", name, wants[i].reg);
-         UNIT_CHECK(!"register missing");
-         continue;
-      }
-      if (words[r] != wants[i].word) {
+      uint32_t r = ir_snippet_reg(name, f, wants[i].reg);
+      if (r != UINT32_MAX && words[r] != wants[i].word) {
          fprintf(stderr, "%s: %s is word %d, expected %d\n", name, wants[i].reg,
                  (int)words[r], (int)wants[i].word);
          UNIT_CHECK(!"wrong word");

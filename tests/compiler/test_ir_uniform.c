@@ -5,12 +5,7 @@
  * answer drops non-uniform descriptor indexing, so every case where a
  * register could differ between threads must say no.
  */
-#include <string.h>
-
-#include "compiler/ir.h"
-#include "compiler/ir_passes.h"
-#include "compiler_test.h"
-#include "unit_test.h"
+#include "ir_snippet.h"
 
 #define HEADER ".version 9.0\n.target sm_75\n.address_size 64\n"
 
@@ -23,31 +18,15 @@ static void
 expect_uniform(const char *name, const char *ptx_text, unsigned func, const struct want *wants,
                unsigned want_count)
 {
-   struct cuvk_cc_error err = {0};
-   struct ptx_module *ptx = ptx_parse(ptx_text, strlen(ptx_text), &err);
-   struct cuvk_ir_module *ir = ptx ? cuvk_ptx_to_ir(ptx, &err) : NULL;
-
-   ptx_module_destroy(ptx);
-   if (!ir) {
-      compiler_test_print_error(name, &err);
-      UNIT_CHECK(!"the PTX did not lower");
+   struct cuvk_ir_module *ir;
+   struct cuvk_ir_function *f = ir_snippet_lower(name, ptx_text, func, &ir);
+   if (!f)
       return;
-   }
-   struct cuvk_ir_function *f = ir->funcs[func];
-   UNIT_CHECK(cuvk_ir_lower_guards(f, &err));
    bool *uniform = cuvk_ir_uniform_regs(f, &ir->arena);
    UNIT_CHECK(uniform != NULL);
    for (unsigned i = 0; uniform && i < want_count; i++) {
-      uint32_t r = UINT32_MAX;
-      for (uint32_t k = 0; k < f->reg_count; k++)
-         if (f->regs[k].name && strcmp(f->regs[k].name, wants[i].reg) == 0)
-            r = k;
-      if (r == UINT32_MAX) {
-         fprintf(stderr, "%s: no register %s\n", name, wants[i].reg);
-         UNIT_CHECK(!"register missing");
-         continue;
-      }
-      if (uniform[r] != wants[i].uniform) {
+      uint32_t r = ir_snippet_reg(name, f, wants[i].reg);
+      if (r != UINT32_MAX && uniform[r] != wants[i].uniform) {
          fprintf(stderr, "%s: %s is %s, expected %s\n", name, wants[i].reg, uniform[r] ? "uniform" : "not",
                  wants[i].uniform ? "uniform" : "not");
          UNIT_CHECK(!"wrong answer");

@@ -291,10 +291,7 @@ case_sync_points(void)
    OK(cuStreamDestroy(s));
 }
 
-static const struct {
-   const char *name;
-   void (*run)(void);
-} cases[] = {
+static const struct drv_case cases[] = {
    {"printf.threads", case_threads},
    {"printf.conversions", case_conversions},
    {"printf.return", case_return},
@@ -306,29 +303,10 @@ static const struct {
 int
 main(int argc, char **argv)
 {
-   if (argc >= 2 && strcmp(argv[1], "--skip") == 0)
-      cuvk_test_skip("%s", argc > 2 ? argv[2] : "");
-   if (argc != 3) {
-      fprintf(stderr, "usage: %s CASE PRINTF.ptx\n", argv[0]);
-      return 2;
-   }
-   drv_test_setup(NULL);
-   char *ptx = drv_test_read_file(argv[2], NULL);
-   OK(cuModuleLoadData(&mod, ptx));
-   free(ptx);
-   bool found = false;
-   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-      if (strcmp(cases[i].name, argv[1]) == 0) {
-         cases[i].run();
-         found = true;
-      }
-   }
-   if (!found) {
-      fprintf(stderr, "no case %s\n", argv[1]);
-      return 2;
-   }
-   if (mod)
-      cuModuleUnload(mod);
-   drv_test_teardown();
-   return drv_test_exit(argv[1]);
+   return drv_test_main(argc, argv, &(struct drv_program){
+      .cases = cases,
+      .count = sizeof(cases) / sizeof(cases[0]),
+      .usage = "CASE PRINTF.ptx",
+      .module = &mod,
+   });
 }

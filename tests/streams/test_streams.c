@@ -67,23 +67,6 @@ blocking_flags(void)
    return omit_order() ? CU_STREAM_NON_BLOCKING : CU_STREAM_DEFAULT;
 }
 
-static size_t
-count_not(const uint32_t *p, size_t bytes, uint32_t value)
-{
-   size_t bad = 0;
-
-   for (size_t i = 0; i < bytes / 4; i++)
-      bad += p[i] != value;
-   return bad;
-}
-
-#define CHECK_WORDS(p, bytes, value, what)                                     \
-   do {                                                                        \
-      size_t bad_ = count_not((const uint32_t *)(p), (bytes), (value));        \
-      API_CHECK_MSG(bad_ == 0, "%s: %zu of %zu words are not 0x%08x", (what),  \
-                    bad_, (size_t)(bytes) / 4, (unsigned)(value));             \
-   } while (0)
-
 static void
 fill_words(uint32_t *p, size_t bytes, uint32_t value)
 {
@@ -160,7 +143,7 @@ wait_event_producer_consumer(void)
       API_CHECK_CU(cuMemcpyDtoDAsync(b.y, b.x, BIG, c));
       API_CHECK_CU(cuMemcpyDtoHAsync(b.out, b.y, BIG, c));
       API_CHECK_CU(cuStreamSynchronize(c));
-      CHECK_WORDS(b.out, BIG, v, "consumer after cuStreamWaitEvent");
+      API_CHECK_WORDS(b.out, BIG, v, "consumer after cuStreamWaitEvent");
       /* A's pinned source may be rewritten only once A is done. */
       API_CHECK_CU(cuStreamSynchronize(a));
    }
@@ -191,7 +174,7 @@ wait_event_rerecord_after_wait(void)
    API_CHECK_CU(cuEventRecord(e, idle));
    API_CHECK_CU(cuMemcpyDtoHAsync(b.out, b.x, BIG, c));
    API_CHECK_CU(cuStreamSynchronize(c));
-   CHECK_WORDS(b.out, BIG, 0x0b0b0b0bu, "consumer after the event was recorded again");
+   API_CHECK_WORDS(b.out, BIG, 0x0b0b0b0bu, "consumer after the event was recorded again");
    API_CHECK_CU(cuCtxSynchronize());
    API_CHECK_CU(cuEventDestroy(e));
    API_CHECK_CU(cuStreamDestroy(a));
@@ -215,7 +198,7 @@ wait_event_unrecorded(void)
    API_CHECK_CU(cuMemsetD32Async(b.x, 0x0c0c0c0cu, WORDS, c));
    API_CHECK_CU(cuMemcpyDtoHAsync(b.out, b.x, BIG, c));
    API_CHECK_CU(cuStreamSynchronize(c));
-   CHECK_WORDS(b.out, BIG, 0x0c0c0c0cu, "work after a wait for an unrecorded event");
+   API_CHECK_WORDS(b.out, BIG, 0x0c0c0c0cu, "work after a wait for an unrecorded event");
    API_CHECK_CU(cuEventQuery(e));
    API_CHECK_CU(cuEventDestroy(e));
    API_CHECK_CU(cuStreamDestroy(c));
@@ -240,7 +223,7 @@ legacy_implicit_sync(void)
    API_CHECK_CU(cuMemcpyDtoDAsync(b.y, b.x, BIG, CU_STREAM_LEGACY));
    API_CHECK_CU(cuMemcpyDtoHAsync(b.out, b.y, BIG, CU_STREAM_LEGACY));
    API_CHECK_CU(cuStreamSynchronize(CU_STREAM_LEGACY));
-   CHECK_WORDS(b.out, BIG, 0x1e9a0001u, "legacy stream after a blocking stream");
+   API_CHECK_WORDS(b.out, BIG, 0x1e9a0001u, "legacy stream after a blocking stream");
 
    /* legacy stream -> blocking stream */
    API_CHECK_CU(cuStreamSynchronize(blocking));
@@ -248,7 +231,7 @@ legacy_implicit_sync(void)
    API_CHECK_CU(cuMemcpyDtoDAsync(b.y, b.x, BIG, blocking));
    API_CHECK_CU(cuMemcpyDtoHAsync(b.out, b.y, BIG, blocking));
    API_CHECK_CU(cuStreamSynchronize(blocking));
-   CHECK_WORDS(b.out, BIG, 0x1e9a0002u, "blocking stream after the legacy stream");
+   API_CHECK_WORDS(b.out, BIG, 0x1e9a0002u, "blocking stream after the legacy stream");
 
    /* Through the legacy stream between two blocking streams: A's work,
     * a legacy fill of other memory, then B. */
@@ -259,7 +242,7 @@ legacy_implicit_sync(void)
    API_CHECK_CU(cuMemsetD32Async(b.scratch, 0x5c5c5c5cu, WORDS, CU_STREAM_LEGACY));
    API_CHECK_CU(cuMemcpyDtoHAsync(b.out, b.x, BIG, other));
    API_CHECK_CU(cuStreamSynchronize(other));
-   CHECK_WORDS(b.out, BIG, 0x1e9a0003u, "blocking stream after legacy work that followed another");
+   API_CHECK_WORDS(b.out, BIG, 0x1e9a0003u, "blocking stream after legacy work that followed another");
 
    API_CHECK_CU(cuStreamDestroy(other));
    API_CHECK_CU(cuStreamDestroy(blocking));
@@ -281,7 +264,7 @@ legacy_synchronize_covers_blocking(void)
    /* An empty legacy step after it, then the legacy stream's sync. */
    API_CHECK_CU(cuMemsetD32Async(b.y, 1, 1, CU_STREAM_LEGACY));
    API_CHECK_CU(cuStreamSynchronize(CU_STREAM_LEGACY));
-   CHECK_WORDS(b.out, BIG, 0x1e9a0011u, "blocking stream's work once the legacy stream synchronised");
+   API_CHECK_WORDS(b.out, BIG, 0x1e9a0011u, "blocking stream's work once the legacy stream synchronised");
    API_CHECK_CU(cuCtxSynchronize());
    API_CHECK_CU(cuStreamDestroy(blocking));
    bufs_destroy(&b);
@@ -308,7 +291,7 @@ non_blocking_with_event(void)
    API_CHECK_CU(order_wait(nb, e));
    API_CHECK_CU(cuMemcpyDtoHAsync(b.out, b.x, BIG, nb));
    API_CHECK_CU(cuStreamSynchronize(nb));
-   CHECK_WORDS(b.out, BIG, 0x40b10c00u, "non-blocking stream after an event of the legacy stream");
+   API_CHECK_WORDS(b.out, BIG, 0x40b10c00u, "non-blocking stream after an event of the legacy stream");
 
    /* The other way: the legacy stream waits for the non-blocking one. */
    API_CHECK_CU(cuCtxSynchronize());
@@ -317,7 +300,7 @@ non_blocking_with_event(void)
    API_CHECK_CU(order_wait(CU_STREAM_LEGACY, e));
    API_CHECK_CU(cuMemcpyDtoHAsync(b.out, b.x, BIG, CU_STREAM_LEGACY));
    API_CHECK_CU(cuStreamSynchronize(CU_STREAM_LEGACY));
-   CHECK_WORDS(b.out, BIG, 0x40b10c01u, "legacy stream after an event of a non-blocking stream");
+   API_CHECK_WORDS(b.out, BIG, 0x40b10c01u, "legacy stream after an event of a non-blocking stream");
    API_CHECK_CU(cuCtxSynchronize());
 
    API_CHECK_CU(cuEventDestroy(e));
@@ -348,7 +331,7 @@ ptds_thread_main(void *arg)
    API_CHECK_CU(cuMemcpyDtoDAsync(t->b->y, t->b->x, BIG, CU_STREAM_PER_THREAD));
    API_CHECK_CU(cuMemcpyDtoHAsync(t->b->out, t->b->y, BIG, CU_STREAM_PER_THREAD));
    API_CHECK_CU(cuStreamSynchronize(CU_STREAM_PER_THREAD));
-   CHECK_WORDS(t->b->out, BIG, t->value, "a thread's per-thread stream chain");
+   API_CHECK_WORDS(t->b->out, BIG, t->value, "a thread's per-thread stream chain");
    t->failures = (int)(cuvk_test_failures() - before);
    return NULL;
 }
@@ -375,18 +358,18 @@ per_thread_stream(void)
    produce(b[0].x, b[0].scratch, b[0].in, 0x97d50010u, CU_STREAM_LEGACY);
    API_CHECK_CU(cuMemcpyDtoHAsync(b[0].out, b[0].x, BIG, CU_STREAM_PER_THREAD));
    API_CHECK_CU(cuStreamSynchronize(CU_STREAM_PER_THREAD));
-   CHECK_WORDS(b[0].out, BIG, 0x97d50010u, "per-thread stream after the legacy stream");
+   API_CHECK_WORDS(b[0].out, BIG, 0x97d50010u, "per-thread stream after the legacy stream");
    produce(b[0].x, b[0].scratch, b[0].in, 0x97d50011u, CU_STREAM_PER_THREAD);
    API_CHECK_CU(cuMemcpyDtoHAsync(b[0].out, b[0].x, BIG, CU_STREAM_LEGACY));
    API_CHECK_CU(cuStreamSynchronize(CU_STREAM_LEGACY));
-   CHECK_WORDS(b[0].out, BIG, 0x97d50011u, "legacy stream after the per-thread stream");
+   API_CHECK_WORDS(b[0].out, BIG, 0x97d50011u, "legacy stream after the per-thread stream");
 
    /* Stream 0 (legacy in the plain build, per-thread in the ptds one)
     * and the legacy stream by name: ordered both ways either way. */
    produce(b[1].x, b[1].scratch, b[1].in, 0x97d50012u, 0);
    API_CHECK_CU(cuMemcpyDtoHAsync(b[1].out, b[1].x, BIG, CU_STREAM_LEGACY));
    API_CHECK_CU(cuStreamSynchronize(CU_STREAM_LEGACY));
-   CHECK_WORDS(b[1].out, BIG, 0x97d50012u, "the legacy stream after stream 0");
+   API_CHECK_WORDS(b[1].out, BIG, 0x97d50012u, "the legacy stream after stream 0");
    API_CHECK_CU(cuCtxSynchronize());
 
    for (int i = 0; i < 2; i++)
@@ -446,7 +429,7 @@ ptsz_producer_main(void *arg)
    /* Its own chain still holds once the other thread is done. */
    API_CHECK_CU(cuMemcpyDtoHAsync(p->b->in, p->b->x, BIG, CU_STREAM_PER_THREAD));
    API_CHECK_CU(cuStreamSynchronize(CU_STREAM_PER_THREAD));
-   CHECK_WORDS(p->b->in, BIG, 0x97d5a000u, "the producer thread's own chain");
+   API_CHECK_WORDS(p->b->in, BIG, 0x97d5a000u, "the producer thread's own chain");
    p->failures = (int)(cuvk_test_failures() - before);
    return NULL;
 }
@@ -493,7 +476,7 @@ per_thread_independent(void)
    if (lanes_lazy()) {
       /* The reader's copy ran before the producer's open batch was
        * submitted: it read what bufs_create left. */
-      CHECK_WORDS(b.out, BIG, 0, "a per-thread stream's read that did not wait for another thread's");
+      API_CHECK_WORDS(b.out, BIG, 0, "a per-thread stream's read that did not wait for another thread's");
    }
 
    API_CHECK_CU(cuStreamGetId(CU_STREAM_LEGACY, &legacy_id));
@@ -535,7 +518,7 @@ ptsz_short_main(void *arg)
       API_CHECK_CU(cuMemsetD32Async(s->d, s->value, PTSZ_SHORT_WORDS, CU_STREAM_PER_THREAD));
       API_CHECK_CU(cuMemcpyDtoHAsync(s->out, s->d, PTSZ_SHORT_WORDS * 4, CU_STREAM_PER_THREAD));
       API_CHECK_CU(cuStreamSynchronize(CU_STREAM_PER_THREAD));
-      CHECK_WORDS(s->out, PTSZ_SHORT_WORDS * 4, s->value, "a short thread's per-thread chain");
+      API_CHECK_WORDS(s->out, PTSZ_SHORT_WORDS * 4, s->value, "a short thread's per-thread chain");
    } else {
       API_CHECK_MSG(false, "cuCtxSetCurrent in a short thread");
    }
@@ -593,7 +576,7 @@ ctx_synchronize_all_streams(void)
    if (!omit_order())
       API_CHECK_CU(cuCtxSynchronize());
    for (int i = 0; i < N; i++) {
-      CHECK_WORDS(b[i].out, BIG, 0xc7c50000u + (uint32_t)i, "a stream's result after cuCtxSynchronize");
+      API_CHECK_WORDS(b[i].out, BIG, 0xc7c50000u + (uint32_t)i, "a stream's result after cuCtxSynchronize");
       API_CHECK_CU(cuCtxSynchronize());
       API_CHECK_CU(cuStreamQuery(s[i]));
       API_CHECK_CU(cuStreamDestroy(s[i]));
@@ -621,7 +604,7 @@ stream_synchronize_one(void)
       for (int i = 1; i >= 0; i--) {
          if (!omit_order())
             API_CHECK_CU(cuStreamSynchronize(s[i]));
-         CHECK_WORDS(b[i].out, BIG, 0x5e5e0000u + round * 2 + (uint32_t)i, "after cuStreamSynchronize");
+         API_CHECK_WORDS(b[i].out, BIG, 0x5e5e0000u + round * 2 + (uint32_t)i, "after cuStreamSynchronize");
       }
    }
    API_CHECK_CU(cuCtxSynchronize());
@@ -656,7 +639,7 @@ event_timing_across_streams(void)
    API_CHECK_CU(cuMemcpyDtoHAsync(b.out, b.x, BIG, c));
    API_CHECK_CU(cuEventRecord(end, c));
    API_CHECK_CU(cuEventSynchronize(end));
-   CHECK_WORDS(b.out, BIG, 0x7e7e7e7eu, "consumer once its stream's event completed");
+   API_CHECK_WORDS(b.out, BIG, 0x7e7e7e7eu, "consumer once its stream's event completed");
    API_CHECK_CU(cuEventSynchronize(mid));
    API_CHECK_CU(cuEventElapsedTime(&ms, start, mid));
    API_CHECK_MSG(ms > 0, "producer took %f ms", (double)ms);
@@ -691,7 +674,7 @@ host_step_run(void *data)
 {
    struct host_step *h = data;
 
-   h->bad = count_not(h->read, BIG, h->expect);
+   h->bad = api_count_not(h->read, BIG, h->expect);
    fill_words(h->write, BIG, h->value);
    __atomic_store_n(&h->ran, 1, __ATOMIC_RELEASE);
 }
@@ -721,7 +704,7 @@ host_function_order(void)
    API_CHECK_CU(cuStreamSynchronize(c));
    API_CHECK(omit_order() || __atomic_load_n(&h.ran, __ATOMIC_ACQUIRE) == 1);
    API_CHECK_MSG(h.bad == 0, "the host function saw %zu words the producer had not written", h.bad);
-   CHECK_WORDS(b.out, BIG, 0x40570002u, "another stream after the host function");
+   API_CHECK_WORDS(b.out, BIG, 0x40570002u, "another stream after the host function");
    API_CHECK_CU(cuCtxSynchronize());
 
    API_CHECK_CU(cuEventDestroy(e));
@@ -762,7 +745,7 @@ free_while_in_use(void)
       API_CHECK_CU(cuMemsetD32Async(fresh[i], 0x0badf00du, WORDS, d));
    }
    API_CHECK_CU(cuStreamSynchronize(c));
-   CHECK_WORDS(b.out, BIG, 0xf4eef4eeu, "a read of memory freed while the read was queued");
+   API_CHECK_WORDS(b.out, BIG, 0xf4eef4eeu, "a read of memory freed while the read was queued");
    API_CHECK_CU(cuCtxSynchronize());
    for (int i = 0; i < 4; i++)
       API_CHECK_CU(cuMemFree(fresh[i]));
@@ -816,7 +799,7 @@ vmm_map_unmap_order(void)
    API_CHECK_CU(cuMemUnmap(va, BIG));
    API_CHECK_CU(cuMemRelease(h1));
    API_CHECK_CU(cuStreamSynchronize(c));
-   CHECK_WORDS(b.out, BIG, 0x7a7a0001u, "a read queued before the unmap");
+   API_CHECK_WORDS(b.out, BIG, 0x7a7a0001u, "a read queued before the unmap");
 
    API_CHECK_CU(cuMemMap(va, BIG, 0, h2, 0));
    API_CHECK_CU(cuMemSetAccess(va, BIG, &access, 1));
@@ -825,7 +808,7 @@ vmm_map_unmap_order(void)
    API_CHECK_CU(order_wait(c, e));
    API_CHECK_CU(cuMemcpyDtoHAsync(b.out, va, BIG, c));
    API_CHECK_CU(cuStreamSynchronize(c));
-   CHECK_WORDS(b.out, BIG, 0x7a7a0002u, "work queued after the new mapping");
+   API_CHECK_WORDS(b.out, BIG, 0x7a7a0002u, "work queued after the new mapping");
 
    API_CHECK_CU(cuCtxSynchronize());
    API_CHECK_CU(cuMemUnmap(va, BIG));
@@ -858,7 +841,7 @@ priorities_order(void)
    API_CHECK_CU(order_wait(hi, e));
    API_CHECK_CU(cuMemcpyDtoHAsync(b.out, b.x, BIG, hi));
    API_CHECK_CU(cuStreamSynchronize(hi));
-   CHECK_WORDS(b.out, BIG, 0x9a1a0001u, "high-priority consumer of a low-priority producer");
+   API_CHECK_WORDS(b.out, BIG, 0x9a1a0001u, "high-priority consumer of a low-priority producer");
    API_CHECK_CU(cuCtxSynchronize());
    /* And the other way: the low-priority stream waits for the high one. */
    produce(b.x, b.scratch, b.in, 0x9a1a0002u, hi);
@@ -866,7 +849,7 @@ priorities_order(void)
    API_CHECK_CU(order_wait(lo, e));
    API_CHECK_CU(cuMemcpyDtoHAsync(b.out, b.x, BIG, lo));
    API_CHECK_CU(cuStreamSynchronize(lo));
-   CHECK_WORDS(b.out, BIG, 0x9a1a0002u, "low-priority consumer of a high-priority producer");
+   API_CHECK_WORDS(b.out, BIG, 0x9a1a0002u, "low-priority consumer of a high-priority producer");
    API_CHECK_CU(cuCtxSynchronize());
    /* Priorities are clamped into the range, as CUDA does. */
    int p = 1;
@@ -933,7 +916,7 @@ fault_seen_by_every_stream(void)
    API_CHECK_CU(cuMemcpyDtoHAsync(out, x, BIG, c));
    API_CHECK_CU(cuStreamSynchronize(c));
    API_CHECK_MSG(out[0] == v, "the kernel's word: 0x%08x", out[0]);
-   CHECK_WORDS(out + 1, BIG - 4, 0x5a5a5a5au, "the fill before the kernel");
+   API_CHECK_WORDS(out + 1, BIG - 4, 0x5a5a5a5au, "the fill before the kernel");
 
    /* Now a fault on a, healthy work on c. */
    void *wild_params[] = { &wild, &v };
@@ -1024,7 +1007,7 @@ host_op_order(void)
    API_CHECK_CU(cuEventSynchronize(e));
    API_CHECK_CU(cuStreamQuery(a));
    API_CHECK_CU(cuMemcpyDtoH(small, b.y, sizeof(small)));
-   CHECK_WORDS(small, sizeof(small), 0x05e70001u, "a small copy of a small fill");
+   API_CHECK_WORDS(small, sizeof(small), 0x05e70001u, "a small copy of a small fill");
 
    /* After a host function that has yet to run: the fill waits for it. */
    pinned[0] = 0x05e70003u;
@@ -1046,16 +1029,16 @@ host_op_order(void)
    API_CHECK_CU(cuStreamSynchronize(c));
    API_CHECK_CU(cuStreamSynchronize(a));
    API_CHECK_CU(cuMemcpyDtoH(b.out, b.x, BIG));
-   CHECK_WORDS(b.out, 8192, 0x05e70006u, "small fill and copy after a producer");
-   CHECK_WORDS(b.out + 2048, BIG - 8192, 0x05e70005u, "the producer's bytes");
+   API_CHECK_WORDS(b.out, 8192, 0x05e70006u, "small fill and copy after a producer");
+   API_CHECK_WORDS(b.out + 2048, BIG - 8192, 0x05e70005u, "the producer's bytes");
 
    /* The legacy stream behind a blocking stream. */
    produce(b.y, b.scratch, b.in, 0x05e70007u, blocking);
    API_CHECK_CU(cuMemsetD32Async(b.y, 0x05e70008u, 1024, CU_STREAM_LEGACY));
    API_CHECK_CU(cuCtxSynchronize());
    API_CHECK_CU(cuMemcpyDtoH(b.out, b.y, BIG));
-   CHECK_WORDS(b.out, 4096, 0x05e70008u, "a legacy small fill after a blocking stream's producer");
-   CHECK_WORDS(b.out + 1024, BIG - 4096, 0x05e70007u, "the blocking stream's bytes");
+   API_CHECK_WORDS(b.out, 4096, 0x05e70008u, "a legacy small fill after a blocking stream's producer");
+   API_CHECK_WORDS(b.out + 1024, BIG - 4096, 0x05e70007u, "the blocking stream's bytes");
 
    API_CHECK_CU(cuEventDestroy(e));
    API_CHECK_CU(cuStreamDestroy(a));
@@ -1115,10 +1098,10 @@ external_semaphore_order(void)
        * check below still runs). */
       API_CHECK(cuvk_xsem_wait(x, round, 20000000000ull));
       if (!STREAMS_TSAN)
-         CHECK_WORDS(seen, BIG, v, "pinned memory when the signal arrived");
+         API_CHECK_WORDS(seen, BIG, v, "pinned memory when the signal arrived");
       API_CHECK_CU(cuStreamSynchronize(c));
       API_CHECK_CU(cuMemcpyDtoH(b.out, b.y, BIG));
-      CHECK_WORDS(b.out, BIG, v, "consumer after the external semaphore wait");
+      API_CHECK_WORDS(b.out, BIG, v, "consumer after the external semaphore wait");
       API_CHECK_CU(cuCtxSynchronize());
    }
 
@@ -1474,7 +1457,7 @@ mempool_free_while_in_use(void)
    }
    API_CHECK_CU(cuStreamSynchronize(c));
    for (int k = 0; k < 3; k++)
-      CHECK_WORDS(outs[k], BIG, 0xa110c000u + (uint32_t)k, "a read of memory freed async while it was queued");
+      API_CHECK_WORDS(outs[k], BIG, 0xa110c000u + (uint32_t)k, "a read of memory freed async while it was queued");
    API_CHECK_CU(cuCtxSynchronize());
    for (int i = 0; i < 4; i++)
       API_CHECK_CU(cuMemFreeAsync(fresh[i], c));

@@ -111,23 +111,13 @@ now(void)
    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* splitmix64 */
-static uint64_t
-next_random(uint64_t *state)
-{
-   uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
-   z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-   z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-   return z ^ (z >> 31);
-}
-
 /* A number in [lo, hi]. */
 static size_t
 random_between(uint64_t *state, size_t lo, size_t hi)
 {
    if (hi < lo)
       abort(); /* a bug in this test: no such number */
-   return lo + (size_t)(next_random(state) % (hi - lo + 1));
+   return lo + (size_t)(cuvk_test_rand(state) % (hi - lo + 1));
 }
 
 static void
@@ -136,11 +126,11 @@ fill_random(uint64_t *state, void *p, size_t n)
    uint8_t *b = p;
    size_t i = 0;
    for (; i + 8 <= n; i += 8) {
-      uint64_t v = next_random(state);
+      uint64_t v = cuvk_test_rand(state);
       memcpy(b + i, &v, 8);
    }
    if (i < n) {
-      uint64_t v = next_random(state);
+      uint64_t v = cuvk_test_rand(state);
       memcpy(b + i, &v, n - i);
    }
 }
@@ -242,7 +232,7 @@ struct worker {
 static CUstream
 pick_stream(struct worker *w)
 {
-   if (w->shared_stream && (next_random(&w->rng) & 1))
+   if (w->shared_stream && (cuvk_test_rand(&w->rng) & 1))
       return w->shared_stream;
    return w->stream;
 }
@@ -442,27 +432,27 @@ op_fill(struct worker *w)
 
    size_t o8 = random_between(&w->rng, 0, n - 1);
    size_t c8 = random_between(&w->rng, 1, n - o8);
-   uint8_t v8 = (uint8_t)next_random(&w->rng);
+   uint8_t v8 = (uint8_t)cuvk_test_rand(&w->rng);
    memset(model + o8, v8, c8);
    size_t o16 = 2 * random_between(&w->rng, 0, n / 2 - 1);
    size_t c16 = random_between(&w->rng, 1, (n - o16) / 2);
-   uint16_t v16 = (uint16_t)next_random(&w->rng);
+   uint16_t v16 = (uint16_t)cuvk_test_rand(&w->rng);
    for (size_t i = 0; i < c16; i++)
       memcpy(model + o16 + 2 * i, &v16, 2);
    size_t o32 = 4 * random_between(&w->rng, 0, n / 4 - 1);
    size_t c32 = random_between(&w->rng, 1, (n - o32) / 4);
-   uint32_t v32 = (uint32_t)next_random(&w->rng);
+   uint32_t v32 = (uint32_t)cuvk_test_rand(&w->rng);
    for (size_t i = 0; i < c32; i++)
       memcpy(model + o32 + 4 * i, &v32, 4);
    /* A 2D fill: rows of 8-bit values with a pitch, inside the buffer. */
    size_t pitch = random_between(&w->rng, 1, n < 512 ? n : 512);
    size_t rows = random_between(&w->rng, 1, n / pitch);
    size_t row_bytes = random_between(&w->rng, 1, pitch);
-   uint8_t v2d = (uint8_t)next_random(&w->rng);
+   uint8_t v2d = (uint8_t)cuvk_test_rand(&w->rng);
    for (size_t y = 0; y < rows; y++)
       memset(model + y * pitch, v2d, row_bytes);
 
-   bool async = next_random(&w->rng) & 1;
+   bool async = cuvk_test_rand(&w->rng) & 1;
    if (async) {
       if (!check_cu(__FILE__, __LINE__, "cuMemsetD8Async", cuMemsetD8Async(d + o8, v8, c8, s), w->index) ||
           !check_cu(__FILE__, __LINE__, "cuMemsetD16Async", cuMemsetD16Async(d + o16, v16, c16, s), w->index) ||
@@ -542,7 +532,7 @@ out:
       CU_CLEANUP(cuEventDestroy(e1));
    /* Half the time destroyed right away, with work possibly in flight
     * (CUDA finishes it); else after synchronising. */
-   if (s2 && (next_random(&w->rng) & 1))
+   if (s2 && (cuvk_test_rand(&w->rng) & 1))
       CU_CLEANUP(cuStreamSynchronize(s2));
    if (s2)
       CU_CLEANUP(cuStreamDestroy(s2));
@@ -672,7 +662,7 @@ op_external(struct worker *w)
 
    size_t wo = random_between(&w->rng, 0, n - 1);
    size_t wn = random_between(&w->rng, 1, n - wo);
-   uint8_t v = (uint8_t)next_random(&w->rng);
+   uint8_t v = (uint8_t)cuvk_test_rand(&w->rng);
    memset(model + off + wo, v, wn);
    if (!check_cu(__FILE__, __LINE__, "cuMemsetD8Async", cuMemsetD8Async(ptr + wo, v, wn, w->stream), w->index) ||
        !check_cu(__FILE__, __LINE__, "cuStreamSynchronize", cuStreamSynchronize(w->stream), w->index))
@@ -689,7 +679,7 @@ out:
       CU_CLEANUP(cuMemFree(ptr));
    /* The exporter may free its memory first: the import holds its own
     * reference through the fd. */
-   bool vk_first = next_random(&w->rng) & 1;
+   bool vk_first = cuvk_test_rand(&w->rng) & 1;
    if (vk_first && mem)
       vkFreeMemory(g.vk.device, mem, NULL);
    if (ext)
@@ -723,7 +713,7 @@ op_vmm(struct worker *w)
    if (!check_cu(__FILE__, __LINE__, "cuMemCreate", cuMemCreate(&handle, gsz, &prop, 0), w->index))
       goto out;
    /* Either half of the reservation. */
-   at = base + (next_random(&w->rng) & 1 ? gsz : 0);
+   at = base + (cuvk_test_rand(&w->rng) & 1 ? gsz : 0);
    if (!check_cu(__FILE__, __LINE__, "cuMemMap", cuMemMap(at, gsz, 0, handle, 0), w->index))
       goto out;
    mapped = true;
@@ -745,7 +735,7 @@ op_vmm(struct worker *w)
       goto out;
    ok = true;
 out:
-   if (handle && !(next_random(&w->rng) & 1)) {
+   if (handle && !(cuvk_test_rand(&w->rng) & 1)) {
       /* Released while still mapped: freed at the unmap. */
       ok &= check_cu(__FILE__, __LINE__, "cuMemRelease", cuMemRelease(handle), w->index);
       handle = 0;

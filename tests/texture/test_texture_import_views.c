@@ -28,28 +28,7 @@
 #include <string.h>
 
 #include "array_vk.h"
-
-static unsigned failures;
-
-#define CHECK(cond)                                                                   \
-   do {                                                                               \
-      if (!(cond)) {                                                                  \
-         fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);     \
-         failures++;                                                                  \
-      }                                                                               \
-   } while (0)
-
-#define EXPECT(want, expr)                                                                            \
-   do {                                                                                               \
-      CUresult r_ = (expr);                                                                           \
-      if (r_ != (want)) {                                                                             \
-         fprintf(stderr, "%s:%d: %s gave %d, expected %d\n", __FILE__, __LINE__, #expr, (int)r_,       \
-                 (int)(want));                                                                        \
-         failures++;                                                                                  \
-      }                                                                                               \
-   } while (0)
-
-#define OK(expr) EXPECT(CUDA_SUCCESS, expr)
+#include "driver_harness.h"
 
 enum { W = 16, H = 8 };
 
@@ -331,7 +310,8 @@ case_unorm_image(void)
          for (int c = 0; c < 4; c++)
             td.borderColor[c] = white ? 1.0f : 0.0f;
          CUtexObject t = 0;
-         EXPECT(white ? CUDA_ERROR_NOT_SUPPORTED : CUDA_SUCCESS, cuTexObjectCreate(&t, &rd, &td, NULL));
+         CHECK_CU(cuTexObjectCreate(&t, &rd, &td, NULL),
+                  white ? CUDA_ERROR_NOT_SUPPORTED : CUDA_SUCCESS);
          if (t) {
             static uint32_t got[H][W][4];
             sample(t, "tex2d_u4", got);
@@ -469,7 +449,7 @@ case_third_binding(void)
          OK(cuMemFree(d));
          OK(cuTexObjectDestroy(t));
       } else {
-         EXPECT(CUDA_ERROR_ILLEGAL_ADDRESS, cuCtxSynchronize());
+         CHECK_CU(cuCtxSynchronize(), CUDA_ERROR_ILLEGAL_ADDRESS);
          /* The faulted context takes no more work: the primary
           * context's release frees the memory, the texture, the array
           * and the import. */
@@ -605,10 +585,7 @@ case_widened_image(void)
    imported_free(&im);
 }
 
-static const struct {
-   const char *name;
-   void (*run)(void);
-} cases[] = {
+static const struct drv_case cases[] = {
    {"texture.import_views.widened_image", case_widened_image},
    {"texture.import_views.widened_image.validation_first", case_widened_image},
    {"texture.import_views.unorm_image", case_unorm_image},
@@ -620,65 +597,35 @@ static const struct {
    {"texture.import_views.third_binding", case_third_binding},
 };
 
-static char *
-read_file(const char *path)
+/* The exporter, before cuvk's context; its validation messages after it. */
+static bool
+exporter_init(const char *name)
 {
-   FILE *f = fopen(path, "rb");
-   if (!f) {
-      perror(path);
-      exit(1);
+   if (!avk_init(&vk, name)) {
+      fprintf(stderr, "cannot set up the Vulkan exporter\n");
+      return false;
    }
-   fseek(f, 0, SEEK_END);
-   long n = ftell(f);
-   fseek(f, 0, SEEK_SET);
-   char *data = malloc((size_t)n + 1);
-   if (!data || fread(data, 1, (size_t)n, f) != (size_t)n)
-      exit(1);
-   data[n] = 0;
-   fclose(f);
-   return data;
+   return true;
+}
+
+static void
+exporter_finish(void)
+{
+   unsigned messages = avk_finish(&vk);
+   if (messages)
+      fprintf(stderr, "the exporter's instance saw %u validation message(s)\n", messages);
+   CHECK(messages == 0);
 }
 
 int
 main(int argc, char **argv)
 {
-   if (argc >= 2 && strcmp(argv[1], "--skip") == 0) {
-      printf("skipped: %s\n", argc > 2 ? argv[2] : "");
-      return 77;
-   }
-   if (argc != 3) {
-      fprintf(stderr, "usage: %s CASE TEXTURE_IMPORT.ptx\n", argv[0]);
-      return 2;
-   }
-   int which = -1;
-   for (int i = 0; i < (int)(sizeof(cases) / sizeof(cases[0])); i++)
-      if (strcmp(cases[i].name, argv[1]) == 0)
-         which = i;
-   if (which < 0) {
-      fprintf(stderr, "no case %s\n", argv[1]);
-      return 2;
-   }
-   if (!avk_init(&vk, argv[1])) {
-      fprintf(stderr, "cannot set up the Vulkan exporter\n");
-      return 1;
-   }
-   CUdevice dev;
-   CUcontext ctx;
-   OK(cuInit(0));
-   OK(cuDeviceGet(&dev, 0));
-   OK(cuDevicePrimaryCtxRetain(&ctx, dev));
-   OK(cuCtxSetCurrent(ctx));
-   char *ptx = read_file(argv[2]);
-   OK(cuModuleLoadData(&mod, ptx));
-   free(ptx);
-   cases[which].run();
-   if (mod)
-      OK(cuModuleUnload(mod));
-   OK(cuDevicePrimaryCtxRelease(dev));
-   unsigned messages = avk_finish(&vk);
-   if (messages)
-      fprintf(stderr, "the exporter's instance saw %u validation message(s)\n", messages);
-   CHECK(messages == 0);
-   printf("%s: %s\n", argv[1], failures ? "FAIL" : "pass");
-   return failures ? 1 : 0;
+   return drv_test_main(argc, argv, &(struct drv_program){
+      .cases = cases,
+      .count = sizeof(cases) / sizeof(cases[0]),
+      .usage = "CASE TEXTURE_IMPORT.ptx",
+      .module = &mod,
+      .before = exporter_init,
+      .after = exporter_finish,
+   });
 }

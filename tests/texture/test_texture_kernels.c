@@ -19,26 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static unsigned failures;
+#include "driver_harness.h"
+
 /* Why the case could not run on this device (exit 77), or NULL. */
 static const char *skipped;
-
-#define CHECK(cond)                                                                   \
-   do {                                                                               \
-      if (!(cond)) {                                                                  \
-         fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);     \
-         failures++;                                                                  \
-      }                                                                               \
-   } while (0)
-
-#define OK(expr)                                                                      \
-   do {                                                                               \
-      CUresult r_ = (expr);                                                           \
-      if (r_ != CUDA_SUCCESS) {                                                       \
-         fprintf(stderr, "%s:%d: %s gave %d\n", __FILE__, __LINE__, #expr, (int)r_);  \
-         failures++;                                                                  \
-      }                                                                               \
-   } while (0)
 
 static CUmodule mod;
 
@@ -238,10 +222,8 @@ mismatch(const char *what, const struct grid *g, unsigned bad, size_t i, const c
 static void
 compared(const char *what, const struct grid *g, unsigned bad)
 {
-   if (bad) {
-      fprintf(stderr, "%s: %u of %zu values differ\n", what, bad, grid_size(g));
-      failures++;
-   }
+   if (bad)
+      cuvk_test_report(__FILE__, __LINE__, "%s: %u of %zu values differ", what, bad, grid_size(g));
 }
 
 /* Float results against their references within t; fmt (printf's) names
@@ -2129,10 +2111,7 @@ case_linear_memory_refused(void)
    mod = NULL;
 }
 
-static const struct {
-   const char *name;
-   void (*run)(void);
-} cases[] = {
+static const struct drv_case cases[] = {
    {"texture.kernel.linear_memory_refused", case_linear_memory_refused},
    {"texture.kernel.point_modes", case_point_modes},
    {"texture.kernel.linear", case_linear},
@@ -2159,64 +2138,14 @@ static const struct {
    {"texture.kernel.resource_views", case_resource_views},
 };
 
-static char *
-read_file(const char *path)
-{
-   FILE *f = fopen(path, "rb");
-   if (!f) {
-      perror(path);
-      exit(1);
-   }
-   fseek(f, 0, SEEK_END);
-   long n = ftell(f);
-   fseek(f, 0, SEEK_SET);
-   char *data = malloc((size_t)n + 1);
-   if (!data || fread(data, 1, (size_t)n, f) != (size_t)n)
-      exit(1);
-   data[n] = 0;
-   fclose(f);
-   return data;
-}
-
 int
 main(int argc, char **argv)
 {
-   if (argc >= 2 && strcmp(argv[1], "--skip") == 0) {
-      printf("skipped: %s\n", argc > 2 ? argv[2] : "");
-      return 77;
-   }
-   if (argc != 3) {
-      fprintf(stderr, "usage: %s CASE TEXTURE.ptx\n", argv[0]);
-      return 2;
-   }
-   CUdevice dev;
-   CUcontext ctx;
-   OK(cuInit(0));
-   OK(cuDeviceGet(&dev, 0));
-   OK(cuDevicePrimaryCtxRetain(&ctx, dev));
-   OK(cuCtxSetCurrent(ctx));
-   char *ptx = read_file(argv[2]);
-   OK(cuModuleLoadData(&mod, ptx));
-   free(ptx);
-   bool found = false;
-   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-      if (strcmp(cases[i].name, argv[1]) == 0) {
-         cases[i].run();
-         found = true;
-      }
-   }
-   if (!found) {
-      fprintf(stderr, "no case %s\n", argv[1]);
-      return 2;
-   }
-   if (mod)
-      OK(cuModuleUnload(mod));
-   /* A faulted context still releases. */
-   CHECK(cuDevicePrimaryCtxRelease(dev) == CUDA_SUCCESS);
-   if (skipped && !failures) {
-      printf("%s: skipped: %s\n", argv[1], skipped);
-      return 77;
-   }
-   printf("%s: %s\n", argv[1], failures ? "FAIL" : "pass");
-   return failures ? 1 : 0;
+   return drv_test_main(argc, argv, &(struct drv_program){
+      .cases = cases,
+      .count = sizeof(cases) / sizeof(cases[0]),
+      .usage = "CASE TEXTURE.ptx",
+      .module = &mod,
+      .skipped = &skipped,
+   });
 }

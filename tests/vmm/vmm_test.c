@@ -40,17 +40,6 @@ vmm_xmalloc(size_t n)
    return p;
 }
 
-/* splitmix64: reproducible bytes that differ at every offset and seed. */
-static uint64_t
-vmm_rand(uint64_t *state)
-{
-   uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
-
-   z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-   z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-   return z ^ (z >> 31);
-}
-
 void
 vmm_fill_random(void *p, size_t n, uint64_t seed)
 {
@@ -59,11 +48,11 @@ vmm_fill_random(void *p, size_t n, uint64_t seed)
    size_t i = 0;
 
    for (; i + 8 <= n; i += 8) {
-      uint64_t v = vmm_rand(&state);
+      uint64_t v = cuvk_test_rand(&state);
       memcpy(b + i, &v, 8);
    }
    if (i < n) {
-      uint64_t v = vmm_rand(&state);
+      uint64_t v = cuvk_test_rand(&state);
       memcpy(b + i, &v, n - i);
    }
 }
