@@ -11,6 +11,7 @@
 #include "cuda_api/driver.h"
 #include "cuda_api/external_memory.h"
 #include "cuda_api/memory.h"
+#include "util/device_policy.h"
 #include "util/error.h"
 #include "util/log.h"
 #include "util/macros.h"
@@ -355,6 +356,23 @@ cuvk_array_image_create(struct cuvk_context *ctx, const struct cuvk_format *form
       .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
       .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
    };
+   /* Shared with the transfer lanes' family, like the pinned and device
+    * heaps' buffers, so that copies with pinned memory can run on the
+    * copy engines (copy.c, record_array_transfer).  Only where that
+    * family copies any texel box: a coarser granularity would split
+    * copies by their alignment, for no measured gain. */
+   uint32_t families[2];
+   img->transfer_lanes = cuvk_submit_has_transfer_lanes(ctx);
+   if (img->transfer_lanes && cuvk_policy_lane_families(&ctx->lane_plan, families) == 2) {
+      const VkExtent3D *g = &dev->transfer_granularity;
+      if (g->width == 1 && g->height == 1 && g->depth == 1) {
+         info.sharingMode = VK_SHARING_MODE_CONCURRENT;
+         info.queueFamilyIndexCount = 2;
+         info.pQueueFamilyIndices = families;
+      } else {
+         img->transfer_lanes = false;
+      }
+   }
    vr = vkCreateImage(ctx->vk, &info, NULL, &img->image);
    if (vr != VK_SUCCESS) {
       res = cuvk_vk_error(vr, "vkCreateImage for an array");

@@ -50,6 +50,10 @@ struct cuvk_array_image {
    VkDeviceSize memory_size;         /* of memory, counted in the device's budget */
    uint32_t memory_type;
    bool owns_image;                  /* false: the import's dedicated image */
+   /* Usable on the transfer lanes (submit.h) with no ownership transfer:
+    * a cuvk image, VK_SHARING_MODE_CONCURRENT where those lanes are of
+    * another family.  Copies with pinned memory run there (copy.c). */
+   bool transfer_lanes;
    struct cuvk_external_memory *ext; /* the import it lives in (referenced) */
    bool external;                    /* shared with another device or API */
    VkFormat vk_format;               /* the image's own format; for a plane, the

@@ -61,6 +61,7 @@ struct side {
    uint8_t *host;              /* host view; NULL for unmapped GPU memory */
    bool cached;                /* host view is cheap to read */
    bool host_memory;           /* host memory: synchronous copies wait for it */
+   bool pinned;                /* in the pinned heap, shared with the transfer lanes */
    uint64_t pitch;             /* bytes between rows */
    uint64_t slice;             /* bytes between slices */
 };
@@ -202,6 +203,7 @@ side_parse_linear(struct copy *c, struct side *s, const struct side_desc *d)
          s->host = span.map;
          s->cached = span.cached;
          s->host_memory = host_kind;
+         s->pinned = cuvk_mem_kind_in_host_heap(span.kind);
          return CUDA_SUCCESS;
       }
       if (!host_kind)
@@ -419,6 +421,34 @@ record_linear(struct copy *c, const struct side *dst, const struct side *src)
    return CUDA_SUCCESS;
 }
 
+/* Pinned memory <-> a cuvk image as a copy command on the stream's
+ * transfer lane (submit.h): on NVIDIA those are the copy engines, which
+ * reach host memory at the link's speed where the compute queue's copy
+ * shader and copy commands do not (docs/arrays.md has the figures).  The
+ * image stays in GENERAL, where it rests: a transfer-only queue runs no
+ * layout transition that names shader access.  ctx lock held. */
+static CUresult
+record_array_transfer(struct copy *c, const struct cuvk_array *a, const VkBufferImageCopy *region,
+                      VkBuffer buffer, bool upload)
+{
+   VkCommandBuffer cmd;
+   uint64_t value;
+
+   /* After the last array command of any lane, as cmd_begin orders. */
+   CUresult res = cuvk_submit_stream_wait(c->ctx, c->stream, c->ctx->submit.array_point);
+   if (res == CUDA_SUCCESS)
+      res = cuvk_submit_record_transfer(c->ctx, c->stream, &cmd, &value);
+   if (res != CUDA_SUCCESS)
+      return res;
+   c->ctx->submit.array_point = value;
+   if (upload)
+      vkCmdCopyBufferToImage(cmd, buffer, a->img->image, VK_IMAGE_LAYOUT_GENERAL, 1, region);
+   else
+      vkCmdCopyImageToBuffer(cmd, a->img->image, VK_IMAGE_LAYOUT_GENERAL, buffer, 1, region);
+   c->stream->last_value = value;
+   return cuvk_submit_commit(c->ctx);
+}
+
 /*
  * One command between an array box and a GPU buffer laid out by buf's
  * pitch and slice pitch: a shader where the compute engine can take it
@@ -437,6 +467,11 @@ record_array_buffer(struct copy *c, const struct side *array_side, const struct 
    CUresult res;
 
    *done = true;
+   VkBufferImageCopy region;
+   if (buf->pinned && a->img->transfer_lanes &&
+       buffer_image_region(a, b, buf->offset, buf->pitch, buf->slice, &region))
+      return record_array_transfer(c, a, &region, buf->buffer, upload);
+
    uint64_t pitch = b->h > 1 ? buf->pitch : 0, slice = b->d > 1 ? buf->slice : 0;
    if (cuvk_array_compute_usable(c->ctx, a->img, buf->address, pitch, slice)) {
       VkImageSubresourceLayers sub;
@@ -457,7 +492,6 @@ record_array_buffer(struct copy *c, const struct side *array_side, const struct 
       return res != CUDA_SUCCESS ? res : end;
    }
 
-   VkBufferImageCopy region;
    if (!buffer_image_region(a, b, buf->offset, buf->pitch, buf->slice, &region)) {
       *done = false;
       return CUDA_SUCCESS;

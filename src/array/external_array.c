@@ -130,7 +130,7 @@ bind_new_image(struct cuvk_external_memory *ext, const VkImageCreateInfo *info, 
 
    VkMemoryRequirements req;
    vkGetImageMemoryRequirements(ctx->vk, image, &req);
-   uint32_t type_index = ext->has_record ? ext->record.memory_type_index : ctx->dev->device_type_index;
+   uint32_t type_index = ext->memory_type;
    if (offset % req.alignment) {
       res = cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: offset %llu is not a multiple of the image's "
                        "alignment %llu", ENTRY, (unsigned long long)offset,

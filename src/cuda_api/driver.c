@@ -238,6 +238,7 @@ device_probe(VkPhysicalDevice pdev, struct cuvk_device *dev)
           !(qfs[i].queueFlags & (VK_QUEUE_COMPUTE_BIT | VK_QUEUE_GRAPHICS_BIT)) && qfs[i].queueCount) {
          dev->transfer_family = i;
          dev->transfer_queue_count = qfs[i].queueCount;
+         dev->transfer_granularity = qfs[i].minImageTransferGranularity;
          break;
       }
    }

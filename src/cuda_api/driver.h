@@ -66,6 +66,7 @@ struct cuvk_device {
     * copy engines), UINT32_MAX where there is none. */
    uint32_t transfer_family;
    uint32_t transfer_queue_count;
+   VkExtent3D transfer_granularity;  /* its minImageTransferGranularity */
    /* VK_KHR_global_priority, else VK_EXT_global_priority (NULL: neither). */
    const char *global_priority_ext;
 

@@ -396,17 +396,18 @@ cuImportExternalMemory(CUexternalMemory *ext_out, const CUDA_EXTERNAL_MEMORY_HAN
                         type_index);
    }
 
-   res = external_import(ctx, ext, fd, size, type_index, dedicated_buffer, &buffer_info);
-   /* Without a record the exporter's memory type is unknown.  Drivers
+   /* Without a record the exporter's memory type is unknown, and drivers
     * refuse an OPAQUE_FD import into the wrong type (NVIDIA keeps device
-    * and system memory apart), so try each type such a buffer can bind,
-    * the device-local one first. */
-   for (uint32_t t = 0; guess_type && res != CUDA_SUCCESS && t < ctx->dev->mem.memoryTypeCount; t++) {
-      if (t == type_index || !(ctx->opaque_fd_type_bits & (1u << t)))
-         continue;
-      cuvk_logi("cuImportExternalMemory: retrying fd %d as memory type %u", fd, t);
-      res = external_import(ctx, ext, fd, size, t, dedicated_buffer, &buffer_info);
+    * and system memory apart). */
+   if (guess_type) {
+      res = cuvk_external_memory_guess_type(ctx, fd, size, dedicated_buffer ? &buffer_info : NULL,
+                                            &type_index);
+      if (res != CUDA_SUCCESS) {
+         free(ext);
+         return res;
+      }
    }
+   res = external_import(ctx, ext, fd, size, type_index, dedicated_buffer, &buffer_info);
    if (res != CUDA_SUCCESS) {
       free(ext);
       return res;
@@ -415,6 +416,7 @@ cuImportExternalMemory(CUexternalMemory *ext_out, const CUDA_EXTERNAL_MEMORY_HAN
    /* Success: the import holds the memory, so cuvk owns the caller's fd
     * and is done with it. */
    close(fd);
+   ext->memory_type = type_index;
 
    ext->refs = 1;
    ext->handle_live = true;

@@ -34,6 +34,7 @@ struct cuvk_external_memory {
    struct cuvk_mem_export_record record;
 
    VkDeviceMemory memory;
+   uint32_t memory_type;         /* of memory: the record's, or the guess */
    VkImage dedicated_image;      /* the exporter's image, re-created here */
    struct cuvk_mem_block *block; /* buffer over the memory; NULL when the
                                   * memory is dedicated to an image */
@@ -41,6 +42,13 @@ struct cuvk_external_memory {
    bool handle_live;
    struct cuvk_deferred release;
 };
+
+/* The memory type an OPAQUE_FD fd without a record imports into, found
+ * without risking the context's device (external_memory_guess.c);
+ * dedicated_buffer is the buffer the import is dedicated to, or NULL. */
+CUresult cuvk_external_memory_guess_type(struct cuvk_context *ctx, int fd, VkDeviceSize size,
+                                         const struct cuvk_mem_buffer_info *dedicated_buffer,
+                                         uint32_t *type_out);
 
 /* Drops everything of a context being destroyed (GPU idle, mappings
  * already released). */

@@ -525,6 +525,81 @@ copy_async(void)
    AT_OK(cuStreamDestroy(stream));
 }
 
+/* Pinned <-> array copies on one stream and the array's other users on
+ * another, ordered only by events: with transfer lanes the pinned copies
+ * run on a lane of their own (array.transfer_lanes.pinned_lanes), so a
+ * missing wait between lanes shows as a wrong result. */
+static void
+copy_pinned_lanes(void)
+{
+   CUstream up, use;
+   CUevent ev;
+   AT_OK(cuStreamCreate(&up, CU_STREAM_NON_BLOCKING));
+   AT_OK(cuStreamCreate(&use, CU_STREAM_NON_BLOCKING));
+   AT_OK(cuEventCreate(&ev, CU_EVENT_DISABLE_TIMING));
+   struct au_array a;
+   AT_OK(au_array_create(&a, 256, 96, 0, CU_AD_FORMAT_UNSIGNED_INT8, 4, 0));
+   size_t total = au_array_bytes(&a);
+   struct au_linear pin, dev;
+   au_linear_alloc(&pin, AU_PINNED, total);
+   au_linear_alloc(&dev, AU_DEVICE, total);
+
+   for (int round = 0; round < 3; round++) {
+      /* Pinned -> array on one stream; array -> device on the other. */
+      at_fill_random(pin.host, total);
+      memcpy(a.model, pin.host, total);
+      CUDA_MEMCPY3D p = au_copy_array_host(&a, pin.host, true);
+      AT_OK(cuMemcpy3DAsync(&p, up));
+      AT_OK(cuEventRecord(ev, up));
+      AT_OK(cuStreamWaitEvent(use, ev, 0));
+      AT_OK(cuMemcpyAtoD(dev.dev, a.handle, 0, total));
+      memcpy(dev.model, a.model, total);
+      AT_OK(cuStreamSynchronize(use));
+      if (!au_linear_check(&dev, "pinned -> array on one stream, array -> device on another"))
+         break;
+
+      /* A sub-box from device memory on one stream, then the whole array
+       * back to pinned memory on the other. */
+      struct au_side as = au_array_side(&a, 40, 10, 0), ds = au_linear_side(&dev, 8, 3, 0, 256 * 4, 96);
+      CUDA_MEMCPY2D p2 = au_copy2d(&as, &ds, 100 * 4, 50);
+      AT_OK(cuMemcpy2DAsync(&p2, use));
+      struct au_model am = au_array_model(&a, 40, 10, 0), dm = au_linear_model(&dev, 8, 3, 0, 256 * 4, 96);
+      au_model_copy(&am, &dm, 100 * 4, 50, 1);
+      AT_OK(cuEventRecord(ev, use));
+      AT_OK(cuStreamWaitEvent(up, ev, 0));
+      memset(pin.host, 0xcd, total);
+      p = au_copy_array_host(&a, pin.host, false);
+      AT_OK(cuMemcpy3DAsync(&p, up));
+      AT_OK(cuStreamSynchronize(up));
+      if (!AT_COMPARE("device -> array on one stream, array -> pinned on another", pin.host, a.model, total))
+         break;
+
+      /* Both directions back to back on one stream, pitched. */
+      struct au_side ps = au_linear_side(&pin, 12, 2, 0, 256 * 4, 96);
+      as = au_array_side(&a, 20, 7, 0);
+      p2 = au_copy2d(&as, &ps, 200 * 4, 80);
+      AT_OK(cuMemcpy2DAsync(&p2, up));
+      am = au_array_model(&a, 20, 7, 0);
+      struct au_model pm = { pin.host, 256 * 4, 0, 12, 2, 0 };
+      au_model_copy(&am, &pm, 200 * 4, 80, 1);
+      uint8_t *back = at_malloc(total);
+      p = au_copy_array_host(&a, back, false);
+      AT_OK(cuMemcpy3DAsync(&p, up));
+      AT_OK(cuStreamSynchronize(up));
+      bool ok = AT_COMPARE("pinned -> array -> pageable on one stream", back, a.model, total);
+      free(back);
+      if (!ok)
+         break;
+   }
+
+   au_linear_free(&pin);
+   au_linear_free(&dev);
+   au_array_free(&a, true);
+   AT_OK(cuEventDestroy(ev));
+   AT_OK(cuStreamDestroy(up));
+   AT_OK(cuStreamDestroy(use));
+}
+
 /* ---- Bad inputs ---- */
 
 static void
@@ -817,6 +892,7 @@ static const struct at_case cases[] = {
    AT_CASE("array.copy.staged_large", copy_staged_large),
    AT_CASE("array.copy.1d", copy_1d),
    AT_CASE("array.copy.async", copy_async),
+   AT_CASE("array.copy.pinned_lanes", copy_pinned_lanes),
    AT_CASE("array.errors.create", errors_create),
    AT_CASE("array.errors.copy", errors_copy),
    AT_CASE("array.errors.copy_1d_null_host", errors_copy_1d_null_host),
