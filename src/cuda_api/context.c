@@ -42,7 +42,7 @@ static CUresult
 context_create_device(struct cuvk_context *ctx)
 {
    struct cuvk_device *dev = ctx->dev;
-   const char *exts[12];
+   const char *exts[16];
    uint32_t ext_count = 0;
    VkResult vr;
 
@@ -77,6 +77,20 @@ context_create_device(struct cuvk_context *ctx)
       have_clock.pNext = have12.pNext;
       have12.pNext = &have_clock;
    }
+   VkPhysicalDeviceCustomBorderColorFeaturesEXT have_border = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_FEATURES_EXT,
+   };
+   if (dev->has_custom_border_color) {
+      have_border.pNext = have12.pNext;
+      have12.pNext = &have_border;
+   }
+   VkPhysicalDeviceBorderColorSwizzleFeaturesEXT have_swizzle = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BORDER_COLOR_SWIZZLE_FEATURES_EXT,
+   };
+   if (dev->has_custom_border_color && dev->has_border_color_swizzle) {
+      have_swizzle.pNext = have12.pNext;
+      have12.pNext = &have_swizzle;
+   }
    VkPhysicalDeviceVulkan11Features have11 = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
       .pNext = &have12,
@@ -86,8 +100,12 @@ context_create_device(struct cuvk_context *ctx)
       .pNext = &have11,
    };
    vkGetPhysicalDeviceFeatures2(dev->pdev, &have);
+   VkPhysicalDeviceCustomBorderColorPropertiesEXT border_props = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_PROPERTIES_EXT,
+   };
    VkPhysicalDeviceFloatControlsProperties float_controls = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES,
+      .pNext = dev->has_custom_border_color ? &border_props : NULL,
    };
    VkPhysicalDeviceProperties2 props2 = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
@@ -146,6 +164,49 @@ context_create_device(struct cuvk_context *ctx)
       clock.pNext = f12.pNext;
       f12.pNext = &clock;
    }
+   /* Texture samplers (texture.c): any border colour CUDA takes, where
+    * the device has custom ones (without them only Vulkan's three fixed
+    * colours, the rest refused); the border colour's component mapping
+    * given with the sampler, so that views with swizzles have defined
+    * borders; and anisotropic filtering. */
+   bool custom_border = dev->has_custom_border_color && have_border.customBorderColors &&
+                        border_props.maxCustomBorderColorSamplers > 0;
+   bool border_swizzle = custom_border && dev->has_border_color_swizzle && have_swizzle.borderColorSwizzle;
+   VkPhysicalDeviceCustomBorderColorFeaturesEXT border = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_FEATURES_EXT,
+      .customBorderColors = VK_TRUE,
+      .customBorderColorWithoutFormat = have_border.customBorderColorWithoutFormat,
+   };
+   VkPhysicalDeviceBorderColorSwizzleFeaturesEXT swizzle = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BORDER_COLOR_SWIZZLE_FEATURES_EXT,
+      .borderColorSwizzle = VK_TRUE,
+   };
+   if (custom_border) {
+      exts[ext_count++] = VK_EXT_CUSTOM_BORDER_COLOR_EXTENSION_NAME;
+      border.pNext = f12.pNext;
+      f12.pNext = &border;
+   }
+   if (border_swizzle) {
+      exts[ext_count++] = VK_EXT_BORDER_COLOR_SWIZZLE_EXTENSION_NAME;
+      swizzle.pNext = f12.pNext;
+      f12.pNext = &swizzle;
+   }
+   const char *anisotropy_why = "the device lacks samplerAnisotropy";
+   bool anisotropy = have.features.samplerAnisotropy &&
+                     cuvk_policy_sampler_anisotropy(dev->driver_id, &anisotropy_why);
+   ctx->samplers = (struct cuvk_sampler_features){
+      .anisotropy = anisotropy,
+      .max_anisotropy = anisotropy ? dev->props.limits.maxSamplerAnisotropy : 0.0f,
+      .custom_border = custom_border,
+      .border_without_format = custom_border && have_border.customBorderColorWithoutFormat,
+      .border_swizzle = border_swizzle,
+      .max_custom_border_samplers = custom_border ? border_props.maxCustomBorderColorSamplers : 0,
+   };
+   cuvk_logd("samplers: anisotropy %s (%s; up to %g), custom border colours %s (%u samplers%s%s)",
+             anisotropy ? "on" : "off", anisotropy_why, ctx->samplers.max_anisotropy,
+             custom_border ? "on" : "off", ctx->samplers.max_custom_border_samplers,
+             ctx->samplers.border_without_format ? ", without format" : "",
+             border_swizzle ? ", border swizzle" : "");
    VkPhysicalDeviceVulkan11Features f11 = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
       .pNext = &f12,
@@ -161,6 +222,7 @@ context_create_device(struct cuvk_context *ctx)
          /* Textures of layered cubemaps are cube array views, sampled
           * by tex.acube; without it cuTexObjectCreate refuses them. */
          .imageCubeArray = have.features.imageCubeArray,
+         .samplerAnisotropy = anisotropy,
          .sparseBinding = dev->sparse_reservations,
          .sparseResidencyBuffer = dev->sparse_reservations,
       },
@@ -372,6 +434,8 @@ cuvk_context_create(struct cuvk_device *dev, unsigned flags, bool primary,
    ctx->primary = primary;
    pthread_mutex_init(&ctx->lock, NULL);
    pthread_mutex_init(&ctx->drain_lock, NULL);
+   pthread_mutex_init(&ctx->border_lock, NULL);
+   cuvk_list_init(&ctx->border_samplers);
    pthread_cond_init(&ctx->drain_cond, NULL);
    cuvk_list_init(&ctx->streams);
    cuvk_list_init(&ctx->per_thread_streams);
@@ -438,6 +502,7 @@ fail_device:
    vkDestroyDevice(ctx->vk, NULL);
 fail_ctx:
    pthread_cond_destroy(&ctx->drain_cond);
+   pthread_mutex_destroy(&ctx->border_lock);
    pthread_mutex_destroy(&ctx->drain_lock);
    pthread_mutex_destroy(&ctx->lock);
    free(ctx);
@@ -530,6 +595,7 @@ cuvk_context_destroy(struct cuvk_context *ctx, bool held)
    cuvk_external_semaphore_release_context(ctx, false);
    cuvk_host_queue_finish(ctx);
    cuvk_submit_finish(ctx);
+   cuvk_texture_finish_samplers(ctx); /* after the deferred frees of destroyed objects' samplers */
    cuvk_launch_finish(ctx);
    /* After every release (they leave the table) has run. */
    cuvk_mem_page_table_destroy(ctx->page_table);
@@ -546,6 +612,7 @@ cuvk_context_destroy(struct cuvk_context *ctx, bool held)
    cuvk_semaphore_pool_finish(&ctx->semaphore_pool);
    vkDestroyDevice(ctx->vk, NULL);
    pthread_cond_destroy(&ctx->drain_cond);
+   pthread_mutex_destroy(&ctx->border_lock);
    pthread_mutex_destroy(&ctx->drain_lock);
    pthread_mutex_destroy(&ctx->lock);
    free(ctx);

@@ -82,6 +82,17 @@ struct cuvk_staging {
    VkDeviceAddress scratch_address;
 };
 
+/* The sampler features a context's VkDevice enables, where the physical
+ * device has them (texture.c makes its samplers within them). */
+struct cuvk_sampler_features {
+   bool anisotropy;                     /* samplerAnisotropy */
+   float max_anisotropy;                /* maxSamplerAnisotropy; 0 without */
+   bool custom_border;                  /* VK_EXT_custom_border_color's customBorderColors */
+   bool border_without_format;          /* customBorderColorWithoutFormat */
+   bool border_swizzle;                 /* VK_EXT_border_color_swizzle's borderColorSwizzle */
+   uint32_t max_custom_border_samplers; /* maxCustomBorderColorSamplers; 0 without */
+};
+
 struct cuvk_context {
    /* Counted: the table's reference and one per call using the context
     * (object.h).  Its free function only says the count drained; the
@@ -169,6 +180,15 @@ struct cuvk_context {
    /* Texture and surface objects (texture.h): made at the first create,
     * NULL before; set under the lock, read with an acquire load. */
    struct cuvk_tex_tables *textures;
+   struct cuvk_sampler_features samplers; /* set at creation */
+   /* Samplers with a custom border colour, shared by the texture objects
+    * that describe the same one and counted against
+    * maxCustomBorderColorSamplers (texture.c).  A destroyed object's
+    * sampler goes once the GPU is done with it, which may be after the
+    * tables are freed: the list lives as long as the context. */
+   pthread_mutex_t border_lock;
+   struct cuvk_list border_samplers;
+   uint32_t border_sampler_count;  /* under border_lock */
 
    /* How kernels reach memory (mem/page_table.h); made when the first
     * module is loaded, NULL before.  Set under the lock. */

@@ -193,6 +193,8 @@ device_probe(VkPhysicalDevice pdev, struct cuvk_device *dev)
       has_extension(exts, ext_count, VK_KHR_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_EXTENSION_NAME);
    dev->has_external_semaphore_fd = has_extension(exts, ext_count, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME);
    dev->has_shader_clock = has_extension(exts, ext_count, VK_KHR_SHADER_CLOCK_EXTENSION_NAME);
+   dev->has_custom_border_color = has_extension(exts, ext_count, VK_EXT_CUSTOM_BORDER_COLOR_EXTENSION_NAME);
+   dev->has_border_color_swizzle = has_extension(exts, ext_count, VK_EXT_BORDER_COLOR_SWIZZLE_EXTENSION_NAME);
    dev->global_priority_ext = has_extension(exts, ext_count, VK_KHR_GLOBAL_PRIORITY_EXTENSION_NAME) ?
                               VK_KHR_GLOBAL_PRIORITY_EXTENSION_NAME :
                               has_extension(exts, ext_count, VK_EXT_GLOBAL_PRIORITY_EXTENSION_NAME) ?

@@ -82,6 +82,10 @@ struct cuvk_device {
    /* VK_KHR_shader_clock: kernels' %clock and %clock64 (compiler.h's
     * shader_clock). */
    bool has_shader_clock;
+   /* VK_EXT_custom_border_color and VK_EXT_border_color_swizzle: texture
+    * samplers with any border colour (texture.c). */
+   bool has_custom_border_color;
+   bool has_border_color_swizzle;
    /* VK_KHR_external_semaphore_fd: native OPAQUE_FD semaphore imports
     * (external_semaphore.c), binary and timeline. */
    bool has_external_semaphore_fd;

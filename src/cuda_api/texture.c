@@ -159,6 +159,24 @@ table_finish(struct cuvk_context *ctx, struct cuvk_tex_table *t)
    cuvk_launch_buffer_destroy(ctx->vk, t->records_buffer);
 }
 
+/* The most custom border samplers alive at once: the device's, lowered
+ * by CUVK_CUSTOM_BORDER_SAMPLERS (a testing setting, so the limit can be
+ * reached on a device whose limit is far above its texture slots). */
+static uint32_t
+border_sampler_limit(uint32_t device)
+{
+   const char *env = getenv("CUVK_CUSTOM_BORDER_SAMPLERS");
+   if (!env || !*env)
+      return device;
+   char *end = NULL;
+   unsigned long v = strtoul(env, &end, 10);
+   if (*end || env[0] == '-') {
+      cuvk_logw("CUVK_CUSTOM_BORDER_SAMPLERS=%s is not a count: the device's %u stands", env, device);
+      return device;
+   }
+   return v < device ? (uint32_t)v : device;
+}
+
 /* The context's tables, made at first use. */
 static CUresult
 tables_get(struct cuvk_context *ctx, struct cuvk_tex_tables **out)
@@ -178,10 +196,13 @@ tables_get(struct cuvk_context *ctx, struct cuvk_tex_tables **out)
    }
    cuvk_list_init(&tt->binding_sets);
    cuvk_tex_desc_limits_init(ctx->dev, &tt->limits);
-   /* Samplers are made as the plans say, on a context that enables
-    * neither samplerAnisotropy nor customBorderColors. */
-   tt->limits.max_anisotropy = 0;
-   tt->limits.custom_border_color = false;
+   /* Samplers are made as the plans say, within what the context's
+    * VkDevice enabled (context.c). */
+   const struct cuvk_sampler_features *sf = &ctx->samplers;
+   tt->limits.max_anisotropy = sf->anisotropy ? CUVK_MIN(tt->limits.max_anisotropy, sf->max_anisotropy) : 0.0f;
+   tt->limits.custom_border_color = tt->limits.custom_border_color && sf->custom_border;
+   tt->limits.custom_border_without_format = tt->limits.custom_border_without_format && sf->border_without_format;
+   tt->border_sampler_limit = sf->custom_border ? border_sampler_limit(sf->max_custom_border_samplers) : 0;
    CUresult res = table_init(ctx, &tt->tex, false, tex_slots);
    if (res == CUDA_SUCCESS) {
       res = table_init(ctx, &tt->surf, true, surf_slots);
@@ -227,6 +248,150 @@ slot_alloc(struct cuvk_tex_table *t, const char *entry, uint32_t *out)
 
 /* ---- Vulkan views and samplers ---- */
 
+/*
+ * Samplers with a custom border colour.  Vulkan bounds how many may live
+ * at once (maxCustomBorderColorSamplers: 32768 on lavapipe, 24 on
+ * Broadcom's V3DV), where CUDA has no such limit; textures that describe the
+ * same sampler share one, so the bound is one of distinct descriptions.
+ * Past it cuTexObjectCreate gives CUDA_ERROR_OUT_OF_MEMORY, as when the
+ * texture slots run out.  The list is the context's (context.h); an
+ * object's sampler is released when the object's view goes.
+ */
+struct border_sampler {
+   struct cuvk_list link;
+   VkSamplerCreateInfo info;                    /* pNext NULL */
+   VkSamplerCustomBorderColorCreateInfoEXT border; /* pNext NULL */
+   bool mapped;                                 /* `mapping` chained */
+   VkSamplerBorderColorComponentMappingCreateInfoEXT mapping;
+   VkSampler sampler;
+   uint32_t refs;
+};
+
+static bool
+components_equal(const VkComponentMapping *a, const VkComponentMapping *b)
+{
+   return a->r == b->r && a->g == b->g && a->b == b->b && a->a == b->a;
+}
+
+/* Field by field: the structures' padding is not known to be zero. */
+static bool
+border_sampler_matches(const struct border_sampler *e, const VkSamplerCreateInfo *i,
+                       const VkSamplerCustomBorderColorCreateInfoEXT *b,
+                       const VkSamplerBorderColorComponentMappingCreateInfoEXT *m)
+{
+   const VkSamplerCreateInfo *o = &e->info;
+   return o->flags == i->flags && o->magFilter == i->magFilter && o->minFilter == i->minFilter &&
+          o->mipmapMode == i->mipmapMode && o->addressModeU == i->addressModeU &&
+          o->addressModeV == i->addressModeV && o->addressModeW == i->addressModeW &&
+          o->mipLodBias == i->mipLodBias && o->anisotropyEnable == i->anisotropyEnable &&
+          o->maxAnisotropy == i->maxAnisotropy && o->compareEnable == i->compareEnable &&
+          o->compareOp == i->compareOp && o->minLod == i->minLod && o->maxLod == i->maxLod &&
+          o->borderColor == i->borderColor && o->unnormalizedCoordinates == i->unnormalizedCoordinates &&
+          e->border.format == b->format &&
+          !memcmp(&e->border.customBorderColor, &b->customBorderColor, sizeof(b->customBorderColor)) &&
+          e->mapped == (m != NULL) &&
+          (!m || (components_equal(&e->mapping.components, &m->components) && e->mapping.srgb == m->srgb));
+}
+
+/* A sampler of info with custom border colour border (and the border's
+ * component mapping m, or NULL): a live one that matches, with a further
+ * reference, or a new one while the limit allows. */
+static CUresult
+border_sampler_get(struct cuvk_context *ctx, uint32_t limit, const VkSamplerCreateInfo *info,
+                   const VkSamplerCustomBorderColorCreateInfoEXT *border,
+                   const VkSamplerBorderColorComponentMappingCreateInfoEXT *m, const char *entry,
+                   VkSampler *out)
+{
+   CUresult res = CUDA_SUCCESS;
+   pthread_mutex_lock(&ctx->border_lock);
+   cuvk_list_for_each_entry(struct border_sampler, e, &ctx->border_samplers, link) {
+      if (border_sampler_matches(e, info, border, m)) {
+         e->refs++;
+         *out = e->sampler;
+         goto out;
+      }
+   }
+   if (ctx->border_sampler_count >= limit) {
+      res = cuvk_error(CUDA_ERROR_OUT_OF_MEMORY,
+                       "%s: %u samplers with custom border colours are live, as many as %s allows at once "
+                       "(maxCustomBorderColorSamplers%s); textures describing the same sampler share one, "
+                       "CUDA has no such limit", entry, ctx->border_sampler_count, ctx->dev->props.deviceName,
+                       limit < ctx->samplers.max_custom_border_samplers ? ", lowered by CUVK_CUSTOM_BORDER_SAMPLERS"
+                                                                          : "");
+      goto out;
+   }
+   struct border_sampler *e = calloc(1, sizeof(*e));
+   if (!e) {
+      res = cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", entry);
+      goto out;
+   }
+   e->info = *info;
+   e->info.pNext = NULL;
+   e->border = *border;
+   e->border.pNext = NULL;
+   e->mapped = m != NULL;
+   if (m) {
+      e->mapping = *m;
+      e->mapping.pNext = NULL;
+   }
+   VkSamplerCreateInfo create = e->info;
+   VkSamplerCustomBorderColorCreateInfoEXT chain_border = e->border;
+   VkSamplerBorderColorComponentMappingCreateInfoEXT chain_mapping = e->mapping;
+   create.pNext = &chain_border;
+   if (m)
+      chain_border.pNext = &chain_mapping;
+   VkResult vr = vkCreateSampler(ctx->vk, &create, NULL, &e->sampler);
+   if (vr != VK_SUCCESS) {
+      free(e);
+      res = cuvk_vk_error(vr, "vkCreateSampler for a texture object with a custom border colour");
+      goto out;
+   }
+   e->refs = 1;
+   cuvk_list_add(&e->link, &ctx->border_samplers);
+   ctx->border_sampler_count++;
+   *out = e->sampler;
+out:
+   pthread_mutex_unlock(&ctx->border_lock);
+   return res;
+}
+
+/* Releases a texture's sampler: a reference where it is a shared one
+ * with a custom border colour (destroyed with its last), else the
+ * sampler. */
+static void
+sampler_release(struct cuvk_context *ctx, VkSampler sampler)
+{
+   if (!sampler)
+      return;
+   pthread_mutex_lock(&ctx->border_lock);
+   cuvk_list_for_each_entry(struct border_sampler, e, &ctx->border_samplers, link) {
+      if (e->sampler == sampler) {
+         if (--e->refs == 0) {
+            cuvk_list_del(&e->link);
+            ctx->border_sampler_count--;
+            vkDestroySampler(ctx->vk, e->sampler, NULL);
+            free(e);
+         }
+         pthread_mutex_unlock(&ctx->border_lock);
+         return;
+      }
+   }
+   pthread_mutex_unlock(&ctx->border_lock);
+   vkDestroySampler(ctx->vk, sampler, NULL);
+}
+
+void
+cuvk_texture_finish_samplers(struct cuvk_context *ctx)
+{
+   cuvk_list_for_each_entry_safe(struct border_sampler, e, &ctx->border_samplers, link) {
+      cuvk_logw("a sampler with a custom border colour outlived its %u texture objects", e->refs);
+      vkDestroySampler(ctx->vk, e->sampler, NULL);
+      free(e);
+   }
+   cuvk_list_init(&ctx->border_samplers);
+   ctx->border_sampler_count = 0;
+}
+
 /* The Vulkan objects a slot holds while its object lives, and what goes
  * in its record and descriptor. */
 struct slot_setup {
@@ -242,8 +407,7 @@ setup_discard(struct cuvk_context *ctx, struct slot_setup *s)
 {
    if (s->view)
       vkDestroyImageView(ctx->vk, s->view, NULL);
-   if (s->sampler)
-      vkDestroySampler(ctx->vk, s->sampler, NULL);
+   sampler_release(ctx, s->sampler);
    if (s->resource)
       cuvk_object_put(s->resource);
 }
@@ -402,6 +566,23 @@ texture_convert(const struct resource_image *ri, const struct cuvk_tex_plan *pla
    return CUDA_SUCCESS;
 }
 
+/* CUDA reads the channels a format lacks as 0, alpha too (measured on an
+ * H100, 1- and 2-channel float and int arrays), where Vulkan reads alpha
+ * as 1: sampled views map them to zero (border colours included, as
+ * CUDA's: plan_border zeroes them in the colour too). */
+static VkComponentMapping
+view_components(const struct cuvk_format *format, VkImageUsageFlags usage)
+{
+   VkComponentMapping components = {0};
+   unsigned channels = format->channels;
+   if ((usage & VK_IMAGE_USAGE_SAMPLED_BIT) && format->block == 1 && channels < 4) {
+      components.g = channels < 2 ? VK_COMPONENT_SWIZZLE_ZERO : VK_COMPONENT_SWIZZLE_IDENTITY;
+      components.b = VK_COMPONENT_SWIZZLE_ZERO;
+      components.a = VK_COMPONENT_SWIZZLE_ZERO;
+   }
+   return components;
+}
+
 static CUresult
 view_create(struct cuvk_context *ctx, const struct resource_image *ri, VkImageViewType view_type,
             VkFormat format, VkImageUsageFlags usage, const char *entry, VkImageView *out)
@@ -419,17 +600,7 @@ view_create(struct cuvk_context *ctx, const struct resource_image *ri, VkImageVi
       .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_USAGE_CREATE_INFO,
       .usage = usage,
    };
-   /* CUDA reads the channels a format lacks as 0, alpha too (measured
-    * on an H100, 1- and 2-channel float and int arrays), where Vulkan
-    * reads alpha as 1: sampled views map them to zero (border colours
-    * included, as CUDA's). */
-   VkComponentMapping components = {0};
-   unsigned channels = ri->format->channels;
-   if ((usage & VK_IMAGE_USAGE_SAMPLED_BIT) && ri->format->block == 1 && channels < 4) {
-      components.g = channels < 2 ? VK_COMPONENT_SWIZZLE_ZERO : VK_COMPONENT_SWIZZLE_IDENTITY;
-      components.b = VK_COMPONENT_SWIZZLE_ZERO;
-      components.a = VK_COMPONENT_SWIZZLE_ZERO;
-   }
+   VkComponentMapping components = view_components(ri->format, usage);
    VkImageViewCreateInfo info = {
       .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
       .pNext = &usage_info,
@@ -541,13 +712,34 @@ texture_image_setup(struct cuvk_context *ctx, struct cuvk_tex_plan *plan, const 
    CUresult res = view_create(ctx, &ri, view_type, vk, VK_IMAGE_USAGE_SAMPLED_BIT, entry, &s->view);
    if (res != CUDA_SUCCESS)
       return res;
-   /* The plan's sampler: no custom border colour (tables_get cleared
-    * custom_border_color, so a colour Vulkan lacks was refused); texel
-    * coordinates where the plan says Vulkan takes them, else normalised
-    * ones (the kernel scales CUDA's texel ones). */
-   VkResult vr = vkCreateSampler(ctx->vk, &sampler, NULL, &s->sampler);
-   if (vr != VK_SUCCESS)
-      return cuvk_vk_error(vr, "vkCreateSampler for a texture object");
+   /* The plan's sampler: texel coordinates where the plan says Vulkan
+    * takes them, else normalised ones (the kernel scales CUDA's texel
+    * ones).  A custom border colour (a conversion took none) comes from
+    * the shared ones; with VK_EXT_border_color_swizzle it names the
+    * view's swizzle, which Vulkan otherwise leaves the border to apply
+    * or not (the plan zeroed the swizzled channels, so either reads the
+    * same). */
+   if (plan->custom_border) {
+      VkComponentMapping components = view_components(ri.format, VK_IMAGE_USAGE_SAMPLED_BIT);
+      VkComponentMapping identity = {0};
+      enum cuvk_channel_kind kind;
+      unsigned channels, bits;
+      VkSamplerBorderColorComponentMappingCreateInfoEXT mapping = {
+         .sType = VK_STRUCTURE_TYPE_SAMPLER_BORDER_COLOR_COMPONENT_MAPPING_CREATE_INFO_EXT,
+         .components = components,
+         .srgb = cuvk_vk_format_channels(vk, &kind, &channels, &bits) && kind == CUVK_CHANNEL_SRGB,
+      };
+      bool mapped = ctx->samplers.border_swizzle && !components_equal(&components, &identity);
+      const struct cuvk_tex_tables *tt = __atomic_load_n(&ctx->textures, __ATOMIC_ACQUIRE);
+      res = border_sampler_get(ctx, tt->border_sampler_limit, &sampler, &plan->border,
+                               mapped ? &mapping : NULL, entry, &s->sampler);
+      if (res != CUDA_SUCCESS)
+         return res;
+   } else {
+      VkResult vr = vkCreateSampler(ctx->vk, &sampler, NULL, &s->sampler);
+      if (vr != VK_SUCCESS)
+         return cuvk_vk_error(vr, "vkCreateSampler for a texture object");
+   }
    s->binding = CUVK_KERNEL_TEX_BINDING(dim, type);
    record_image(&s->record, &ri);
    record_sampling(&s->record, plan);
@@ -707,7 +899,7 @@ retired_views_free(struct cuvk_context *ctx, void *data)
 {
    struct retired_views *r = data;
    vkDestroyImageView(ctx->vk, r->view, NULL);
-   vkDestroySampler(ctx->vk, r->sampler, NULL);
+   sampler_release(ctx, r->sampler);
    free(r);
 }
 
@@ -808,7 +1000,7 @@ table_release(struct cuvk_context *ctx, struct cuvk_tex_table *t)
       if (!slot->used)
          continue;
       vkDestroyImageView(ctx->vk, slot->view, NULL);
-      vkDestroySampler(ctx->vk, slot->sampler, NULL);
+      sampler_release(ctx, slot->sampler);
       if (slot->resource)
          cuvk_object_put_kept(slot->resource);
    }

@@ -84,12 +84,21 @@ struct cuvk_tex_tables {
    struct dummy *dummies;         /* CUVK_KERNEL_BINDING_COUNT of them */
    VkSampler dummy_sampler;
    struct cuvk_list binding_sets;
+   /* Most samplers with a custom border colour alive at once: the
+    * device's maxCustomBorderColorSamplers, or CUVK_CUSTOM_BORDER_SAMPLERS
+    * where lower (docs/environment.md); 0 where the context has none. */
+   uint32_t border_sampler_limit;
 };
 
 /* The slot counts for a device: what the compiler's target says (an
  * array of that many descriptors per binding; two sampled and four
  * storage bindings fit the device's per-stage limits). */
 void cuvk_texture_target(const VkPhysicalDeviceLimits *limits, uint32_t *tex_slots, uint32_t *surf_slots);
+
+/* At context teardown, after the deferred frees: the samplers with a
+ * custom border colour that are left (none, where every object released
+ * its own). */
+void cuvk_texture_finish_samplers(struct cuvk_context *ctx);
 
 /* Whether kernels launched now may meet textures over linear or pitched
  * memory (the value of CUVK_KERNEL_SPEC_TEX_MEMORY).  Lock held. */

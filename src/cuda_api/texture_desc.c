@@ -71,6 +71,17 @@ cuvk_tex_desc_limits_init(const struct cuvk_device *dev, struct cuvk_tex_desc_li
    out->max_lod_bias = dev->props.limits.maxSamplerLodBias;
 
    bool has_border = device_has_extension(dev->pdev, VK_EXT_CUSTOM_BORDER_COLOR_EXTENSION_NAME);
+   if (has_border) {
+      VkPhysicalDeviceCustomBorderColorPropertiesEXT border_props = {
+         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_PROPERTIES_EXT,
+      };
+      VkPhysicalDeviceProperties2 props = {
+         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+         .pNext = &border_props,
+      };
+      vkGetPhysicalDeviceProperties2(dev->pdev, &props);
+      has_border = border_props.maxCustomBorderColorSamplers > 0;
+   }
    VkPhysicalDeviceCustomBorderColorFeaturesEXT border = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_FEATURES_EXT,
    };
@@ -82,6 +93,7 @@ cuvk_tex_desc_limits_init(const struct cuvk_device *dev, struct cuvk_tex_desc_li
    if (features.features.samplerAnisotropy)
       out->max_anisotropy = dev->props.limits.maxSamplerAnisotropy;
    out->custom_border_color = has_border && border.customBorderColors;
+   out->custom_border_without_format = out->custom_border_color && border.customBorderColorWithoutFormat;
 }
 
 /* ---- formats ---- */
@@ -494,10 +506,28 @@ address_mode(CUaddress_mode mode, bool normalized)
    }
 }
 
-/* The border: the standard Vulkan colour where CUDA's is one, the
+/* v within [lo, hi], NaN as 0: an integer border colour from any float. */
+static double
+clamp_to(float v, double lo, double hi)
+{
+   if (isnan(v))
+      return 0.0;
+   return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* The border: the fixed Vulkan colour where CUDA's is one, the
  * application's through VK_EXT_custom_border_color where the device has
  * it, else CUDA_ERROR_NOT_SUPPORTED: a near colour would read wrong
- * values without a word. */
+ * values without a word.
+ *
+ * CUDA reads the channels a format lacks as 0, border included (measured
+ * on an H100), and cuvk's sampled views of 1- and 2-channel formats
+ * swizzle those channels to ZERO (texture.c).  The colour is compared,
+ * and given, with those channels zeroed: then it reads the same whether
+ * or not a device applies the view's swizzle to the border (Vulkan
+ * leaves that undefined for custom and opaque black colours without
+ * VK_EXT_border_color_swizzle, which texture.c uses where it can), and
+ * (0, 0, 0, 1) or (1, 1, 1, 1) on one channel is a fixed colour. */
 static CUresult
 plan_border(struct cuvk_tex_plan *plan, const CUDA_TEXTURE_DESC *tex,
             const struct cuvk_tex_desc_limits *limits)
@@ -516,18 +546,24 @@ plan_border(struct cuvk_tex_plan *plan, const CUDA_TEXTURE_DESC *tex,
       VK_BORDER_COLOR_INT_TRANSPARENT_BLACK, VK_BORDER_COLOR_INT_OPAQUE_BLACK,
       VK_BORDER_COLOR_INT_OPAQUE_WHITE,
    };
+   /* Block-compressed views have no swizzle (texture.c). */
+   unsigned channels = plan->format->block > 1 ? 4 : plan->format->channels;
    /* What the kernel would read: an integer texture's border is the
     * colour's values as integers. */
    float want[4];
-   for (unsigned c = 0; c < 4; c++)
-      want[c] = integer ? truncf(tex->borderColor[c]) : tex->borderColor[c];
+   for (unsigned c = 0; c < 4; c++) {
+      float v = integer ? truncf(tex->borderColor[c]) : tex->borderColor[c];
+      want[c] = c < channels ? v : 0.0f;
+   }
 
    unsigned best = 0;
    float best_dist = INFINITY;
    for (unsigned i = 0; i < 3; i++) {
       float dist = 0;
-      for (unsigned c = 0; c < 4; c++)
-         dist += (want[c] - standard[i][c]) * (want[c] - standard[i][c]);
+      for (unsigned c = 0; c < 4; c++) {
+         float d = want[c] - (c < channels ? standard[i][c] : 0.0f);
+         dist += d * d;
+      }
       if (dist < best_dist) {
          best = i;
          best_dist = dist;
@@ -541,15 +577,18 @@ plan_border(struct cuvk_tex_plan *plan, const CUDA_TEXTURE_DESC *tex,
       plan->custom_border = true;
       plan->border = (VkSamplerCustomBorderColorCreateInfoEXT){
          .sType = VK_STRUCTURE_TYPE_SAMPLER_CUSTOM_BORDER_COLOR_CREATE_INFO_EXT,
-         .format = plan->view_format,
+         /* Without a format the driver takes the colour as it is for
+          * every view, which also lets identical samplers of different
+          * formats be one (texture.c shares them). */
+         .format = limits->custom_border_without_format ? VK_FORMAT_UNDEFINED : plan->view_format,
       };
       for (unsigned c = 0; c < 4; c++) {
          if (plan->sampled == CUVK_TEX_SAMPLED_FLOAT)
             plan->border.customBorderColor.float32[c] = want[c];
          else if (plan->sampled == CUVK_TEX_SAMPLED_SINT)
-            plan->border.customBorderColor.int32[c] = (int32_t)want[c];
+            plan->border.customBorderColor.int32[c] = (int32_t)clamp_to(want[c], -2147483648.0, 2147483647.0);
          else
-            plan->border.customBorderColor.uint32[c] = want[c] < 0 ? 0 : (uint32_t)want[c];
+            plan->border.customBorderColor.uint32[c] = (uint32_t)clamp_to(want[c], 0.0, 4294967295.0);
       }
       plan->sampler.borderColor = integer ? VK_BORDER_COLOR_INT_CUSTOM_EXT : VK_BORDER_COLOR_FLOAT_CUSTOM_EXT;
       return CUDA_SUCCESS;

@@ -42,12 +42,14 @@ struct cuvk_tex_desc_limits {
    uint64_t max_2d_linear[3];       /* PITCH2D width, height (texels), pitch (bytes) */
    float max_anisotropy;            /* 0: the device has no samplerAnisotropy */
    float max_lod_bias;              /* maxSamplerLodBias */
-   bool custom_border_color;        /* VK_EXT_custom_border_color (border.format is the view's) */
+   bool custom_border_color;        /* VK_EXT_custom_border_color's customBorderColors */
+   bool custom_border_without_format; /* customBorderColorWithoutFormat: border.format UNDEFINED */
 };
 
-/* The limits of dev.  max_anisotropy and custom_border_color say what the
- * physical device has: a context that does not enable samplerAnisotropy,
- * or customBorderColors, must zero them before building plans. */
+/* The limits of dev.  max_anisotropy and the custom border fields say what
+ * the physical device has: a context that does not enable
+ * samplerAnisotropy, customBorderColors or customBorderColorWithoutFormat
+ * must clear them before building plans. */
 void cuvk_tex_desc_limits_init(const struct cuvk_device *dev, struct cuvk_tex_desc_limits *out);
 
 /* The numeric type a kernel's tex.* instruction returns. */
@@ -104,7 +106,10 @@ struct cuvk_tex_plan {
    bool srgb;
 
    /* The sampler.  sampler.pNext is NULL; where custom_border is true the
-    * creator chains `border` (VK_EXT_custom_border_color).
+    * creator chains `border` (VK_EXT_custom_border_color), whose colour
+    * is already zero in the channels the view's swizzle zeroes (so is
+    * the fixed colour chosen otherwise), and which names the view's
+    * format or, with customBorderColorWithoutFormat, none.
     * texel_coords: it takes texel coordinates (unnormalizedCoordinates,
     * see above), and the kernel passes CUDA's unscaled. */
    VkSamplerCreateInfo sampler;

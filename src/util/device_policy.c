@@ -205,6 +205,17 @@ cuvk_policy_read_only_host_import(VkDriverId driver, const char **why)
 }
 
 bool
+cuvk_policy_sampler_anisotropy(VkDriverId driver, const char **why)
+{
+   if (driver == VK_DRIVER_ID_MESA_LLVMPIPE) {
+      *why = "llvmpipe: its shader compiler crashes on anisotropic samplers";
+      return false;
+   }
+   *why = "the device has samplerAnisotropy";
+   return true;
+}
+
+bool
 cuvk_policy_import_size_probe(VkDriverId driver, const char **why)
 {
    if (driver == VK_DRIVER_ID_NVIDIA_PROPRIETARY) {

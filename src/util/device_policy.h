@@ -66,6 +66,12 @@ bool cuvk_policy_read_only_host_import(VkDriverId driver, const char **why);
  * every size above the allocation's: NVIDIA's (H100, driver 580.159.04). */
 bool cuvk_policy_import_size_probe(VkDriverId driver, const char **why);
 
+/* Whether contexts enable samplerAnisotropy where the device has it, and
+ * in *why what decided it.  Not on Mesa's llvmpipe (lavapipe 22.3 with
+ * LLVM 15): compiling a kernel while an anisotropic sampler is bound
+ * crashes in LLVM (ConstantVector::get, texture.kernel.anisotropy). */
+bool cuvk_policy_sampler_anisotropy(VkDriverId driver, const char **why);
+
 /* Whether native timeline semaphores are signalled by the host when the
  * context has nothing outstanding, and waited for by the host until the
  * context records more (src/cuda_api/external_semaphore_held.c), and in

@@ -308,12 +308,16 @@ errors(void)
    AT_OK(cuArrayDestroy(a));
    rd.res.array.hArray = a;
    AT_EXPECT(CUDA_ERROR_INVALID_VALUE, cuTexObjectCreate(&t, &rd, &td, NULL));
-   /* Border colours Vulkan has no fixed colour for. */
+   /* Border colours Vulkan has no fixed colour for: made through
+    * VK_EXT_custom_border_color, which lavapipe has (a device without it
+    * refuses them, unit.cuda_api.texture_desc; texture.kernel.border_colours
+    * reads them). */
    a = make_array(8, 8, 0, CU_AD_FORMAT_FLOAT, 1, 0);
    rd.res.array.hArray = a;
    td = tex_desc(CU_TR_ADDRESS_MODE_BORDER, CU_TR_FILTER_MODE_POINT, 0);
    td.borderColor[0] = 0.5f;
-   AT_EXPECT(CUDA_ERROR_NOT_SUPPORTED, cuTexObjectCreate(&t, &rd, &td, NULL));
+   AT_OK(cuTexObjectCreate(&t, &rd, &td, NULL));
+   AT_OK(cuTexObjectDestroy(t));
    td.borderColor[0] = 1;
    td.borderColor[1] = 1;
    td.borderColor[2] = 1;
@@ -466,7 +470,9 @@ rules(void)
    AT_OK(cuTexObjectDestroy(t));
 
    /* A border colour Vulkan lacks matters only where a coordinate the
-    * texture has is in border mode. */
+    * texture has is in border mode; there it takes a custom border
+    * colour, which lavapipe has (the refusal without one is
+    * unit.cuda_api.texture_desc's). */
    rd = array_res(plain);
    td = tex_desc(CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, 0);
    td.addressMode[2] = CU_TR_ADDRESS_MODE_BORDER;
@@ -474,7 +480,8 @@ rules(void)
    AT_OK(cuTexObjectCreate(&t, &rd, &td, NULL));
    AT_OK(cuTexObjectDestroy(t));
    td.addressMode[1] = CU_TR_ADDRESS_MODE_BORDER;
-   AT_EXPECT_LOGGED(CUDA_ERROR_NOT_SUPPORTED, cuTexObjectCreate(&t, &rd, &td, NULL));
+   AT_OK(cuTexObjectCreate(&t, &rd, &td, NULL));
+   AT_OK(cuTexObjectDestroy(t));
    td = tex_desc(CU_TR_ADDRESS_MODE_CLAMP, CU_TR_FILTER_MODE_POINT, CU_TRSF_SEAMLESS_CUBEMAP);
 
    /* Memory resources. */

@@ -69,6 +69,8 @@ expected_bindings(const char *name)
       /* sust.p: the store of each texel size, chosen by the format. */
       {"surf2d_formatted", ((one << CUVK_KERNEL_SURF_SIZE_COUNT) - 1) << CUVK_KERNEL_SURF_BINDING(CUVK_KERNEL_DIM_2D, 0)},
       {"tex2d_int_shift", one << CUVK_KERNEL_TEX_BINDING(CUVK_KERNEL_DIM_2D, CUVK_KERNEL_TEX_SINT)},
+      {"tex2d_uint4_shift", one << CUVK_KERNEL_TEX_BINDING(CUVK_KERNEL_DIM_2D, CUVK_KERNEL_TEX_UINT)},
+      {"tex2d_grad_aniso", one << CUVK_KERNEL_TEX_BINDING(CUVK_KERNEL_DIM_2D, CUVK_KERNEL_TEX_FLOAT)},
    };
    for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
       if (strcmp(table[i].kernel, name) == 0)
@@ -145,7 +147,7 @@ kernels(const char *path, const struct cuvk_cc_target *t)
       free(k.words);
       count++;
    }
-   UNIT_CHECK(count == 25);
+   UNIT_CHECK(count == 27);
    cuvk_cc_module_destroy(m);
    free(text);
 }

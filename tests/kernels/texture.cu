@@ -256,3 +256,24 @@ extern "C" __global__ void tex2d_int_shift(cudaTextureObject_t t, int *out, int 
    if (x < w && y < h)
       out[y * w + x] = tex2D<int>(t, x + shift, y + shift);
 }
+
+// tex2D<uint4> at texel coordinates shifted by shift: integer reads
+// outside the texture (border colours).
+extern "C" __global__ void tex2d_uint4_shift(cudaTextureObject_t t, uint4 *out, int w, int h, float shift)
+{
+   int x = blockIdx.x * blockDim.x + threadIdx.x;
+   int y = blockIdx.y;
+   if (x < w && y < h)
+      out[y * w + x] = tex2D<uint4>(t, x + shift, y + shift);
+}
+
+// tex2DGrad with a footprint of gx texels' width along x and gy along y
+// (normalised): anisotropic where they differ.
+extern "C" __global__ void tex2d_grad_aniso(cudaTextureObject_t t, float4 *out, int w, int h, float gx, float gy)
+{
+   int x = blockIdx.x * blockDim.x + threadIdx.x;
+   int y = blockIdx.y;
+   if (x < w && y < h)
+      out[y * w + x] = tex2DGrad<float4>(t, (x + 0.5f) / w, (y + 0.5f) / h, make_float2(gx, 0.0f),
+                                         make_float2(0.0f, gy));
+}

@@ -486,8 +486,8 @@ read_modes(bool pitch)
  * sampled with each texture description. */
 static struct texels src_texels;
 
-/* Pitched memory's border colour (the array's is Vulkan's transparent
- * black: only the standard colours are there). */
+/* Pitched memory's border colour (the array's is transparent black;
+ * .border_colours gives arrays others). */
 static const float pitch_border[4] = {100.0f, 101.0f, 102.0f, 103.0f};
 
 static CUtexObject
@@ -2111,6 +2111,424 @@ case_linear_memory_refused(void)
    mod = NULL;
 }
 
+/* ---- Border colours Vulkan has no fixed colour for, and anisotropy ---- */
+
+/* The (W + 2) x (H + 2) results of the border cases: result (x, y)
+ * samples texel (x - 1, y - 1), a ring of border around the texture. */
+#define BW (W + 2)
+#define BH (H + 2)
+
+/* A point-sampling texture of s in border mode with colour border,
+ * normalised coordinates where normalized. */
+static CUresult
+border_texture(const struct texels *s, unsigned flags, const float border[4], CUtexObject *t)
+{
+   CUDA_RESOURCE_DESC rd = {0};
+   if (s->pitched) {
+      rd.resType = CU_RESOURCE_TYPE_PITCH2D;
+      rd.res.pitch2D.devPtr = s->pitched;
+      rd.res.pitch2D.format = s->f;
+      rd.res.pitch2D.numChannels = s->ch;
+      rd.res.pitch2D.width = W;
+      rd.res.pitch2D.height = H;
+      rd.res.pitch2D.pitchInBytes = PITCH;
+   } else {
+      rd = array_res(s->array);
+   }
+   CUDA_TEXTURE_DESC td = {0};
+   td.addressMode[0] = td.addressMode[1] = td.addressMode[2] = CU_TR_ADDRESS_MODE_BORDER;
+   td.filterMode = CU_TR_FILTER_MODE_POINT;
+   td.flags = flags;
+   memcpy(td.borderColor, border, sizeof(td.borderColor));
+   return cuTexObjectCreate(t, &rd, &td, NULL);
+}
+
+/* The texel result (x, y) of tex2d_float4 with scale and shift samples
+ * (as point_reference finds it), or -1 in *tx for the border. */
+static void
+border_texel(int x, int y, bool normalized, float scale, float shift, int *tx, int *ty)
+{
+   float u = x * scale + shift, v = y * scale + shift;
+   *tx = address((int)floorf(normalized ? u * W : u), W, CU_TR_ADDRESS_MODE_BORDER);
+   *ty = address((int)floorf(normalized ? v * H : v), H, CU_TR_ADDRESS_MODE_BORDER);
+   if (*tx < 0 || *ty < 0)
+      *tx = *ty = -1;
+}
+
+/* tex2d_float4 over t (BW x BH results, normalised coordinates where
+ * normalized), each result against texel(x, y, c) inside the texture
+ * and the colour want outside. */
+typedef double texel_fn(int x, int y, int c);
+
+static void
+expect_border_floats(CUtexObject t, bool normalized, texel_fn *texel, const double want[4], struct tol tol,
+                     const char *what)
+{
+   const struct grid g = {.ch = 4, .w = BW, .h = BH, .x0 = -1};
+   float got[BH][BW][4];
+   double ref[BH][BW][4];
+   int w = BW, h = BH;
+   /* Unnormalised: the centre of texel x - 1; normalised: the same
+    * along x, and y scaled alike (so rows sample texels H/W apart). */
+   float scale = normalized ? 1.0f / W : 1.0f, shift = normalized ? -0.5f / W : -0.5f;
+   CUdeviceptr out;
+   OK(cuMemAlloc(&out, sizeof(got)));
+   void *args[] = {&t, &out, &w, &h, &scale, &shift};
+   launch(kernel("tex2d_float4"), BW, BH, 1, args);
+   OK(cuMemcpyDtoH(got, out, sizeof(got)));
+   OK(cuMemFree(out));
+   for (int y = 0; y < BH; y++) {
+      for (int x = 0; x < BW; x++) {
+         int tx, ty;
+         border_texel(x, y, normalized, scale, shift, &tx, &ty);
+         for (int c = 0; c < 4; c++)
+            ref[y][x][c] = tx < 0 ? want[c] : texel(tx, ty, c);
+      }
+   }
+   expect_floats(&g, &got[0][0][0], &ref[0][0][0], tol, "%s, %snormalised", what, normalized ? "" : "un");
+}
+
+static unsigned border_ch;
+
+static double
+src4_texel(int x, int y, int c)
+{
+   return c < (int)border_ch ? src4[y][x][c] : 0.0;
+}
+
+static uint8_t border_px[H][W][4];
+static bool border_srgb;
+
+static double
+unorm8_texel(int x, int y, int c)
+{
+   return texel_float(CU_AD_FORMAT_UNSIGNED_INT8, 4, border_px[y][x], (unsigned)c, border_srgb);
+}
+
+/* Float textures of 1, 2 and 4 channels, arrays and pitched memory, with
+ * colours no fixed Vulkan colour is: the colour where coordinates leave
+ * the texture, zero in the channels the format lacks (as CUDA reads
+ * them, and as pitched memory does), normalised and unnormalised. */
+static void
+border_floats(void)
+{
+   static const float colours[][4] = {
+      {0.5f, 0.5f, 0.5f, 0.5f},
+      {0.5f, 0.25f, -3.0f, 7.5f},
+      {-1e10f, 123.0f, 0.0f, 1.0f},
+      /* Fixed colours once the missing channels are zero: (1, 0, 0, 0)
+       * of one channel is opaque white, (0, 0, 0, 1) transparent black. */
+      {1.0f, 1.0f, 1.0f, 1.0f},
+      {0.0f, 0.0f, 0.0f, 1.0f},
+   };
+   static const unsigned channels[] = {4, 2, 1};
+   fill_src();
+   for (unsigned k = 0; k < 3; k++) {
+      border_ch = channels[k];
+      /* src4's first border_ch channels of each texel, packed. */
+      float packed[H * W * 4];
+      for (int y = 0; y < H; y++)
+         for (int x = 0; x < W; x++)
+            for (unsigned c = 0; c < border_ch; c++)
+               packed[(y * W + x) * border_ch + c] = src4[y][x][c];
+      for (int pitch = 0; pitch < 2; pitch++) {
+         struct texels s = texels_make(pitch, CU_AD_FORMAT_FLOAT, border_ch, packed, 4 * border_ch);
+         for (unsigned i = 0; i < sizeof(colours) / sizeof(colours[0]); i++) {
+            double want[4];
+            for (int c = 0; c < 4; c++)
+               want[c] = c < (int)border_ch ? colours[i][c] : 0.0;
+            for (int normalized = 0; normalized < 2; normalized++) {
+               CUtexObject t;
+               OK(border_texture(&s, normalized ? CU_TRSF_NORMALIZED_COORDINATES : 0, colours[i], &t));
+               char what[96];
+               snprintf(what, sizeof(what), "%s float x%u, colour %u", pitch ? "pitched" : "array", border_ch, i);
+               expect_border_floats(t, normalized, src4_texel, want, EXACT, what);
+               OK(cuTexObjectDestroy(t));
+            }
+         }
+         texels_free(&s);
+      }
+   }
+}
+
+/* 8-bit unsigned RGBA read as normalised floats, and with CU_TRSF_SRGB:
+ * CUDA gives the border colour as it is, after the texels' conversion
+ * (the colour is not decoded from sRGB, nor rounded to 8 bits). */
+static void
+border_unorm8(void)
+{
+   static const float colours[][4] = {
+      {0.5f, 0.25f, 0.125f, 1.0f},
+      {0.3f, 0.6f, 0.9f, 0.45f},
+   };
+   for (int y = 0; y < H; y++)
+      for (int x = 0; x < W; x++)
+         for (int c = 0; c < 4; c++)
+            border_px[y][x][c] = (uint8_t)(y * 40 + x * 7 + c * 50);
+   struct texels s = texels_make(false, CU_AD_FORMAT_UNSIGNED_INT8, 4, border_px, 4);
+   for (int srgb = 0; srgb < 2; srgb++) {
+      border_srgb = srgb;
+      /* Texels within a float's rounding, or for sRGB one 8-bit step
+       * (NVIDIA's decode, test_texture_import_views.c); the colour
+       * exactly either way. */
+      struct tol tol = srgb ? (struct tol){.abs = 1.0 / 255} : close_to(false);
+      for (unsigned i = 0; i < sizeof(colours) / sizeof(colours[0]); i++) {
+         double want[4];
+         for (int c = 0; c < 4; c++)
+            want[c] = colours[i][c];
+         for (int normalized = 0; normalized < 2; normalized++) {
+            CUtexObject t;
+            unsigned flags = (normalized ? CU_TRSF_NORMALIZED_COORDINATES : 0) | (srgb ? CU_TRSF_SRGB : 0);
+            OK(border_texture(&s, flags, colours[i], &t));
+            char what[64];
+            snprintf(what, sizeof(what), "unorm8 x4%s, colour %u", srgb ? " sRGB" : "", i);
+            expect_border_floats(t, normalized, unorm8_texel, want, tol, what);
+            OK(cuTexObjectDestroy(t));
+         }
+      }
+   }
+   texels_free(&s);
+}
+
+/* Integers read as integers: the colour's values as integers, in the
+ * channels the format has. */
+static void
+border_integers(void)
+{
+   enum { N = BW * BH };
+   /* 8-bit unsigned RGBA. */
+   uint8_t px[H][W][4];
+   for (int y = 0; y < H; y++)
+      for (int x = 0; x < W; x++)
+         for (int c = 0; c < 4; c++)
+            px[y][x][c] = (uint8_t)(y * 30 + x * 3 + c * 60 + 1);
+   struct texels s = texels_make(false, CU_AD_FORMAT_UNSIGNED_INT8, 4, px, 4);
+   static const float colour[4] = {7.0f, 200.0f, 3.0f, 1.0f};
+   CUtexObject t;
+   OK(border_texture(&s, CU_TRSF_READ_AS_INTEGER, colour, &t));
+   uint32_t got[BH][BW][4], want[BH][BW][4];
+   int w = BW, h = BH;
+   float shift = -0.5f;
+   CUdeviceptr out;
+   OK(cuMemAlloc(&out, sizeof(got)));
+   void *args[] = {&t, &out, &w, &h, &shift};
+   launch(kernel("tex2d_uint4_shift"), BW, BH, 1, args);
+   OK(cuMemcpyDtoH(got, out, sizeof(got)));
+   for (int y = 0; y < BH; y++)
+      for (int x = 0; x < BW; x++)
+         for (int c = 0; c < 4; c++)
+            want[y][x][c] = x < 1 || y < 1 || x > W || y > H ? (uint32_t)colour[c] : px[y - 1][x - 1][c];
+   const struct grid g4 = {.ch = 4, .w = BW, .h = BH, .x0 = -1};
+   expect_uints(&g4, got, 4, &want[0][0][0], "uint8 x4 read as integers");
+   OK(cuTexObjectDestroy(t));
+   texels_free(&s);
+
+   /* 32-bit signed, one channel: a negative colour; the others ignored. */
+   int32_t ints[H][W];
+   for (int y = 0; y < H; y++)
+      for (int x = 0; x < W; x++)
+         ints[y][x] = (y - 3) * 1000003 + x * -7;
+   s = texels_make(false, CU_AD_FORMAT_SIGNED_INT32, 1, ints, 4);
+   static const float negative[4] = {-5.0f, 9.0f, 9.0f, 9.0f};
+   OK(border_texture(&s, 0, negative, &t));
+   int32_t goti[BH][BW];
+   uint32_t wanti[BH][BW];
+   launch(kernel("tex2d_int_shift"), BW, BH, 1, args);
+   OK(cuMemcpyDtoH(goti, out, sizeof(goti)));
+   for (int y = 0; y < BH; y++)
+      for (int x = 0; x < BW; x++)
+         wanti[y][x] = (uint32_t)(x < 1 || y < 1 || x > W || y > H ? -5 : ints[y - 1][x - 1]);
+   const struct grid g1 = {.ch = 1, .w = BW, .h = BH, .x0 = -1};
+   expect_uints(&g1, goti, 4, &wanti[0][0], "int32 x1");
+   OK(cuTexObjectDestroy(t));
+   texels_free(&s);
+   OK(cuMemFree(out));
+}
+
+/* Border colours on arrays that Vulkan's three fixed colours cannot
+ * give, sampled by kernels against the host's reference (VK_EXT_custom_
+ * border_color); pitched memory alongside.  Skipped (77) on a device
+ * without custom border colours, where such textures are refused with
+ * CUDA_ERROR_NOT_SUPPORTED. */
+static void
+case_border_colours(void)
+{
+   struct texels probe = texels_make(false, CU_AD_FORMAT_FLOAT, 1, src4, 4);
+   static const float half[4] = {0.5f, 0.5f, 0.5f, 0.5f};
+   CUtexObject t;
+   CUresult r = border_texture(&probe, 0, half, &t);
+   texels_free(&probe);
+   if (r == CUDA_ERROR_NOT_SUPPORTED) {
+      skipped = "the device has no custom border colours";
+      return;
+   }
+   OK(r);
+   OK(cuTexObjectDestroy(t));
+   border_floats();
+   border_unorm8();
+   border_integers();
+}
+
+/* What tex2d_float4 reads at texel (1, 1)'s centre: one result. */
+static void
+border_probe(CUtexObject t, float got[4])
+{
+   int w = 1, h = 1;
+   float scale = 1.0f, shift = -0.5f;   /* texel -1: the border */
+   CUdeviceptr out;
+   OK(cuMemAlloc(&out, 4 * sizeof(float)));
+   void *args[] = {&t, &out, &w, &h, &scale, &shift};
+   launch(kernel("tex2d_float4"), 1, 1, 1, args);
+   OK(cuMemcpyDtoH(got, out, 4 * sizeof(float)));
+   OK(cuMemFree(out));
+}
+
+static void
+expect_border(CUtexObject t, const float colour[4], const char *what)
+{
+   float got[4];
+   border_probe(t, got);
+   for (int c = 0; c < 4; c++) {
+      if (got[c] != colour[c])
+         cuvk_test_report(__FILE__, __LINE__, "%s: channel %d read %g, the border colour is %g", what, c,
+                          got[c], colour[c]);
+   }
+}
+
+/* Samplers with custom border colours under a limit of two
+ * (CUVK_CUSTOM_BORDER_SAMPLERS=2, as meson.build sets it): textures of
+ * one colour share a sampler, a third colour is refused with
+ * CUDA_ERROR_OUT_OF_MEMORY, and it is taken once a sampler is gone. */
+static void
+case_border_sampler_limit(void)
+{
+   static const float c1[4] = {0.5f, 0.5f, 0.5f, 0.5f}, c2[4] = {0.25f, 0.5f, 0.75f, 1.0f},
+                      c3[4] = {2.0f, 3.0f, 4.0f, 5.0f};
+   fill_src();
+   struct texels s = texels_make(false, CU_AD_FORMAT_FLOAT, 4, src4, 16);
+   CUtexObject t1 = 0, t2 = 0, t3 = 0, t4 = 0, t5 = 0;
+   CUresult r = border_texture(&s, 0, c1, &t1);
+   if (r == CUDA_ERROR_NOT_SUPPORTED) {
+      skipped = "the device has no custom border colours";
+      texels_free(&s);
+      return;
+   }
+   OK(r);
+   OK(border_texture(&s, 0, c2, &t2));
+   /* c1 again, normalised coordinates: another sampler... */
+   CHECK(border_texture(&s, CU_TRSF_NORMALIZED_COORDINATES, c1, &t3) == CUDA_ERROR_OUT_OF_MEMORY);
+   /* ...c1 as t1 has it: t1's. */
+   OK(border_texture(&s, 0, c1, &t3));
+   CHECK(border_texture(&s, 0, c3, &t4) == CUDA_ERROR_OUT_OF_MEMORY);
+   expect_border(t1, c1, "t1");
+   expect_border(t2, c2, "t2");
+   expect_border(t3, c1, "t3, sharing t1's sampler");
+   /* Fixed colours need no such sampler. */
+   static const float white[4] = {1.0f, 1.0f, 1.0f, 1.0f};
+   OK(border_texture(&s, 0, white, &t5));
+   expect_border(t5, white, "opaque white");
+   OK(cuTexObjectDestroy(t5));
+
+   /* t1 goes, t3 keeps the sampler: still two. */
+   OK(cuTexObjectDestroy(t1));
+   OK(cuCtxSynchronize());
+   CHECK(border_texture(&s, 0, c3, &t4) == CUDA_ERROR_OUT_OF_MEMORY);
+   expect_border(t3, c1, "t3 after t1 went");
+   /* t2 goes once the work that sampled it is done. */
+   OK(cuTexObjectDestroy(t2));
+   OK(cuCtxSynchronize());
+   OK(border_texture(&s, 0, c3, &t4));
+   expect_border(t4, c3, "t4");
+   OK(cuTexObjectDestroy(t3));
+   OK(cuTexObjectDestroy(t4));
+   texels_free(&s);
+}
+
+/* maxAnisotropy over a minified mipmapped array (mipmap5: every texel of
+ * level l holds l * 10 + its channel), trilinear, through tex2DGrad: the
+ * samplers are anisotropic (validation checks them against the device's
+ * limits), an isotropic footprint reads what isotropic filtering does,
+ * and a footprint 8 times longer than wide reads within the levels'
+ * values.  tex.grad samples at an explicit level computed from the
+ * gradients (docs/compiler.md), where Vulkan filters isotropically:
+ * the values printed show which level each ratio read. */
+static void
+case_anisotropy(void)
+{
+   enum { N = 8 };
+   CUmipmappedArray m = mipmap5();
+   CUDA_RESOURCE_DESC rd = mipmap_res(m);
+   static const unsigned ratios[] = {1, 4, 16};
+   CUtexObject t[3];
+   for (unsigned i = 0; i < 3; i++) {
+      CUDA_TEXTURE_DESC td = {0};
+      td.filterMode = CU_TR_FILTER_MODE_LINEAR;
+      td.mipmapFilterMode = CU_TR_FILTER_MODE_LINEAR;
+      td.flags = CU_TRSF_NORMALIZED_COORDINATES;
+      td.maxMipmapLevelClamp = 4;
+      td.maxAnisotropy = ratios[i];
+      OK(cuTexObjectCreate(&t[i], &rd, &td, NULL));
+      CUDA_TEXTURE_DESC back;
+      OK(cuTexObjectGetTextureDesc(&back, t[i]));
+      CHECK(back.maxAnisotropy == ratios[i]);
+   }
+   const struct grid g = {.ch = 4, .w = N, .h = N};
+   float got[3][2][N][N][4];
+   CUdeviceptr out;
+   OK(cuMemAlloc(&out, sizeof(got[0][0])));
+   /* Footprints in normalised units of the 16-texel level 0: 3 x 3
+    * texels (level log2(3)), and 8 x 1 (level 3 without anisotropy). */
+   static const float foot[2][2] = {{3.0f / 16, 3.0f / 16}, {8.0f / 16, 1.0f / 16}};
+   for (unsigned i = 0; i < 3; i++) {
+      for (unsigned f = 0; f < 2; f++) {
+         int w = N, h = N;
+         float gx = foot[f][0], gy = foot[f][1];
+         void *args[] = {&t[i], &out, &w, &h, &gx, &gy};
+         launch(kernel("tex2d_grad_aniso"), N, N, 1, args);
+         OK(cuMemcpyDtoH(got[i][f], out, sizeof(got[i][f])));
+      }
+   }
+   OK(cuMemFree(out));
+   /* Isotropic footprint: every ratio reads the same, within a 40th of
+    * a level (a driver's anisotropic path may approximate log2
+    * differently). */
+   double iso[N][N][4];
+   for (int y = 0; y < N; y++)
+      for (int x = 0; x < N; x++)
+         for (int c = 0; c < 4; c++)
+            iso[y][x][c] = got[0][0][y][x][c];
+   for (unsigned i = 1; i < 3; i++)
+      expect_floats(&g, &got[i][0][0][0][0], &iso[0][0][0], (struct tol){.abs = 0.25},
+                    "isotropic footprint, maxAnisotropy %u", ratios[i]);
+   /* Level log2(3) = 1.58: between levels 1 and 2, trilinear. */
+   CHECK(iso[0][0][0] > 10.0 && iso[0][0][0] < 20.0);
+   /* The long footprint: without anisotropy level 3; with it no coarser,
+    * and within the levels' values. */
+   unsigned bad = 0;
+   for (int y = 0; y < N; y++) {
+      for (int x = 0; x < N; x++) {
+         for (int c = 0; c < 4; c++) {
+            double iso_long = got[0][1][y][x][c];
+            if (fabs(iso_long - (30.0 + c)) > 0.25 && bad++ < 8)
+               fprintf(stderr, "(%d, %d) channel %d without anisotropy: %g, level 3 is %d\n", x, y, c, iso_long,
+                       30 + c);
+            for (unsigned i = 1; i < 3; i++) {
+               double v = got[i][1][y][x][c];
+               if (!(v >= c - 0.25 && v <= iso_long + 0.25) && bad++ < 8)
+                  fprintf(stderr, "(%d, %d) channel %d, maxAnisotropy %u: %g, outside [%d, %g]\n", x, y, c,
+                          ratios[i], v, c, iso_long);
+            }
+         }
+      }
+   }
+   CHECK(bad == 0);
+   printf("8 x 1 texel footprint, channel 0 (level l reads 10 l): %g without anisotropy, %g with 4, %g with 16\n",
+          got[0][1][0][0][0], got[1][1][0][0][0], got[2][1][0][0][0]);
+   for (unsigned i = 0; i < 3; i++)
+      OK(cuTexObjectDestroy(t[i]));
+   OK(cuMipmappedArrayDestroy(m));
+}
+
 static const struct drv_case cases[] = {
    {"texture.kernel.linear_memory_refused", case_linear_memory_refused},
    {"texture.kernel.point_modes", case_point_modes},
@@ -2136,6 +2554,9 @@ static const struct drv_case cases[] = {
    {"texture.kernel.cubemap_grad", case_cubemap_grad},
    {"texture.kernel.formatted_store", case_formatted_store},
    {"texture.kernel.resource_views", case_resource_views},
+   {"texture.kernel.border_colours", case_border_colours},
+   {"texture.kernel.border_sampler_limit", case_border_sampler_limit},
+   {"texture.kernel.anisotropy", case_anisotropy},
 };
 
 int

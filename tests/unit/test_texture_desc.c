@@ -503,6 +503,47 @@ test_border(void)
    UNIT_CHECK(build(&res, &tex, NULL, &src, &plan) == CUDA_SUCCESS);
    UNIT_CHECK(!plan.custom_border && plan.sampler.borderColor == VK_BORDER_COLOR_INT_OPAQUE_BLACK);
 
+   /* customBorderColorWithoutFormat: the colour names no format. */
+   struct cuvk_tex_desc_limits no_format = limits;
+   no_format.custom_border_without_format = true;
+   tex.borderColor[1] = 200;
+   UNIT_CHECK(cuvk_tex_plan_build(&res, &tex, NULL, &src, &no_format, &plan) == CUDA_SUCCESS);
+   UNIT_CHECK(plan.custom_border && plan.border.format == VK_FORMAT_UNDEFINED);
+   UNIT_CHECK(plan.border.customBorderColor.uint32[1] == 200);
+   /* Integer colours clamp to the type's range, NaN reads 0. */
+   tex.borderColor[0] = -7;
+   tex.borderColor[1] = 1e20f;
+   tex.borderColor[2] = NAN;
+   UNIT_CHECK(build(&res, &tex, NULL, &src, &plan) == CUDA_SUCCESS);
+   UNIT_CHECK(plan.border.customBorderColor.uint32[0] == 0 &&
+              plan.border.customBorderColor.uint32[1] == UINT32_MAX && plan.border.customBorderColor.uint32[2] == 0);
+   struct cuvk_tex_source sint = source(CU_AD_FORMAT_SIGNED_INT32, 4, 64, 64, 0, 0, 1);
+   tex.borderColor[1] = -1e20f;
+   UNIT_CHECK(build(&res, &tex, NULL, &sint, &plan) == CUDA_SUCCESS);
+   UNIT_CHECK(plan.border.customBorderColor.int32[0] == -7 && plan.border.customBorderColor.int32[1] == INT32_MIN);
+
+   /* The channels a format lacks read 0, border included: the colour is
+    * compared and given with them zeroed, so (0, 0, 0, 1) of one channel
+    * is transparent black, (1, 1, 1, 1) white, and a custom colour has
+    * zeros there. */
+   struct cuvk_tex_source one = source(CU_AD_FORMAT_FLOAT, 1, 64, 64, 0, 0, 1);
+   struct cuvk_tex_source two = source(CU_AD_FORMAT_HALF, 2, 64, 64, 0, 0, 1);
+   tex = tex_desc(CU_TR_FILTER_MODE_POINT, 0);
+   tex.addressMode[0] = CU_TR_ADDRESS_MODE_BORDER;
+   tex.borderColor[3] = 1;
+   UNIT_CHECK(cuvk_tex_plan_build(&res, &tex, NULL, &one, &plain, &plan) == CUDA_SUCCESS);
+   UNIT_CHECK(!plan.custom_border && plan.sampler.borderColor == VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK);
+   tex.borderColor[0] = tex.borderColor[1] = tex.borderColor[2] = 1;
+   UNIT_CHECK(cuvk_tex_plan_build(&res, &tex, NULL, &one, &plain, &plan) == CUDA_SUCCESS);
+   UNIT_CHECK(!plan.custom_border && plan.sampler.borderColor == VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE);
+   tex.borderColor[1] = 0.5f;
+   UNIT_CHECK(cuvk_tex_plan_build(&res, &tex, NULL, &one, &plain, &plan) == CUDA_SUCCESS);
+   UNIT_CHECK(cuvk_tex_plan_build(&res, &tex, NULL, &two, &plain, &plan) == CUDA_ERROR_NOT_SUPPORTED);
+   UNIT_CHECK(build(&res, &tex, NULL, &two, &plan) == CUDA_SUCCESS);
+   UNIT_CHECK(plan.custom_border && plan.border.format == VK_FORMAT_R16G16_SFLOAT);
+   UNIT_CHECK(plan.border.customBorderColor.float32[0] == 1 && plan.border.customBorderColor.float32[1] == 0.5f &&
+              plan.border.customBorderColor.float32[2] == 0 && plan.border.customBorderColor.float32[3] == 0);
+
    /* A border on a dimension the texture does not have needs no colour. */
    struct cuvk_tex_source line = source(CU_AD_FORMAT_FLOAT, 1, 64, 0, 0, 0, 1);
    tex = tex_desc(CU_TR_FILTER_MODE_POINT, 0);
