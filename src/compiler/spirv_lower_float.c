@@ -34,7 +34,9 @@
  * f64 has no wider format: .rn f64 arithmetic is emitted as OpFAdd,
  * OpFMul, Fma, OpFDiv and Sqrt and relies on the device rounding f64
  * correctly (lavapipe and NVIDIA's Vulkan driver do; docs/compiler.md
- * says so); directed rounding on f64 is refused.
+ * says so); directed rounding on f64 steps the nearest result by one ulp
+ * where the exact sign of its residual says (dir64_pick, fma64_round), and
+ * fma.rn.f64 is rounded once the same way where Fma may round twice.
  *
  * Subnormals.  PTX keeps f32 subnormals unless .ftz is given; Vulkan's
  * default leaves it to the device (the emitter declares DenormPreserve
@@ -339,14 +341,23 @@ enum exact_kind {
    EXACT_SUM,     /* x + err, |err| <= half an ulp of x (err 0: x alone) */
    EXACT_QUOT,    /* a / b for a, b >= 0 */
    EXACT_SQRT,    /* sqrt(a) for a >= 0 */
+   /* f64 with no wider format: the sign of a residual, exactly, by
+    * error-free transformations (exact_cmp64). */
+   EXACT_QUOT64,  /* a / b, a and b positive, finite and nonzero (ok) */
+   EXACT_SQRT64,  /* sqrt(a), a positive and finite (ok) */
+   EXACT_PROD64,  /* a * b, a and b positive, finite and nonzero (ok) */
 };
 
 struct exact {
    enum exact_kind kind;
    unsigned wbits;              /* the wide format */
    uint32_t x, err;             /* SUM (err may be 0: no error term) */
-   uint32_t a, b;               /* QUOT, SQRT */
+   uint32_t a, b;               /* QUOT, SQRT, and the 64-bit kinds */
+   uint32_t ok;                 /* 64-bit kinds: the operands are as said (else exact) */
 };
+
+static void exact_cmp64(struct cuvk_spirv_emitter *e, const struct exact *x, uint32_t v,
+                        uint32_t *lt, uint32_t *gt);
 
 /* Compares the exact value with v (wide): *lt when exact < v, *gt when
  * exact > v; neither when equal or NaN. */
@@ -358,6 +369,10 @@ exact_cmp(struct cuvk_spirv_emitter *e, const struct exact *x, uint32_t v, uint3
    unsigned w = x->wbits;
    uint32_t lhs, rhs;
 
+   if (x->kind >= EXACT_QUOT64) {
+      exact_cmp64(e, x, v, lt, gt);
+      return;
+   }
    switch (x->kind) {
    case EXACT_SUM:
       lhs = x->x, rhs = v;
@@ -482,13 +497,13 @@ two_prod64(struct cuvk_spirv_emitter *e, uint32_t a, uint32_t b, uint32_t *p, ui
  * format, so Boldo and Melquiond's emulation ("Emulation of FMA and
  * correctly rounded sums: proved algorithms using rounding to odd", 2008):
  * (uh, ul) = a * b exactly, (th, tl) = TwoSum(c, uh), v = tl + ul rounded
- * to odd, result = th + v rounded to nearest.  Outside the split's range
- * (huge operands or products, tiny or zero products, infinities, NaN) the
- * device's Fma. */
+ * to odd, result = th + v rounded to nearest.  Valid where the split is
+ * exact (|a|, |b| < 2^995, |c| < 2^1000, a product between 2^-969 and
+ * 2^1020): fma64_round scales the operands into that range. */
 static uint32_t
-fma64_exact(struct cuvk_spirv_emitter *e, uint32_t a, uint32_t b, uint32_t c)
+fma64_core(struct cuvk_spirv_emitter *e, uint32_t a, uint32_t b, uint32_t c)
 {
-   uint32_t ft = alu_f(e, 64), u = alu_u(e, 64), bo = alu_b(e);
+   uint32_t u = alu_u(e, 64), bo = alu_b(e);
    uint32_t uh, ul, th, tl, v, ve;
 
    two_prod64(e, a, b, &uh, &ul);
@@ -507,31 +522,7 @@ fma64_exact(struct cuvk_spirv_emitter *e, uint32_t a, uint32_t b, uint32_t c)
                            cuvk_spirv_val(e, SpvOpISub, u, vb, alu_cu(e, 64, 1)));
    uint32_t vo = as_f(e, alu_sel(e, u, cuvk_spirv_val(e, SpvOpLogicalAnd, bo, inexact, even),
                                  step, vb), 64);
-   uint32_t r = wop(e, SpvOpFAdd, 64, th, vo);
-
-   /* Where the split is exact: |a|, |b| < 2^995, |c| < 2^1000, and a
-    * product of 0 or above 2^-969 (else its error term is not exact). */
-   uint32_t lim = alu_cf(e, 64, 0x7e20000000000000ull), clim = alu_cf(e, 64, 0x7e70000000000000ull);
-   uint32_t pm = as_f(e, mag_bits(e, uh, 64), 64);
-   uint32_t ok = cuvk_spirv_val(e, SpvOpLogicalAnd, bo,
-                                cuvk_spirv_val(e, SpvOpFOrdLessThan, bo,
-                                               as_f(e, mag_bits(e, a, 64), 64), lim),
-                                cuvk_spirv_val(e, SpvOpFOrdLessThan, bo,
-                                               as_f(e, mag_bits(e, b, 64), 64), lim));
-   ok = cuvk_spirv_val(e, SpvOpLogicalAnd, bo, ok,
-                       cuvk_spirv_val(e, SpvOpFOrdLessThan, bo,
-                                      as_f(e, mag_bits(e, c, 64), 64), clim));
-   /* A zero product (the device's Fma then rounds once: c + 0) keeps
-    * IEEE's signed zeros, which the sum of error terms would not. */
-   uint32_t tiny = cuvk_spirv_val(e, SpvOpFOrdLessThan, bo, pm,
-                                  alu_cf(e, 64, 0x0360000000000000ull));
-   ok = cuvk_spirv_val(e, SpvOpLogicalAnd, bo, ok, cuvk_spirv_val(e, SpvOpLogicalNot, bo, tiny));
-   /* Nor a product past 2^1020: two operands below 2^995 may still
-    * overflow (uh infinite, ul NaN), and near the top the sums could. */
-   ok = cuvk_spirv_val(e, SpvOpLogicalAnd, bo, ok,
-                       cuvk_spirv_val(e, SpvOpFOrdLessThan, bo, pm,
-                                      alu_cf(e, 64, 0x7fb0000000000000ull)));
-   return alu_sel(e, ft, ok, r, cuvk_spirv_glsl(e, GLSLstd450Fma, ft, a, b, c));
+   return wop(e, SpvOpFAdd, 64, th, vo);
 }
 
 static bool
@@ -644,6 +635,393 @@ add64_directed(struct cuvk_spirv_emitter *e, uint32_t a, uint32_t b, bool sub, e
    return r;
 }
 
+/*
+ * Directed rounding of f64 mul, div, rcp, sqrt and fma.  There is no wider
+ * format, so the exact result is never formed; what is needed is only on
+ * which side of a candidate v (the round-to-nearest result, or anything
+ * within one ulp of the exact value) the exact value lies, and that is
+ * the sign of a residual: a - v*b for a quotient, a - v*v for a square
+ * root, v - a*b for a product, a*b + c - v for an fma.  Each residual is
+ * computed exactly with what Vulkan promises for f64 (OpFAdd, OpFSub,
+ * OpFMul correctly rounded; Fma is not trusted to be fused): Dekker's
+ * product on significands scaled into [1, 2) by their exponents (taken
+ * from the bits, so huge and subnormal operands alike), Sterbenz's lemma
+ * or TwoSum for the differences.  The candidate then steps one ulp by its
+ * bits where the mode says (dir64_pick on magnitudes, fma64_round on the
+ * signed value).  Like add.rn.f64, this takes the device's f64
+ * subnormals as IEEE says (lavapipe's and NVIDIA's are).
+ */
+
+/* x = m * 2^ex for a finite nonzero x: |m| in [1, 2) with x's sign, ex a
+ * 32-bit two's complement integer.  A subnormal is scaled by 2^64 first
+ * (exact).  For zero, infinity or NaN the results are finite nonsense,
+ * which the callers select away. */
+static void
+f64_split(struct cuvk_spirv_emitter *e, uint32_t x, uint32_t *m, uint32_t *ex)
+{
+   uint32_t u = alu_u(e, 64), u32 = alu_u(e, 32), ft = alu_f(e, 64), bo = alu_b(e);
+   uint32_t sub = cuvk_spirv_val(e, SpvOpULessThan, bo, mag_bits(e, x, 64),
+                                 alu_cu(e, 64, alu_fmin_normal(64)));
+   uint32_t xs = alu_sel(e, ft, sub, wop(e, SpvOpFMul, 64, x, alu_cf(e, 64, 0x43f0000000000000ull)),
+                         x);   /* 2^64 */
+   uint32_t b = as_u(e, xs, 64);
+   uint32_t exf = cuvk_spirv_val(e, SpvOpBitwiseAnd, u32,
+                                 cuvk_spirv_val(e, SpvOpUConvert, u32,
+                                                cuvk_spirv_val(e, SpvOpShiftRightLogical, u, b,
+                                                               alu_cu(e, 64, 52))),
+                                 alu_cu(e, 32, 0x7ff));
+   *ex = cuvk_spirv_val(e, SpvOpISub, u32, exf,
+                        alu_sel(e, u32, sub, alu_cu(e, 32, 1023 + 64), alu_cu(e, 32, 1023)));
+   *m = as_f(e, cuvk_spirv_val(e, SpvOpBitwiseOr, u,
+                               cuvk_spirv_val(e, SpvOpBitwiseAnd, u, b,
+                                              alu_cu(e, 64, 0x800fffffffffffffull)),
+                               alu_cu(e, 64, 0x3ff0000000000000ull)), 64);
+}
+
+/* 2^k for a 32-bit k in [-1022, 1023]. */
+static uint32_t
+f64_pow2(struct cuvk_spirv_emitter *e, uint32_t k)
+{
+   uint32_t u = alu_u(e, 64);
+   uint32_t biased = cuvk_spirv_val(e, SpvOpUConvert, u,
+                                    cuvk_spirv_val(e, SpvOpIAdd, alu_u(e, 32), k,
+                                                   alu_cu(e, 32, 1023)));
+   return as_f(e, cuvk_spirv_val(e, SpvOpShiftLeftLogical, u, biased, alu_cu(e, 64, 52)), 64);
+}
+
+/* x * 2^k for a 32-bit k, in three steps of the same sign (each power
+ * representable): the intermediate values lie between x and the result,
+ * so the product is exact whenever the result is representable. */
+static uint32_t
+f64_scale(struct cuvk_spirv_emitter *e, uint32_t x, uint32_t k)
+{
+   uint32_t u32 = alu_u(e, 32);
+   k = cuvk_spirv_glsl(e, GLSLstd450SClamp, u32, k, alu_cu(e, 32, (uint32_t)-2200),
+                       alu_cu(e, 32, 2200));
+   uint32_t k1 = cuvk_spirv_val(e, SpvOpSDiv, u32, k, alu_cu(e, 32, 3));
+   uint32_t rest = cuvk_spirv_val(e, SpvOpISub, u32, k, k1);
+   uint32_t k2 = cuvk_spirv_val(e, SpvOpSDiv, u32, rest, alu_cu(e, 32, 2));
+   uint32_t k3 = cuvk_spirv_val(e, SpvOpISub, u32, rest, k2);
+   x = wop(e, SpvOpFMul, 64, x, f64_pow2(e, k1));
+   x = wop(e, SpvOpFMul, 64, x, f64_pow2(e, k2));
+   return wop(e, SpvOpFMul, 64, x, f64_pow2(e, k3));
+}
+
+/* For positive, finite, nonzero A, x, y: *lt when A < x*y exactly, *gt
+ * when A > x*y.  With A = mA 2^eA etc. the comparison is mA 2^k against
+ * mx*my in [1, 4), k = eA - ex - ey; past k = +-2 the exponent alone
+ * decides, so k is clamped there.  Dekker's product gives p + pe = mx*my
+ * exactly (26-bit halves of numbers below 2); As - p is exact when below
+ * 1/2 (both are multiples of 2^-54) and otherwise far larger than
+ * |pe| <= 2^-52, so comparing the rounded As - p with pe is exact. */
+static void
+cmp_prod64(struct cuvk_spirv_emitter *e, uint32_t A, uint32_t x, uint32_t y, uint32_t *lt,
+           uint32_t *gt)
+{
+   uint32_t u32 = alu_u(e, 32), bo = alu_b(e);
+   uint32_t mA, eA, mx, ex, my, ey, p, pe;
+
+   f64_split(e, A, &mA, &eA);
+   f64_split(e, x, &mx, &ex);
+   if (y == x)
+      my = mx, ey = ex;
+   else
+      f64_split(e, y, &my, &ey);
+   uint32_t k = cuvk_spirv_val(e, SpvOpISub, u32, cuvk_spirv_val(e, SpvOpISub, u32, eA, ex), ey);
+   k = cuvk_spirv_glsl(e, GLSLstd450SClamp, u32, k, alu_cu(e, 32, (uint32_t)-2), alu_cu(e, 32, 2));
+   uint32_t As = wop(e, SpvOpFMul, 64, mA, f64_pow2(e, k));
+   two_prod64(e, mx, my, &p, &pe);
+   uint32_t d = wop(e, SpvOpFSub, 64, As, p);
+   *lt = cuvk_spirv_val(e, SpvOpFOrdLessThan, bo, d, pe);
+   *gt = cuvk_spirv_val(e, SpvOpFOrdGreaterThan, bo, d, pe);
+}
+
+static uint32_t
+finite_nonzero64(struct cuvk_spirv_emitter *e, uint32_t x)
+{
+   uint32_t bo = alu_b(e);
+   uint32_t m = mag_bits(e, x, 64);
+   return cuvk_spirv_val(e, SpvOpLogicalAnd, bo,
+                         cuvk_spirv_val(e, SpvOpINotEqual, bo, m, alu_cu(e, 64, 0)),
+                         cuvk_spirv_val(e, SpvOpULessThan, bo, m, alu_cu(e, 64, alu_finf(64))));
+}
+
+/* exact_cmp for the 64-bit kinds, v a positive candidate: 0 is below and
+ * infinity above every value these operands give. */
+static void
+exact_cmp64(struct cuvk_spirv_emitter *e, const struct exact *x, uint32_t v, uint32_t *lt,
+            uint32_t *gt)
+{
+   uint32_t bo = alu_b(e);
+   uint32_t l, g;
+
+   switch (x->kind) {
+   case EXACT_QUOT64:   /* a/b < v iff a < v*b */
+      cmp_prod64(e, x->a, v, x->b, &l, &g);
+      break;
+   case EXACT_SQRT64:   /* sqrt(a) < v iff a < v*v */
+      cmp_prod64(e, x->a, v, v, &l, &g);
+      break;
+   default:             /* a*b < v iff v > a*b */
+      cmp_prod64(e, v, x->a, x->b, &g, &l);
+      break;
+   }
+   uint32_t m = mag_bits(e, v, 64);
+   uint32_t vz = cuvk_spirv_val(e, SpvOpIEqual, bo, m, alu_cu(e, 64, 0));
+   uint32_t vinf = cuvk_spirv_val(e, SpvOpIEqual, bo, m, alu_cu(e, 64, alu_finf(64)));
+   l = cuvk_spirv_val(e, SpvOpLogicalOr, bo, vinf,
+                      cuvk_spirv_val(e, SpvOpLogicalAnd, bo, cuvk_spirv_val(e, SpvOpLogicalNot, bo, vz),
+                                     l));
+   g = cuvk_spirv_val(e, SpvOpLogicalOr, bo, vz,
+                      cuvk_spirv_val(e, SpvOpLogicalAnd, bo,
+                                     cuvk_spirv_val(e, SpvOpLogicalNot, bo, vinf), g));
+   *lt = cuvk_spirv_val(e, SpvOpLogicalAnd, bo, x->ok, l);
+   *gt = cuvk_spirv_val(e, SpvOpLogicalAnd, bo, x->ok, g);
+}
+
+/* The directed rounding of a positive exact value (x) from q, the signed
+ * round-to-nearest result: its magnitude f is within half an ulp (one
+ * is enough), so the rounding towards zero is f or the number below and
+ * away from zero f or the number above; RM and RP pick one by the
+ * result's sign neg.  Where the value is exact (or the operands special:
+ * zeros, infinities, NaN) q itself. */
+static uint32_t
+dir64_pick(struct cuvk_spirv_emitter *e, const struct exact *x, uint32_t q, uint32_t neg,
+           enum alu_round mode)
+{
+   uint32_t bo = alu_b(e), ft = alu_f(e, 64), u = alu_u(e, 64), lt, gt;
+   uint32_t f = as_f(e, mag_bits(e, q, 64), 64);
+
+   exact_cmp(e, x, f, &lt, &gt);
+   uint32_t lo = alu_sel(e, ft, gt, f, next_after(e, f, 64, false));
+   uint32_t hi = alu_sel(e, ft, gt, next_after(e, f, 64, true), f);
+   uint32_t away = mode == ALU_RZ ? cuvk_spirv_const_bool(e, false)
+                   : mode == ALU_RM ? neg : cuvk_spirv_val(e, SpvOpLogicalNot, bo, neg);
+   uint32_t r = as_u(e, alu_sel(e, ft, away, hi, lo), 64);
+   r = alu_sel(e, u, neg, cuvk_spirv_val(e, SpvOpBitwiseOr, u, r, alu_cu(e, 64, alu_fsign(64))), r);
+   return alu_sel(e, ft, cuvk_spirv_val(e, SpvOpLogicalOr, bo, lt, gt), as_f(e, r, 64), q);
+}
+
+/* div.rz/.rm/.rp.f64 (rcp: a = 1). */
+static uint32_t
+div64_directed(struct cuvk_spirv_emitter *e, uint32_t a, uint32_t b, enum alu_round mode)
+{
+   uint32_t bo = alu_b(e);
+   struct exact x = { .kind = EXACT_QUOT64, .wbits = 64 };
+   uint32_t q = nocontract(e, cuvk_spirv_val(e, SpvOpFDiv, alu_f(e, 64), a, b));
+
+   x.a = as_f(e, mag_bits(e, a, 64), 64);
+   x.b = as_f(e, mag_bits(e, b, 64), 64);
+   x.ok = cuvk_spirv_val(e, SpvOpLogicalAnd, bo, finite_nonzero64(e, a), finite_nonzero64(e, b));
+   uint32_t neg = cuvk_spirv_val(e, SpvOpLogicalNotEqual, bo, sign_set(e, a, 64), sign_set(e, b, 64));
+   return dir64_pick(e, &x, q, neg, mode);
+}
+
+/* sqrt.rz/.rm/.rp.f64: the result is positive, so RM is RZ. */
+static uint32_t
+sqrt64_directed(struct cuvk_spirv_emitter *e, uint32_t a, enum alu_round mode)
+{
+   uint32_t bo = alu_b(e);
+   struct exact x = { .kind = EXACT_SQRT64, .wbits = 64, .a = a };
+   uint32_t s = cuvk_spirv_glsl(e, GLSLstd450Sqrt, alu_f(e, 64), a);
+
+   x.ok = cuvk_spirv_val(e, SpvOpLogicalAnd, bo, finite_nonzero64(e, a),
+                         cuvk_spirv_val(e, SpvOpLogicalNot, bo, sign_set(e, a, 64)));
+   return dir64_pick(e, &x, s, cuvk_spirv_const_bool(e, false), mode);
+}
+
+/* mul.rz/.rm/.rp.f64. */
+static uint32_t
+mul64_directed(struct cuvk_spirv_emitter *e, uint32_t a, uint32_t b, enum alu_round mode)
+{
+   uint32_t bo = alu_b(e);
+   struct exact x = { .kind = EXACT_PROD64, .wbits = 64 };
+   uint32_t p = wop(e, SpvOpFMul, 64, a, b);
+
+   x.a = as_f(e, mag_bits(e, a, 64), 64);
+   x.b = as_f(e, mag_bits(e, b, 64), 64);
+   x.ok = cuvk_spirv_val(e, SpvOpLogicalAnd, bo, finite_nonzero64(e, a), finite_nonzero64(e, b));
+   uint32_t neg = cuvk_spirv_val(e, SpvOpLogicalNotEqual, bo, sign_set(e, a, 64), sign_set(e, b, 64));
+   return dir64_pick(e, &x, p, neg, mode);
+}
+
+/* The sign of an expansion: its top nonzero component (Grow-Expansion
+ * keeps the components nonoverlapping, in increasing magnitude). */
+static uint32_t
+expansion_sign(struct cuvk_spirv_emitter *e, const uint32_t *g, unsigned n)
+{
+   uint32_t ft = alu_f(e, 64), bo = alu_b(e), zero = alu_cf(e, 64, 0);
+   uint32_t s = g[0];
+   for (unsigned i = 1; i < n; i++)
+      s = alu_sel(e, ft, cuvk_spirv_val(e, SpvOpFOrdEqual, bo, g[i], zero), s, g[i]);
+   return s;
+}
+
+/* Shewchuk's Grow-Expansion: g[0..n] = h[0..n-1] + b exactly. */
+static void
+grow_expansion(struct cuvk_spirv_emitter *e, const uint32_t *h, unsigned n, uint32_t b, uint32_t *g)
+{
+   uint32_t q = b;
+   for (unsigned i = 0; i < n; i++)
+      two_sum(e, 64, q, h[i], &q, &g[i]);
+   g[n] = q;
+}
+
+/* x * 2^k for the midpoint test, an infinite x standing for 2^1024 of
+ * its sign (where round-to-nearest overflows). */
+static uint32_t
+f64_scale_mid(struct cuvk_spirv_emitter *e, uint32_t x, uint32_t k)
+{
+   uint32_t ft = alu_f(e, 64), bo = alu_b(e);
+   uint32_t inf = cuvk_spirv_val(e, SpvOpIEqual, bo, mag_bits(e, x, 64), alu_cu(e, 64, alu_finf(64)));
+   uint32_t top = alu_sel(e, ft, sign_set(e, x, 64), alu_cf(e, 64, 0xffe0000000000000ull),
+                          alu_cf(e, 64, 0x7fe0000000000000ull));   /* +-2^1023 */
+   uint32_t big = wop(e, SpvOpFMul, 64, f64_scale(e, top, k), alu_cf(e, 64, 0x4000000000000000ull));
+   return alu_sel(e, ft, inf, big, f64_scale(e, x, k));
+}
+
+/*
+ * fma.f64 rounded once in any mode, a*b + c, on devices whose Fma may
+ * round twice.  With a = ma 2^ea, b = mb 2^eb (|ma|, |mb| in [1, 2)) and
+ * E = ea + eb everything is scaled by 2^-E, which leaves the product
+ * ma*mb in [1, 4), exact as ph + pl by Dekker, and c as C = c 2^-E.  Where
+ * c's exponent is within 900 of E, C is exact and moderate, so is the
+ * scaled candidate R = v 2^-E, and the sign of pl + ph + C - R, the
+ * exact value against the candidate, is that of the top nonzero component
+ * of the expansion Shewchuk's Grow-Expansion makes of the four terms
+ * (TwoSums, never overflowing below 2^905).  c more than 2^900 above the
+ * product: the product is far below c's last bit, the candidate is c and
+ * the sign that of the product.  c more than 2^900 below it (or zero):
+ * the sign of ph + pl - R, and where that is zero the sign of c.
+ *
+ * The candidate, within one ulp everywhere: fma64_core's one rounding on
+ * the scaled operands (inside its exact range by construction; its result
+ * is 0 or above 2^-952 there, never subnormal), scaled back by 2^E, which
+ * rounds again only where the result is subnormal; c itself, or the
+ * product rounded, in the two far cases.  The candidate and its
+ * neighbour on the exact value's side bracket it: the directed modes
+ * pick one; to nearest compares twice the exact value with their sum
+ * (one more expansion, 2(pl + ph + C) - lo - hi, scaled), ties to the
+ * even one.  Zeros, infinities and NaN operands are exact through the
+ * device's Fma (one rounding of c + 0, or no number at all), except a
+ * finite product plus an infinite c, which is c (the device's product
+ * might overflow into inf - inf).
+ */
+static uint32_t
+fma64_round(struct cuvk_spirv_emitter *e, uint32_t a, uint32_t b, uint32_t c, enum alu_round mode)
+{
+   uint32_t bo = alu_b(e), ft = alu_f(e, 64), u32 = alu_u(e, 32), u = alu_u(e, 64);
+   uint32_t ma, ea, mb, eb, mc, ec, ph, pl;
+   uint32_t zero = alu_cf(e, 64, 0), inf = alu_cu(e, 64, alu_finf(64));
+
+   uint32_t cfin = cuvk_spirv_val(e, SpvOpULessThan, bo, mag_bits(e, c, 64), inf);
+   uint32_t abfin = cuvk_spirv_val(e, SpvOpLogicalAnd, bo,
+                                   cuvk_spirv_val(e, SpvOpULessThan, bo, mag_bits(e, a, 64), inf),
+                                   cuvk_spirv_val(e, SpvOpULessThan, bo, mag_bits(e, b, 64), inf));
+   uint32_t ok = cuvk_spirv_val(e, SpvOpLogicalAnd, bo,
+                                cuvk_spirv_val(e, SpvOpLogicalAnd, bo, finite_nonzero64(e, a),
+                                               finite_nonzero64(e, b)),
+                                cfin);
+   f64_split(e, a, &ma, &ea);
+   f64_split(e, b, &mb, &eb);
+   f64_split(e, c, &mc, &ec);
+   (void)mc;
+   uint32_t E = cuvk_spirv_val(e, SpvOpIAdd, u32, ea, eb);
+   uint32_t negE = cuvk_spirv_val(e, SpvOpISub, u32, alu_cu(e, 32, 0), E);
+   two_prod64(e, ma, mb, &ph, &pl);
+   uint32_t cz = is_zero(e, c, 64);
+   uint32_t d = cuvk_spirv_val(e, SpvOpISub, u32, ec, E);
+   uint32_t c_huge = cuvk_spirv_val(e, SpvOpLogicalAnd, bo, cuvk_spirv_val(e, SpvOpLogicalNot, bo, cz),
+                                    cuvk_spirv_val(e, SpvOpSGreaterThan, bo, d, alu_cu(e, 32, 900)));
+   uint32_t c_tiny = cuvk_spirv_val(e, SpvOpLogicalOr, bo, cz,
+                                    cuvk_spirv_val(e, SpvOpSLessThan, bo, d,
+                                                   alu_cu(e, 32, (uint32_t)-900)));
+   uint32_t C = alu_sel(e, ft, c_tiny, zero, f64_scale(e, c, negE));
+
+   /* The candidate. */
+   uint32_t mid = f64_scale(e, fma64_core(e, ma, mb, C), E);
+   uint32_t v = alu_sel(e, ft, c_tiny, f64_scale(e, ph, E), mid);
+   v = alu_sel(e, ft, c_huge, c, v);
+   uint32_t special = alu_sel(e, ft, cuvk_spirv_val(e, SpvOpLogicalAnd, bo, abfin,
+                                                     cuvk_spirv_val(e, SpvOpLogicalNot, bo, cfin)),
+                              c, cuvk_spirv_glsl(e, GLSLstd450Fma, ft, a, b, c));
+   v = alu_sel(e, ft, ok, v, special);
+
+   /* The exact value against v: pl + ph + C - R. */
+   uint32_t h[3], g[4], q;
+   two_sum(e, 64, C, pl, &q, &h[0]);
+   two_sum(e, 64, q, ph, &h[2], &h[1]);
+   grow_expansion(e, h, 3, cuvk_spirv_val(e, SpvOpFNegate, ft, f64_scale(e, v, negE)), g);
+   uint32_t s = expansion_sign(e, g, 4);
+   /* c far below: the product's residual decides, else c's sign. */
+   s = alu_sel(e, ft, cuvk_spirv_val(e, SpvOpLogicalAnd, bo, c_tiny,
+                                     cuvk_spirv_val(e, SpvOpFOrdEqual, bo, s, zero)),
+               c, s);
+   /* c far above: the product's sign (v is c). */
+   s = alu_sel(e, ft, c_huge, ph, s);
+   uint32_t lt = cuvk_spirv_val(e, SpvOpFOrdLessThan, bo, s, zero);
+   uint32_t gt = cuvk_spirv_val(e, SpvOpFOrdGreaterThan, bo, s, zero);
+   /* An infinite candidate of finite operands: the exact value is below
+    * +inf, above -inf. */
+   uint32_t vinf = cuvk_spirv_val(e, SpvOpIEqual, bo, mag_bits(e, v, 64), inf);
+   uint32_t vneg = sign_set(e, v, 64);
+   lt = alu_sel(e, bo, vinf, cuvk_spirv_val(e, SpvOpLogicalNot, bo, vneg), lt);
+   gt = alu_sel(e, bo, vinf, vneg, gt);
+   lt = cuvk_spirv_val(e, SpvOpLogicalAnd, bo, ok, lt);
+   gt = cuvk_spirv_val(e, SpvOpLogicalAnd, bo, ok, gt);
+
+   uint32_t lo = alu_sel(e, ft, gt, v, next_after(e, v, 64, false));
+   uint32_t hi = alu_sel(e, ft, gt, next_after(e, v, 64, true), v);
+   uint32_t r;
+   switch (mode) {
+   case ALU_RM: r = lo; break;
+   case ALU_RP: r = hi; break;
+   case ALU_RZ:
+      r = alu_sel(e, ft, cuvk_spirv_val(e, SpvOpLogicalNot, bo, sign_set(e, lo, 64)), lo, hi);
+      break;
+   default: {
+      /* 2(pl + ph + C) - lo - hi against 0. */
+      uint32_t two = alu_cf(e, 64, 0x4000000000000000ull);
+      uint32_t h2[3], g4[4], g5[5];
+      for (unsigned i = 0; i < 3; i++)
+         h2[i] = wop(e, SpvOpFMul, 64, h[i], two);
+      grow_expansion(e, h2, 3, cuvk_spirv_val(e, SpvOpFNegate, ft, f64_scale_mid(e, lo, negE)), g4);
+      grow_expansion(e, g4, 4, cuvk_spirv_val(e, SpvOpFNegate, ft, f64_scale_mid(e, hi, negE)), g5);
+      uint32_t sm = expansion_sign(e, g5, 5);
+      sm = alu_sel(e, ft, cuvk_spirv_val(e, SpvOpLogicalAnd, bo, c_tiny,
+                                         cuvk_spirv_val(e, SpvOpFOrdEqual, bo, sm, zero)),
+                   c, sm);
+      uint32_t lo_even = cuvk_spirv_val(e, SpvOpIEqual, bo,
+                                        cuvk_spirv_val(e, SpvOpBitwiseAnd, u, as_u(e, lo, 64),
+                                                       alu_cu(e, 64, 1)),
+                                        alu_cu(e, 64, 0));
+      r = alu_sel(e, ft, lo_even, lo, hi);
+      r = alu_sel(e, ft, cuvk_spirv_val(e, SpvOpFOrdGreaterThan, bo, sm, zero), hi, r);
+      r = alu_sel(e, ft, cuvk_spirv_val(e, SpvOpFOrdLessThan, bo, sm, zero), lo, r);
+      /* c far above the product: c is the nearest. */
+      r = alu_sel(e, ft, c_huge, v, r);
+      break;
+   }
+   }
+   uint32_t off = cuvk_spirv_val(e, SpvOpLogicalOr, bo, lt, gt);
+   r = alu_sel(e, ft, off, r, v);
+   if (mode == ALU_RM) {
+      /* An exact zero is -0 when rounding down unless the product and c
+       * are both +0 or positive (IEEE 754 6.3); the candidate's is the
+       * nearest rounding's. */
+      uint32_t zsign = cuvk_spirv_val(e, SpvOpLogicalOr, bo,
+                                      cuvk_spirv_val(e, SpvOpLogicalNotEqual, bo, sign_set(e, a, 64),
+                                                     sign_set(e, b, 64)),
+                                      sign_set(e, c, 64));
+      uint32_t z = cuvk_spirv_val(e, SpvOpLogicalAnd, bo,
+                                  cuvk_spirv_val(e, SpvOpLogicalAnd, bo, is_zero(e, r, 64),
+                                                 cuvk_spirv_val(e, SpvOpLogicalNot, bo, off)),
+                                  zsign);
+      r = alu_sel(e, ft, z, alu_cf(e, 64, alu_fsign(64)), r);
+   }
+   return r;
+}
+
 /* add, sub, mul, fma/mad: n operands (2 or 3). */
 static int
 lower_arith(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, unsigned bits)
@@ -673,12 +1051,10 @@ lower_arith(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, unsign
       r = cuvk_spirv_glsl(e, GLSLstd450Fma, ft, v[0], v[1], v[2]);
    } else if (bits == 64 && !fma && op != SpvOpFMul) {
       r = add64_directed(e, v[0], v[1], op == SpvOpFSub, mode);
+   } else if (bits == 64 && !fma) {
+      r = mul64_directed(e, v[0], v[1], mode);
    } else if (bits == 64) {
-      if (mode != ALU_RN)
-         return alu_refuse(e, CUVK_CC_UNSUPPORTED, in, "%s: directed rounding of f64 is not "
-                           "translated (no wider format to compute it in; add and sub "
-                           "only are)", alu_name(in));
-      r = fma64_exact(e, v[0], v[1], v[2]);
+      r = fma64_round(e, v[0], v[1], v[2], mode);
    } else {
       unsigned w = wide_of(e, bits);
       if (!w)
@@ -806,10 +1182,10 @@ lower_div_sqrt(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, uns
          r = alu_sel(e, ft, neg, alu_cf(e, bits, alu_fnan(bits)), r);
          r = zero_to(e, a, r, bits, 0, true);
       }
+   } else if (bits == 64 && mode != ALU_RN) {
+      r = in->op == PTX_OP_SQRT ? sqrt64_directed(e, a, mode)
+                                : div64_directed(e, rcp ? one : a, rcp ? a : b, mode);
    } else if (bits == 64) {
-      if (mode != ALU_RN)
-         return alu_refuse(e, CUVK_CC_UNSUPPORTED, in, "%s: directed rounding of f64 is not "
-                           "translated", alu_name(in));
       if (in->op == PTX_OP_SQRT)
          r = cuvk_spirv_glsl(e, GLSLstd450Sqrt, ft, a);
       else
@@ -1659,11 +2035,10 @@ cvt_int_float(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, cons
  * destination 64 bits wide, and 0 otherwise. */
 static uint32_t
 cvt_float_int(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, const struct alu_type *d,
-              const struct alu_type *s, enum ptx_modifier irnd)
+              const struct alu_type *s, enum ptx_modifier irnd, uint32_t x)
 {
    unsigned fb = s->bits, n = d->bits, w = n > 32 ? n : 32;
    bool ds = d->kind == CUVK_SPIRV_SINT;
-   uint32_t x = alu_read(e, in, 0, CUVK_SPIRV_FLOAT, fb);
    uint32_t bo = alu_b(e), u = alu_u(e, w);
 
    if (fb == 32 && alu_has(in, PTX_MOD_FTZ))
@@ -1701,17 +2076,124 @@ cvt_float_int(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, cons
    return w > n ? cuvk_spirv_val(e, SpvOpUConvert, alu_u(e, n), c) : c;
 }
 
+/* An integer of s (8 to 64 bits, either sign) rounded to bf16 in mode,
+ * on the integers: the magnitude keeps its top 8 significant bits, the
+ * bits below decide the rounding, and the kept ones (at most 2^8 after
+ * rounding up) times 2^shift form an f32 exactly, whose top half is the
+ * bf16.  Never rounds twice, as going through an f32 conversion of a 32-
+ * or 64-bit integer would. */
+static uint32_t
+int_to_bf16(struct cuvk_spirv_emitter *e, uint32_t v, const struct alu_type *s, enum alu_round mode)
+{
+   unsigned w = s->bits == 64 ? 64 : 32;
+   bool sg = s->kind == CUVK_SPIRV_SINT;
+   uint32_t u = alu_u(e, w), u32 = alu_u(e, 32), bo = alu_b(e);
+
+   v = int_convert(e, v, w, s->bits, sg);
+   uint32_t neg = sg ? cuvk_spirv_val(e, SpvOpSLessThan, bo, v, alu_cu(e, w, 0))
+                     : cuvk_spirv_const_bool(e, false);
+   /* INT_MIN's negation, 2^(w-1), is right as an unsigned magnitude. */
+   uint32_t mag = sg ? alu_sel(e, u, neg, cuvk_spirv_val(e, SpvOpSNegate, u, v), v) : v;
+   uint32_t msb;   /* -1 for 0 */
+   if (w == 64) {
+      uint32_t hi = cuvk_spirv_val(e, SpvOpUConvert, u32,
+                                   cuvk_spirv_val(e, SpvOpShiftRightLogical, u, mag,
+                                                  alu_cu(e, 64, 32)));
+      uint32_t lo = cuvk_spirv_val(e, SpvOpUConvert, u32, mag);
+      msb = alu_sel(e, u32, cuvk_spirv_val(e, SpvOpINotEqual, bo, hi, alu_cu(e, 32, 0)),
+                    cuvk_spirv_val(e, SpvOpIAdd, u32, cuvk_spirv_glsl(e, GLSLstd450FindUMsb, u32, hi),
+                                   alu_cu(e, 32, 32)),
+                    cuvk_spirv_glsl(e, GLSLstd450FindUMsb, u32, lo));
+   } else {
+      msb = cuvk_spirv_glsl(e, GLSLstd450FindUMsb, u32, mag);
+   }
+   uint32_t shift32 = cuvk_spirv_glsl(e, GLSLstd450SMax, u32,
+                                      cuvk_spirv_val(e, SpvOpISub, u32, msb, alu_cu(e, 32, 7)),
+                                      alu_cu(e, 32, 0));
+   uint32_t shift = int_convert(e, shift32, w, 32, false);
+   uint32_t kept = cuvk_spirv_val(e, SpvOpShiftRightLogical, u, mag, shift);
+   uint32_t one_at = cuvk_spirv_val(e, SpvOpShiftLeftLogical, u, alu_cu(e, w, 1), shift);
+   uint32_t rem = cuvk_spirv_val(e, SpvOpBitwiseAnd, u, mag,
+                                 cuvk_spirv_val(e, SpvOpISub, u, one_at, alu_cu(e, w, 1)));
+   uint32_t half = cuvk_spirv_val(e, SpvOpShiftRightLogical, u, one_at, alu_cu(e, w, 1));
+   uint32_t inexact = cuvk_spirv_val(e, SpvOpINotEqual, bo, rem, alu_cu(e, w, 0));
+   uint32_t up;
+   switch (mode) {
+   case ALU_RN: {
+      uint32_t odd = cuvk_spirv_val(e, SpvOpINotEqual, bo,
+                                    cuvk_spirv_val(e, SpvOpBitwiseAnd, u, kept, alu_cu(e, w, 1)),
+                                    alu_cu(e, w, 0));
+      up = cuvk_spirv_val(e, SpvOpLogicalOr, bo,
+                          cuvk_spirv_val(e, SpvOpUGreaterThan, bo, rem, half),
+                          cuvk_spirv_val(e, SpvOpLogicalAnd, bo,
+                                         cuvk_spirv_val(e, SpvOpIEqual, bo, rem, half), odd));
+      up = cuvk_spirv_val(e, SpvOpLogicalAnd, bo, inexact, up);
+      break;
+   }
+   case ALU_RZ: up = cuvk_spirv_const_bool(e, false); break;
+   case ALU_RM: up = cuvk_spirv_val(e, SpvOpLogicalAnd, bo, inexact, neg); break;
+   default:
+      up = cuvk_spirv_val(e, SpvOpLogicalAnd, bo, inexact, cuvk_spirv_val(e, SpvOpLogicalNot, bo, neg));
+      break;
+   }
+   uint32_t k = cuvk_spirv_val(e, SpvOpIAdd, u32, w == 64 ? cuvk_spirv_val(e, SpvOpUConvert, u32, kept)
+                                                          : kept,
+                               alu_sel(e, u32, up, alu_cu(e, 32, 1), alu_cu(e, 32, 0)));
+   /* k <= 2^8 and 2^shift <= 2^56: the product is exact in f32. */
+   uint32_t p2 = as_f(e, cuvk_spirv_val(e, SpvOpShiftLeftLogical, u32,
+                                        cuvk_spirv_val(e, SpvOpIAdd, u32, shift32, alu_cu(e, 32, 127)),
+                                        alu_cu(e, 32, 23)), 32);
+   uint32_t f = wop(e, SpvOpFMul, 32, cuvk_spirv_val(e, SpvOpConvertUToF, alu_f(e, 32), k), p2);
+   uint32_t r = cuvk_spirv_val(e, SpvOpShiftRightLogical, u32, as_u(e, f, 32), alu_cu(e, 32, 16));
+   return alu_sel(e, u32, neg, cuvk_spirv_val(e, SpvOpBitwiseOr, u32, r, alu_cu(e, 32, 0x8000)), r);
+}
+
 /* bf16: its bits in a b16 register.  f32 -> bf16 rounds to nearest even
- * (or towards zero) on the bits; NaN gives 0x7fff as on sm_90. */
+ * (or towards zero) on the bits; NaN gives 0x7fff as on sm_90.  Integers
+ * (sm_90's cvt.rXi.s32.bf16, cvt.rn.bf16.s32 and the other widths): to an
+ * integer as from the bf16's f32 (exact: bf16 is f32's top half), NaN to
+ * 0 below 64 bits and to the sign bit for 64 as from f16 and f32; from an
+ * integer by int_to_bf16. */
 static int
 cvt_bf16(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in, const struct alu_type *d,
-         const struct alu_type *s, enum alu_round mode, bool rgiven)
+         const struct alu_type *s, enum alu_round mode, bool rgiven, enum ptx_modifier irnd)
 {
    uint32_t u = alu_u(e, 32);
 
    if (!cuvk_spirv_target(e)->int16)
       return alu_refuse(e, CUVK_CC_UNSUPPORTED, in, "%s: the device lacks shaderInt16",
                         alu_name(in));
+   /* (bf16 itself is kept as an unsigned 16-bit integer.) */
+   bool dint = d->mod != PTX_MOD_BF16 && (d->kind == CUVK_SPIRV_SINT || d->kind == CUVK_SPIRV_UINT);
+   bool sint = s->mod != PTX_MOD_BF16 && (s->kind == CUVK_SPIRV_SINT || s->kind == CUVK_SPIRV_UINT);
+   if ((d->mod == PTX_MOD_BF16 && sint) || (s->mod == PTX_MOD_BF16 && dint)) {
+      const struct alu_type *it = sint ? s : d;
+      if (!alu_check_type(e, in, it))
+         return -1;
+      if (alu_has(in, PTX_MOD_RELU) || alu_has(in, PTX_MOD_SATFINITE) ||
+          alu_has(in, PTX_MOD_FTZ))
+         return alu_refuse(e, CUVK_CC_UNSUPPORTED, in, "%s: .relu, .satfinite and .ftz are not "
+                           "translated here", alu_name(in));
+      uint32_t r;
+      if (dint) {
+         if (irnd == PTX_MOD_COUNT || rgiven)
+            return alu_refuse(e, CUVK_CC_INVALID, in, "%s: bf16 to an integer needs .rni, .rzi, "
+                              ".rmi or .rpi", alu_name(in));
+         uint32_t b = cuvk_spirv_val(e, SpvOpUConvert, u, alu_read(e, in, 0, CUVK_SPIRV_UINT, 16));
+         uint32_t x = as_f(e, cuvk_spirv_val(e, SpvOpShiftLeftLogical, u, b, alu_cu(e, 32, 16)), 32);
+         struct alu_type f32 = { .mod = PTX_MOD_F32, .kind = CUVK_SPIRV_FLOAT, .bits = 32 };
+         r = cvt_float_int(e, in, d, &f32, irnd, x);
+         cuvk_spirv_write(e, &in->dst[0], r, d->kind, d->bits);
+      } else {
+         if (irnd != PTX_MOD_COUNT)
+            return alu_refuse(e, CUVK_CC_INVALID, in, "%s: integer rounding of an integer",
+                              alu_name(in));
+         r = int_to_bf16(e, alu_read(e, in, 0, s->kind, s->bits), s, mode);
+         cuvk_spirv_write(e, &in->dst[0], cuvk_spirv_val(e, SpvOpUConvert, alu_u(e, 16), r),
+                          CUVK_SPIRV_UINT, 16);
+      }
+      return 1;
+   }
    if (d->mod == PTX_MOD_BF16 && s->mod == PTX_MOD_F32 && rgiven &&
        (mode == ALU_RN || mode == ALU_RZ) && !alu_has(in, PTX_MOD_RELU) &&
        !alu_has(in, PTX_MOD_SATFINITE)) {
@@ -1808,7 +2290,7 @@ alu_lower_cvt(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
    if (!parse_round(e, in, &mode, &rgiven))
       return -1;
    if (d.mod == PTX_MOD_BF16 || s.mod == PTX_MOD_BF16)
-      return cvt_bf16(e, in, &d, &s, mode, rgiven);
+      return cvt_bf16(e, in, &d, &s, mode, rgiven, irnd);
    if (!alu_check_type(e, in, &d) || !alu_check_type(e, in, &s))
       return -1;
    if (alu_has(in, PTX_MOD_RELU) || alu_has(in, PTX_MOD_SATFINITE))
@@ -1832,7 +2314,7 @@ alu_lower_cvt(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
       if (irnd == PTX_MOD_COUNT)
          return alu_refuse(e, CUVK_CC_INVALID, in, "%s: float to integer needs .rni, .rzi, .rmi "
                            "or .rpi", alu_name(in));
-      r = cvt_float_int(e, in, &d, &s, irnd);
+      r = cvt_float_int(e, in, &d, &s, irnd, alu_read(e, in, 0, CUVK_SPIRV_FLOAT, s.bits));
    } else {
       uint32_t x = alu_read(e, in, 0, CUVK_SPIRV_FLOAT, s.bits);
       bool ftz = alu_has(in, PTX_MOD_FTZ);

@@ -346,6 +346,46 @@ ref_f32_to_bf16(uint32_t x, bool rz)
    return (uint16_t)((x + 0x7fff + ((x >> 16) & 1)) >> 16);
 }
 
+/* cvt.{rn,rz,rm,rp}.bf16.{s,u}N: the integer v (N bits) rounded to bf16
+ * in mode (0 rn, 1 rz, 2 rm, 3 rp) with exact integer arithmetic: the two
+ * bf16 neighbours of |v| and, for rn, twice |v| against their sum. */
+static inline uint16_t
+ref_int_to_bf16(uint64_t v, unsigned bits, bool sign, int mode)
+{
+   uint64_t m = bits == 64 ? v : v & ((1ull << bits) - 1);
+   bool neg = false;
+   if (sign && bits < 64 && (m >> (bits - 1)))
+      m |= ~((1ull << bits) - 1);
+   if (sign && (int64_t)m < 0)
+      neg = true, m = 0 - m;
+   if (m == 0)
+      return 0;
+   int top = 63 - __builtin_clzll(m);
+   unsigned __int128 lo = m, hi = m;
+   if (top > 7) {
+      uint64_t q = 1ull << (top - 7);
+      lo = m & ~(q - 1);
+      hi = lo + q;
+   }
+   unsigned __int128 r;
+   if (lo == m)
+      r = lo;
+   else if (mode == 1)
+      r = lo;
+   else if (mode == 2)
+      r = neg ? hi : lo;
+   else if (mode == 3)
+      r = neg ? lo : hi;
+   else {
+      unsigned __int128 twice = (unsigned __int128)m * 2;
+      r = twice < lo + hi ? lo : twice > lo + hi ? hi
+          : ((lo >> (top - 7)) & 1) ? hi : lo;
+   }
+   /* At most 9 significant bits: exact in f32. */
+   float f = (float)(long double)r;
+   return (uint16_t)((ref_fbits(f) >> 16) | (neg ? 0x8000u : 0));
+}
+
 /* An f32 operation in a rounding mode, by the host's FPU. */
 static inline float
 ref_f32_op(char op, float a, float b, float c, int mode)

@@ -513,11 +513,21 @@ check_snippets(void)
                  CUVK_CC_UNSUPPORTED, 13, "div.rn.f32: needs shaderFloat64");
    lower_refused("add.rz.f32 without shaderFloat64", "\tadd.rz.f32 %f1, %f2, %f3;\n", &no64,
                  CUVK_CC_UNSUPPORTED, 13, "add.rz.f32: needs shaderFloat64");
-   lower_refused("mul.rz.f64", "\tmul.rz.f64 %fd1, %fd2, %fd3;\n", full, CUVK_CC_UNSUPPORTED, 13,
-                 "directed rounding of f64");
-   lower_ok("add and sub of f64, directed",
+   lower_ok("f64, directed",
             "\tadd.rz.f64 %fd1, %fd2, %fd3;\n\tadd.rm.f64 %fd1, %fd2, %fd3;\n"
-            "\tsub.rp.f64 %fd1, %fd2, %fd3;\n\tsub.rm.f64 %fd1, %fd2, 0d3FF0000000000000;\n", full);
+            "\tsub.rp.f64 %fd1, %fd2, %fd3;\n\tsub.rm.f64 %fd1, %fd2, 0d3FF0000000000000;\n"
+            "\tmul.rz.f64 %fd1, %fd2, %fd3;\n\tdiv.rm.f64 %fd1, %fd2, %fd3;\n"
+            "\tfma.rp.f64 %fd1, %fd2, %fd3, %fd4;\n\tmad.rm.f64 %fd1, %fd2, %fd3, %fd4;\n"
+            "\trcp.rz.f64 %fd1, %fd2;\n\tsqrt.rp.f64 %fd1, %fd2;\n", full);
+   lower_ok("bf16 and integers",
+            "\tcvt.rzi.s32.bf16 %r1, %h2;\n\tcvt.rni.u64.bf16 %rd1, %h2;\n"
+            "\tcvt.rmi.s16.bf16 %h1, %h2;\n\tcvt.rpi.u32.bf16 %r1, %h2;\n"
+            "\tcvt.rn.bf16.s32 %h1, %r2;\n\tcvt.rz.bf16.u64 %h1, %rd2;\n"
+            "\tcvt.rm.bf16.s64 %h1, %rd2;\n\tcvt.rp.bf16.u16 %h1, %h2;\n", full);
+   lower_refused("bf16 to an integer without .rXi", "\tcvt.rz.s32.bf16 %r1, %h2;\n", full,
+                 CUVK_CC_INVALID, 13, "needs .rni");
+   lower_refused("bf16 from an integer, .relu", "\tcvt.rn.relu.bf16.s32 %h1, %r2;\n", full,
+                 CUVK_CC_UNSUPPORTED, 13, "not translated");
    struct cuvk_cc_target no_int64 = *full;
    no_int64.int64 = false;
    lower_refused("s64 without shaderInt64", "\tadd.s64 %rd1, %rd2, %rd3;\n", &no_int64,
@@ -570,21 +580,6 @@ check_snippets(void)
                  13, "not an instruction of the ALU lowering");
 }
 
-/* Kernels of tests/kernels made to be refused: intrinsics.cu's f64
- * directed roundings (docs/compiler.md, "Not yet").  They must be refused
- * as UNSUPPORTED; every other kernel must lower. */
-static bool
-refused_by_design(const char *path, const char *kernel)
-{
-   static const char *const names[] = { "sweep_f64_rz", "sweep_f64_ru", "sweep_f64_rd" };
-   if (!strstr(path, "intrinsics"))
-      return false;
-   for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-      if (strcmp(kernel, names[i]) == 0)
-         return true;
-   return false;
-}
-
 /* 3. nvcc's kernels: every ALU instruction lowered and valid. */
 static void
 check_kernel(const char *path)
@@ -610,10 +605,7 @@ check_kernel(const char *path)
       size_t count;
       unsigned lowered = 0;
       uint32_t *words = alu_emit(ir, full, ALU_EMIT_SKIP_OTHERS, &count, &lowered, &err);
-      if (refused_by_design(path, f->name)) {
-         UNIT_CHECK(words == NULL && err.status == CUVK_CC_UNSUPPORTED);
-         printf("%s:%s: refused as documented: %s\n", path, f->name, words ? "" : err.message);
-      } else if (!words) {
+      if (!words) {
          compiler_test_print_error(path, &err);
          UNIT_CHECK(!"a kernel's ALU instruction was refused");
       } else {

@@ -425,6 +425,54 @@ bf16_emulated(enum ref_pop op, uint16_t a, uint16_t b)
    return ref_f32_to_bf16(ref_fbits(r), false);
 }
 
+/* tests/kernels/alu_half.cu's bf16_int: bf16 to every integer width in
+ * every rounding and back, against ref_f2i and ref_int_to_bf16 (sm_90:
+ * cvt between bf16 and the integers; sm_75: nvcc's way through f32). */
+static void
+case_bf16_int(struct kr *r)
+{
+   enum { N = 2048, OUTS = 48 };
+   struct kr_buffer *bufs[3];
+   if (!alloc_buffers(r, N, (const unsigned[]){ 4, 8, OUTS * 8 }, bufs, 3))
+      return;
+   struct kr_buffer *a = bufs[0], *b = bufs[1], *o = bufs[2];
+   uint32_t *h = a->map;
+   uint64_t *l = b->map, *out = o->map;
+   for (int i = 0; i < N; i++) {
+      uint64_t x = rnd();
+      /* 2^-8 to 2^70 (past every integer range), halves among them */
+      h[i] = (uint32_t)((((x >> 8) % 79 + 119) << 7) | (x & 0x7f) | (x >> 63 ? 0x8000 : 0));
+      if (i % 8 == 0)
+         h[i] = (uint32_t)(x >> 17) & 0xffff;
+      l[i] = input(i, 0);
+      if (i % 4 == 1)
+         l[i] = rnd() >> (rnd() % 64);
+      else if (i % 4 == 2)
+         l[i] = ((rnd() & 0x1ff) | 0x100) << (rnd() % 55) | (rnd() & 1 ? 0 : rnd() & 1);
+      if (i % 8 == 3)
+         l[i] = 0 - l[i];
+   }
+   if (!run(r, "bf16_int", N, bufs, 3))
+      return;
+   static const int f2i[4] = { 0, 1, 3, 2 };   /* rn rz ru rd as ref_f2i numbers them */
+   static const int i2b[4] = { 0, 1, 3, 2 };   /* and ref_int_to_bf16 */
+   static const struct { unsigned bits; bool sign; } w[6] = {
+      { 32, true }, { 32, false }, { 64, true }, { 64, false }, { 16, true }, { 16, false },
+   };
+   for (int i = 0; i < N; i++) {
+      struct elem e = { "bf16_int", i, { h[i], l[i] }, 2 };
+      float x = ref_bitsf(h[i] << 16);
+      for (int t = 0; t < 6; t++)
+         for (int m = 0; m < 4; m++) {
+            uint64_t mask = w[t].bits == 64 ? ~0ull : (1ull << w[t].bits) - 1;
+            uint64_t want = ref_f2i(x, w[t].bits, w[t].sign, f2i[m], false) & mask;
+            expect(&e, t * 4 + m, out[i * OUTS + t * 4 + m] & mask, want);
+            uint16_t bw = ref_int_to_bf16(l[i], w[t].bits, w[t].sign, i2b[m]);
+            expect(&e, 24 + t * 4 + m, out[i * OUTS + 24 + t * 4 + m], bw);
+         }
+   }
+}
+
 /* tests/kernels/alu_half.cu: half2 and bf16 arithmetic, comparisons and
  * packing conversions, as nvcc writes them for sm_75 (bf16 emulated in
  * f32) or sm_90 (native bf16 instructions, one rounding). */
@@ -1080,38 +1128,29 @@ case_sweep_f64(struct kr *r)
       } else if (i % 5 == 2) {                 /* random bits, subnormals and overflows included */
          x[i] = rnd(), y[i] = rnd();
       }
+      if (i >= ne * ne && i % 7 == 3)          /* the fma is the product's rounding error */
+         z[i] = ref_dbits(-(ref_bitsd(x[i]) * ref_bitsd(y[i])));
    }
    for (int m = 0; m < 4; m++) {
       for (int part = 0; part < 2; part++) {
          char name[32];
          snprintf(name, sizeof(name), part ? "sweep_f64_%s" : "sweep_f64add_%s", modes[m]);
-         if (part && m > 0) {
-            /* mul, div, fma, rcp, sqrt with a directed rounding: refused */
-            uint32_t fault;
-            enum cuvk_cc_status status;
-            if (launch(r, name, N, bufs, 4, &fault, &status) || status != CUVK_CC_UNSUPPORTED) {
-               fprintf(stderr, "%s: expected UNSUPPORTED, got status %d\n", name, status);
-               failures++;
-            } else {
-               printf("%s: refused (UNSUPPORTED), as documented\n", name);
-            }
-            continue;
-         }
          if (!run(r, name, N, bufs, 4))
             continue;
          for (int i = 0; i < N; i++) {
             volatile double X = ref_bitsd(x[i]), Y = ref_bitsd(y[i]), Z = ref_bitsd(z[i]);
             struct elem e = { name, i, { x[i], y[i], z[i] }, 3 };
             uint64_t want[OUTS];
+            volatile double one = 1.0;
             fesetround(round_mode[m]);
             want[0] = ref_dbits(X + Y);
             want[1] = ref_dbits(X - Y);
-            fesetround(FE_TONEAREST);
             want[2] = ref_dbits(X * Y);
             want[3] = ref_dbits(X / Y);
             want[4] = ref_dbits(fma(X, Y, Z));
-            want[5] = ref_dbits(1.0 / X);
+            want[5] = ref_dbits(one / X);
             want[6] = ref_dbits(sqrt(X));
+            fesetround(FE_TONEAREST);
             expect_slots(&e, out + i * OUTS, want, 8, part ? 2 : 0, part ? OUTS : 2, true);
          }
       }
@@ -1247,6 +1286,7 @@ main(int argc, char **argv)
          case_half_approx(&r, strcmp(argv[1], "half_approx_sm90") == 0);
       } else if (is_half) {
          case_half(&r, strcmp(argv[1], "half_sm90") == 0);
+         case_bf16_int(&r);
       } else if (is_float) {
          case_f32(&r, fast);
          case_f64(&r);

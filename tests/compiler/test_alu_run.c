@@ -724,6 +724,142 @@ check_f32_rounded(void)
    }
 }
 
+/*
+ * f64 in every rounding mode (add, sub, mul, div, fma, rcp, sqrt), against
+ * the host's FPU under fesetround: specials, subnormals, overflows, exact
+ * results and ties, cancellations of the fma against its own product,
+ * products and quotients far outside the range where Dekker's split
+ * works unscaled, and random bits.
+ */
+static double
+f64_random(uint64_t r)
+{
+   switch (r & 7) {
+   case 0: return ref_bitsd(rnd() & 0x800fffffffffffffull);                 /* subnormal */
+   case 1: return ref_bitsd((rnd() & 0x800fffffffffffffull) | 0x3ff0000000000000ull);
+   case 2: return ldexp(ref_bitsd((rnd() & 0x800fffffffffffffull) | 0x3ff0000000000000ull),
+                        (int)(rnd() % 2100) - 1075);                         /* any binade */
+   case 3: return ldexp((double)(int64_t)(rnd() >> 40), (int)(rnd() % 60) - 30); /* short */
+   default: return ref_bitsd(rnd());
+   }
+}
+
+static void
+f64_inputs(unsigned i, double *a, double *b, double *c)
+{
+   static const double edge[] = {
+      0.0, -0.0, 1.0, -1.0, 0x1.fffffffffffffp+1023, -0x1.fffffffffffffp+1023, 0x1p-1074,
+      -0x1p-1074, 0x1p-1022, 0x1p+1023, 0x1.0000000000001p0, 0x1p-53, -0x1p-54, 3.0, INFINITY,
+      -INFINITY, NAN, 0x1p-1000, 0x1p+1000, 1.5, 0x1.fffffffffffffp-1, 0x0.fffffffffffffp-1022,
+   };
+   const unsigned ne = sizeof(edge) / sizeof(edge[0]);
+   *a = f64_random(rnd()), *b = f64_random(rnd()), *c = f64_random(rnd());
+   if (i < ne * ne) {
+      *a = edge[i % ne], *b = edge[i / ne];
+      *c = edge[(i * 7) % ne];
+      return;
+   }
+   double p = *a * *b;
+   switch (i % 12) {
+   case 0:   /* c cancels the rounded product: the fma is its error */
+      *c = -p;
+      break;
+   case 1:   /* ... within a few ulps of it */
+      *c = -p * (1 + ldexp((double)(int)(rnd() % 9) - 4, -52));
+      break;
+   case 2:   /* tiny products, subnormal results and cancellations there */
+      *a = ldexp(ref_bitsd((rnd() & 0x800fffffffffffffull) | 0x3ff0000000000000ull),
+                 -(int)(rnd() % 600) - 300);
+      *b = ldexp(ref_bitsd((rnd() & 0x800fffffffffffffull) | 0x3ff0000000000000ull),
+                 -(int)(rnd() % 600) - 300);
+      *c = rnd() & 1 ? -*a * *b : ldexp(*c, -(int)(rnd() % 1100));
+      break;
+   case 3:   /* huge operands, results near overflow */
+      *a = ldexp(ref_bitsd((rnd() & 0x800fffffffffffffull) | 0x3ff0000000000000ull),
+                 1023 - (int)(rnd() % 40));
+      *b = ldexp(ref_bitsd((rnd() & 0x800fffffffffffffull) | 0x3ff0000000000000ull),
+                 (int)(rnd() % 6) - 3);
+      *c = rnd() & 1 ? -*a * *b : ldexp(*c, (int)(rnd() % 200));
+      break;
+   case 4:   /* exact quotients, products and square roots */
+      *b = ldexp((double)(rnd() >> 38), (int)(rnd() % 100) - 50);
+      *a = *b * (double)(int)(rnd() % 2000 - 1000);
+      *c = (double)(rnd() >> 38) * (double)(rnd() >> 38) * ldexp(1.0, 2 * (int)(rnd() % 60) - 60);
+      break;
+   case 5:   /* c far above or below the product */
+      *c = ldexp(*c == 0 ? 1.0 : *c, (int)(rnd() % 3) == 0 ? 950 : -950);
+      *a = ref_bitsd((rnd() & 0x800fffffffffffffull) | 0x3ff0000000000000ull);
+      break;
+   case 6:   /* halfway products: 27-bit operands */
+      *a = (double)((rnd() >> 37) | 1) * ldexp(1.0, (int)(rnd() % 40) - 20);
+      *b = (double)((rnd() >> 37) | 1) * ldexp(1.0, (int)(rnd() % 40) - 20);
+      *c = ldexp(1.0, (int)(rnd() % 80) - 40) * (rnd() & 1 ? 1 : -1);
+      break;
+   default:
+      break;
+   }
+}
+
+static void
+check_f64_rounded(void)
+{
+   static const char *const modes[] = { "rn", "rz", "rm", "rp" };
+   static const int fe[] = { FE_TONEAREST, FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD };
+   static const char *const names[] = { "add", "sub", "mul", "div", "fma", "rcp", "sqrt" };
+   const unsigned n = 2048;
+   static uint64_t in[MAX_INV][3];
+   static char body[2048];
+
+   for (unsigned i = 0; i < n; i++) {
+      double a, b, c;
+      f64_inputs(i, &a, &b, &c);
+      in[i][0] = ref_dbits(a), in[i][1] = ref_dbits(b), in[i][2] = ref_dbits(c);
+   }
+   for (int m = 0; m < 4; m++) {
+      const char *md = modes[m];
+      snprintf(body, sizeof(body),
+               "\tadd.%s.f64 %%fd5, %%fd2, %%fd3;\n\tsub.%s.f64 %%fd6, %%fd2, %%fd3;\n"
+               "\tmul.%s.f64 %%fd7, %%fd2, %%fd3;\n\tdiv.%s.f64 %%fd8, %%fd2, %%fd3;\n"
+               "\tfma.%s.f64 %%fd9, %%fd2, %%fd3, %%fd4;\n\trcp.%s.f64 %%fd10, %%fd2;\n"
+               "\tsqrt.%s.f64 %%fd11, %%fd2;\n", md, md, md, md, md, md, md);
+      memset(R.data, 0, (size_t)n * R.reg_count * 8);
+      for (unsigned i = 0; i < n; i++)
+         for (unsigned k = 0; k < 3; k++) {
+            static const char *const fin[] = { "%fd2", "%fd3", "%fd4" };
+            *slot(i, fin[k]) = in[i][k];
+         }
+      char run_name[32];
+      snprintf(run_name, sizeof(run_name), "f64 %s batch", md);
+      if (!run(run_name, body, n))
+         continue;
+      case_failures = 0;
+      for (unsigned i = 0; i < n; i++) {
+         volatile double a = ref_bitsd(in[i][0]), b = ref_bitsd(in[i][1]), c = ref_bitsd(in[i][2]);
+         volatile double one = 1.0;
+         double want[7];
+         int old = fegetround();
+         fesetround(fe[m]);
+         want[0] = a + b;
+         want[1] = a - b;
+         want[2] = a * b;
+         want[3] = a / b;
+         want[4] = fma(a, b, c);
+         want[5] = one / a;
+         want[6] = sqrt(a);
+         fesetround(old);
+         for (unsigned k = 0; k < 7; k++) {
+            char reg[8], name[24];
+            snprintf(reg, sizeof(reg), "%%fd%u", k + 5);
+            uint64_t got = *slot(i, reg), w = ref_dbits(want[k]);
+            if (got != w && !(isnan(ref_bitsd(got)) && isnan(want[k]))) {
+               snprintf(name, sizeof(name), "%s.%s.f64", names[k], md);
+               mismatch(name, i, in[i], 3, got, w);
+            }
+         }
+      }
+   }
+}
+
 /* min/max, abs/neg/copysign, testp, setp. */
 static void
 check_f32_misc(void)
@@ -1044,6 +1180,110 @@ check_cvt(void)
                mismatch(regs[k], i, &v[i], 1, *slot(i, regs[k]), want[k]);
          }
       }
+   }
+}
+
+/* bf16 and integers (sm_90's cvt): bf16 to s32/u32/s64/u64/s16/u8 in
+ * every integer rounding, and s32/u32/s64/u64/s16/u16 to bf16 in every
+ * rounding, against ref_f2i and ref_int_to_bf16. */
+static void
+check_cvt_bf16_int(void)
+{
+   const unsigned n = 2048;
+   static const char *const irnd[] = { "rni", "rzi", "rmi", "rpi" };
+   static const char *const modes[] = { "rn", "rz", "rm", "rp" };
+   static const struct { const char *t; unsigned bits; bool sign; const char *out; } to[] = {
+      { "s32", 32, true, "%%or%u" }, { "u32", 32, false, "%%or%u" }, { "u8", 8, false, "%%or%u" },
+      { "s64", 64, true, "%%od%u" }, { "u64", 64, false, "%%od%u" }, { "s16", 16, true, "%%oh%u" },
+   };
+   static const struct { const char *t; unsigned bits; bool sign; const char *src; } from[] = {
+      { "s32", 32, true, "%r2" }, { "u32", 32, false, "%r2" }, { "s64", 64, true, "%rd2" },
+      { "u64", 64, false, "%rd2" }, { "s16", 16, true, "%h3" }, { "u16", 16, false, "%h3" },
+   };
+   static uint16_t h[MAX_INV];
+   static uint64_t v[MAX_INV];
+   static char body[4096];
+   char outs[6][4][8];
+   unsigned nr = 0, nd = 0, nh = 0;
+   size_t len = 0;
+
+   for (unsigned t = 0; t < 6; t++)
+      for (int m = 0; m < 4; m++) {
+         unsigned idx = to[t].out[3] == 'r' ? nr++ : to[t].out[3] == 'd' ? nd++ : nh++;
+         snprintf(outs[t][m], sizeof(outs[t][m]), to[t].out, idx);
+         len += (size_t)snprintf(body + len, sizeof(body) - len, "\tcvt.%s.%s.bf16 %s, %%h2;\n",
+                                 irnd[m], to[t].t, outs[t][m]);
+      }
+   for (unsigned i = 0; i < n; i++) {
+      uint64_t r = rnd();
+      /* Every exponent from 2^-8 to 2^70 (past every integer range),
+       * halves among them; specials and random bits too. */
+      h[i] = (uint16_t)((((r >> 8) % 79 + 119) << 7) | (r & 0x7f) | (r >> 63 ? 0x8000 : 0));
+      if (i % 8 == 0)
+         h[i] = (uint16_t)(r >> 17);
+      if (i < 8) {
+         static const uint16_t sp[] = { 0, 0x8000, 0x7f80, 0xff80, 0x7fc0, 0xffff, 0x3f00, 0xbfc0 };
+         h[i] = sp[i];
+      }
+   }
+   memset(R.data, 0, (size_t)n * R.reg_count * 8);
+   for (unsigned i = 0; i < n; i++)
+      *slot(i, "%h2") = h[i];
+   if (run("cvt bf16 to int batch", body, n)) {
+      case_failures = 0;
+      for (unsigned i = 0; i < n; i++)
+         for (unsigned t = 0; t < 6; t++)
+            for (int m = 0; m < 4; m++) {
+               uint64_t mask = to[t].bits == 64 ? ~0ull : (1ull << to[t].bits) - 1;
+               uint64_t want = ref_f2i(ref_bitsf((uint32_t)h[i] << 16), to[t].bits, to[t].sign, m,
+                                       false) & mask;
+               uint64_t got = *slot(i, outs[t][m]) & mask;
+               if (got != want) {
+                  char name[32];
+                  uint64_t x = h[i];
+                  snprintf(name, sizeof(name), "cvt.%s.%s.bf16", irnd[m], to[t].t);
+                  mismatch(name, i, &x, 1, got, want);
+               }
+            }
+   }
+
+   for (unsigned i = 0; i < n; i++) {
+      v[i] = int_input(i, 0, 64);
+      if (i % 4 == 1)   /* short values with ties and sticky bits */
+         v[i] = rnd() >> (rnd() % 64);
+      else if (i % 4 == 2)
+         v[i] = ((rnd() & 0x1ff) | 0x100) << (rnd() % 55) | (rnd() & 1 ? 0 : rnd() & 1);
+      if (i % 8 == 3)
+         v[i] = 0 - v[i];
+   }
+   for (int m = 0; m < 4; m++) {
+      len = 0;
+      for (unsigned k = 0; k < 6; k++)
+         len += (size_t)snprintf(body + len, sizeof(body) - len, "\tcvt.%s.bf16.%s %%oh%u, %s;\n",
+                                 modes[m], from[k].t, k, from[k].src);
+      memset(R.data, 0, (size_t)n * R.reg_count * 8);
+      for (unsigned i = 0; i < n; i++) {
+         *slot(i, "%r2") = (uint32_t)v[i];
+         *slot(i, "%rd2") = v[i];
+         *slot(i, "%h3") = (uint16_t)v[i];
+      }
+      char rn[32];
+      snprintf(rn, sizeof(rn), "cvt int to bf16 %s", modes[m]);
+      if (!run(rn, body, n))
+         continue;
+      case_failures = 0;
+      for (unsigned i = 0; i < n; i++)
+         for (unsigned k = 0; k < 6; k++) {
+            char reg[8];
+            snprintf(reg, sizeof(reg), "%%oh%u", k);
+            uint16_t want = ref_int_to_bf16(v[i], from[k].bits, from[k].sign, m);
+            uint16_t got = (uint16_t)*slot(i, reg);
+            if (got != want) {
+               char name[32];
+               snprintf(name, sizeof(name), "cvt.%s.bf16.%s", modes[m], from[k].t);
+               mismatch(name, i, &v[i], 1, got, want);
+            }
+         }
    }
 }
 
@@ -1542,7 +1782,7 @@ check_approx(void)
    }
 }
 
-/* CUVK_ALU_RUN=int,rounded,misc,cvt,approx,f16 picks families (all by
+/* CUVK_ALU_RUN=int,rounded,f64,misc,cvt,approx,f16 picks families (all by
  * default), for a quicker run while working on one. */
 static bool
 family(const char *name)
@@ -1564,10 +1804,14 @@ main(void)
       check_int();
    if (family("rounded"))
       check_f32_rounded();
+   if (family("f64"))
+      check_f64_rounded();
    if (family("misc"))
       check_f32_misc();
-   if (family("cvt"))
+   if (family("cvt")) {
       check_cvt();
+      check_cvt_bf16_int();
+   }
    if (family("approx"))
       check_approx();
    if (family("f16"))

@@ -2,9 +2,9 @@
 // and conversion lists for ordinary kernels (crt/device_functions.h,
 // sm_*_intrinsics.h), one kernel per family, per thread, for the sweep of
 // tests/compiler/test_alu_kernels.c ("intrinsics"): every result is
-// compared with a host reference of the same rounding.  The f64 directed
-// roundings other than add and sub are kernels of their own: cuvk refuses
-// them (no wider type to round from), and the test checks that it does.
+// compared with a host reference of the same rounding.  The f64
+// arithmetic is one kernel per rounding mode (add and sub in kernels of
+// their own).
 // (Half and bf16 intrinsics: alu_half.cu; approximate functions:
 // alu_float.cu fast-math; dp4a/dp2a: alu_dot.cu.)
 #include <stdint.h>
@@ -250,7 +250,7 @@ sweep_cvt(const float *a, const double *b, const uint64_t *c, uint32_t *out, uin
    o64[11] = (uint64_t)__double_as_longlong(__ll2double_rn((long long)l));
 }
 
-// integer to f64 with a directed rounding (f64 directed: refused)
+// integer to f64 with a directed rounding
 extern "C" __global__ void
 sweep_cvt_f64_directed(const uint64_t *c, uint64_t *out, int n)
 {
