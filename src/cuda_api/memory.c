@@ -562,8 +562,12 @@ alloc_async(CUdeviceptr *dptr, size_t bytesize, const CUmemoryPool *handle, CUst
       return res;
    if (!dptr)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: dptr is NULL", entry);
-   if (bytesize == 0)
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: size is 0", entry);
+   /* Real CUDA allocates nothing and succeeds (H100, measured by
+    * tests/api/mempool_codes_probe.c), unlike cuMemAlloc's size 0. */
+   if (bytesize == 0) {
+      *dptr = 0;
+      return CUDA_SUCCESS;
+   }
    if (handle) {
       res = cuvk_mem_pool_get(*handle, entry, &pool);
       if (res != CUDA_SUCCESS)
@@ -612,8 +616,10 @@ cuMemFreeAsync(CUdeviceptr dptr, CUstream hstream)
    CUresult res = cuvk_stream_lookup(hstream, "cuMemFreeAsync", &ctx, &stream);
    if (res != CUDA_SUCCESS)
       return res;
+   /* Freeing 0 does nothing and succeeds, as on real CUDA (H100,
+    * measured) and as cudaFreeAsync(NULL) does. */
    if (dptr == 0)
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemFreeAsync: dptr is 0");
+      return CUDA_SUCCESS;
    return device_free(dptr, "cuMemFreeAsync");
 }
 

@@ -516,27 +516,34 @@ cuMemPoolSetAccess(CUmemoryPool handle, const CUmemAccessDesc *map, size_t count
       return res;
    struct cuvk_device *own = cuvk_mem_pool_device(pool);
    cuvk_mem_pool_put(pool);
-   if (count && !map)
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemPoolSetAccess: map is NULL for %zu entries", count);
+   /* The codes below are real CUDA's (H100, tests/api/mempool_codes_probe.c):
+    * a NULL map is refused even for no entries; another location type
+    * than a device is NOT_SUPPORTED, a device that does not exist
+    * INVALID_DEVICE; the pool's own device keeps read-write, and asking
+    * it for no access is INVALID_DEVICE, for read-only NOT_SUPPORTED. */
+   if (!map)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemPoolSetAccess: map is NULL (%zu entries)", count);
 
    /* All entries are checked before any takes effect (none has an effect
     * that could be undone anyway). */
    for (size_t i = 0; i < count; i++) {
       const CUmemAccessDesc *d = &map[i];
       if (d->location.type != CU_MEM_LOCATION_TYPE_DEVICE)
-         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemPoolSetAccess: entry %zu: location type %d is "
+         return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "cuMemPoolSetAccess: entry %zu: location type %d is "
                            "not a device", i, (int)d->location.type);
-      if (d->location.id < 0 || d->location.id >= cuvk_driver.device_count)
-         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemPoolSetAccess: entry %zu: device %d does not "
-                           "exist", i, d->location.id);
       if (d->flags != CU_MEM_ACCESS_FLAGS_PROT_NONE && d->flags != CU_MEM_ACCESS_FLAGS_PROT_READ &&
           d->flags != CU_MEM_ACCESS_FLAGS_PROT_READWRITE)
          return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemPoolSetAccess: entry %zu: flags 0x%x", i,
                            (unsigned)d->flags);
+      if (d->location.id < 0 || d->location.id >= cuvk_driver.device_count)
+         return cuvk_error(CUDA_ERROR_INVALID_DEVICE, "cuMemPoolSetAccess: entry %zu: device %d does not "
+                           "exist", i, d->location.id);
       bool is_own = &cuvk_driver.devices[d->location.id] == own;
       if (is_own && d->flags != CU_MEM_ACCESS_FLAGS_PROT_READWRITE)
-         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemPoolSetAccess: device %d's access to its own "
-                           "pool is read-write and cannot change", d->location.id);
+         return cuvk_error(d->flags == CU_MEM_ACCESS_FLAGS_PROT_NONE ? CUDA_ERROR_INVALID_DEVICE
+                                                                     : CUDA_ERROR_NOT_SUPPORTED,
+                           "cuMemPoolSetAccess: device %d's access to its own pool is read-write and cannot "
+                           "change", d->location.id);
       if (!is_own && d->flags != CU_MEM_ACCESS_FLAGS_PROT_NONE)
          return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "cuMemPoolSetAccess: device %d cannot reach device "
                            "%d's memory (no peer access)", d->location.id, own->ordinal);
