@@ -192,6 +192,28 @@ cuvk_external_image_create_info(const struct cuvk_mem_image_info *info, VkImageC
    image_create_info(info, ci, ext, list, handle_type);
 }
 
+/* The exporter's buffer, plus the usages cuvk's copies need; Vulkan
+ * validation cannot see the two devices' objects side by side, and
+ * drivers key dedicated imports on the size. */
+VkResult
+cuvk_external_dedicated_buffer_create(VkDevice vk, const struct cuvk_mem_buffer_info *info,
+                                      VkExternalMemoryHandleTypeFlagBits handle_type, VkBuffer *out)
+{
+   VkExternalMemoryBufferCreateInfo external = {
+      .sType = VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO,
+      .handleTypes = handle_type,
+   };
+   VkBufferCreateInfo create = {
+      .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+      .pNext = &external,
+      .flags = info->flags,
+      .size = info->size,
+      .usage = info->usage | CUVK_MEM_BLOCK_USAGE,
+      .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+   };
+   return vkCreateBuffer(vk, &create, NULL, out);
+}
+
 /* Imports a dup of the caller's fd, so that whatever fails after Vulkan
  * took the handle, the caller's own fd is untouched. */
 static CUresult
@@ -233,22 +255,7 @@ external_import(struct cuvk_context *ctx, struct cuvk_external_memory *ext, int 
       dedicated_info.image = ext->dedicated_image;
       alloc_next = &dedicated_info;
    } else if (dedicated_buffer) {
-      /* The exporter's buffer, plus the usages cuvk's copies need; Vulkan
-       * validation cannot see the two devices' objects side by side, and
-       * drivers key dedicated imports on the size. */
-      VkExternalMemoryBufferCreateInfo buf_ext = {
-         .sType = VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO,
-         .handleTypes = handle_type,
-      };
-      VkBufferCreateInfo buf_ci = {
-         .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
-         .pNext = &buf_ext,
-         .flags = buffer_info->flags,
-         .size = buffer_info->size,
-         .usage = buffer_info->usage | CUVK_MEM_BLOCK_USAGE,
-         .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
-      };
-      vr = vkCreateBuffer(ctx->vk, &buf_ci, NULL, &dedicated);
+      vr = cuvk_external_dedicated_buffer_create(ctx->vk, buffer_info, handle_type, &dedicated);
       if (vr != VK_SUCCESS) {
          res = cuvk_vk_error(vr, "cuImportExternalMemory: re-creating the exported buffer");
          goto fail_fd;

@@ -43,6 +43,11 @@ struct cuvk_external_memory {
    struct cuvk_deferred release;
 };
 
+/* Re-creates, on vk, the buffer an exported allocation is dedicated to
+ * (with the usages cuvk's copies need added). */
+VkResult cuvk_external_dedicated_buffer_create(VkDevice vk, const struct cuvk_mem_buffer_info *info,
+                                               VkExternalMemoryHandleTypeFlagBits handle_type, VkBuffer *out);
+
 /* The memory type an OPAQUE_FD fd without a record imports into, found
  * without risking the context's device (external_memory_guess.c);
  * dedicated_buffer is the buffer the import is dedicated to, or NULL. */

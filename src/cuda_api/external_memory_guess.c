@@ -81,19 +81,8 @@ try_import(VkDevice vk, int fd, VkDeviceSize size, uint32_t type,
       .pNext = &import,
    };
    if (dedicated_buffer) {
-      VkExternalMemoryBufferCreateInfo external = {
-         .sType = VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO,
-         .handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT,
-      };
-      VkBufferCreateInfo info = {
-         .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
-         .pNext = &external,
-         .flags = dedicated_buffer->flags,
-         .size = dedicated_buffer->size,
-         .usage = dedicated_buffer->usage | CUVK_MEM_BLOCK_USAGE,
-         .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
-      };
-      vr = vkCreateBuffer(vk, &info, NULL, &buffer);
+      vr = cuvk_external_dedicated_buffer_create(vk, dedicated_buffer, VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT,
+                                                 &buffer);
       if (vr != VK_SUCCESS)
          goto fail_fd;
       dedicated.buffer = buffer;

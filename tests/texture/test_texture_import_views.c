@@ -346,6 +346,43 @@ case_srgb_image(void)
    imported_free(&im);
 }
 
+/* A surface over the import writes every texel's first `bytes` bytes
+ * with surf2d_write_bytes' pattern; Vulkan reads the image back and every
+ * byte is checked, and the model takes the new texels for the reads
+ * that follow. */
+static void
+surface_write_check(struct imported *im, int bytes, int seed)
+{
+   CUDA_RESOURCE_DESC rd;
+   memset(&rd, 0, sizeof(rd));
+   rd.resType = CU_RESOURCE_TYPE_ARRAY;
+   rd.res.array.hArray = im->level;
+   CUsurfObject s = 0;
+   OK(cuSurfObjectCreate(&s, &rd));
+   CUfunction f = NULL;
+   OK(cuModuleGetFunction(&f, mod, "surf2d_write_bytes"));
+   int w = W, h = H;
+   void *args[] = {&s, &w, &h, &bytes, &seed};
+   OK(cuLaunchKernel(f, 1, H, 1, W, 1, 1, 0, NULL, args, NULL));
+   OK(cuCtxSynchronize());
+   if (s)
+      OK(cuSurfObjectDestroy(s));
+   static uint8_t back[H][W][4];
+   CHECK(avk_read_level(&vk, &im->img, 0, back));
+   const uint8_t *got = &back[0][0][0];
+   unsigned bad = 0;
+   for (int y = 0; y < H; y++)
+      for (int x = 0; x < W; x++)
+         for (int i = 0; i < bytes; i++) {
+            uint8_t want = (uint8_t)((x * 7 + y * 13 + i * 29 + seed) & 0xff);
+            uint8_t have = got[(y * W + x) * bytes + i];
+            if (have != want && bad++ < 5)
+               fprintf(stderr, "surface texel (%d, %d) byte %d = %u, expected %u\n", x, y, i, have, want);
+            im->data[y][x][i] = want;
+         }
+   CHECK(bad == 0);
+}
+
 /* An R8_UINT image with storage (its raw view is its own format, so the
  * layer adds no MUTABLE_FORMAT): normalised, sRGB and signed reads
  * convert; a surface writes it and Vulkan reads what it wrote. */
@@ -370,31 +407,7 @@ case_uint_image(void)
        * docs/textures.md.) */
 
       /* A surface writes every texel; Vulkan reads them back. */
-      CUDA_RESOURCE_DESC rd;
-      memset(&rd, 0, sizeof(rd));
-      rd.resType = CU_RESOURCE_TYPE_ARRAY;
-      rd.res.array.hArray = im.level;
-      CUsurfObject s = 0;
-      OK(cuSurfObjectCreate(&s, &rd));
-      CUfunction f = NULL;
-      OK(cuModuleGetFunction(&f, mod, "surf2d_write_bytes"));
-      int w = W, h = H, bytes = 1, seed = 100;
-      void *args[] = {&s, &w, &h, &bytes, &seed};
-      OK(cuLaunchKernel(f, 1, H, 1, W, 1, 1, 0, NULL, args, NULL));
-      OK(cuCtxSynchronize());
-      static uint8_t back[H][W];
-      CHECK(avk_read_level(&vk, &im.img, 0, back));
-      unsigned bad = 0;
-      for (int y = 0; y < H; y++)
-         for (int x = 0; x < W; x++) {
-            uint8_t want = (uint8_t)((x * 7 + y * 13 + seed) & 0xff);
-            if (back[y][x] != want && bad++ < 5)
-               fprintf(stderr, "surface texel (%d, %d) = %u, expected %u\n", x, y, back[y][x], want);
-            im.data[y][x][0] = want;
-         }
-      CHECK(bad == 0);
-      if (s)
-         OK(cuSurfObjectDestroy(s));
+      surface_write_check(&im, 1, 100);
       /* The textures read what the surface wrote. */
       read_case(&im, CU_TR_FILTER_MODE_POINT, 0, 0, CUDA_SUCCESS, "tex2d_f4", 1, 8, K_UNORM, 0,
                 "uint, default, after the surface");
@@ -553,33 +566,7 @@ case_widened_image(void)
 
          /* A surface (the raw R32_UINT view) writes every texel; Vulkan
           * reads them back, and the textures read them next pass. */
-         CUDA_RESOURCE_DESC rd;
-         memset(&rd, 0, sizeof(rd));
-         rd.resType = CU_RESOURCE_TYPE_ARRAY;
-         rd.res.array.hArray = im.level;
-         CUsurfObject s = 0;
-         OK(cuSurfObjectCreate(&s, &rd));
-         CUfunction f = NULL;
-         OK(cuModuleGetFunction(&f, mod, "surf2d_write_bytes"));
-         int w = W, h = H, bytes = 4, seed = 100;
-         void *args[] = {&s, &w, &h, &bytes, &seed};
-         OK(cuLaunchKernel(f, 1, H, 1, W, 1, 1, 0, NULL, args, NULL));
-         OK(cuCtxSynchronize());
-         if (s)
-            OK(cuSurfObjectDestroy(s));
-         static uint8_t back[H][W][4];
-         CHECK(avk_read_level(&vk, &im.img, 0, back));
-         unsigned bad = 0;
-         for (int y = 0; y < H; y++)
-            for (int x = 0; x < W; x++)
-               for (int i = 0; i < 4; i++) {
-                  uint8_t want = (uint8_t)((x * 7 + y * 13 + i * 29 + seed) & 0xff);
-                  if (back[y][x][i] != want && bad++ < 5)
-                     fprintf(stderr, "surface texel (%d, %d) byte %d = %u, expected %u\n", x, y, i, back[y][x][i],
-                             want);
-                  im.data[y][x][i] = want;
-               }
-         CHECK(bad == 0);
+         surface_write_check(&im, 4, 100);
       }
    }
    imported_free(&im);
