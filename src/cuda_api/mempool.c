@@ -204,13 +204,15 @@ pool_props_check(const CUmemPoolProps *props)
    if (types)
       return cuvk_error(CUDA_ERROR_NOT_SUPPORTED,
                         "cuMemPoolCreate: pools that can be shared (handle types 0x%x) are not supported", types);
+   /* Real CUDA on Linux ignores the Windows security attributes and usage
+    * bits it does not name (H100, tests/api/mempool_codes_probe.c); so
+    * does cuvk, saying so. */
    if (props->win32SecurityAttributes)
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemPoolCreate: win32SecurityAttributes must be NULL");
+      cuvk_logi("cuMemPoolCreate: win32SecurityAttributes ignored on Linux");
    if (props->usage & CU_MEM_POOL_CREATE_USAGE_HW_DECOMPRESS)
       return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "cuMemPoolCreate: decompression pools are not supported");
    if (props->usage)
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemPoolCreate: unknown usage 0x%x",
-                        (unsigned)props->usage);
+      cuvk_logi("cuMemPoolCreate: usage 0x%x has no meaning here; ignored", (unsigned)props->usage);
    if (memcmp(props->reserved, zeros, sizeof(zeros)) != 0)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuMemPoolCreate: reserved bytes must be 0");
    return CUDA_SUCCESS;

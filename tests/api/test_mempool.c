@@ -661,9 +661,16 @@ errors_mempool_create(void)
    BAD_PROPS(CUDA_ERROR_NOT_SUPPORTED, handleTypes, CU_MEM_HANDLE_TYPE_FABRIC);
    BAD_PROPS(CUDA_ERROR_INVALID_VALUE, handleTypes, CU_MEM_HANDLE_TYPE_WIN32);
    BAD_PROPS(CUDA_ERROR_INVALID_VALUE, handleTypes, (CUmemAllocationHandleType)0x100);
-   BAD_PROPS(CUDA_ERROR_INVALID_VALUE, win32SecurityAttributes, &props);
-   BAD_PROPS(CUDA_ERROR_INVALID_VALUE, usage, 0x1);
    BAD_PROPS(CUDA_ERROR_NOT_SUPPORTED, usage, CU_MEM_POOL_CREATE_USAGE_HW_DECOMPRESS);
+   /* Ignored, as real CUDA ignores them on Linux (H100). */
+   props = device_pool_props(0);
+   props.win32SecurityAttributes = &props;
+   props.usage = 0x80;
+   pool = NULL;
+   API_CHECK_CU(cuMemPoolCreate(&pool, &props));
+   API_CHECK(pool != NULL);
+   if (pool)
+      API_CHECK_CU(cuMemPoolDestroy(pool));
    BAD_PROPS(CUDA_ERROR_INVALID_VALUE, reserved[53], 1);
 #undef BAD_PROPS
 
