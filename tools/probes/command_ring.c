@@ -2,28 +2,18 @@
  * and wait, for a small fill's round trip (docs/design.md, "A resident
  * command ring").  Usage: probe-command-ring [ITERATIONS] [cached|uc|bar]:
  * the ring in cached or uncached host memory, or in device-local
- * host-visible memory (the BAR).  NVIDIA only: lavapipe runs the dispatch
- * but never sees the host's writes, and the probe gives up after 2 s. */
+ * host-visible memory (the BAR).  On lavapipe it runs too, with nothing
+ * to gain; a command not seen within 2 s ends the probe. */
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <vulkan/vulkan.h>
 
 #include "command_ring_spv.h"
-
-#define CK(x) do { VkResult r_ = (x); if (r_) { printf("%s: %d\n", #x, r_); exit(1); } } while (0)
-
-static double
-now_us(void)
-{
-   struct timespec t;
-   clock_gettime(CLOCK_MONOTONIC, &t);
-   return t.tv_sec * 1e6 + t.tv_nsec * 1e-3;
-}
+#include "probe_util.h"
 
 static int
 cmpd(const void *a, const void *b)
@@ -39,37 +29,6 @@ report(const char *what, double *t, int n)
    printf("%-48s median %6.2f us  p10 %6.2f  p90 %6.2f  min %6.2f\n", what, t[n / 2], t[n / 10], t[n * 9 / 10], t[0]);
 }
 
-static VkPhysicalDeviceMemoryProperties mp;
-
-static uint32_t
-type_with(uint32_t bits, VkMemoryPropertyFlags want, VkMemoryPropertyFlags avoid)
-{
-   for (uint32_t i = 0; i < mp.memoryTypeCount; i++)
-      if ((bits & (1u << i)) && (mp.memoryTypes[i].propertyFlags & want) == want &&
-          !(mp.memoryTypes[i].propertyFlags & avoid))
-         return i;
-   for (uint32_t i = 0; i < mp.memoryTypeCount; i++)
-      if ((bits & (1u << i)) && (mp.memoryTypes[i].propertyFlags & want) == want)
-         return i;
-   return 0;
-}
-
-static void
-mkbuf(VkDevice d, VkDeviceSize size, VkMemoryPropertyFlags want, VkMemoryPropertyFlags avoid, VkBuffer *b,
-      VkDeviceMemory *m)
-{
-   VkBufferCreateInfo bi = { .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = size,
-                             .usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
-                                      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT };
-   CK(vkCreateBuffer(d, &bi, NULL, b));
-   VkMemoryRequirements r;
-   vkGetBufferMemoryRequirements(d, *b, &r);
-   VkMemoryAllocateInfo ai = { VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, NULL, r.size,
-                               type_with(r.memoryTypeBits, want, avoid) };
-   CK(vkAllocateMemory(d, &ai, NULL, m));
-   CK(vkBindBufferMemory(d, *b, *m, 0));
-}
-
 struct ring {
    uint32_t seq, cmd, offset, count, value, done, check;
 };
@@ -80,79 +39,65 @@ main(int argc, char **argv)
    int iters = argc > 1 ? atoi(argv[1]) : 2000;
    bool uncached = argc > 2 && strcmp(argv[2], "uc") == 0;
    bool bar = argc > 2 && strcmp(argv[2], "bar") == 0;
-   VkApplicationInfo app = { VK_STRUCTURE_TYPE_APPLICATION_INFO, NULL, "p", 1, "p", 1, VK_API_VERSION_1_2 };
-   VkInstanceCreateInfo ici = { .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, .pApplicationInfo = &app };
-   VkInstance inst;
-   CK(vkCreateInstance(&ici, NULL, &inst));
-   uint32_t n = 1;
-   VkPhysicalDevice pdev;
-   vkEnumeratePhysicalDevices(inst, &n, &pdev);
-   vkGetPhysicalDeviceMemoryProperties(pdev, &mp);
-   uint32_t qfc = 0;
-   vkGetPhysicalDeviceQueueFamilyProperties(pdev, &qfc, NULL);
-   VkQueueFamilyProperties qf[16];
-   vkGetPhysicalDeviceQueueFamilyProperties(pdev, &qfc, qf);
-   uint32_t fam = 0, qn = 1;
-   for (uint32_t i = 0; i < qfc; i++)
-      if ((qf[i].queueFlags & VK_QUEUE_COMPUTE_BIT) && !(qf[i].queueFlags & VK_QUEUE_GRAPHICS_BIT)) {
-         fam = i;
-         qn = qf[i].queueCount;
-         break;
-      }
+   struct probe p;
+   probe_init(&p);
+   uint32_t qn;
+   uint32_t fam = probe_family(&p, VK_QUEUE_COMPUTE_BIT, VK_QUEUE_GRAPHICS_BIT, &qn);
    qn = qn < 2 ? qn : 2;
    float prio[2] = { 1, 1 };
    VkDeviceQueueCreateInfo qi = { VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, NULL, 0, fam, qn, prio };
    VkDeviceCreateInfo dci = { .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .queueCreateInfoCount = 1,
                               .pQueueCreateInfos = &qi };
    VkDevice d;
-   CK(vkCreateDevice(pdev, &dci, NULL, &d));
+   PROBE_CK(vkCreateDevice(p.pdev, &dci, NULL, &d));
    VkQueue qring, qwork;
    vkGetDeviceQueue(d, fam, 0, &qring);
    vkGetDeviceQueue(d, fam, qn - 1, &qwork);
    printf("family %u, %u queue(s); ring memory %s\n", fam, qn, bar ? "device-local (BAR)" : uncached ? "uncached" : "cached");
 
+   const VkBufferUsageFlags usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
    VkBuffer rb, db;
    VkDeviceMemory rm, dm;
    if (bar)
-      mkbuf(d, 4096, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0, &rb, &rm);
+      probe_buffer(&p, d, 4096, usage, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0, &rb, &rm);
    else
-      mkbuf(d, 4096,
+      probe_buffer(&p, d, 4096, usage,
             VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT |
                (uncached ? 0 : VK_MEMORY_PROPERTY_HOST_CACHED_BIT),
             VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | (uncached ? VK_MEMORY_PROPERTY_HOST_CACHED_BIT : 0), &rb, &rm);
-   mkbuf(d, 1 << 20, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT, &db, &dm);
+   probe_buffer(&p, d, 1 << 20, usage, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT, &db, &dm);
    struct ring *ring;
-   CK(vkMapMemory(d, rm, 0, VK_WHOLE_SIZE, 0, (void **)&ring));
+   PROBE_CK(vkMapMemory(d, rm, 0, VK_WHOLE_SIZE, 0, (void **)&ring));
    memset(ring, 0, sizeof(*ring));
 
    /* Pipeline. */
    VkShaderModuleCreateInfo smi = { VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, NULL, 0,
                                      sizeof(probe_command_ring), probe_command_ring };
    VkShaderModule sm;
-   CK(vkCreateShaderModule(d, &smi, NULL, &sm));
+   PROBE_CK(vkCreateShaderModule(d, &smi, NULL, &sm));
    VkDescriptorSetLayoutBinding binds[2] = {
       { 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
       { 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
    };
    VkDescriptorSetLayoutCreateInfo dli = { VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, NULL, 0, 2, binds };
    VkDescriptorSetLayout dsl;
-   CK(vkCreateDescriptorSetLayout(d, &dli, NULL, &dsl));
+   PROBE_CK(vkCreateDescriptorSetLayout(d, &dli, NULL, &dsl));
    VkPipelineLayoutCreateInfo pli = { VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, NULL, 0, 1, &dsl, 0, NULL };
    VkPipelineLayout pl;
-   CK(vkCreatePipelineLayout(d, &pli, NULL, &pl));
+   PROBE_CK(vkCreatePipelineLayout(d, &pli, NULL, &pl));
    VkComputePipelineCreateInfo cpi = { VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO, NULL, 0,
                                        { VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0,
                                          VK_SHADER_STAGE_COMPUTE_BIT, sm, "main", NULL },
                                        pl, VK_NULL_HANDLE, 0 };
    VkPipeline pipe;
-   CK(vkCreateComputePipelines(d, VK_NULL_HANDLE, 1, &cpi, NULL, &pipe));
+   PROBE_CK(vkCreateComputePipelines(d, VK_NULL_HANDLE, 1, &cpi, NULL, &pipe));
    VkDescriptorPoolSize ps = { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 };
    VkDescriptorPoolCreateInfo dpi = { VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL, 0, 1, 1, &ps };
    VkDescriptorPool dp;
-   CK(vkCreateDescriptorPool(d, &dpi, NULL, &dp));
+   PROBE_CK(vkCreateDescriptorPool(d, &dpi, NULL, &dp));
    VkDescriptorSetAllocateInfo dsai = { VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, NULL, dp, 1, &dsl };
    VkDescriptorSet ds;
-   CK(vkAllocateDescriptorSets(d, &dsai, &ds));
+   PROBE_CK(vkAllocateDescriptorSets(d, &dsai, &ds));
    VkDescriptorBufferInfo bis[2] = { { rb, 0, VK_WHOLE_SIZE }, { db, 0, VK_WHOLE_SIZE } };
    VkWriteDescriptorSet w = { VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, ds, 0, 0, 2,
                               VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, NULL, bis, NULL };
@@ -160,51 +105,51 @@ main(int argc, char **argv)
 
    VkCommandPool pool;
    VkCommandPoolCreateInfo pci = { VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, NULL, 0, fam };
-   CK(vkCreateCommandPool(d, &pci, NULL, &pool));
+   PROBE_CK(vkCreateCommandPool(d, &pci, NULL, &pool));
    VkCommandBuffer cb[2];
    VkCommandBufferAllocateInfo cai = { VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, NULL, pool,
                                        VK_COMMAND_BUFFER_LEVEL_PRIMARY, 2 };
-   CK(vkAllocateCommandBuffers(d, &cai, cb));
+   PROBE_CK(vkAllocateCommandBuffers(d, &cai, cb));
    VkCommandBufferBeginInfo bi = { VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO };
    /* cb[0]: the resident shader; cb[1]: a 1 KiB fill + host-read barrier. */
-   CK(vkBeginCommandBuffer(cb[0], &bi));
+   PROBE_CK(vkBeginCommandBuffer(cb[0], &bi));
    vkCmdBindPipeline(cb[0], VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
    vkCmdBindDescriptorSets(cb[0], VK_PIPELINE_BIND_POINT_COMPUTE, pl, 0, 1, &ds, 0, NULL);
    vkCmdDispatch(cb[0], 1, 1, 1);
-   CK(vkEndCommandBuffer(cb[0]));
-   CK(vkBeginCommandBuffer(cb[1], &bi));
+   PROBE_CK(vkEndCommandBuffer(cb[0]));
+   PROBE_CK(vkBeginCommandBuffer(cb[1], &bi));
    vkCmdFillBuffer(cb[1], db, 4096, 1024, 7);
    VkMemoryBarrier mb = { VK_STRUCTURE_TYPE_MEMORY_BARRIER, NULL, VK_ACCESS_TRANSFER_WRITE_BIT,
                           VK_ACCESS_HOST_READ_BIT };
    vkCmdPipelineBarrier(cb[1], VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, NULL, 0,
                         NULL);
-   CK(vkEndCommandBuffer(cb[1]));
+   PROBE_CK(vkEndCommandBuffer(cb[1]));
    VkFence fence, rfence;
    VkFenceCreateInfo fci = { VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
-   CK(vkCreateFence(d, &fci, NULL, &fence));
-   CK(vkCreateFence(d, &fci, NULL, &rfence));
+   PROBE_CK(vkCreateFence(d, &fci, NULL, &fence));
+   PROBE_CK(vkCreateFence(d, &fci, NULL, &rfence));
 
    double *t = calloc(iters, sizeof(double));
    /* Baseline: submit the fill and poll its fence. */
    for (int i = 0; i < iters; i++) {
       VkSubmitInfo si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cb[1] };
-      double t0 = now_us();
-      CK(vkQueueSubmit(qwork, 1, &si, fence));
+      double t0 = probe_now_us();
+      PROBE_CK(vkQueueSubmit(qwork, 1, &si, fence));
       while (vkGetFenceStatus(d, fence) == VK_NOT_READY)
          ;
-      t[i] = now_us() - t0;
-      CK(vkResetFences(d, 1, &fence));
+      t[i] = probe_now_us() - t0;
+      PROBE_CK(vkResetFences(d, 1, &fence));
    }
    report("submit 1 KiB fill + poll fence (no ring)", t, iters);
 
    /* The ring. */
    VkSubmitInfo rsi = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cb[0] };
-   CK(vkQueueSubmit(qring, 1, &rsi, rfence));
+   PROBE_CK(vkQueueSubmit(qring, 1, &rsi, rfence));
    int bad = 0;
    for (uint32_t words = 1; words <= 4096; words *= 16) {
       for (int i = 0; i < iters; i++) {
          uint32_t seq = (words == 1 ? 0 : 100000 * words) + i + 1;
-         double t0 = now_us();
+         double t0 = probe_now_us();
          ring->cmd = 1;
          ring->offset = 64 + (i % 8) * 4096;
          ring->count = words;
@@ -213,12 +158,12 @@ main(int argc, char **argv)
          __atomic_store_n(&ring->seq, seq, __ATOMIC_RELEASE);
          double deadline = t0 + 2e6;
          while (__atomic_load_n(&ring->done, __ATOMIC_ACQUIRE) != seq) {
-            if (now_us() > deadline) {
+            if (probe_now_us() > deadline) {
                printf("ring stalled at seq %u (done %u, check %u, ring seq %u)\n", seq, ring->done, ring->check, ring->seq);
                fflush(stdout); _exit(1);
             }
          }
-         t[i] = now_us() - t0;
+         t[i] = probe_now_us() - t0;
          if (ring->check != seq * 3)
             bad++;
       }
@@ -233,22 +178,22 @@ main(int argc, char **argv)
       for (int i = 0; i < iters; i++) {
          VkSubmitInfo si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1,
                              .pCommandBuffers = &cb[1] };
-         double t0 = now_us();
-         CK(vkQueueSubmit(qwork, 1, &si, fence));
+         double t0 = probe_now_us();
+         PROBE_CK(vkQueueSubmit(qwork, 1, &si, fence));
          while (vkGetFenceStatus(d, fence) == VK_NOT_READY)
             ;
-         t[i] = now_us() - t0;
-         CK(vkResetFences(d, 1, &fence));
+         t[i] = probe_now_us() - t0;
+         PROBE_CK(vkResetFences(d, 1, &fence));
       }
       report("submit 1 KiB fill + poll fence, ring resident", t, iters);
    }
 
    ring->cmd = 0;
    __atomic_store_n(&ring->seq, 0xffffffffu, __ATOMIC_RELEASE);
-   CK(vkWaitForFences(d, 1, &rfence, VK_TRUE, 2000000000ull));
+   PROBE_CK(vkWaitForFences(d, 1, &rfence, VK_TRUE, 2000000000ull));
    printf("ring stopped\n");
    vkDeviceWaitIdle(d);
    vkDestroyDevice(d, NULL);
-   vkDestroyInstance(inst, NULL);
+   vkDestroyInstance(p.instance, NULL);
    return 0;
 }

@@ -13,9 +13,9 @@
 #include <unistd.h>
 #include <vulkan/vulkan.h>
 
-static VkInstance inst;
-static VkPhysicalDevice pdev;
-static VkPhysicalDeviceMemoryProperties mp;
+#include "probe_util.h"
+
+static struct probe p;
 
 static VkDevice
 mkdev(void)
@@ -27,7 +27,7 @@ mkdev(void)
    VkDeviceCreateInfo ci = { .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &bda, .queueCreateInfoCount = 1,
                              .pQueueCreateInfos = &q, .enabledExtensionCount = 1, .ppEnabledExtensionNames = exts };
    VkDevice d;
-   if (vkCreateDevice(pdev, &ci, NULL, &d)) {
+   if (vkCreateDevice(p.pdev, &ci, NULL, &d)) {
       printf("vkCreateDevice failed\n");
       exit(1);
    }
@@ -89,20 +89,13 @@ plain_alloc(VkDevice d, uint32_t type, VkDeviceSize size)
 int
 main(int argc, char **argv)
 {
-   VkApplicationInfo app = { VK_STRUCTURE_TYPE_APPLICATION_INFO, NULL, "p", 1, "p", 1, VK_API_VERSION_1_2 };
-   VkInstanceCreateInfo ici = { .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, .pApplicationInfo = &app };
-   if (vkCreateInstance(&ici, NULL, &inst)) {
-      printf("no instance\n");
-      return 1;
-   }
-   uint32_t n = 1;
-   vkEnumeratePhysicalDevices(inst, &n, &pdev);
-   vkGetPhysicalDeviceMemoryProperties(pdev, &mp);
-   for (uint32_t i = 0; i < mp.memoryTypeCount; i++)
-      printf("type %u: flags 0x%x heap %u\n", i, mp.memoryTypes[i].propertyFlags, mp.memoryTypes[i].heapIndex);
-   for (uint32_t i = 0; i < mp.memoryHeapCount; i++)
-      printf("heap %u: size %llu flags 0x%x\n", i, (unsigned long long)mp.memoryHeaps[i].size,
-             mp.memoryHeaps[i].flags);
+   probe_init(&p);
+   const VkPhysicalDeviceMemoryProperties *mp = &p.mem;
+   for (uint32_t i = 0; i < mp->memoryTypeCount; i++)
+      printf("type %u: flags 0x%x heap %u\n", i, mp->memoryTypes[i].propertyFlags, mp->memoryTypes[i].heapIndex);
+   for (uint32_t i = 0; i < mp->memoryHeapCount; i++)
+      printf("heap %u: size %llu flags 0x%x\n", i, (unsigned long long)mp->memoryHeaps[i].size,
+             mp->memoryHeaps[i].flags);
    VkDevice exp = mkdev(), imp = mkdev();
    const char *mode = argc > 1 ? argv[1] : "A";
    uint32_t x = argc > 2 ? atoi(argv[2]) : 2;
@@ -112,9 +105,9 @@ main(int argc, char **argv)
    VkDeviceMemory em;
    int fd = mode[0] == 'D' ? -1 : export_fd(exp, x, size, &em);
    if (fd >= 0) {
-      void *p;
-      if (mp.memoryTypes[x].propertyFlags & 2)
-         vkMapMemory(exp, em, 0, VK_WHOLE_SIZE, 0, &p);
+      void *map;
+      if (mp->memoryTypes[x].propertyFlags & 2)
+         vkMapMemory(exp, em, 0, VK_WHOLE_SIZE, 0, &map);
       if (mode[0] == 'A' || mode[0] == 'C') {
          uint32_t seq[] = { 1, 0, 2, 3 };
          for (int i = 0; i < 4; i++) {
@@ -133,6 +126,6 @@ main(int argc, char **argv)
    printf(" | type 1 64MiB:%d\n", plain_alloc(imp, 1, 64 << 20));
    vkDestroyDevice(imp, NULL);
    vkDestroyDevice(exp, NULL);
-   vkDestroyInstance(inst, NULL);
+   vkDestroyInstance(p.instance, NULL);
    return 0;
 }

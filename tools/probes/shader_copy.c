@@ -9,77 +9,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
 #include <vulkan/vulkan.h>
 
+#include "probe_util.h"
 #include "shader_copy_spv.h"
-
-#define CK(x) do { VkResult r_ = (x); if (r_) { printf("%s: %d\n", #x, r_); exit(1); } } while (0)
-
-static double
-now_us(void)
-{
-   struct timespec t;
-   clock_gettime(CLOCK_MONOTONIC, &t);
-   return t.tv_sec * 1e6 + t.tv_nsec * 1e-3;
-}
-
-static VkPhysicalDeviceMemoryProperties mp;
-
-static uint32_t
-type_with(uint32_t bits, VkMemoryPropertyFlags want, VkMemoryPropertyFlags avoid)
-{
-   for (uint32_t i = 0; i < mp.memoryTypeCount; i++)
-      if ((bits & (1u << i)) && (mp.memoryTypes[i].propertyFlags & want) == want &&
-          !(mp.memoryTypes[i].propertyFlags & avoid))
-         return i;
-   for (uint32_t i = 0; i < mp.memoryTypeCount; i++)
-      if ((bits & (1u << i)) && (mp.memoryTypes[i].propertyFlags & want) == want)
-         return i;
-   return 0;
-}
-
-static void
-mkbuf(VkDevice d, VkDeviceSize size, VkMemoryPropertyFlags want, VkMemoryPropertyFlags avoid, VkBuffer *b,
-      VkDeviceMemory *m)
-{
-   VkBufferCreateInfo bi = { .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = size,
-                             .usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
-                                      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT };
-   CK(vkCreateBuffer(d, &bi, NULL, b));
-   VkMemoryRequirements r;
-   vkGetBufferMemoryRequirements(d, *b, &r);
-   VkMemoryAllocateInfo ai = { VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, NULL, r.size,
-                               type_with(r.memoryTypeBits, want, avoid) };
-   CK(vkAllocateMemory(d, &ai, NULL, m));
-   CK(vkBindBufferMemory(d, *b, *m, 0));
-}
 
 
 int
 main(int argc, char **argv)
 {
    VkDeviceSize size = argc > 1 ? strtoull(argv[1], NULL, 0) : (1ull << 30);
-   VkApplicationInfo app = { VK_STRUCTURE_TYPE_APPLICATION_INFO, NULL, "p", 1, "p", 1, VK_API_VERSION_1_2 };
-   VkInstanceCreateInfo ici = { .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, .pApplicationInfo = &app };
-   VkInstance inst;
-   CK(vkCreateInstance(&ici, NULL, &inst));
-   uint32_t n = 1;
-   VkPhysicalDevice pdev;
-   vkEnumeratePhysicalDevices(inst, &n, &pdev);
-   vkGetPhysicalDeviceMemoryProperties(pdev, &mp);
-   uint32_t qfc = 0;
-   vkGetPhysicalDeviceQueueFamilyProperties(pdev, &qfc, NULL);
-   VkQueueFamilyProperties qf[16];
-   vkGetPhysicalDeviceQueueFamilyProperties(pdev, &qfc, qf);
-   uint32_t fam = 0;
-   for (uint32_t i = 0; i < qfc; i++)
-      if ((qf[i].queueFlags & VK_QUEUE_COMPUTE_BIT) && !(qf[i].queueFlags & VK_QUEUE_GRAPHICS_BIT)) {
-         fam = i;
-         break;
-      }
+   struct probe p;
+   probe_init(&p);
+   uint32_t qn;
+   uint32_t fam = probe_family(&p, VK_QUEUE_COMPUTE_BIT, VK_QUEUE_GRAPHICS_BIT, &qn);
    float prio = 1;
    VkDeviceQueueCreateInfo qi = { VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, NULL, 0, fam, 1, &prio };
    const char *exts[] = { "VK_EXT_external_memory_host" };
@@ -88,9 +33,10 @@ main(int argc, char **argv)
                               .pQueueCreateInfos = &qi, .enabledExtensionCount = thp ? 1 : 0,
                               .ppEnabledExtensionNames = exts };
    VkDevice d;
-   CK(vkCreateDevice(pdev, &dci, NULL, &d));
+   PROBE_CK(vkCreateDevice(p.pdev, &dci, NULL, &d));
    VkQueue q;
    vkGetDeviceQueue(d, fam, 0, &q);
+   const VkBufferUsageFlags usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
    VkBuffer hb, db;
    VkDeviceMemory hm, dm;
    if (thp) {
@@ -113,58 +59,60 @@ main(int argc, char **argv)
       PFN_vkGetMemoryHostPointerPropertiesEXT props_fn =
          (PFN_vkGetMemoryHostPointerPropertiesEXT)vkGetDeviceProcAddr(d, "vkGetMemoryHostPointerPropertiesEXT");
       VkMemoryHostPointerPropertiesEXT hp = { VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT };
-      CK(props_fn(d, VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT, host, &hp));
+      PROBE_CK(props_fn(d, VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT, host, &hp));
       VkExternalMemoryBufferCreateInfo ebi = { VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO, NULL,
                                                VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT };
       VkBufferCreateInfo bi = { .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .pNext = &ebi, .size = size,
                                 .usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
                                          VK_BUFFER_USAGE_STORAGE_BUFFER_BIT };
-      CK(vkCreateBuffer(d, &bi, NULL, &hb));
+      PROBE_CK(vkCreateBuffer(d, &bi, NULL, &hb));
       VkMemoryRequirements r;
       vkGetBufferMemoryRequirements(d, hb, &r);
       VkImportMemoryHostPointerInfoEXT imp = { VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT, NULL,
                                                VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT, host };
       VkMemoryAllocateInfo ai = { VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, &imp, size,
-                                  type_with(hp.memoryTypeBits & r.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT, 0) };
-      CK(vkAllocateMemory(d, &ai, NULL, &hm));
-      CK(vkBindBufferMemory(d, hb, hm, 0));
+                                  probe_memory_type(&p, hp.memoryTypeBits & r.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT, 0) };
+      PROBE_CK(vkAllocateMemory(d, &ai, NULL, &hm));
+      PROBE_CK(vkBindBufferMemory(d, hb, hm, 0));
    } else {
-      mkbuf(d, size, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_CACHED_BIT, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, &hb, &hm);
+      probe_buffer(&p, d, size, usage, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_CACHED_BIT,
+                   VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, &hb, &hm);
    }
-   mkbuf(d, size, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT, &db, &dm);
+   probe_buffer(&p, d, size, usage, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT, &db,
+                &dm);
    if (!thp) {
-      void *p;
-      CK(vkMapMemory(d, hm, 0, VK_WHOLE_SIZE, 0, &p));
-      memset(p, 3, size);
+      void *map;
+      PROBE_CK(vkMapMemory(d, hm, 0, VK_WHOLE_SIZE, 0, &map));
+      memset(map, 3, size);
    }
    VkShaderModuleCreateInfo smi = { VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, NULL, 0, sizeof(probe_shader_copy), probe_shader_copy };
    VkShaderModule sm;
-   CK(vkCreateShaderModule(d, &smi, NULL, &sm));
+   PROBE_CK(vkCreateShaderModule(d, &smi, NULL, &sm));
    VkDescriptorSetLayoutBinding binds[2] = {
       { 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
       { 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
    };
    VkDescriptorSetLayoutCreateInfo dli = { VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, NULL, 0, 2, binds };
    VkDescriptorSetLayout dsl;
-   CK(vkCreateDescriptorSetLayout(d, &dli, NULL, &dsl));
+   PROBE_CK(vkCreateDescriptorSetLayout(d, &dli, NULL, &dsl));
    VkPushConstantRange pcr = { VK_SHADER_STAGE_COMPUTE_BIT, 0, 8 };
    VkPipelineLayoutCreateInfo pli = { VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, NULL, 0, 1, &dsl, 1, &pcr };
    VkPipelineLayout pl;
-   CK(vkCreatePipelineLayout(d, &pli, NULL, &pl));
+   PROBE_CK(vkCreatePipelineLayout(d, &pli, NULL, &pl));
    VkComputePipelineCreateInfo cpi = { VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO, NULL, 0,
                                        { VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0,
                                          VK_SHADER_STAGE_COMPUTE_BIT, sm, "main", NULL },
                                        pl, VK_NULL_HANDLE, 0 };
    VkPipeline pipe;
-   CK(vkCreateComputePipelines(d, VK_NULL_HANDLE, 1, &cpi, NULL, &pipe));
+   PROBE_CK(vkCreateComputePipelines(d, VK_NULL_HANDLE, 1, &cpi, NULL, &pipe));
    VkDescriptorPoolSize ps = { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4 };
    VkDescriptorPoolCreateInfo dpi = { VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL, 0, 2, 1, &ps };
    VkDescriptorPool dp;
-   CK(vkCreateDescriptorPool(d, &dpi, NULL, &dp));
+   PROBE_CK(vkCreateDescriptorPool(d, &dpi, NULL, &dp));
    VkDescriptorSetLayout dsls[2] = { dsl, dsl };
    VkDescriptorSetAllocateInfo dsai = { VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, NULL, dp, 2, dsls };
    VkDescriptorSet ds[2];
-   CK(vkAllocateDescriptorSets(d, &dsai, ds));
+   PROBE_CK(vkAllocateDescriptorSets(d, &dsai, ds));
    for (int dir = 0; dir < 2; dir++) {
       VkDescriptorBufferInfo bis[2] = { { dir ? db : hb, 0, VK_WHOLE_SIZE }, { dir ? hb : db, 0, VK_WHOLE_SIZE } };
       VkWriteDescriptorSet w = { VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, ds[dir], 0, 0, 2,
@@ -174,14 +122,14 @@ main(int argc, char **argv)
    VkCommandPool pool;
    VkCommandPoolCreateInfo pci = { VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, NULL,
                                    VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT, fam };
-   CK(vkCreateCommandPool(d, &pci, NULL, &pool));
+   PROBE_CK(vkCreateCommandPool(d, &pci, NULL, &pool));
    VkCommandBuffer cb;
    VkCommandBufferAllocateInfo cai = { VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, NULL, pool,
                                        VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1 };
-   CK(vkAllocateCommandBuffers(d, &cai, &cb));
+   PROBE_CK(vkAllocateCommandBuffers(d, &cai, &cb));
    VkFence fence;
    VkFenceCreateInfo fci = { VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
-   CK(vkCreateFence(d, &fci, NULL, &fence));
+   PROBE_CK(vkCreateFence(d, &fci, NULL, &fence));
    uint32_t groups_list[] = { 132, 528, 2112, 8448, 33792 };
    for (int dir = 0; dir < 2; dir++) {
       for (int engine = 0; engine < 2; engine++) {
@@ -191,7 +139,7 @@ main(int argc, char **argv)
             for (int rep = 0; rep < 4; rep++) {
                VkCommandBufferBeginInfo bi = { VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, NULL,
                                                VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT };
-               CK(vkBeginCommandBuffer(cb, &bi));
+               PROBE_CK(vkBeginCommandBuffer(cb, &bi));
                if (engine) {
                   vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
                   vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pl, 0, 1, &ds[dir], 0, NULL);
@@ -202,13 +150,13 @@ main(int argc, char **argv)
                   VkBufferCopy r = { 0, 0, size };
                   vkCmdCopyBuffer(cb, dir ? db : hb, dir ? hb : db, 1, &r);
                }
-               CK(vkEndCommandBuffer(cb));
+               PROBE_CK(vkEndCommandBuffer(cb));
                VkSubmitInfo si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cb };
-               double t0 = now_us();
-               CK(vkQueueSubmit(q, 1, &si, fence));
-               CK(vkWaitForFences(d, 1, &fence, VK_TRUE, UINT64_MAX));
-               double t = now_us() - t0;
-               CK(vkResetFences(d, 1, &fence));
+               double t0 = probe_now_us();
+               PROBE_CK(vkQueueSubmit(q, 1, &si, fence));
+               PROBE_CK(vkWaitForFences(d, 1, &fence, VK_TRUE, UINT64_MAX));
+               double t = probe_now_us() - t0;
+               PROBE_CK(vkResetFences(d, 1, &fence));
                if (t < best)
                   best = t;
             }
@@ -222,6 +170,6 @@ main(int argc, char **argv)
    }
    vkDeviceWaitIdle(d);
    vkDestroyDevice(d, NULL);
-   vkDestroyInstance(inst, NULL);
+   vkDestroyInstance(p.instance, NULL);
    return 0;
 }
