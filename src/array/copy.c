@@ -239,23 +239,32 @@ side_parse(struct copy *c, struct side *s, const struct side_desc *d, bool write
 
 /* ---- Recording ---- */
 
-/* ctx lock held for both: the command buffer of one command, with the
- * array subresources it uses in their transfer layouts (shared images
- * acquired), and its end. */
+/* ctx lock held for both: the command buffer of one command, on the
+ * stream's lane or its transfer lane, with the array subresources it uses
+ * in their transfer layouts (shared images acquired), and its end. */
 static CUresult
-cmd_begin(struct copy *c, const struct cuvk_array_use *uses, unsigned count, VkCommandBuffer *cmd,
-          uint64_t *value)
+cmd_begin_on(struct copy *c, bool transfer_lane, const struct cuvk_array_use *uses, unsigned count,
+             VkCommandBuffer *cmd, uint64_t *value)
 {
    /* Array layouts are tracked per image, not per lane: an array
     * command follows the last one of any lane (submit.h, array_point). */
    CUresult res = cuvk_submit_stream_wait(c->ctx, c->stream, c->ctx->submit.array_point);
    if (res == CUDA_SUCCESS)
-      res = cuvk_submit_record(c->ctx, c->stream, cmd, value);
+      res = transfer_lane ? cuvk_submit_record_transfer(c->ctx, c->stream, cmd, value)
+                          : cuvk_submit_record(c->ctx, c->stream, cmd, value);
    if (res == CUDA_SUCCESS)
       c->ctx->submit.array_point = *value;
    if (res == CUDA_SUCCESS)
       cuvk_array_use_begin(c->ctx, *cmd, uses, count);
    return res;
+}
+
+/* On the stream's own lane. */
+static CUresult
+cmd_begin(struct copy *c, const struct cuvk_array_use *uses, unsigned count, VkCommandBuffer *cmd,
+          uint64_t *value)
+{
+   return cmd_begin_on(c, false, uses, count, cmd, value);
 }
 
 static CUresult
@@ -434,19 +443,15 @@ record_array_transfer(struct copy *c, const struct cuvk_array *a, const VkBuffer
    VkCommandBuffer cmd;
    uint64_t value;
 
-   /* After the last array command of any lane, as cmd_begin orders. */
-   CUresult res = cuvk_submit_stream_wait(c->ctx, c->stream, c->ctx->submit.array_point);
-   if (res == CUDA_SUCCESS)
-      res = cuvk_submit_record_transfer(c->ctx, c->stream, &cmd, &value);
+   /* No use to transition: the image stays in GENERAL. */
+   CUresult res = cmd_begin_on(c, true, NULL, 0, &cmd, &value);
    if (res != CUDA_SUCCESS)
       return res;
-   c->ctx->submit.array_point = value;
    if (upload)
       vkCmdCopyBufferToImage(cmd, buffer, a->img->image, VK_IMAGE_LAYOUT_GENERAL, 1, region);
    else
       vkCmdCopyImageToBuffer(cmd, a->img->image, VK_IMAGE_LAYOUT_GENERAL, buffer, 1, region);
-   c->stream->last_value = value;
-   return cuvk_submit_commit(c->ctx);
+   return cmd_end(c, NULL, 0, cmd, value);
 }
 
 /*
