@@ -1226,9 +1226,10 @@ cuMemHostUnregister(void *p)
 
 /* One attribute of the memory span names (NULL: a pointer cuvk does not
  * know, which only the plural call accepts, answering the zero values
- * CUDA documents for it). */
+ * CUDA documents for it).  strict: the singular call, which refuses a
+ * host pointer for device memory where the plural one answers NULL. */
 static CUresult
-pointer_attribute(const char *entry, const struct cuvk_mem_span *span, CUdeviceptr ptr,
+pointer_attribute(const char *entry, bool strict, const struct cuvk_mem_span *span, CUdeviceptr ptr,
                   CUpointer_attribute attribute, void *data)
 {
    bool host = span && cuvk_mem_kind_is_host(span->kind);
@@ -1247,13 +1248,9 @@ pointer_attribute(const char *entry, const struct cuvk_mem_span *span, CUdevicep
       *(CUdeviceptr *)data = span ? ptr : 0;
       return CUDA_SUCCESS;
    case CU_POINTER_ATTRIBUTE_HOST_POINTER:
-      if (span && !host) {
-         /* The singular call refuses; the plural one answers NULL. */
-         if (strcmp(entry, "cuPointerGetAttribute") == 0)
-            return cuvk_error(CUDA_ERROR_INVALID_VALUE,
-                              "%s: device memory at 0x%llx has no host pointer", entry,
-                              (unsigned long long)ptr);
-      }
+      if (strict && span && !host)
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: device memory at 0x%llx has no host pointer", entry,
+                           (unsigned long long)ptr);
       *(void **)data = host ? (void *)(uintptr_t)ptr : NULL;
       return CUDA_SUCCESS;
    case CU_POINTER_ATTRIBUTE_BUFFER_ID:
@@ -1310,7 +1307,7 @@ cuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdeviceptr ptr
       return cuvk_error(CUDA_ERROR_INVALID_VALUE,
                         "cuPointerGetAttribute: 0x%llx is not memory cuvk allocated or registered",
                         (unsigned long long)ptr);
-   return pointer_attribute("cuPointerGetAttribute", &span, ptr, attribute, data);
+   return pointer_attribute("cuPointerGetAttribute", true, &span, ptr, attribute, data);
 }
 
 /* Unlike the singular call, a pointer cuvk does not know is no error: every
@@ -1332,7 +1329,8 @@ cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute *attribut
          return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuPointerGetAttributes: data[%u] is NULL", i);
    bool known = cuvk_mem_resolve(ptr, &span);
    for (unsigned i = 0; i < numAttributes; i++) {
-      res = pointer_attribute("cuPointerGetAttributes", known ? &span : NULL, ptr, attributes[i], data[i]);
+      res = pointer_attribute("cuPointerGetAttributes", false, known ? &span : NULL, ptr, attributes[i],
+                              data[i]);
       if (res != CUDA_SUCCESS)
          return res;
    }
