@@ -802,18 +802,26 @@ dir64_pick(struct cuvk_spirv_emitter *e, const struct exact *x, uint32_t q, uint
    return alu_sel(e, ft, cuvk_spirv_val(e, SpvOpLogicalOr, bo, lt, gt), as_f(e, r, 64), q);
 }
 
+/* The magnitudes of a and b as x's operands, exact only where both are
+ * finite and nonzero; returns whether the result is negative (the signs
+ * differ), for a quotient or a product. */
+static uint32_t
+exact_operands(struct cuvk_spirv_emitter *e, struct exact *x, uint32_t a, uint32_t b)
+{
+   uint32_t bo = alu_b(e);
+   x->a = as_f(e, mag_bits(e, a, 64), 64);
+   x->b = as_f(e, mag_bits(e, b, 64), 64);
+   x->ok = cuvk_spirv_val(e, SpvOpLogicalAnd, bo, finite_nonzero64(e, a), finite_nonzero64(e, b));
+   return cuvk_spirv_val(e, SpvOpLogicalNotEqual, bo, sign_set(e, a, 64), sign_set(e, b, 64));
+}
+
 /* div.rz/.rm/.rp.f64 (rcp: a = 1). */
 static uint32_t
 div64_directed(struct cuvk_spirv_emitter *e, uint32_t a, uint32_t b, enum alu_round mode)
 {
-   uint32_t bo = alu_b(e);
    struct exact x = { .kind = EXACT_QUOT64, .wbits = 64 };
    uint32_t q = nocontract(e, cuvk_spirv_val(e, SpvOpFDiv, alu_f(e, 64), a, b));
-
-   x.a = as_f(e, mag_bits(e, a, 64), 64);
-   x.b = as_f(e, mag_bits(e, b, 64), 64);
-   x.ok = cuvk_spirv_val(e, SpvOpLogicalAnd, bo, finite_nonzero64(e, a), finite_nonzero64(e, b));
-   uint32_t neg = cuvk_spirv_val(e, SpvOpLogicalNotEqual, bo, sign_set(e, a, 64), sign_set(e, b, 64));
+   uint32_t neg = exact_operands(e, &x, a, b);
    return dir64_pick(e, &x, q, neg, mode);
 }
 
@@ -834,14 +842,9 @@ sqrt64_directed(struct cuvk_spirv_emitter *e, uint32_t a, enum alu_round mode)
 static uint32_t
 mul64_directed(struct cuvk_spirv_emitter *e, uint32_t a, uint32_t b, enum alu_round mode)
 {
-   uint32_t bo = alu_b(e);
    struct exact x = { .kind = EXACT_PROD64, .wbits = 64 };
    uint32_t p = wop(e, SpvOpFMul, 64, a, b);
-
-   x.a = as_f(e, mag_bits(e, a, 64), 64);
-   x.b = as_f(e, mag_bits(e, b, 64), 64);
-   x.ok = cuvk_spirv_val(e, SpvOpLogicalAnd, bo, finite_nonzero64(e, a), finite_nonzero64(e, b));
-   uint32_t neg = cuvk_spirv_val(e, SpvOpLogicalNotEqual, bo, sign_set(e, a, 64), sign_set(e, b, 64));
+   uint32_t neg = exact_operands(e, &x, a, b);
    return dir64_pick(e, &x, p, neg, mode);
 }
 
