@@ -48,4 +48,33 @@ struct cuvk_fill_params {
    CUVK_U32 pad;
 };
 
+/* The resident command ring (cuda_api/ring.c, docs/design.md "A resident
+ * command ring").  The host writes a command's fields, then seq; every
+ * workgroup of the ring's one dispatch sees seq change, does its share
+ * and counts itself in arrived; the last one writes done = seq.  The
+ * GPU's words sit CUVK_RING_STATUS_OFFSET bytes in, away from the line
+ * the host writes. */
+#define CUVK_RING_OP_EXIT 0u
+#define CUVK_RING_OP_FILL 1u
+#define CUVK_RING_OP_COPY 2u
+#define CUVK_RING_STATUS_OFFSET 256u
+/* Empty polls after which the dispatch leaves by itself: a backstop for
+ * the host's own idle exit, not the way it normally ends. */
+#define CUVK_RING_POLLS (1u << 22)
+
+struct cuvk_ring_command {
+   CUVK_U32 seq;        /* written last: a new value is a new command */
+   CUVK_U32 op;         /* CUVK_RING_OP_* */
+   CUVK_U32 pattern;    /* a fill's value of the 4 bytes at any 4-aligned address */
+   CUVK_U32 base;       /* the seq the dispatch starts after, written before it is submitted */
+   CUVK_U64 dst;        /* device addresses; 4-aligned, as is size */
+   CUVK_U64 src;
+   CUVK_U64 size;       /* bytes */
+   CUVK_U64 pad;
+};
+
+struct cuvk_ring_push {
+   CUVK_U64 control;    /* device address of the cuvk_ring_command */
+};
+
 #endif

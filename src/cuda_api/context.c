@@ -16,6 +16,7 @@
 #include "cuda_api/memory.h"
 #include "cuda_api/module.h"
 #include "cuda_api/pipeline.h"
+#include "cuda_api/ring.h"
 #include "cuda_api/texture.h"
 #include "cuda_api/transfer.h"
 #include "mem/page_table.h"
@@ -263,6 +264,12 @@ context_create_device(struct cuvk_context *ctx)
    const struct cuvk_lane_plan *plan = &ctx->lane_plan;
    cuvk_policy_lanes(dev->queue_family, dev->queue_count, dev->transfer_family, dev->transfer_queue_count,
                      &ctx->lane_plan);
+   const char *ring_why;
+   enum cuvk_ring_mode ring_mode = cuvk_policy_ring(dev->props.vendorID, dev->props.deviceType,
+                                                    cuvk_ring_memory_type(dev) != UINT32_MAX, &ring_why);
+   cuvk_policy_ring_queue(&ctx->lane_plan, dev->queue_family, dev->queue_count, ring_mode);
+   cuvk_logd("command ring: %s%s", ring_why,
+             ring_mode != CUVK_RING_OFF && plan->ring_queue == UINT32_MAX ? ", but no queue is spare" : "");
    uint32_t families[2];
    uint32_t family_count = cuvk_policy_lane_families(plan, families);
    float priorities[2][CUVK_MAX_LANES];
@@ -471,6 +478,7 @@ cuvk_context_create(struct cuvk_device *dev, unsigned flags, bool primary,
    res = cuvk_host_queue_init(ctx);
    if (res != CUDA_SUCCESS)
       goto fail_submit;
+   cuvk_ring_init(ctx);
 
    /* Copies between pinned and device memory run on the transfer lanes,
     * which may be of another family (submit.h). */
@@ -518,6 +526,8 @@ context_leak(struct cuvk_context *ctx)
 {
    cuvk_host_queue_abandon(ctx, true);
    cuvk_host_queue_stop(ctx);
+   /* The ring never waits for anything: it leaves its queue. */
+   cuvk_ring_finish(ctx);
    cuvk_stream_per_thread_release_context(ctx);
    pthread_mutex_lock(&ctx->lock);
    cuvk_list_for_each_entry_safe(struct cuvk_stream, s, &ctx->streams, link)
@@ -569,6 +579,8 @@ cuvk_context_destroy(struct cuvk_context *ctx, bool held)
       context_leak(ctx);
       return true;
    }
+   /* First: the device never goes idle with the ring on it. */
+   cuvk_ring_finish(ctx);
    vkDeviceWaitIdle(ctx->vk);
    cuvk_host_queue_stop(ctx);
    cuvk_stream_per_thread_release_context(ctx);

@@ -109,6 +109,8 @@ struct cuvk_context {
    /* Lanes and their queues (submit.h); the queues are created with the
     * device and live in submit. */
    struct cuvk_lane_plan lane_plan;
+   /* The resident command ring (ring.h), or NULL. */
+   struct cuvk_ring *ring;
    PFN_vkGetMemoryFdKHR GetMemoryFdKHR;
    PFN_vkGetMemoryHostPointerPropertiesEXT GetMemoryHostPointerPropertiesEXT;
    PFN_vkImportSemaphoreFdKHR ImportSemaphoreFdKHR;  /* NULL: no native imports */

@@ -15,8 +15,8 @@
 #include "util/log.h"
 #include "util/macros.h"
 
-static CUresult
-pipeline_create(struct cuvk_context *ctx, const uint32_t *code, size_t code_size,
+CUresult
+cuvk_pipeline_create(struct cuvk_context *ctx, const uint32_t *code, size_t code_size,
                 uint32_t push_size, VkPipelineLayout *layout, VkPipeline *pipeline)
 {
    VkShaderModule module;
@@ -80,12 +80,12 @@ cuvk_pipelines_init(struct cuvk_context *ctx)
 {
    CUresult res;
 
-   res = pipeline_create(ctx, cuvk_copy_spv, sizeof(cuvk_copy_spv), sizeof(struct cuvk_copy_params),
+   res = cuvk_pipeline_create(ctx, cuvk_copy_spv, sizeof(cuvk_copy_spv), sizeof(struct cuvk_copy_params),
                          &ctx->copy_layout, &ctx->copy_pipeline);
    if (res != CUDA_SUCCESS)
       return res;
 
-   res = pipeline_create(ctx, cuvk_fill_spv, sizeof(cuvk_fill_spv), sizeof(struct cuvk_fill_params),
+   res = cuvk_pipeline_create(ctx, cuvk_fill_spv, sizeof(cuvk_fill_spv), sizeof(struct cuvk_fill_params),
                          &ctx->fill_layout, &ctx->fill_pipeline);
    if (res != CUDA_SUCCESS) {
       vkDestroyPipeline(ctx->vk, ctx->copy_pipeline, NULL);

@@ -12,6 +12,7 @@
 #include "cuda_api/external_semaphore.h"
 #include "cuda_api/host_queue.h"
 #include "cuda_api/module.h"
+#include "cuda_api/ring.h"
 #include "util/clock.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -323,6 +324,8 @@ cuvk_submit_pick_transfer_lane(struct cuvk_context *ctx)
 static VkResult
 queue_submit(struct cuvk_queue *queue, const VkSubmitInfo *submit)
 {
+   if (queue->ring)
+      cuvk_ring_stop(queue->ring);
    pthread_mutex_lock(&queue->lock);
    VkResult vr = vkQueueSubmit(queue->handle, 1, submit, VK_NULL_HANDLE);
    pthread_mutex_unlock(&queue->lock);
@@ -332,6 +335,8 @@ queue_submit(struct cuvk_queue *queue, const VkSubmitInfo *submit)
 static VkResult
 queue_bind_sparse(struct cuvk_queue *queue, const VkBindSparseInfo *info)
 {
+   if (queue->ring)
+      cuvk_ring_stop(queue->ring);
    pthread_mutex_lock(&queue->lock);
    VkResult vr = vkQueueBindSparse(queue->handle, 1, info, VK_NULL_HANDLE);
    pthread_mutex_unlock(&queue->lock);

@@ -47,6 +47,7 @@
 #include "util/list.h"
 
 struct cuvk_context;
+struct cuvk_ring;
 struct cuvk_stream;
 
 /* A point: the lane in the top 8 bits, a value of its timeline below.
@@ -112,6 +113,10 @@ struct cuvk_queue {
    uint32_t index;            /* within the family */
    float priority;            /* pQueuePriorities: 1.0 for the high lane's */
    pthread_mutex_t lock;
+   /* The command ring when it shares this queue (ring.h): it is stopped
+    * before every submission here, which would otherwise queue behind a
+    * dispatch that does not end. */
+   struct cuvk_ring *ring;
 };
 
 /* What a context submits to: a queue (its own, or shared with other

@@ -8,6 +8,7 @@
 #include "cuda_api/host_queue.h"
 #include "cuda_api/memory.h"
 #include "cuda_api/module.h"
+#include "cuda_api/ring.h"
 #include "cuvk_shader_params.h"
 #include "util/device_policy.h"
 #include "util/error.h"
@@ -594,6 +595,29 @@ host_op_end(struct cuvk_context *ctx)
    pthread_mutex_unlock(&ctx->lock);
 }
 
+static bool
+span_is_host(const struct cuvk_mem_span *span)
+{
+   return cuvk_mem_kind_is_host(span->kind);
+}
+
+/* A synchronous fill (src 0) or copy of device memory on the command
+ * ring (ring.h), when the context has one that takes it and is idle; as
+ * with the host path above, the operation is then done when this
+ * returns true.  Pinned and registered memory stay off the ring: the
+ * GPU's caches may hold a line of it the host has since written. */
+static bool
+ring_op(struct cuvk_context *ctx, const struct cuvk_mem_span *dst, const struct cuvk_mem_span *src, uint64_t n,
+        uint32_t pattern)
+{
+   if (span_is_host(dst) || (src && span_is_host(src)) ||
+       !cuvk_ring_takes(ctx, dst->address, src ? src->address : 0, n) || !host_op_begin(ctx))
+      return false;
+   bool done = cuvk_ring_run(ctx, dst->address, src ? src->address : 0, n, pattern);
+   host_op_end(ctx);
+   return done;
+}
+
 /* A staged transfer goes in chunks of at least STAGING_CHUNK_MIN, each a
  * submission, and at most a slot: a transfer that fits one slot is still
  * cut into up to STAGING_SPLIT chunks so that the CPU's copy of one
@@ -801,12 +825,6 @@ import_copy(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct c
    return true;
 }
 
-static bool
-span_is_host(const struct cuvk_mem_span *span)
-{
-   return cuvk_mem_kind_is_host(span->kind);
-}
-
 /* A copy the transfer lanes take: host memory on one side at least, and
  * both sides in the heaps whose buffers are shared with the transfer
  * family (pinned and device allocations; registered, imported and VMM
@@ -846,6 +864,8 @@ copy_segment(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct 
          host_op_end(ctx);
          return CUDA_SUCCESS;
       }
+      if (!copy->async && ring_op(ctx, ds, ss, n, 0))
+         return CUDA_SUCCESS;
       pthread_mutex_lock(&ctx->lock);
       if (copy_takes_transfer_lane(ctx, ds, ss) && !copy_overlaps(span_ref(ds), span_ref(ss), n, 1, 0, 0))
          res = record_copy_transfer(ctx, stream, span_ref(ds), span_ref(ss), n, 1, 0, 0, true);
@@ -1073,6 +1093,8 @@ fill_segment(struct cuvk_context *ctx, struct cuvk_stream *stream, const struct 
       host_op_end(ctx);
       return CUDA_SUCCESS;
    }
+   if (!fill->async && fill->height == 1 && ring_op(ctx, span, NULL, n, pattern))
+      return CUDA_SUCCESS;
 
    pthread_mutex_lock(&ctx->lock);
    if (fill->height > 1)

@@ -311,6 +311,7 @@ cuvk_policy_lanes(uint32_t family, uint32_t family_queues, uint32_t transfer_fam
    memset(plan, 0, sizeof(*plan));
    plan->high_lane = UINT32_MAX;
    plan->transfer_lane = UINT32_MAX;
+   plan->ring_queue = UINT32_MAX;
    for (uint32_t q = 0; q < compute_queues; q++)
       plan_queue(plan, family, QUEUE_PRIORITY_NORMAL);
    for (uint32_t i = 0; i < lanes; i++)
@@ -364,6 +365,51 @@ cuvk_policy_lanes(uint32_t family, uint32_t family_queues, uint32_t transfer_fam
    /* A shared queue gives no queue priority of its own. */
    if (plan->virtual_lanes && plan->high_lane != UINT32_MAX)
       plan->queue_priority[plan->lane_queue[plan->high_lane]] = QUEUE_PRIORITY_NORMAL;
+}
+
+enum cuvk_ring_mode
+cuvk_policy_ring(uint32_t vendor, VkPhysicalDeviceType type, bool bar_memory, const char **why)
+{
+   int env = env_override("CUVK_RING", "0", "off (CUVK_RING=0)", "1", "on (CUVK_RING=1)", why);
+   if (env == 0)
+      return CUVK_RING_OFF;
+   if (!bar_memory) {
+      *why = "off: no memory type is both device-local and host-visible";
+      return CUVK_RING_OFF;
+   }
+   if (env == 1)
+      return CUVK_RING_ANY_QUEUE;
+   if (env == -2)
+      cuvk_logw("CUVK_RING=%s is not 0 or 1; using the default", getenv("CUVK_RING"));
+   if (type == VK_PHYSICAL_DEVICE_TYPE_CPU) {
+      *why = "off: a CPU device gains nothing from it";
+      return CUVK_RING_OFF;
+   }
+   if (vendor != 0x10de) {
+      *why = "off: measured on NVIDIA's driver only";
+      return CUVK_RING_OFF;
+   }
+   *why = "on: NVIDIA GPU with host-visible device memory";
+   return CUVK_RING_OWN_QUEUE;
+}
+
+void
+cuvk_policy_ring_queue(struct cuvk_lane_plan *plan, uint32_t family, uint32_t family_queues,
+                       enum cuvk_ring_mode mode)
+{
+   uint32_t taken = 0;
+   for (uint32_t q = 0; q < plan->queue_count; q++)
+      taken += plan->queue_family[q] == family;
+   plan->ring_queue = UINT32_MAX;
+   plan->ring_shared = false;
+   if (mode == CUVK_RING_OFF)
+      return;
+   if (family_queues > taken && plan->queue_count < CUVK_MAX_LANES) {
+      plan->ring_queue = plan_queue(plan, family, QUEUE_PRIORITY_NORMAL);
+   } else if (mode == CUVK_RING_ANY_QUEUE) {
+      plan->ring_queue = plan->lane_queue[0];
+      plan->ring_shared = true;
+   }
 }
 
 uint32_t

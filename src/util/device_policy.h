@@ -135,6 +135,10 @@ struct cuvk_lane_plan {
    const char *transfer_why;
    /* Lanes share queues: see struct cuvk_submit. */
    bool virtual_lanes;
+   /* The resident command ring's queue (cuvk_policy_ring_queue;
+    * UINT32_MAX: no ring), and whether lanes submit to it too. */
+   uint32_t ring_queue;
+   bool ring_shared;
 };
 
 /* Fills plan for a context on a device whose compute family (the one
@@ -153,6 +157,30 @@ struct cuvk_lane_plan {
  *   none is spare. */
 void cuvk_policy_lanes(uint32_t family, uint32_t family_queues, uint32_t transfer_family,
                        uint32_t transfer_queues, struct cuvk_lane_plan *plan);
+
+/* Where a context's resident command ring (cuda_api/ring.h) may run. */
+enum cuvk_ring_mode {
+   CUVK_RING_OFF,
+   CUVK_RING_OWN_QUEUE,   /* only on a queue no lane uses */
+   CUVK_RING_ANY_QUEUE,   /* else on lane 0's, stopped before each submission there */
+};
+
+/* Whether a context gets a resident command ring, and in *why what
+ * decided it.  By default only NVIDIA's GPUs (vendor 0x10de) with memory
+ * both device-local and host-visible (bar_memory), on a queue of their
+ * own: that the host's stores reach a running shader through that memory,
+ * and the shader's reach the host, is measured there and promised by no
+ * Vulkan rule (docs/design.md).  CUVK_RING=0 turns it off; =1 turns it
+ * on anywhere, sharing lane 0's queue where none is spare, so that
+ * lavapipe's one queue runs the ring's code too. */
+enum cuvk_ring_mode cuvk_policy_ring(uint32_t vendor, VkPhysicalDeviceType type, bool bar_memory,
+                                     const char **why);
+
+/* Places the ring in plan (after cuvk_policy_lanes): a queue of family of
+ * its own where the family has one spare, else, for CUVK_RING_ANY_QUEUE,
+ * lane 0's queue; otherwise none. */
+void cuvk_policy_ring_queue(struct cuvk_lane_plan *plan, uint32_t family, uint32_t family_queues,
+                            enum cuvk_ring_mode mode);
 
 /* The distinct queue families of plan's queues, at most two, in out;
  * returns their count.  Buffers the transfer lanes use are

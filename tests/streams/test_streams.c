@@ -1050,6 +1050,87 @@ host_op_order(void)
    bufs_destroy(&b);
 }
 
+/* Synchronous copies and fills of device memory, which cuvk may run on
+ * its command ring when the context is idle (docs/design.md, "A resident
+ * command ring"), keep the legacy stream's order: read through an event
+ * by a kernel on a non-blocking stream, behind a blocking stream's
+ * producer, around kernels on the legacy stream (each a submission,
+ * which takes the ring off a queue it shares), and beside a non-blocking
+ * stream's producer they are not ordered with.  streams.ring_on.* runs
+ * it with the ring on (tests/streams/meson.build). */
+static void
+ring_order(void)
+{
+   struct bufs b;
+   CUmodule mod;
+   CUfunction bump;
+   CUstream a, blocking;
+   CUevent e;
+   CUdeviceptr out_d;
+   uint32_t small[1024];
+
+   bufs_create(&b);
+   API_REQUIRE_CU(cuModuleLoadData(&mod, bump_ptx));
+   API_REQUIRE_CU(cuModuleGetFunction(&bump, mod, "bump"));
+   API_REQUIRE_CU(cuMemAlloc(&out_d, 4096));
+   API_REQUIRE_CU(cuStreamCreate(&a, CU_STREAM_NON_BLOCKING));
+   API_REQUIRE_CU(cuStreamCreate(&blocking, blocking_flags()));
+   API_REQUIRE_CU(cuEventCreate(&e, CU_EVENT_DISABLE_TIMING));
+
+   /* Idle: a fill and a copy, then a kernel on a that waits for them. */
+   API_CHECK_CU(cuMemsetD32(b.x, 0x21a60001u, 1024));
+   API_CHECK_CU(cuMemcpyDtoD(b.y, b.x, 4096));
+   API_CHECK_CU(cuEventRecord(e, CU_STREAM_LEGACY));
+   API_CHECK_CU(order_wait(a, e));
+   void *params[] = { &b.y, &out_d };
+   API_CHECK_CU(cuLaunchKernel(bump, 1, 1, 1, 1, 1, 1, 0, a, params, NULL));
+   API_CHECK_CU(cuStreamSynchronize(a));
+   API_CHECK_CU(cuMemcpyDtoH(small, out_d, 4));
+   API_CHECK_MSG(small[0] == 0x21a60002u, "the kernel read 0x%08x - 1 after a synchronous copy", small[0] - 1);
+   API_CHECK_CU(cuEventSynchronize(e));
+   API_CHECK_CU(cuMemcpyDtoH(small, b.y, sizeof(small)));
+   API_CHECK_WORDS(small, sizeof(small), 0x21a60001u, "a synchronous copy of a synchronous fill");
+
+   /* Behind a blocking stream's producer: the legacy stream waits for it. */
+   produce(b.x, b.scratch, b.in, 0x21a60003u, blocking);
+   API_CHECK_CU(cuMemsetD32(b.x, 0x21a60004u, 1024));
+   API_CHECK_CU(cuMemcpyDtoD(b.x + 4096, b.x, 4096));
+   API_CHECK_CU(cuCtxSynchronize());
+   API_CHECK_CU(cuMemcpyDtoH(b.out, b.x, BIG));
+   API_CHECK_WORDS(b.out, 8192, 0x21a60004u, "synchronous fill and copy after a blocking producer");
+   API_CHECK_WORDS(b.out + 2048, BIG - 8192, 0x21a60003u, "the blocking producer's bytes");
+
+   /* Around kernels on the legacy stream, each reading the fill before
+    * it, its result copied on by the next synchronous copy. */
+   for (uint32_t i = 0; i < 16; i++) {
+      API_CHECK_CU(cuMemsetD32(b.y, 0x21a60100u + i, 1024));
+      API_CHECK_CU(cuLaunchKernel(bump, 1, 1, 1, 1, 1, 1, 0, CU_STREAM_LEGACY, params, NULL));
+      API_CHECK_CU(cuMemcpyDtoD(b.y + 8192, out_d, 4));
+      API_CHECK_CU(cuMemcpyDtoH(small, b.y + 8192, 4));
+      API_CHECK_MSG(small[0] == 0x21a60101u + i, "round %u: the copy after the kernel read 0x%08x", i, small[0]);
+   }
+
+   /* Beside a non-blocking stream's producer: neither waits for the
+    * other, both land. */
+   produce(b.scratch, b.x, b.in, 0x21a60005u, a);
+   for (uint32_t i = 0; i < 8; i++) {
+      API_CHECK_CU(cuMemsetD32(b.y, 0x21a60200u + i, 1024));
+      API_CHECK_CU(cuMemcpyDtoD(b.y + 4096, b.y, 4096));
+   }
+   API_CHECK_CU(cuCtxSynchronize());
+   API_CHECK_CU(cuMemcpyDtoH(b.out, b.scratch, BIG));
+   API_CHECK_WORDS(b.out, BIG, 0x21a60005u, "the non-blocking producer's bytes");
+   API_CHECK_CU(cuMemcpyDtoH(small, b.y + 4096, sizeof(small)));
+   API_CHECK_WORDS(small, sizeof(small), 0x21a60207u, "the last synchronous copy beside a producer");
+
+   API_CHECK_CU(cuEventDestroy(e));
+   API_CHECK_CU(cuStreamDestroy(a));
+   API_CHECK_CU(cuStreamDestroy(blocking));
+   API_CHECK_CU(cuMemFree(out_d));
+   API_CHECK_CU(cuModuleUnload(mod));
+   bufs_destroy(&b);
+}
+
 #ifdef STREAMS_HAVE_XSEM
 /* External semaphores order streams too: A signals a timeline semaphore
  * after its producer, B waits for it before its consumer; no event, no
@@ -1187,6 +1268,22 @@ stress_write(struct stress *st, int s, int res)
    st->readers[res] = 0;
 }
 
+/* Whether a fill or copy on stream s goes through the synchronous call
+ * (small, so that cuvk may do it on the host or its command ring): half
+ * of the legacy stream's, by v's low bit, where that call is the legacy
+ * stream's (not in a per-thread default stream build). */
+static bool
+stress_sync_call(int s, uint32_t v)
+{
+#ifdef CUDA_API_PER_THREAD_DEFAULT_STREAM
+   (void)s;
+   (void)v;
+   return false;
+#else
+   return s == 0 && (v & 1);
+#endif
+}
+
 static void
 streams_stress(void)
 {
@@ -1236,7 +1333,12 @@ streams_stress(void)
       case 0:
       case 1: /* fill */
          stress_write(&st, s, d);
-         API_CHECK_CU(cuMemsetD32Async(st.dev[d] + w0 * 4, v, n, st.s[s]));
+         if (stress_sync_call(s, v)) {
+            n = 1 + n % 4096;
+            API_CHECK_CU(cuMemsetD32(st.dev[d] + w0 * 4, v, n));
+         } else {
+            API_CHECK_CU(cuMemsetD32Async(st.dev[d] + w0 * 4, v, n, st.s[s]));
+         }
          for (size_t i = 0; i < n; i++)
             st.model_dev[d][w0 + i] = v;
          break;
@@ -1246,7 +1348,12 @@ streams_stress(void)
             x = (x + 1) % STRESS_BUFS;
          stress_read(&st, s, x);
          stress_write(&st, s, d);
-         API_CHECK_CU(cuMemcpyDtoDAsync(st.dev[d] + w0 * 4, st.dev[x] + w0 * 4, n * 4, st.s[s]));
+         if (stress_sync_call(s, v)) {
+            n = 1 + n % 4096;
+            API_CHECK_CU(cuMemcpyDtoD(st.dev[d] + w0 * 4, st.dev[x] + w0 * 4, n * 4));
+         } else {
+            API_CHECK_CU(cuMemcpyDtoDAsync(st.dev[d] + w0 * 4, st.dev[x] + w0 * 4, n * 4, st.s[s]));
+         }
          memcpy(st.model_dev[d] + w0, st.model_dev[x] + w0, n * 4);
          break;
       case 4: /* host to device: the pinned sources never change */
@@ -1491,6 +1598,7 @@ static const struct api_case cases[] = {
    API_CASE("streams.vmm.map_unmap_order", vmm_map_unmap_order),
    API_CASE("streams.priority.order", priorities_order),
    API_CASE("streams.host_op.order", host_op_order),
+   API_CASE("streams.ring.order", ring_order),
    API_CASE_BARE("streams.fault.every_stream", fault_seen_by_every_stream),
 #ifdef STREAMS_HAVE_XSEM
    API_CASE("streams.external_semaphore.order", external_semaphore_order),
