@@ -516,7 +516,10 @@ info_print_text(const struct info *info)
 
       printf("\nVulkan device %u: %s\n", i, d->props.deviceName);
       if (d->cuda_ordinal >= 0) {
-         printf("   cuvk:           CUDA device %d\n", d->cuda_ordinal);
+         int sms = 0;
+         cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, d->cuda_ordinal);
+         printf("   cuvk:           CUDA device %d, %d multiprocessor%s\n", d->cuda_ordinal, sms,
+                sms == 1 ? "" : "s");
       } else {
          info_why_not(info, d, buf, sizeof(buf));
          printf("   cuvk:           not a cuvk device: %s\n", buf);
@@ -598,6 +601,19 @@ info_print_text(const struct info *info)
                    "global priority unused (one per queue family)\n", plan.high_lane,
                    (double)plan.queue_priority[plan.lane_queue[plan.high_lane]],
                    (double)plan.queue_priority[0]);
+         /* The command ring (cuda_api/ring.h): policy, then a queue. */
+         bool bar = false;
+         const VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT |
+                                            VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                            VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+         for (uint32_t t = 0; t < d->mem.memoryTypeCount; t++)
+            bar |= (d->mem.memoryTypes[t].propertyFlags & want) == want;
+         const char *why;
+         bool ring = cuvk_policy_ring(bar, &why);
+         if (ring)
+            cuvk_policy_ring_queue(&plan, d->queue_family, d->qfs[d->queue_family].queueCount);
+         printf("   command ring:   %s%s\n", why,
+                !ring ? "" : plan.ring_shared ? ", on lane 0's queue" : ", on a queue of its own");
       }
    }
 }

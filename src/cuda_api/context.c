@@ -265,11 +265,9 @@ context_create_device(struct cuvk_context *ctx)
    cuvk_policy_lanes(dev->queue_family, dev->queue_count, dev->transfer_family, dev->transfer_queue_count,
                      &ctx->lane_plan);
    const char *ring_why;
-   enum cuvk_ring_mode ring_mode = cuvk_policy_ring(dev->props.vendorID, dev->props.deviceType,
-                                                    cuvk_ring_memory_type(dev) != UINT32_MAX, &ring_why);
-   cuvk_policy_ring_queue(&ctx->lane_plan, dev->queue_family, dev->queue_count, ring_mode);
-   cuvk_logd("command ring: %s%s", ring_why,
-             ring_mode != CUVK_RING_OFF && plan->ring_queue == UINT32_MAX ? ", but no queue is spare" : "");
+   if (cuvk_policy_ring(cuvk_ring_memory_type(dev) != UINT32_MAX, &ring_why))
+      cuvk_policy_ring_queue(&ctx->lane_plan, dev->queue_family, dev->queue_count);
+   cuvk_logd("command ring: %s", ring_why);
    uint32_t families[2];
    uint32_t family_count = cuvk_policy_lane_families(plan, families);
    float priorities[2][CUVK_MAX_LANES];

@@ -124,8 +124,12 @@ device_attribute(const struct cuvk_device *dev, CUdevice_attribute attrib)
    case CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT:
       return 512;
    case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT:
-      /* Vulkan has no portable core count; a CPU device has its threads.
-       * 1 keeps code that divides by it working. */
+      /* Programs size grids by it.  Vulkan has no portable core count:
+       * NVIDIA's and AMD's drivers give theirs through an extension
+       * (driver.c), a CPU device has its threads, and elsewhere 1 keeps
+       * code that divides by it working. */
+      if (dev->sm_count)
+         return clamp_int(dev->sm_count);
       if (dev->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU)
          return clamp_int((uint64_t)CUVK_MAX(sysconf(_SC_NPROCESSORS_ONLN), 1L));
       return 1;

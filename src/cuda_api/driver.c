@@ -272,11 +272,28 @@ device_probe(VkPhysicalDevice pdev, struct cuvk_device *dev)
       dev->pci.pNext = chain;
       chain = &dev->pci;
    }
+   VkPhysicalDeviceShaderSMBuiltinsPropertiesNV sm_props = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV,
+   };
+   VkPhysicalDeviceShaderCorePropertiesAMD core_props = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_AMD,
+   };
+   if (has_extension(exts, ext_count, VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME)) {
+      sm_props.pNext = chain;
+      chain = &sm_props;
+   }
+   if (has_extension(exts, ext_count, VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME)) {
+      core_props.pNext = chain;
+      chain = &core_props;
+   }
    VkPhysicalDeviceProperties2 props2 = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
       .pNext = chain,
    };
    vkGetPhysicalDeviceProperties2(pdev, &props2);
+   dev->sm_count = sm_props.shaderSMCount ? sm_props.shaderSMCount
+                                          : core_props.shaderEngineCount * core_props.shaderArraysPerEngineCount *
+                                               core_props.computeUnitsPerShaderArray;
    dev->pci.pNext = NULL;
    dev->subgroup.pNext = NULL;
    dev->id.pNext = NULL;

@@ -62,6 +62,10 @@ struct cuvk_device {
    uint32_t queue_family;
    uint32_t queue_count;          /* queues queue_family offers */
    uint32_t timestamp_valid_bits;
+   /* The GPU's multiprocessors as the driver counts them: NVIDIA's SMs
+    * (VK_NV_shader_sm_builtins' shaderSMCount) or AMD's compute units
+    * (VK_AMD_shader_core_properties); 0 where the driver says nothing. */
+   uint32_t sm_count;
    /* A family with TRANSFER and neither COMPUTE nor GRAPHICS (NVIDIA's
     * copy engines), UINT32_MAX where there is none. */
    uint32_t transfer_family;

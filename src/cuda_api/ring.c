@@ -22,15 +22,17 @@
 #include "util/log.h"
 #include "util/macros.h"
 
-/* Defaults, each a setting (docs/environment.md).  Workgroups: enough on
- * a GPU for a copy of a few MiB to run near the memory's speed, while
- * each polls one word; one on a CPU device, where a workgroup is a
- * thread and more would wait on one another.  Size limit: above it the
- * ring's few workgroups lose to a recorded dispatch over the whole GPU.
- * Idle spell: a millisecond or two is many operations apart in a loop of
- * small synchronous ones, and nothing to a process that has stopped. */
-#define RING_GPU_GROUPS 64u
-#define RING_GPU_MAX_BYTES (4ull << 20)
+/* Defaults, each a setting (docs/environment.md), measured on an H100
+ * (docs/design.md).  Workgroups: one per multiprocessor where the driver
+ * says how many (132 there: a 16 MiB copy beat CUDA's, where 32 reached
+ * 0.43 of it), else RING_GPU_GROUPS; one on a CPU device, where a
+ * workgroup is a thread and more would wait on one another.  Size limit:
+ * the largest size measured, where the ring still beat both a recorded
+ * dispatch over the whole GPU and CUDA.  Idle spell: a millisecond or
+ * two is many operations apart in a loop of small synchronous ones, and
+ * nothing to a process that has stopped. */
+#define RING_GPU_GROUPS 128u
+#define RING_GPU_MAX_BYTES (16ull << 20)
 #define RING_CPU_MAX_BYTES (64ull << 10)
 #define RING_IDLE_US 2000ull
 /* How long the host spins on the done word before it yields the CPU
@@ -49,7 +51,9 @@ enum ring_state {
 };
 
 struct cuvk_ring {
+   struct cuvk_context *ctx;
    VkDevice vk;
+   uint32_t type_index;      /* of the command's memory */
    struct cuvk_queue *queue;
    bool shared;              /* lane 0's queue too */
    uint32_t groups;
@@ -66,6 +70,7 @@ struct cuvk_ring {
    volatile uint32_t *arrived;
 
    /* Everything below under lock. */
+   bool made;                /* the Vulkan objects above exist */
    pthread_mutex_t lock;
    pthread_cond_t cond;      /* wakes the worker: started, or quit */
    pthread_t worker;
@@ -147,6 +152,7 @@ ring_reap(struct cuvk_ring *ring)
 }
 
 static void *ring_worker(void *data);
+static CUresult ring_create_objects(struct cuvk_ring *ring);
 
 /* Puts the dispatch on its queue; lock held.  It takes the commands
  * after base: the next one posted, or (base one less than the newest) the
@@ -262,6 +268,16 @@ cuvk_ring_run(struct cuvk_context *ctx, VkDeviceAddress dst, VkDeviceAddress src
    pthread_mutex_lock(&ring->lock);
    if (ring->broken)
       goto out;
+   /* Made at first use: most contexts never take this path, and a
+    * pipeline costs a driver compile. */
+   if (!ring->made) {
+      if (ring_create_objects(ring) != CUDA_SUCCESS) {
+         cuvk_logw("command ring: could not be made; recording from now on");
+         ring->broken = true;
+         goto out;
+      }
+      ring->made = true;
+   }
    for (uint32_t attempt = 0; attempt < RING_TRIES && !ok; attempt++) {
       if (ring->state != RING_RUNNING && !ring_start(ring, attempt ? ring->seq - 1 : ring->seq))
          break;
@@ -303,14 +319,14 @@ cuvk_ring_stop(struct cuvk_ring *ring)
 }
 
 /* The pipeline, command buffer, fence and command memory; on failure
- * whatever was made is destroyed by ring_destroy. */
+ * what was made stays for ring_destroy. */
 static CUresult
-ring_create_objects(struct cuvk_context *ctx, struct cuvk_ring *ring, uint32_t type_index)
+ring_create_objects(struct cuvk_ring *ring)
 {
    VkResult vr;
    CUresult res;
 
-   res = cuvk_pipeline_create(ctx, cuvk_ring_spv, sizeof(cuvk_ring_spv), sizeof(struct cuvk_ring_push),
+   res = cuvk_pipeline_create(ring->ctx, cuvk_ring_spv, sizeof(cuvk_ring_spv), sizeof(struct cuvk_ring_push),
                               &ring->layout, &ring->pipeline);
    if (res != CUDA_SUCCESS)
       return res;
@@ -338,7 +354,7 @@ ring_create_objects(struct cuvk_context *ctx, struct cuvk_ring *ring, uint32_t t
 
    VkDeviceMemory memory;
    const VkDeviceSize bytes = 4096;
-   vr = cuvk_mem_allocate(ring->vk, bytes, type_index, NULL, &memory);
+   vr = cuvk_mem_allocate(ring->vk, bytes, ring->type_index, NULL, &memory);
    if (vr != VK_SUCCESS)
       return cuvk_vk_error(vr, "vkAllocateMemory (command ring)");
    res = cuvk_mem_block_wrap(ring->vk, memory, VK_NULL_HANDLE, bytes, true, 0, &ring->block);
@@ -404,11 +420,13 @@ cuvk_ring_init(struct cuvk_context *ctx)
       return;
    }
    bool cpu = dev->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+   ring->ctx = ctx;
    ring->vk = ctx->vk;
+   ring->type_index = type_index;
    ring->queue = &ctx->submit.queues[plan->ring_queue];
    ring->shared = plan->ring_shared;
-   ring->groups = cpu ? 1 : (uint32_t)CUVK_MIN(env_count("CUVK_RING_GROUPS", RING_GPU_GROUPS),
-                                                (uint64_t)dev->props.limits.maxComputeWorkGroupCount[0]);
+   uint64_t groups = env_count("CUVK_RING_GROUPS", dev->sm_count ? dev->sm_count : RING_GPU_GROUPS);
+   ring->groups = cpu ? 1 : (uint32_t)CUVK_MIN(groups, (uint64_t)dev->props.limits.maxComputeWorkGroupCount[0]);
    ring->max_bytes = env_count("CUVK_RING_MAX", cpu ? RING_CPU_MAX_BYTES : RING_GPU_MAX_BYTES);
    ring->idle_ns = env_count("CUVK_RING_IDLE_US", RING_IDLE_US) * 1000ull;
    pthread_mutex_init(&ring->lock, NULL);
@@ -417,12 +435,6 @@ cuvk_ring_init(struct cuvk_context *ctx)
    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
    pthread_cond_init(&ring->cond, &attr);
    pthread_condattr_destroy(&attr);
-
-   if (ring_create_objects(ctx, ring, type_index) != CUDA_SUCCESS) {
-      cuvk_logw("command ring: could not be made; running without");
-      ring_destroy(ring);
-      return;
-   }
    if (ring->shared)
       ring->queue->ring = ring;
    ctx->ring = ring;

@@ -16,6 +16,9 @@
  * place in any stream's order.  Only device memory is a target: in host
  * memory the GPU's caches would hide the host's stores from the shader.
  *
+ * Only where CUVK_RING=1 asks (util/device_policy.h): while the dispatch
+ * is on its queue, NVIDIA's driver runs no other VkDevice's work.
+ *
  * The dispatch is submitted by the first operation that wants it and
  * leaves its queue after an idle spell (a worker thread posts the exit),
  * so an idle process holds no GPU core.  Where the ring shares lane 0's

@@ -367,46 +367,37 @@ cuvk_policy_lanes(uint32_t family, uint32_t family_queues, uint32_t transfer_fam
       plan->queue_priority[plan->lane_queue[plan->high_lane]] = QUEUE_PRIORITY_NORMAL;
 }
 
-enum cuvk_ring_mode
-cuvk_policy_ring(uint32_t vendor, VkPhysicalDeviceType type, bool bar_memory, const char **why)
+bool
+cuvk_policy_ring(bool bar_memory, const char **why)
 {
    int env = env_override("CUVK_RING", "0", "off (CUVK_RING=0)", "1", "on (CUVK_RING=1)", why);
-   if (env == 0)
-      return CUVK_RING_OFF;
-   if (!bar_memory) {
-      *why = "off: no memory type is both device-local and host-visible";
-      return CUVK_RING_OFF;
-   }
-   if (env == 1)
-      return CUVK_RING_ANY_QUEUE;
    if (env == -2)
       cuvk_logw("CUVK_RING=%s is not 0 or 1; using the default", getenv("CUVK_RING"));
-   if (type == VK_PHYSICAL_DEVICE_TYPE_CPU) {
-      *why = "off: a CPU device gains nothing from it";
-      return CUVK_RING_OFF;
+   if (env != 1) {
+      /* Off unless asked for, everywhere: on an H100, while the dispatch
+       * sat on its queue no other VkDevice's work ran, of this process
+       * or another, for seconds on end (docs/design.md). */
+      if (env != 0)
+         *why = "off by default (CUVK_RING=1: while it runs, other GPU contexts wait)";
+      return false;
    }
-   if (vendor != 0x10de) {
-      *why = "off: measured on NVIDIA's driver only";
-      return CUVK_RING_OFF;
+   if (!bar_memory) {
+      *why = "off: no memory type is both device-local and host-visible";
+      return false;
    }
-   *why = "on: NVIDIA GPU with host-visible device memory";
-   return CUVK_RING_OWN_QUEUE;
+   return true;
 }
 
 void
-cuvk_policy_ring_queue(struct cuvk_lane_plan *plan, uint32_t family, uint32_t family_queues,
-                       enum cuvk_ring_mode mode)
+cuvk_policy_ring_queue(struct cuvk_lane_plan *plan, uint32_t family, uint32_t family_queues)
 {
    uint32_t taken = 0;
    for (uint32_t q = 0; q < plan->queue_count; q++)
       taken += plan->queue_family[q] == family;
-   plan->ring_queue = UINT32_MAX;
-   plan->ring_shared = false;
-   if (mode == CUVK_RING_OFF)
-      return;
    if (family_queues > taken && plan->queue_count < CUVK_MAX_LANES) {
       plan->ring_queue = plan_queue(plan, family, QUEUE_PRIORITY_NORMAL);
-   } else if (mode == CUVK_RING_ANY_QUEUE) {
+      plan->ring_shared = false;
+   } else {
       plan->ring_queue = plan->lane_queue[0];
       plan->ring_shared = true;
    }

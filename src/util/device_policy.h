@@ -158,29 +158,20 @@ struct cuvk_lane_plan {
 void cuvk_policy_lanes(uint32_t family, uint32_t family_queues, uint32_t transfer_family,
                        uint32_t transfer_queues, struct cuvk_lane_plan *plan);
 
-/* Where a context's resident command ring (cuda_api/ring.h) may run. */
-enum cuvk_ring_mode {
-   CUVK_RING_OFF,
-   CUVK_RING_OWN_QUEUE,   /* only on a queue no lane uses */
-   CUVK_RING_ANY_QUEUE,   /* else on lane 0's, stopped before each submission there */
-};
-
 /* Whether a context gets a resident command ring, and in *why what
- * decided it.  By default only NVIDIA's GPUs (vendor 0x10de) with memory
- * both device-local and host-visible (bar_memory), on a queue of their
- * own: that the host's stores reach a running shader through that memory,
- * and the shader's reach the host, is measured there and promised by no
- * Vulkan rule (docs/design.md).  CUVK_RING=0 turns it off; =1 turns it
- * on anywhere, sharing lane 0's queue where none is spare, so that
- * lavapipe's one queue runs the ring's code too. */
-enum cuvk_ring_mode cuvk_policy_ring(uint32_t vendor, VkPhysicalDeviceType type, bool bar_memory,
-                                     const char **why);
+ * decided it: only when CUVK_RING=1 asks, on a device with memory both
+ * device-local and host-visible (bar_memory), on a queue of its own where
+ * one is spare and else sharing lane 0's (so lavapipe's one queue runs
+ * the ring's code in the tests).  Never by default: on NVIDIA's driver
+ * the resident dispatch keeps every other VkDevice's work off the GPU,
+ * another process's or this one's (the application's own, in interop),
+ * for as long as it stays (docs/design.md). */
+bool cuvk_policy_ring(bool bar_memory, const char **why);
 
-/* Places the ring in plan (after cuvk_policy_lanes): a queue of family of
- * its own where the family has one spare, else, for CUVK_RING_ANY_QUEUE,
- * lane 0's queue; otherwise none. */
-void cuvk_policy_ring_queue(struct cuvk_lane_plan *plan, uint32_t family, uint32_t family_queues,
-                            enum cuvk_ring_mode mode);
+/* Places a context's ring in plan (after cuvk_policy_lanes): a queue of
+ * family of its own where the family has one spare, else lane 0's queue,
+ * which submissions then take it off first (cuda_api/ring.h). */
+void cuvk_policy_ring_queue(struct cuvk_lane_plan *plan, uint32_t family, uint32_t family_queues);
 
 /* The distinct queue families of plan's queues, at most two, in out;
  * returns their count.  Buffers the transfer lanes use are
