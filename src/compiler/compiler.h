@@ -66,6 +66,14 @@ struct cuvk_cc_target {
     * 64-bit view and runs them there; without it they are refused
     * (spirv_memory.c). */
    bool shared_atomic_int64;
+   /* Lavapipe's loop limit (llvmpipe: Mesa's LP_MAX_TGSI_LOOP_ITERATIONS,
+    * 65535): its invocation vectors count the iterations of all their
+    * loops together and silently end every loop once the count runs out.
+    * Non-zero: the kernel counts loop iterations itself and stores
+    * CUVK_KERNEL_FAULT_LOOP_LIMIT when it reaches this many, so the
+    * launch fails instead of returning incomplete results (spirv_emit.c,
+    * docs/compiler.md "Lavapipe's loop limit").  0: no limit. */
+   uint32_t loop_limit;
 };
 
 /* One parameter of a kernel: where its bytes go in the parameter block. */

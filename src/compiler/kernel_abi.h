@@ -73,6 +73,12 @@ enum cuvk_kernel_fault {
    CUVK_KERNEL_FAULT_UNSUPPORTED = 3, /* a texture access the translation
                                        * cannot serve (kernel_abi.h's
                                        * texture records) */
+   CUVK_KERNEL_FAULT_LOOP_LIMIT = 4,  /* the kernel's loops ran into the
+                                       * driver's limit on iterations
+                                       * (cuvk_cc_target.loop_limit:
+                                       * lavapipe), which ended them early;
+                                       * the launch fails with
+                                       * CUDA_ERROR_LAUNCH_FAILED */
 };
 
 /* Specialization constants: SpecId 0, 1, 2 are the block shape (x, y, z)

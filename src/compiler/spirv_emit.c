@@ -578,6 +578,120 @@ lower_instr(struct cuvk_spirv_emitter *e, const struct cuvk_ir_instr *in)
    return r > 0 && !e->failed;
 }
 
+/* ---- lavapipe's loop limit ---- */
+
+/*
+ * llvmpipe (lavapipe) gives each invocation vector (a SIMD batch of 8
+ * lanes, one subgroup there) one budget for the passes through all its
+ * loops together, Mesa's LP_MAX_TGSI_LOOP_ITERATIONS (65535), and once it
+ * is spent ends every loop, silently, whatever the lanes' conditions say.
+ * cuvk cannot lift it, so where target->loop_limit is set the kernel
+ * counts and fails the launch instead (CUVK_KERNEL_FAULT_LOOP_LIMIT,
+ * CUDA_ERROR_LAUNCH_FAILED):
+ *
+ *   - a Private (module-scope: .func calls are inlined by the driver and
+ *     share the vector's budget) uint32 counter, 0 at the kernel's entry;
+ *   - +1 at every execution of a loop header: its back edges plus one per
+ *     entry (a lane counts the passes it is active in);
+ *   - at each loop's merge block (where lavapipe's cut sends the lanes),
+ *     cuvk_loop_check: the counter becomes the subgroup's maximum of it
+ *     (OpGroupNonUniformUMax, Reduce, over the active lanes), so the lanes
+ *     agree on the vector's passes, and a count of loop_limit or more
+ *     stores the fault.
+ *
+ * Measured on Mesa 22.3 against the same kernels without the count
+ * (tests/kernels/loop_limit.cu and a nested pair): one loop runs 65536
+ * passes in full and is cut at the next, two loops one after the other
+ * 65535 together, an outer loop of 16 passes each (its own and 15 of an
+ * inner loop) 4096 outer passes.  Every cut launch failed; a launch within
+ * a pass or two of the budget fails too (it counts 65535 or 65536), which
+ * nothing short of lavapipe's exact bookkeeping would avoid.
+ *
+ * Gaps: a kernel whose lanes split between two loops on the two sides of
+ * a branch can pass the limit uncounted (the vector runs both sides and
+ * lavapipe counts both loops, each lane counts only its own), and so can a
+ * lane that leaves a loop by returning while the others stay in it; the
+ * loops of cuvk's own helpers (address translation's binary search over
+ * host ranges, CAS loops, printf's copy, the textures' uniform-index loop)
+ * are not counted; a loop the driver unrolls costs lavapipe nothing and is
+ * still counted here, which can fail a launch close to the limit that
+ * lavapipe would have run in full.  (Watching the cut itself, a flag set
+ * on the back edge and cleared at the header, does not work: by SPIR-V's
+ * rules the flag is always clear at the merge, and the driver folds it
+ * so; it caught nothing.)
+ */
+static uint32_t
+loop_counter_var(struct cuvk_spirv_emitter *e)
+{
+   if (!e->loop_counter) {
+      uint32_t u32 = cuvk_spirv_type_uint(e, 32);
+      e->loop_counter = cuvk_spirv_global_var(e, SpvStorageClassPrivate, u32);
+      cuvk_spirv_emit_str(&e->b, CUVK_SPIRV_DEBUG, SpvOpName, &e->loop_counter, 1,
+                          "cuvk_loop_passes", NULL, 0);
+   }
+   return e->loop_counter;
+}
+
+/* One more pass: at a loop header. */
+static void
+loop_count(struct cuvk_spirv_emitter *e)
+{
+   uint32_t u32 = cuvk_spirv_type_uint(e, 32), var = loop_counter_var(e);
+   uint32_t n = cuvk_spirv_val(e, SpvOpLoad, u32, var);
+   n = cuvk_spirv_val(e, SpvOpIAdd, u32, n, cuvk_spirv_const_u32(e, 1));
+   cuvk_spirv_do(e, SpvOpStore, var, n);
+   e->loop_counted = true;
+}
+
+/* A call of cuvk_loop_check, whose body loop_check_finish writes. */
+static void
+loop_check(struct cuvk_spirv_emitter *e)
+{
+   if (!e->target->loop_limit)
+      return;
+   if (!e->loop_check_fn)
+      e->loop_check_fn = cuvk_spirv_id(&e->b);
+   cuvk_spirv_val(e, SpvOpFunctionCall, cuvk_spirv_type_void(e), e->loop_check_fn);
+}
+
+/* cuvk_loop_check, once every function is emitted: empty where no loop
+ * was counted (the driver inlines it away). */
+static void
+loop_check_finish(struct cuvk_spirv_emitter *e)
+{
+   if (!e->loop_check_fn)
+      return;
+   struct cuvk_spirv_words words = {0}, *saved = e->cur;
+   uint32_t t_void = cuvk_spirv_type_void(e);
+   e->cur = &words;
+   cuvk_spirv_do(e, SpvOpFunction, t_void, e->loop_check_fn, SpvFunctionControlMaskNone,
+                 cuvk_spirv_type_function(e, t_void, NULL, 0));
+   cuvk_spirv_do(e, SpvOpLabel, cuvk_spirv_id(&e->b));
+   if (e->loop_counted) {
+      uint32_t u32 = cuvk_spirv_type_uint(e, 32), var = loop_counter_var(e);
+      uint32_t l_fault = cuvk_spirv_id(&e->b), l_done = cuvk_spirv_id(&e->b);
+      cuvk_spirv_capability(e, SpvCapabilityGroupNonUniformArithmetic);
+      uint32_t n = cuvk_spirv_val(e, SpvOpLoad, u32, var);
+      n = cuvk_spirv_val(e, SpvOpGroupNonUniformUMax, u32, cuvk_spirv_const_u32(e, SpvScopeSubgroup),
+                         SpvGroupOperationReduce, n);
+      cuvk_spirv_do(e, SpvOpStore, var, n);
+      uint32_t over = cuvk_spirv_val(e, SpvOpUGreaterThanEqual, cuvk_spirv_type_bool(e), n,
+                                     cuvk_spirv_const_u32(e, e->target->loop_limit));
+      cuvk_spirv_do(e, SpvOpSelectionMerge, l_done, SpvSelectionControlMaskNone);
+      cuvk_spirv_do(e, SpvOpBranchConditional, over, l_fault, l_done);
+      cuvk_spirv_do(e, SpvOpLabel, l_fault);
+      cuvk_spirv_store_fault(e, CUVK_KERNEL_FAULT_LOOP_LIMIT);
+      cuvk_spirv_do(e, SpvOpBranch, l_done);
+      cuvk_spirv_do(e, SpvOpLabel, l_done);
+   }
+   cuvk_spirv_do(e, SpvOpReturn);
+   cuvk_spirv_do(e, SpvOpFunctionEnd);
+   cuvk_spirv_append(&e->b, CUVK_SPIRV_FUNCTIONS, &words);
+   cuvk_spirv_emit_str(&e->b, CUVK_SPIRV_DEBUG, SpvOpName, &e->loop_check_fn, 1, "cuvk_loop_check",
+                       NULL, 0);
+   e->cur = saved;
+}
+
 /* ---- functions and control flow ---- */
 
 static uint32_t
@@ -725,10 +839,25 @@ emit_function(struct cuvk_spirv_emitter *e, const struct cuvk_ir_function *cf)
    e->uniform_regs = NULL;
    if (f == e->kernel && !(e->uniform_regs = cuvk_ir_uniform_regs(f, &e->arena)))
       return cuvk_cc_fail(e->err, CUVK_CC_NO_MEMORY, 0, 0, "out of memory emitting SPIR-V");
+   /* Lavapipe's loop limit: which blocks are a loop's merge. */
+   bool *loop_merge = NULL;
+   if (e->target->loop_limit) {
+      if (!(loop_merge = cuvk_arena_array(&e->arena, s->block_count, sizeof(*loop_merge))))
+         return cuvk_cc_fail(e->err, CUVK_CC_NO_MEMORY, 0, 0, "out of memory emitting SPIR-V");
+      for (unsigned i = 0; i < s->block_count; i++)
+         if (s->kind[i] == CUVK_IR_CONSTRUCT_LOOP && s->merge[i] < s->block_count)
+            loop_merge[s->merge[i]] = true;
+      if (f == e->kernel)
+         cuvk_spirv_do(e, SpvOpStore, loop_counter_var(e), cuvk_spirv_const_u32(e, 0));
+   }
    for (unsigned i = 0; i < s->order_count && !e->failed; i++) {
       const struct cuvk_ir_block *b = f->blocks[s->order[i]];
       if (i > 0)
          cuvk_spirv_do(e, SpvOpLabel, e->labels[b->index]);
+      if (loop_merge && loop_merge[b->index])
+         loop_check(e);
+      if (loop_merge && s->kind[b->index] == CUVK_IR_CONSTRUCT_LOOP)
+         loop_count(e);
       cuvk_list_for_each_entry(struct cuvk_ir_instr, in, &b->instrs, link) {
          if (!lower_instr(e, in))
             break;
@@ -891,6 +1020,7 @@ cuvk_spirv_emit_kernel(struct cuvk_ir_module *module, const char *kernel,
          goto out;
    if (!cuvk_spirv_texture_finish(e))
       goto out;
+   loop_check_finish(e);
    frame_end(e);
    if (e->failed || cuvk_cc_failed(err))
       goto out;

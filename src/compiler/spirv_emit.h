@@ -130,6 +130,12 @@ struct cuvk_spirv_emitter {
    uint32_t carry_var;
    const struct cuvk_ir_instr *instr;   /* being lowered, for errors */
    bool failed;
+
+   /* Lavapipe's loop limit (cuvk_cc_target.loop_limit, spirv_emit.c):
+    * the Private counter of loop passes and the function that checks it
+    * (each 0 until made), and whether any loop was counted. */
+   uint32_t loop_counter, loop_check_fn;
+   bool loop_counted;
 };
 
 /* Cache lookup: the id stored under the key, or 0; and storing one. */

@@ -253,6 +253,11 @@ context_create_device(struct cuvk_context *ctx)
       .image_cube_array = have.features.imageCubeArray,
       .shared_atomic_int64 = shared_atomic_int64,
       .shader_clock = shader_clock,
+      /* llvmpipe ends every loop of an invocation vector once all its
+       * loops together ran 65535 iterations (Mesa's
+       * LP_MAX_TGSI_LOOP_ITERATIONS), silently: kernels count, and the
+       * launch fails instead (docs/compiler.md, "Lavapipe's loop limit"). */
+      .loop_limit = dev->driver_id == VK_DRIVER_ID_MESA_LLVMPIPE ? 65535u : 0u,
    };
    cuvk_texture_target(&dev->props.limits, &ctx->kernel_target.tex_slots, &ctx->kernel_target.surf_slots);
    cuvk_logd("kernels index textures %s, surfaces %s",

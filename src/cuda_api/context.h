@@ -171,7 +171,10 @@ struct cuvk_context {
    /* Kernels: what the compiler may use on this device (set at creation),
     * the loaded modules (module.c) and the launch state (launch.c, made
     * at the first module load).  A kernel's out-of-bounds access makes
-    * fault_error CUDA_ERROR_ILLEGAL_ADDRESS for good, as on CUDA. */
+    * fault_error CUDA_ERROR_ILLEGAL_ADDRESS for good, as on CUDA;
+    * lavapipe's loop limit (kernel_target.loop_limit) makes it
+    * CUDA_ERROR_LAUNCH_FAILED, as sticky.  The first error recorded
+    * stays. */
    struct cuvk_cc_target kernel_target;
    struct cuvk_list modules;
    struct cuvk_launch *launch;

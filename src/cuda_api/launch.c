@@ -297,17 +297,19 @@ cuvk_launch_layout(struct cuvk_context *ctx)
 CUresult
 cuvk_context_faulted(struct cuvk_context *ctx, const char *entry)
 {
-   if (__atomic_load_n(&ctx->fault_error, __ATOMIC_ACQUIRE) == CUDA_SUCCESS)
+   CUresult sticky = __atomic_load_n(&ctx->fault_error, __ATOMIC_ACQUIRE);
+   if (sticky == CUDA_SUCCESS)
       return CUDA_SUCCESS;
-   return cuvk_error(CUDA_ERROR_ILLEGAL_ADDRESS, "%s: a kernel of this context faulted earlier; it takes no "
+   return cuvk_error(sticky, "%s: a kernel of this context faulted earlier; it takes no "
                      "more work until it is destroyed", entry);
 }
 
 CUresult
 cuvk_launch_fault(struct cuvk_context *ctx)
 {
-   if (__atomic_load_n(&ctx->fault_error, __ATOMIC_ACQUIRE) != CUDA_SUCCESS)
-      return CUDA_ERROR_ILLEGAL_ADDRESS;
+   CUresult sticky = __atomic_load_n(&ctx->fault_error, __ATOMIC_ACQUIRE);
+   if (sticky != CUDA_SUCCESS)
+      return sticky;
    struct cuvk_launch *l = __atomic_load_n(&ctx->launch, __ATOMIC_ACQUIRE);
    if (!l)
       return CUDA_SUCCESS;
@@ -317,17 +319,30 @@ cuvk_launch_fault(struct cuvk_context *ctx)
    uint32_t word = __atomic_load_n((uint32_t *)l->fault->map, __ATOMIC_ACQUIRE);
    if (word == CUVK_KERNEL_FAULT_NONE)
       return CUDA_SUCCESS;
+   /* Lavapipe's loop limit (kernel_abi.h, CUVK_KERNEL_FAULT_LOOP_LIMIT):
+    * nothing illegal happened, the results are incomplete; CUDA's
+    * "unspecified launch failure", sticky as well. */
+   CUresult want = word == CUVK_KERNEL_FAULT_LOOP_LIMIT ? CUDA_ERROR_LAUNCH_FAILED : CUDA_ERROR_ILLEGAL_ADDRESS;
    CUresult expected = CUDA_SUCCESS;
-   if (__atomic_compare_exchange_n(&ctx->fault_error, &expected, CUDA_ERROR_ILLEGAL_ADDRESS, false,
-                                   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-      cuvk_loge("a kernel %s; the context is unusable from now on (CUDA_ERROR_ILLEGAL_ADDRESS), as on CUDA",
-                word == CUVK_KERNEL_FAULT_TRAP ? "trapped"
-                : word == CUVK_KERNEL_FAULT_UNSUPPORTED
-                   ? "sampled a texture in a way cuvk does not serve (docs/textures.md: tex1D on linear "
-                     "memory, tld4 on memory, a geometry other than the resource's, a format kernels cannot "
-                     "read from memory, a conversion whose binding did not fit the kernel's stage)"
-                   : "accessed memory outside every allocation");
-   return CUDA_ERROR_ILLEGAL_ADDRESS;
+   if (__atomic_compare_exchange_n(&ctx->fault_error, &expected, want, false, __ATOMIC_ACQ_REL,
+                                   __ATOMIC_ACQUIRE)) {
+      if (word == CUVK_KERNEL_FAULT_LOOP_LIMIT)
+         cuvk_loge("a kernel ran into lavapipe's loop limit (%u iterations of all its loops together per "
+                   "invocation vector, Mesa's LP_MAX_TGSI_LOOP_ITERATIONS): lavapipe ended its loops early, "
+                   "so its results are incomplete; the context is unusable from now on "
+                   "(CUDA_ERROR_LAUNCH_FAILED)", ctx->kernel_target.loop_limit);
+      else
+         cuvk_loge("a kernel %s; the context is unusable from now on (CUDA_ERROR_ILLEGAL_ADDRESS), as on CUDA",
+                   word == CUVK_KERNEL_FAULT_TRAP ? "trapped"
+                   : word == CUVK_KERNEL_FAULT_UNSUPPORTED
+                      ? "sampled a texture in a way cuvk does not serve (docs/textures.md: tex1D on linear "
+                        "memory, tld4 on memory, a geometry other than the resource's, a format kernels cannot "
+                        "read from memory, a conversion whose binding did not fit the kernel's stage)"
+                      : "accessed memory outside every allocation");
+      return want;
+   }
+   /* Another thread recorded it first: its error stands. */
+   return expected;
 }
 
 /* bytes of launch data from the ring, for work that completes with value.

@@ -19,7 +19,8 @@
  * several dispatches.  Kernels reach memory through the context's page
  * table (mem/page_table.h); an access outside every allocation sets the
  * context's fault word, and once the work has run the context answers
- * CUDA_ERROR_ILLEGAL_ADDRESS from then on.
+ * CUDA_ERROR_ILLEGAL_ADDRESS from then on (CUDA_ERROR_LAUNCH_FAILED where
+ * a kernel ran into lavapipe's loop limit).
  */
 #ifndef CUVK_API_MODULE_H
 #define CUVK_API_MODULE_H
@@ -150,15 +151,18 @@ void cuvk_launch_forget_module(struct cuvk_context *ctx, const struct cuvk_modul
 /* The pipeline layout every kernel of ctx uses (launch state made). */
 VkPipelineLayout cuvk_launch_layout(struct cuvk_context *ctx);
 
-/* CUDA_ERROR_ILLEGAL_ADDRESS, logged once, when a kernel of ctx has
- * faulted in work that has completed; CUDA_SUCCESS otherwise.  Lock-free:
+/* CUDA_ERROR_ILLEGAL_ADDRESS (CUDA_ERROR_LAUNCH_FAILED for lavapipe's
+ * loop limit, CUVK_KERNEL_FAULT_LOOP_LIMIT), logged once, when a kernel
+ * of ctx has faulted in work that has completed; the error first recorded
+ * from then on; CUDA_SUCCESS otherwise.  Lock-free:
  * any thread, lock held or not. */
 CUresult cuvk_launch_fault(struct cuvk_context *ctx);
 /* Writes ctx's pipeline cache to the disk cache when pipelines were made
  * since the last write and a write is due (launch.c says when).  Called
  * after synchronisations; context lock not held. */
 void cuvk_launch_cache_checkpoint(struct cuvk_context *ctx);
-/* CUDA_ERROR_ILLEGAL_ADDRESS, with a log line naming entry, once the
+/* The context's sticky error (CUDA_ERROR_ILLEGAL_ADDRESS, or
+ * CUDA_ERROR_LAUNCH_FAILED), with a log line naming entry, once the
  * context is known to have faulted (cuvk_launch_fault saw it): every call
  * that would queue work answers the sticky error, as on CUDA. */
 CUresult cuvk_context_faulted(struct cuvk_context *ctx, const char *entry);

@@ -24,7 +24,7 @@
 /* A field added to either struct changes what a translation depends on
  * or what an entry must hold: it has to be hashed (cache_key) or stored
  * (put/get) below, and these sizes updated. */
-_Static_assert(sizeof(struct cuvk_cc_target) == 44, "hash the new cuvk_cc_target field in cache_key");
+_Static_assert(sizeof(struct cuvk_cc_target) == 48, "hash the new cuvk_cc_target field in cache_key");
 _Static_assert(sizeof(struct cuvk_cc_kernel) == 88, "store the new cuvk_cc_kernel field in the cache entry");
 
 /* cuvk's build: the ELF build ID of the object this code is in, or,
@@ -137,6 +137,7 @@ cuvk_module_cache_key(const struct cuvk_context *ctx, const uint8_t ptx_hash[32]
       t->denorm_preserve_f16, t->denorm_preserve_f32, t->denorm_preserve_f64, t->fma_fused,
       t->tex_slots, t->surf_slots, t->max_sampled_descriptors, t->max_storage_descriptors,
       t->tex_nonuniform, t->surf_nonuniform, t->image_cube_array, t->shared_atomic_int64,
+      t->loop_limit,
    };
    cuvk_sha256_update(&h, fields, sizeof(fields));
    cuvk_sha256_final(&h, key);

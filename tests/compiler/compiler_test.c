@@ -8,7 +8,8 @@
 #include <unistd.h>
 
 /* lavapipe's answers (docs/design-notes): 8-wide subgroups, 64-bit
- * atomics, f32 but no f64 atomic add, 32 KiB of shared memory. */
+ * atomics, f32 but no f64 atomic add, 32 KiB of shared memory, and its
+ * loop limit (loops counted, docs/compiler.md "Lavapipe's loop limit"). */
 const struct cuvk_cc_target compiler_test_lavapipe = {
    .subgroup_size = 8,
    .int8 = true, .int16 = true, .int64 = true,
@@ -18,6 +19,7 @@ const struct cuvk_cc_target compiler_test_lavapipe = {
    .atomic_float64_add = false,
    .max_shared_bytes = 32768,
    .image_cube_array = true,
+   .loop_limit = 65535,
 };
 
 /* An NVIDIA-like device: 32-wide subgroups (warps), f64 atomic add. */

@@ -76,8 +76,12 @@ kr_init(struct kr *r, const char *name)
                                   VK_KHR_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_EXTENSION_NAME);
    features_chain(&have, atomic_float, clock, wg_layout);
    vkGetPhysicalDeviceFeatures2(r->h.physical_device, &have.f2);
+   VkPhysicalDeviceDriverProperties driver = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES,
+   };
    VkPhysicalDeviceFloatControlsProperties float_controls = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES,
+      .pNext = &driver,
    };
    VkPhysicalDeviceSubgroupProperties subgroup = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES,
@@ -129,6 +133,8 @@ kr_init(struct kr *r, const char *name)
       .denorm_preserve_f32 = float_controls.shaderDenormPreserveFloat32,
       .denorm_preserve_f64 = float_controls.shaderDenormPreserveFloat64,
       .shared_atomic_int64 = want.wg_layout.workgroupMemoryExplicitLayout,
+      /* As the context sets it (docs/compiler.md, "Lavapipe's loop limit"). */
+      .loop_limit = driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE ? 65535u : 0u,
    };
    const char *ext[3];
    uint32_t ext_count = 0;
