@@ -602,12 +602,7 @@ info_print_text(const struct info *info)
                    (double)plan.queue_priority[plan.lane_queue[plan.high_lane]],
                    (double)plan.queue_priority[0]);
          /* The command ring (cuda_api/ring.h): policy, then a queue. */
-         bool bar = false;
-         const VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT |
-                                            VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                                            VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-         for (uint32_t t = 0; t < d->mem.memoryTypeCount; t++)
-            bar |= (d->mem.memoryTypes[t].propertyFlags & want) == want;
+         bool bar = cuvk_policy_ring_memory_type(&d->mem) != UINT32_MAX;
          const char *why;
          bool ring = cuvk_policy_ring(bar, &why);
          if (ring)

@@ -270,7 +270,7 @@ context_create_device(struct cuvk_context *ctx)
    cuvk_policy_lanes(dev->queue_family, dev->queue_count, dev->transfer_family, dev->transfer_queue_count,
                      &ctx->lane_plan);
    const char *ring_why;
-   if (cuvk_policy_ring(cuvk_ring_memory_type(dev) != UINT32_MAX, &ring_why))
+   if (cuvk_policy_ring(cuvk_policy_ring_memory_type(&dev->mem) != UINT32_MAX, &ring_why))
       cuvk_policy_ring_queue(&ctx->lane_plan, dev->queue_family, dev->queue_count);
    cuvk_logd("command ring: %s", ring_why);
    uint32_t families[2];

@@ -17,6 +17,7 @@
 #include "cuvk_shader_params.h"
 #include "mem/block_heap.h"
 #include "ring_spv.h"
+#include "util/device_policy.h"
 #include "util/clock.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -52,8 +53,6 @@ enum ring_state {
 
 struct cuvk_ring {
    struct cuvk_context *ctx;
-   VkDevice vk;
-   uint32_t type_index;      /* of the command's memory */
    struct cuvk_queue *queue;
    bool shared;              /* lane 0's queue too */
    uint32_t groups;
@@ -83,19 +82,6 @@ struct cuvk_ring {
    uint64_t last_use_ns;
    uint64_t ops, starts, retries;
 };
-
-uint32_t
-cuvk_ring_memory_type(const struct cuvk_device *dev)
-{
-   const VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                                      VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-   for (uint32_t i = 0; i < dev->mem.memoryTypeCount; i++) {
-      VkMemoryPropertyFlags flags = dev->mem.memoryTypes[i].propertyFlags;
-      if ((flags & want) == want && !(flags & VK_MEMORY_PROPERTY_PROTECTED_BIT))
-         return i;
-   }
-   return UINT32_MAX;
-}
 
 /* A positive whole number from the environment, or fallback. */
 static uint64_t
@@ -139,9 +125,9 @@ ring_reap(struct cuvk_ring *ring)
 {
    if (!ring->fence_pending)
       return true;
-   VkResult vr = vkWaitForFences(ring->vk, 1, &ring->fence, VK_TRUE, UINT64_MAX);
+   VkResult vr = vkWaitForFences(ring->ctx->vk, 1, &ring->fence, VK_TRUE, UINT64_MAX);
    if (vr == VK_SUCCESS)
-      vr = vkResetFences(ring->vk, 1, &ring->fence);
+      vr = vkResetFences(ring->ctx->vk, 1, &ring->fence);
    if (vr != VK_SUCCESS) {
       cuvk_vk_error(vr, "vkWaitForFences (command ring)");
       return false;
@@ -234,7 +220,7 @@ ring_wait(struct cuvk_ring *ring, uint32_t seq)
       if (__atomic_load_n(ring->done, __ATOMIC_ACQUIRE) == seq)
          return true;
       if (polls % RING_FENCE_POLLS == 0) {
-         VkResult vr = vkGetFenceStatus(ring->vk, ring->fence);
+         VkResult vr = vkGetFenceStatus(ring->ctx->vk, ring->fence);
          if (vr != VK_NOT_READY) {
             bool done = __atomic_load_n(ring->done, __ATOMIC_ACQUIRE) == seq;
             if (!done)
@@ -335,7 +321,7 @@ ring_create_objects(struct cuvk_ring *ring)
       .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
       .queueFamilyIndex = ring->queue->family,
    };
-   vr = vkCreateCommandPool(ring->vk, &pool_info, NULL, &ring->pool);
+   vr = vkCreateCommandPool(ring->ctx->vk, &pool_info, NULL, &ring->pool);
    if (vr != VK_SUCCESS)
       return cuvk_vk_error(vr, "vkCreateCommandPool (command ring)");
    VkCommandBufferAllocateInfo cmd_info = {
@@ -344,22 +330,22 @@ ring_create_objects(struct cuvk_ring *ring)
       .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
       .commandBufferCount = 1,
    };
-   vr = vkAllocateCommandBuffers(ring->vk, &cmd_info, &ring->cmd);
+   vr = vkAllocateCommandBuffers(ring->ctx->vk, &cmd_info, &ring->cmd);
    if (vr != VK_SUCCESS)
       return cuvk_vk_error(vr, "vkAllocateCommandBuffers (command ring)");
    VkFenceCreateInfo fence_info = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
-   vr = vkCreateFence(ring->vk, &fence_info, NULL, &ring->fence);
+   vr = vkCreateFence(ring->ctx->vk, &fence_info, NULL, &ring->fence);
    if (vr != VK_SUCCESS)
       return cuvk_vk_error(vr, "vkCreateFence (command ring)");
 
    VkDeviceMemory memory;
    const VkDeviceSize bytes = 4096;
-   vr = cuvk_mem_allocate(ring->vk, bytes, ring->type_index, NULL, &memory);
+   vr = cuvk_mem_allocate(ring->ctx->vk, bytes, cuvk_policy_ring_memory_type(&ring->ctx->dev->mem), NULL, &memory);
    if (vr != VK_SUCCESS)
       return cuvk_vk_error(vr, "vkAllocateMemory (command ring)");
-   res = cuvk_mem_block_wrap(ring->vk, memory, VK_NULL_HANDLE, bytes, true, 0, &ring->block);
+   res = cuvk_mem_block_wrap(ring->ctx->vk, memory, VK_NULL_HANDLE, bytes, true, 0, &ring->block);
    if (res != CUDA_SUCCESS) {
-      vkFreeMemory(ring->vk, memory, NULL);
+      vkFreeMemory(ring->ctx->vk, memory, NULL);
       return res;
    }
    if (!ring->block->map)
@@ -390,13 +376,13 @@ ring_destroy(struct cuvk_ring *ring)
    if (ring->block)
       cuvk_mem_block_destroy(ring->block);
    if (ring->fence)
-      vkDestroyFence(ring->vk, ring->fence, NULL);
+      vkDestroyFence(ring->ctx->vk, ring->fence, NULL);
    if (ring->pool)
-      vkDestroyCommandPool(ring->vk, ring->pool, NULL);
+      vkDestroyCommandPool(ring->ctx->vk, ring->pool, NULL);
    if (ring->pipeline)
-      vkDestroyPipeline(ring->vk, ring->pipeline, NULL);
+      vkDestroyPipeline(ring->ctx->vk, ring->pipeline, NULL);
    if (ring->layout)
-      vkDestroyPipelineLayout(ring->vk, ring->layout, NULL);
+      vkDestroyPipelineLayout(ring->ctx->vk, ring->layout, NULL);
    pthread_cond_destroy(&ring->cond);
    pthread_mutex_destroy(&ring->lock);
    free(ring);
@@ -411,18 +397,13 @@ cuvk_ring_init(struct cuvk_context *ctx)
    ctx->ring = NULL;
    if (plan->ring_queue == UINT32_MAX)
       return;
-   uint32_t type_index = cuvk_ring_memory_type(dev);
    struct cuvk_ring *ring = calloc(1, sizeof(*ring));
-   if (!ring || type_index == UINT32_MAX) {
-      free(ring);
-      cuvk_logw("command ring: %s; running without", ring ? "no device-local host-visible memory"
-                                                          : "out of host memory");
+   if (!ring) {
+      cuvk_logw("command ring: out of host memory; running without");
       return;
    }
    bool cpu = dev->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
    ring->ctx = ctx;
-   ring->vk = ctx->vk;
-   ring->type_index = type_index;
    ring->queue = &ctx->submit.queues[plan->ring_queue];
    ring->shared = plan->ring_shared;
    uint64_t groups = env_count("CUVK_RING_GROUPS", dev->sm_count ? dev->sm_count : RING_GPU_GROUPS);

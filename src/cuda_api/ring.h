@@ -37,15 +37,11 @@
 #include <vulkan/vulkan.h>
 
 struct cuvk_context;
-struct cuvk_device;
 struct cuvk_ring;
 
-/* A memory type the ring's command can live in: device-local,
- * host-visible and coherent; UINT32_MAX where the device has none. */
-uint32_t cuvk_ring_memory_type(const struct cuvk_device *dev);
-
 /* Makes ctx->ring where ctx->lane_plan placed one (NULL otherwise), after
- * cuvk_submit_init.  Failing to make it is not an error: the context
+ * cuvk_submit_init; its command lives in cuvk_policy_ring_memory_type's
+ * memory, which the plan's placing it implies.  Failing to make it is not an error: the context
  * runs without, and the log says why. */
 void cuvk_ring_init(struct cuvk_context *ctx);
 

@@ -388,6 +388,15 @@ cuvk_policy_ring(bool bar_memory, const char **why)
    return true;
 }
 
+uint32_t
+cuvk_policy_ring_memory_type(const VkPhysicalDeviceMemoryProperties *mem)
+{
+   return first_type(mem,
+                     VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                        VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                     VK_MEMORY_PROPERTY_PROTECTED_BIT);
+}
+
 void
 cuvk_policy_ring_queue(struct cuvk_lane_plan *plan, uint32_t family, uint32_t family_queues)
 {

@@ -168,6 +168,11 @@ void cuvk_policy_lanes(uint32_t family, uint32_t family_queues, uint32_t transfe
  * for as long as it stays (docs/design.md). */
 bool cuvk_policy_ring(bool bar_memory, const char **why);
 
+/* The memory type the ring's command lives in: device-local, host-visible
+ * and coherent (bar_memory above is whether there is one); UINT32_MAX
+ * where the device has none. */
+uint32_t cuvk_policy_ring_memory_type(const VkPhysicalDeviceMemoryProperties *mem);
+
 /* Places a context's ring in plan (after cuvk_policy_lanes): a queue of
  * family of its own where the family has one spare, else lane 0's queue,
  * which submissions then take it off first (cuda_api/ring.h). */
