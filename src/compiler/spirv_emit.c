@@ -640,7 +640,6 @@ loop_count(struct cuvk_spirv_emitter *e)
    uint32_t n = cuvk_spirv_val(e, SpvOpLoad, u32, var);
    n = cuvk_spirv_val(e, SpvOpIAdd, u32, n, cuvk_spirv_const_u32(e, 1));
    cuvk_spirv_do(e, SpvOpStore, var, n);
-   e->loop_counted = true;
 }
 
 /* A call of cuvk_loop_check, whose body loop_check_finish writes. */
@@ -654,8 +653,8 @@ loop_check(struct cuvk_spirv_emitter *e)
    cuvk_spirv_val(e, SpvOpFunctionCall, cuvk_spirv_type_void(e), e->loop_check_fn);
 }
 
-/* cuvk_loop_check, once every function is emitted: empty where no loop
- * was counted (the driver inlines it away). */
+/* cuvk_loop_check, once every function is emitted.  It is called only at
+ * a loop's merge, and a loop's header, which counts, comes before. */
 static void
 loop_check_finish(struct cuvk_spirv_emitter *e)
 {
@@ -667,23 +666,21 @@ loop_check_finish(struct cuvk_spirv_emitter *e)
    cuvk_spirv_do(e, SpvOpFunction, t_void, e->loop_check_fn, SpvFunctionControlMaskNone,
                  cuvk_spirv_type_function(e, t_void, NULL, 0));
    cuvk_spirv_do(e, SpvOpLabel, cuvk_spirv_id(&e->b));
-   if (e->loop_counted) {
-      uint32_t u32 = cuvk_spirv_type_uint(e, 32), var = loop_counter_var(e);
-      uint32_t l_fault = cuvk_spirv_id(&e->b), l_done = cuvk_spirv_id(&e->b);
-      cuvk_spirv_capability(e, SpvCapabilityGroupNonUniformArithmetic);
-      uint32_t n = cuvk_spirv_val(e, SpvOpLoad, u32, var);
-      n = cuvk_spirv_val(e, SpvOpGroupNonUniformUMax, u32, cuvk_spirv_const_u32(e, SpvScopeSubgroup),
-                         SpvGroupOperationReduce, n);
-      cuvk_spirv_do(e, SpvOpStore, var, n);
-      uint32_t over = cuvk_spirv_val(e, SpvOpUGreaterThanEqual, cuvk_spirv_type_bool(e), n,
-                                     cuvk_spirv_const_u32(e, e->target->loop_limit));
-      cuvk_spirv_do(e, SpvOpSelectionMerge, l_done, SpvSelectionControlMaskNone);
-      cuvk_spirv_do(e, SpvOpBranchConditional, over, l_fault, l_done);
-      cuvk_spirv_do(e, SpvOpLabel, l_fault);
-      cuvk_spirv_store_fault(e, CUVK_KERNEL_FAULT_LOOP_LIMIT);
-      cuvk_spirv_do(e, SpvOpBranch, l_done);
-      cuvk_spirv_do(e, SpvOpLabel, l_done);
-   }
+   uint32_t u32 = cuvk_spirv_type_uint(e, 32), var = loop_counter_var(e);
+   uint32_t l_fault = cuvk_spirv_id(&e->b), l_done = cuvk_spirv_id(&e->b);
+   cuvk_spirv_capability(e, SpvCapabilityGroupNonUniformArithmetic);
+   uint32_t n = cuvk_spirv_val(e, SpvOpLoad, u32, var);
+   n = cuvk_spirv_val(e, SpvOpGroupNonUniformUMax, u32, cuvk_spirv_const_u32(e, SpvScopeSubgroup),
+                      SpvGroupOperationReduce, n);
+   cuvk_spirv_do(e, SpvOpStore, var, n);
+   uint32_t over = cuvk_spirv_val(e, SpvOpUGreaterThanEqual, cuvk_spirv_type_bool(e), n,
+                                  cuvk_spirv_const_u32(e, e->target->loop_limit));
+   cuvk_spirv_do(e, SpvOpSelectionMerge, l_done, SpvSelectionControlMaskNone);
+   cuvk_spirv_do(e, SpvOpBranchConditional, over, l_fault, l_done);
+   cuvk_spirv_do(e, SpvOpLabel, l_fault);
+   cuvk_spirv_store_fault(e, CUVK_KERNEL_FAULT_LOOP_LIMIT);
+   cuvk_spirv_do(e, SpvOpBranch, l_done);
+   cuvk_spirv_do(e, SpvOpLabel, l_done);
    cuvk_spirv_do(e, SpvOpReturn);
    cuvk_spirv_do(e, SpvOpFunctionEnd);
    cuvk_spirv_append(&e->b, CUVK_SPIRV_FUNCTIONS, &words);

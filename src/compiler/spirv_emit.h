@@ -133,9 +133,8 @@ struct cuvk_spirv_emitter {
 
    /* Lavapipe's loop limit (cuvk_cc_target.loop_limit, spirv_emit.c):
     * the Private counter of loop passes and the function that checks it
-    * (each 0 until made), and whether any loop was counted. */
+    * (each 0 until made). */
    uint32_t loop_counter, loop_check_fn;
-   bool loop_counted;
 };
 
 /* Cache lookup: the id stored under the key, or 0; and storing one. */
