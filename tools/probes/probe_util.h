@@ -80,6 +80,34 @@ probe_memory_type(const struct probe *p, uint32_t bits, VkMemoryPropertyFlags wa
    return 0;
 }
 
+/* A compute pipeline of code (code_size bytes of SPIR-V) whose one set
+ * holds two storage buffers, bindings 0 and 1, with push_size bytes of
+ * push constants (0: none). */
+static inline void
+probe_pipeline(VkDevice d, const uint32_t *code, size_t code_size, uint32_t push_size,
+               VkDescriptorSetLayout *dsl, VkPipelineLayout *pl, VkPipeline *pipe)
+{
+   VkShaderModuleCreateInfo smi = { VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, NULL, 0, code_size, code };
+   VkShaderModule sm;
+   PROBE_CK(vkCreateShaderModule(d, &smi, NULL, &sm));
+   VkDescriptorSetLayoutBinding binds[2] = {
+      { 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
+      { 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
+   };
+   VkDescriptorSetLayoutCreateInfo dli = { VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, NULL, 0, 2, binds };
+   PROBE_CK(vkCreateDescriptorSetLayout(d, &dli, NULL, dsl));
+   VkPushConstantRange pcr = { VK_SHADER_STAGE_COMPUTE_BIT, 0, push_size };
+   VkPipelineLayoutCreateInfo pli = { VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, NULL, 0, 1, dsl,
+                                      push_size ? 1 : 0, push_size ? &pcr : NULL };
+   PROBE_CK(vkCreatePipelineLayout(d, &pli, NULL, pl));
+   VkComputePipelineCreateInfo cpi = { VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO, NULL, 0,
+                                       { VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0,
+                                         VK_SHADER_STAGE_COMPUTE_BIT, sm, "main", NULL },
+                                       *pl, VK_NULL_HANDLE, 0 };
+   PROBE_CK(vkCreateComputePipelines(d, VK_NULL_HANDLE, 1, &cpi, NULL, pipe));
+   vkDestroyShaderModule(d, sm, NULL);
+}
+
 /* A buffer of usage bound to memory of its own (probe_memory_type). */
 static inline void
 probe_buffer(const struct probe *p, VkDevice d, VkDeviceSize size, VkBufferUsageFlags usage,

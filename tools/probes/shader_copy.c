@@ -85,26 +85,10 @@ main(int argc, char **argv)
       PROBE_CK(vkMapMemory(d, hm, 0, VK_WHOLE_SIZE, 0, &map));
       memset(map, 3, size);
    }
-   VkShaderModuleCreateInfo smi = { VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, NULL, 0, sizeof(probe_shader_copy), probe_shader_copy };
-   VkShaderModule sm;
-   PROBE_CK(vkCreateShaderModule(d, &smi, NULL, &sm));
-   VkDescriptorSetLayoutBinding binds[2] = {
-      { 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
-      { 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL },
-   };
-   VkDescriptorSetLayoutCreateInfo dli = { VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, NULL, 0, 2, binds };
    VkDescriptorSetLayout dsl;
-   PROBE_CK(vkCreateDescriptorSetLayout(d, &dli, NULL, &dsl));
-   VkPushConstantRange pcr = { VK_SHADER_STAGE_COMPUTE_BIT, 0, 8 };
-   VkPipelineLayoutCreateInfo pli = { VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, NULL, 0, 1, &dsl, 1, &pcr };
    VkPipelineLayout pl;
-   PROBE_CK(vkCreatePipelineLayout(d, &pli, NULL, &pl));
-   VkComputePipelineCreateInfo cpi = { VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO, NULL, 0,
-                                       { VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0,
-                                         VK_SHADER_STAGE_COMPUTE_BIT, sm, "main", NULL },
-                                       pl, VK_NULL_HANDLE, 0 };
    VkPipeline pipe;
-   PROBE_CK(vkCreateComputePipelines(d, VK_NULL_HANDLE, 1, &cpi, NULL, &pipe));
+   probe_pipeline(d, probe_shader_copy, sizeof(probe_shader_copy), 8, &dsl, &pl, &pipe);
    VkDescriptorPoolSize ps = { VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4 };
    VkDescriptorPoolCreateInfo dpi = { VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL, 0, 2, 1, &ps };
    VkDescriptorPool dp;
