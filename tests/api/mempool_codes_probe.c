@@ -100,12 +100,7 @@ static struct {
    unsigned n_allocs, n_memory, n_rt_memory, n_streams, n_contexts, n_pools;
 } held;
 
-#define HOLD(list, count, value)                                               \
-   do {                                                                        \
-      if (held.count == MAX_HELD)                                              \
-         codes_setup_fail("more than " CODES_STR(MAX_HELD) " objects held");   \
-      held.list[held.count++] = (value);                                       \
-   } while (0)
+#define HOLD(list, count, value) CODES_HOLD(held.list, held.count, value)
 
 static void
 hold_alloc(CUdeviceptr p, CUstream s)

@@ -53,6 +53,16 @@
 #define CODES_STR_(x) #x
 #define CODES_STR(x) CODES_STR_(x)
 
+/* Appends value to a probe's array of objects a case holds (released
+ * when the case ends), count its length so far; a case that holds more
+ * than the array has room for is a setup failure. */
+#define CODES_HOLD(array, count, value)                                        \
+   do {                                                                        \
+      if ((count) == sizeof(array) / sizeof((array)[0]))                      \
+         codes_setup_fail("more objects held than " CODES_STR(array) " has room for"); \
+      (array)[(count)++] = (value);                                            \
+   } while (0)
+
 /* The calls the harness makes itself; probes CALL them too. */
 #define CODES_DRIVER_CALLS(X)                                                  \
    X(cuInit)                                                                   \

@@ -95,12 +95,7 @@ static struct {
    unsigned n_rt_memory, n_rt_arrays, n_rt_textures, n_rt_surfaces;
 } held;
 
-#define HOLD(list, count, value)                                               \
-   do {                                                                        \
-      if (held.count == MAX_HELD)                                              \
-         codes_setup_fail("more than " CODES_STR(MAX_HELD) " objects held");   \
-      held.list[held.count++] = (value);                                       \
-   } while (0)
+#define HOLD(list, count, value) CODES_HOLD(held.list, held.count, value)
 
 /* Frees what the case made, newest first (objects before their arrays). */
 static void
