@@ -165,9 +165,14 @@ semaphore_create(struct side *s, bool timeline, bool exportable, uint64_t initia
       .pNext = &type,
       .handleTypes = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT,
    };
+   /* A binary semaphore is the default: no type struct, which a Vulkan
+    * 1.1 device without VK_KHR_timeline_semaphore must not be given. */
+   if (!timeline)
+      export_info.pNext = NULL;
+   const void *chain = timeline ? (const void *)&type : NULL;
    VkSemaphoreCreateInfo info = {
       .sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO,
-      .pNext = exportable ? (const void *)&export_info : (const void *)&type,
+      .pNext = exportable ? (const void *)&export_info : chain,
    };
    VkSemaphore sem = VK_NULL_HANDLE;
    VKH_CHECK_VK(vkCreateSemaphore(s->device, &info, NULL, &sem));
@@ -211,6 +216,23 @@ semaphore_share(struct side *a, VkSemaphore exported, struct side *b, bool timel
    /* The import owns the fd. */
    VKH_CHECK(!fd_util_is_open(fd));
    return sem;
+}
+
+/* Whether the layer provides a's exportable semaphores: their fd is then
+ * the layer's shared page (util/xsem.c's memfd), not the driver's. */
+static bool
+layer_emulates(struct side *a)
+{
+   VkSemaphore sem = semaphore_create(a, false, true, 0);
+   int fd = semaphore_export(a, sem);
+   char path[64], target[256];
+   snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+   ssize_t n = readlink(path, target, sizeof(target) - 1);
+   target[n > 0 ? n : 0] = '\0';
+   if (fd >= 0)
+      close(fd);
+   vkDestroySemaphore(a->device, sem, NULL);
+   return strncmp(target, "/memfd:cuvk-xsem", 16) == 0;
 }
 
 static void
@@ -704,7 +726,16 @@ temporary_import(struct vkh *h, struct side *a)
    submit1(a, VK_NULL_HANDLE, own, 0, VK_NULL_HANDLE, 0, a->fence);
    wait_fence(a);
 
-   /* Not an xsem: refused, and the fd stays the caller's. */
+   /* Not an xsem: refused, and the fd stays the caller's.  Only the
+    * layer's refusal is checked: a driver's own (NVIDIA's) also reports
+    * it through the debug messenger, which fails the test. */
+   if (!layer_emulates(a)) {
+      printf("%s: the driver exports semaphores itself; the refusal of a pipe fd is the "
+             "driver's, not checked\n", test_name);
+      vkDestroySemaphore(a->device, own, NULL);
+      vkDestroySemaphore(a->device, exported, NULL);
+      return;
+   }
    int p[2];
    VKH_CHECK(pipe(p) == 0);
    VKH_CHECK(semaphore_import(a, own, p[0], false) == VK_ERROR_INVALID_EXTERNAL_HANDLE);
@@ -1011,8 +1042,11 @@ native_path_untouched(struct vkh *h, struct side *a)
    if (!plain)
       return;
 
+   /* Where the driver exports semaphores itself, the layer leaves the
+    * harness's device alone too, and only the first half holds. */
    const char *layers = getenv("VK_INSTANCE_LAYERS");
-   bool layer_on_top = layers && strncmp(layers, "VK_LAYER_CUVK_interop", 21) == 0;
+   bool layer_on_top = layers && strncmp(layers, "VK_LAYER_CUVK_interop", 21) == 0 &&
+                       layer_emulates(a);
    for (size_t i = 0; i < CUVK_ARRAY_SIZE_T(names); i++) {
       const char *plain_lib = library_of(vkGetDeviceProcAddr(plain, names[i]));
       const char *emulated_lib = library_of(vkGetDeviceProcAddr(a->device, names[i]));
@@ -1078,18 +1112,27 @@ vulkan_1_1(void)
    return vkh_exit(vkh_finish(&h));
 }
 
+/* emulated_only: the case checks the layer's own host signals, waits and
+ * their latency, so where the driver exports semaphores itself (NVIDIA)
+ * it would test the driver's, and the validation layer of Debian 12
+ * (1.3.239) reports such a driver's external signals as pending: a value
+ * vkGetSemaphoreCounterValue reads from another device's signal stays a
+ * pending signal to it, and a later vkSignalSemaphore above it fails
+ * VUID-VkSemaphoreSignalInfo-value-03259 (measured on the H100; fixed
+ * upstream in 2024).  The other cases run on either path. */
 static const struct {
    const char *name;
    void (*run)(struct vkh *h, struct side *a);
+   bool emulated_only;
 } cases[] = {
-   { "native_path_untouched", native_path_untouched },
-   { "advertised", advertised },
-   { "binary.cross_device", binary_cross_device },
-   { "timeline.cross_device", timeline_cross_device },
-   { "timeline.host_signal_and_wait", host_signal_and_wait },
-   { "binary.temporary_import", temporary_import },
-   { "fd_hygiene", fd_hygiene },
-   { "latency", latency },
+   { "native_path_untouched", native_path_untouched, false },
+   { "advertised", advertised, false },
+   { "binary.cross_device", binary_cross_device, false },
+   { "timeline.cross_device", timeline_cross_device, false },
+   { "timeline.host_signal_and_wait", host_signal_and_wait, true },
+   { "binary.temporary_import", temporary_import, false },
+   { "fd_hygiene", fd_hygiene, false },
+   { "latency", latency, true },
 };
 
 int
@@ -1112,6 +1155,13 @@ main(int argc, char **argv)
       struct side a;
       if (!init(&h, &a))
          return VKH_EXIT_FAIL;
+      if (cases[i].emulated_only && !layer_emulates(&a)) {
+         printf("%s: skipped: the driver exports semaphores itself, so the layer's host "
+                "signals and waits are not in the path\n", test_name);
+         finish_side_a(&a);
+         int code = vkh_exit(vkh_finish(&h));
+         return code == 0 ? VKH_EXIT_SKIP : code;
+      }
       cases[i].run(&h, &a);
       finish_side_a(&a);
       return vkh_exit(vkh_finish(&h));
