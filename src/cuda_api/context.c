@@ -454,6 +454,7 @@ cuvk_context_create(struct cuvk_device *dev, unsigned flags, bool primary,
    cuvk_list_init(&ctx->allocations);
    cuvk_list_init(&ctx->modules);
    cuvk_list_init(&ctx->external_memories);
+   cuvk_import_scratch_init(&ctx->import_scratch);
    cuvk_list_init(&ctx->arrays);
    cuvk_list_init(&ctx->vmm_handles);
    cuvk_list_init(&ctx->external_semaphores);
@@ -512,6 +513,7 @@ fail_device:
    cuvk_semaphore_pool_finish(&ctx->semaphore_pool);
    vkDestroyDevice(ctx->vk, NULL);
 fail_ctx:
+   cuvk_import_scratch_finish(&ctx->import_scratch);
    pthread_cond_destroy(&ctx->drain_cond);
    pthread_mutex_destroy(&ctx->border_lock);
    pthread_mutex_destroy(&ctx->drain_lock);
@@ -540,6 +542,8 @@ context_leak(struct cuvk_context *ctx)
    cuvk_held_waits_drop(ctx);
    cuvk_external_semaphore_release_context(ctx, true);
    pthread_mutex_unlock(&ctx->lock);
+   /* A device of its own, idle: no reason to leave it behind too. */
+   cuvk_import_scratch_finish(&ctx->import_scratch);
 }
 
 bool
@@ -606,6 +610,7 @@ cuvk_context_destroy(struct cuvk_context *ctx, bool held)
    cuvk_texture_release_context(ctx); /* before the arrays they reference */
    cuvk_array_release_context(ctx); /* images before the imports they live in */
    cuvk_external_memory_release_context(ctx);
+   cuvk_import_scratch_finish(&ctx->import_scratch);
    cuvk_vmm_release_context(ctx);
    cuvk_external_semaphore_release_context(ctx, false);
    cuvk_host_queue_finish(ctx);

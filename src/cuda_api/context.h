@@ -17,6 +17,7 @@
 #include <vulkan/vulkan.h>
 
 #include "compiler/compiler.h"
+#include "cuda_api/external_memory.h"
 #include "cuda_api/host_queue.h"
 #include "cuda_api/object.h"
 #include "cuda_api/semaphore_pool.h"
@@ -146,6 +147,7 @@ struct cuvk_context {
    struct cuvk_list query_pools;
    struct cuvk_list allocations;   /* cuvk_mem_alloc, for teardown */
    struct cuvk_list external_memories; /* cuvk_external_memory */
+   struct cuvk_import_scratch import_scratch; /* external_memory_guess.c */
    struct cuvk_list arrays;            /* cuvk_array_image (src/array/) */
    struct cuvk_array_pipelines *array_pipelines; /* src/array/, made at first use */
    struct cuvk_list vmm_handles;   /* cuMemCreate / import handles */

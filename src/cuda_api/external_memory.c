@@ -214,8 +214,44 @@ cuvk_external_dedicated_buffer_create(VkDevice vk, const struct cuvk_mem_buffer_
    return vkCreateBuffer(vk, &create, NULL, out);
 }
 
-/* Imports a dup of the caller's fd, so that whatever fails after Vulkan
- * took the handle, the caller's own fd is untouched. */
+CUresult
+cuvk_fd_import_init(struct cuvk_fd_import *imp, int fd, VkExternalMemoryHandleTypeFlagBits type,
+                    const char *entry)
+{
+   int dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+   if (dup_fd < 0)
+      return cuvk_error(CUDA_ERROR_OPERATING_SYSTEM, "%s: dup of fd %d failed: %s", entry, fd,
+                        strerror(errno));
+   imp->import = (VkImportMemoryFdInfoKHR){
+      .sType = VK_STRUCTURE_TYPE_IMPORT_MEMORY_FD_INFO_KHR,
+      .handleType = type,
+      .fd = dup_fd,
+   };
+   imp->dedicated = (VkMemoryDedicatedAllocateInfo){
+      .sType = VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO,
+      .pNext = &imp->import,
+   };
+   return CUDA_SUCCESS;
+}
+
+const void *
+cuvk_fd_import_chain(struct cuvk_fd_import *imp, VkBuffer buffer, VkImage image)
+{
+   if (!buffer && !image)
+      return &imp->import;
+   imp->dedicated.buffer = buffer;
+   imp->dedicated.image = image;
+   return &imp->dedicated;
+}
+
+void
+cuvk_fd_import_finish(struct cuvk_fd_import *imp)
+{
+   if (imp->import.fd >= 0)
+      close(imp->import.fd);
+   imp->import.fd = -1;
+}
+
 static CUresult
 external_import(struct cuvk_context *ctx, struct cuvk_external_memory *ext, int fd,
                 VkDeviceSize size, uint32_t type_index, bool dedicated_buffer,
@@ -223,24 +259,13 @@ external_import(struct cuvk_context *ctx, struct cuvk_external_memory *ext, int 
 {
    VkExternalMemoryHandleTypeFlagBits handle_type = external_vk_handle_type(ext->type);
    VkBuffer dedicated = VK_NULL_HANDLE;
+   struct cuvk_fd_import imp;
    VkResult vr;
    CUresult res;
 
-   int dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
-   if (dup_fd < 0)
-      return cuvk_error(CUDA_ERROR_OPERATING_SYSTEM, "cuImportExternalMemory: dup of fd %d failed: %s",
-                        fd, strerror(errno));
-
-   VkImportMemoryFdInfoKHR import = {
-      .sType = VK_STRUCTURE_TYPE_IMPORT_MEMORY_FD_INFO_KHR,
-      .handleType = handle_type,
-      .fd = dup_fd,
-   };
-   VkMemoryDedicatedAllocateInfo dedicated_info = {
-      .sType = VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO,
-      .pNext = &import,
-   };
-   const void *alloc_next = &import;
+   res = cuvk_fd_import_init(&imp, fd, handle_type, "cuImportExternalMemory");
+   if (res != CUDA_SUCCESS)
+      return res;
 
    VkImageCreateInfo image_ci;
    VkExternalMemoryImageCreateInfo image_ext;
@@ -252,24 +277,21 @@ external_import(struct cuvk_context *ctx, struct cuvk_external_memory *ext, int 
          res = cuvk_vk_error(vr, "cuImportExternalMemory: re-creating the exported image");
          goto fail_fd;
       }
-      dedicated_info.image = ext->dedicated_image;
-      alloc_next = &dedicated_info;
    } else if (dedicated_buffer) {
       vr = cuvk_external_dedicated_buffer_create(ctx->vk, buffer_info, handle_type, &dedicated);
       if (vr != VK_SUCCESS) {
          res = cuvk_vk_error(vr, "cuImportExternalMemory: re-creating the exported buffer");
          goto fail_fd;
       }
-      dedicated_info.buffer = dedicated;
-      alloc_next = &dedicated_info;
    }
 
-   vr = cuvk_mem_allocate(ctx->vk, size, type_index, alloc_next, &ext->memory);
+   vr = cuvk_mem_allocate(ctx->vk, size, type_index,
+                          cuvk_fd_import_chain(&imp, dedicated, ext->dedicated_image), &ext->memory);
    if (vr != VK_SUCCESS) {
       res = cuvk_vk_error(vr, "cuImportExternalMemory: vkAllocateMemory importing the fd");
       goto fail_objects;
    }
-   /* Vulkan owns dup_fd from here. */
+   cuvk_fd_import_taken(&imp);
 
    if (ext->dedicated_image) {
       vr = vkBindImageMemory(ctx->vk, ext->dedicated_image, ext->memory, 0);
@@ -295,7 +317,6 @@ external_import(struct cuvk_context *ctx, struct cuvk_external_memory *ext, int 
 fail_memory:
    vkFreeMemory(ctx->vk, ext->memory, NULL);
    ext->memory = VK_NULL_HANDLE;
-   dup_fd = -1;
 fail_objects:
    if (dedicated)
       vkDestroyBuffer(ctx->vk, dedicated, NULL);
@@ -303,8 +324,7 @@ fail_objects:
       vkDestroyImage(ctx->vk, ext->dedicated_image, NULL);
    ext->dedicated_image = VK_NULL_HANDLE;
 fail_fd:
-   if (dup_fd >= 0)
-      close(dup_fd);
+   cuvk_fd_import_finish(&imp);
    return res;
 }
 

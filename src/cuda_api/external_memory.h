@@ -11,6 +11,7 @@
 #ifndef CUVK_API_EXTERNAL_MEMORY_H
 #define CUVK_API_EXTERNAL_MEMORY_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <cuda.h>
 #include <vulkan/vulkan.h>
@@ -42,6 +43,43 @@ struct cuvk_external_memory {
    bool handle_live;
    struct cuvk_deferred release;
 };
+
+/* The scratch VkDevice on which an OPAQUE_FD import without a record
+ * tries memory types (external_memory_guess.c): made at the first such
+ * import, kept while tries succeed, made anew after one fails.  Creating
+ * a VkDevice per import cost NVIDIA's driver tens of milliseconds each,
+ * seconds under load. */
+struct cuvk_import_scratch {
+   pthread_mutex_t lock;
+   VkDevice vk;        /* VK_NULL_HANDLE until needed */
+};
+
+void cuvk_import_scratch_init(struct cuvk_import_scratch *scratch);
+void cuvk_import_scratch_finish(struct cuvk_import_scratch *scratch);
+
+/* The pNext chain that imports an fd: a duplicate of the caller's fd, so
+ * that the caller's own stays untouched whatever fails after Vulkan took
+ * the duplicate, and the object the memory is dedicated to, if any. */
+struct cuvk_fd_import {
+   VkImportMemoryFdInfoKHR import;
+   VkMemoryDedicatedAllocateInfo dedicated;
+};
+
+/* Duplicates fd into imp; CUDA_ERROR_OPERATING_SYSTEM, logged with entry,
+ * where dup fails. */
+CUresult cuvk_fd_import_init(struct cuvk_fd_import *imp, int fd, VkExternalMemoryHandleTypeFlagBits type,
+                             const char *entry);
+/* The chain for vkAllocateMemory, dedicated to buffer or image where one
+ * is given. */
+const void *cuvk_fd_import_chain(struct cuvk_fd_import *imp, VkBuffer buffer, VkImage image);
+/* After a successful vkAllocateMemory: Vulkan owns the duplicate. */
+static inline void
+cuvk_fd_import_taken(struct cuvk_fd_import *imp)
+{
+   imp->import.fd = -1;
+}
+/* Closes the duplicate unless Vulkan took it. */
+void cuvk_fd_import_finish(struct cuvk_fd_import *imp);
 
 /* Re-creates, on vk, the buffer an exported allocation is dedicated to
  * (with the usages cuvk's copies need added). */

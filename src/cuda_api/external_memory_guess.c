@@ -10,15 +10,14 @@
  * fails with VK_ERROR_OUT_OF_DEVICE_MEMORY (a 96 KiB export from a
  * host-visible type, imported into a device-local one, then a plain
  * 2 MiB allocation; tools/probes/import_types.c, figures in docs/layer.md).  So the tries
- * run on a scratch device of the same physical device, a fresh one after
- * each failure, and only the type that worked there is used for real.
+ * run on a scratch device of the same physical device, and only the type
+ * that worked there is used for real.  The context keeps the scratch
+ * device between imports (a device per import made each one cost tens of
+ * milliseconds), and makes a fresh one after a failed try.
  */
 #include "cuda_api/external_memory.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <string.h>
-#include <unistd.h>
+#include <pthread.h>
 
 #include "cuda_api/context.h"
 #include "cuda_api/driver.h"
@@ -56,50 +55,86 @@ scratch_device_create(const struct cuvk_device *dev, VkDevice *out)
    return vkCreateDevice(dev->pdev, &info, NULL, out);
 }
 
-/* Imports a duplicate of fd into type on vk as the real import would
- * (with the dedicated buffer where there is one), and frees it again. */
+void
+cuvk_import_scratch_init(struct cuvk_import_scratch *scratch)
+{
+   pthread_mutex_init(&scratch->lock, NULL);
+   scratch->vk = VK_NULL_HANDLE;
+}
+
+void
+cuvk_import_scratch_finish(struct cuvk_import_scratch *scratch)
+{
+   if (scratch->vk)
+      vkDestroyDevice(scratch->vk, NULL);
+   scratch->vk = VK_NULL_HANDLE;
+   pthread_mutex_destroy(&scratch->lock);
+}
+
+/* Imports imp's duplicate into type on vk as the real import would (with
+ * the dedicated buffer where there is one), and frees it again. */
 static VkResult
-try_import(VkDevice vk, int fd, VkDeviceSize size, uint32_t type,
+try_import(VkDevice vk, struct cuvk_fd_import *imp, VkDeviceSize size, uint32_t type,
            const struct cuvk_mem_buffer_info *dedicated_buffer)
 {
    VkBuffer buffer = VK_NULL_HANDLE;
    VkDeviceMemory memory;
    VkResult vr;
 
-   int dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
-   if (dup_fd < 0) {
-      cuvk_loge(ENTRY ": dup of fd %d failed: %s", fd, strerror(errno));
-      return VK_ERROR_INVALID_EXTERNAL_HANDLE;
-   }
-   VkImportMemoryFdInfoKHR import = {
-      .sType = VK_STRUCTURE_TYPE_IMPORT_MEMORY_FD_INFO_KHR,
-      .handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT,
-      .fd = dup_fd,
-   };
-   VkMemoryDedicatedAllocateInfo dedicated = {
-      .sType = VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO,
-      .pNext = &import,
-   };
    if (dedicated_buffer) {
       vr = cuvk_external_dedicated_buffer_create(vk, dedicated_buffer, VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT,
                                                  &buffer);
       if (vr != VK_SUCCESS)
-         goto fail_fd;
-      dedicated.buffer = buffer;
+         return vr;
    }
-
-   vr = cuvk_mem_allocate(vk, size, type, dedicated_buffer ? (const void *)&dedicated : &import, &memory);
-   if (vr != VK_SUCCESS)
-      goto fail_buffer;
-   vkFreeMemory(vk, memory, NULL);
+   vr = cuvk_mem_allocate(vk, size, type, cuvk_fd_import_chain(imp, buffer, VK_NULL_HANDLE), &memory);
+   if (vr == VK_SUCCESS) {
+      cuvk_fd_import_taken(imp);
+      vkFreeMemory(vk, memory, NULL); /* closes the duplicate */
+   }
    vkDestroyBuffer(vk, buffer, NULL);
-   return VK_SUCCESS;
-
-fail_buffer:
-   vkDestroyBuffer(vk, buffer, NULL);
-fail_fd:
-   close(dup_fd);
    return vr;
+}
+
+/* Scratch lock held. */
+static CUresult
+guess_type_locked(struct cuvk_context *ctx, int fd, VkDeviceSize size,
+                  const struct cuvk_mem_buffer_info *dedicated_buffer, const uint32_t *order,
+                  uint32_t count, uint32_t *type_out)
+{
+   struct cuvk_import_scratch *scratch = &ctx->import_scratch;
+   VkResult vr = VK_SUCCESS;
+
+   for (uint32_t i = 0; i < count; i++) {
+      if (!scratch->vk) {
+         vr = scratch_device_create(ctx->dev, &scratch->vk);
+         if (vr != VK_SUCCESS) {
+            scratch->vk = VK_NULL_HANDLE;
+            return cuvk_vk_error(vr, ENTRY ": vkCreateDevice of the device that finds the memory type");
+         }
+      }
+      /* A duplicate for each try: after a failed import into one type,
+       * NVIDIA's driver (580.159) refuses the same fd in every other
+       * (measured on the H100: a host-visible export, tried device-local
+       * first, then failed in all four types). */
+      struct cuvk_fd_import imp;
+      CUresult res = cuvk_fd_import_init(&imp, fd, VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT, ENTRY);
+      if (res != CUDA_SUCCESS)
+         return res;
+      vr = try_import(scratch->vk, &imp, size, order[i], dedicated_buffer);
+      cuvk_fd_import_finish(&imp);
+      if (vr == VK_SUCCESS) {
+         cuvk_logi(ENTRY ": fd %d imports as memory type %u", fd, order[i]);
+         *type_out = order[i];
+         return CUDA_SUCCESS;
+      }
+      cuvk_logi(ENTRY ": fd %d does not import as memory type %u: %s", fd, order[i], cuvk_vk_result_name(vr));
+      /* The failure may have broken the scratch device (see above). */
+      vkDestroyDevice(scratch->vk, NULL);
+      scratch->vk = VK_NULL_HANDLE;
+   }
+   cuvk_logw(ENTRY ": fd %d imports into none of the %u memory types OPAQUE_FD buffers bind", fd, count);
+   return cuvk_vk_error(vr, ENTRY ": vkAllocateMemory importing the fd");
 }
 
 CUresult
@@ -108,8 +143,6 @@ cuvk_external_memory_guess_type(struct cuvk_context *ctx, int fd, VkDeviceSize s
 {
    const struct cuvk_device *dev = ctx->dev;
    uint32_t candidates = ctx->opaque_fd_type_bits;
-   VkDevice scratch = VK_NULL_HANDLE;
-   VkResult vr = VK_SUCCESS;
 
    /* One candidate: nothing to find out, and the real import says
     * whether it fits. */
@@ -126,24 +159,8 @@ cuvk_external_memory_guess_type(struct cuvk_context *ctx, int fd, VkDeviceSize s
       if (t != ctx->opaque_fd_type_index && (candidates & (1u << t)))
          order[count++] = t;
 
-   for (uint32_t i = 0; i < count; i++) {
-      if (!scratch) {
-         vr = scratch_device_create(dev, &scratch);
-         if (vr != VK_SUCCESS)
-            return cuvk_vk_error(vr, ENTRY ": vkCreateDevice of the device that finds the memory type");
-      }
-      vr = try_import(scratch, fd, size, order[i], dedicated_buffer);
-      if (vr == VK_SUCCESS) {
-         vkDestroyDevice(scratch, NULL);
-         cuvk_logi(ENTRY ": fd %d imports as memory type %u", fd, order[i]);
-         *type_out = order[i];
-         return CUDA_SUCCESS;
-      }
-      cuvk_logi(ENTRY ": fd %d does not import as memory type %u: %s", fd, order[i], cuvk_vk_result_name(vr));
-      /* The failure may have broken the scratch device (see above). */
-      vkDestroyDevice(scratch, NULL);
-      scratch = VK_NULL_HANDLE;
-   }
-   cuvk_logw(ENTRY ": fd %d imports into none of the %u memory types OPAQUE_FD buffers bind", fd, count);
-   return cuvk_vk_error(vr, ENTRY ": vkAllocateMemory importing the fd");
+   pthread_mutex_lock(&ctx->import_scratch.lock);
+   CUresult res = guess_type_locked(ctx, fd, size, dedicated_buffer, order, count, type_out);
+   pthread_mutex_unlock(&ctx->import_scratch.lock);
+   return res;
 }
