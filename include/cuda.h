@@ -131,6 +131,17 @@ typedef uint64_t cuuint64_t;
 /* Entry-point lookup */
 #define cuGetProcAddress            cuGetProcAddress_v2
 
+/* Graphs and stream capture */
+#define cuStreamBeginCapture        __CUDA_API_PTSZ(cuStreamBeginCapture_v2)
+#define cuStreamGetCaptureInfo      __CUDA_API_PTSZ(cuStreamGetCaptureInfo_v3)
+#define cuGraphInstantiate          cuGraphInstantiateWithFlags
+#define cuGraphAddKernelNode        cuGraphAddKernelNode_v2
+#define cuGraphKernelNodeGetParams  cuGraphKernelNodeGetParams_v2
+#define cuGraphGetEdges             cuGraphGetEdges_v2
+#define cuGraphNodeGetDependencies  cuGraphNodeGetDependencies_v2
+#define cuGraphNodeGetDependentNodes cuGraphNodeGetDependentNodes_v2
+#define cuGraphAddDependencies      cuGraphAddDependencies_v2
+
 /* Calls whose only other version is the per-thread default stream one. */
 #if defined(__CUDA_API_PER_THREAD_DEFAULT_STREAM)
 #define cuMemcpy                    __CUDA_API_PTDS(cuMemcpy)
@@ -158,6 +169,9 @@ typedef uint64_t cuuint64_t;
 #define cuLaunchKernelEx            __CUDA_API_PTSZ(cuLaunchKernelEx)
 #define cuSignalExternalSemaphoresAsync __CUDA_API_PTSZ(cuSignalExternalSemaphoresAsync)
 #define cuWaitExternalSemaphoresAsync __CUDA_API_PTSZ(cuWaitExternalSemaphoresAsync)
+#define cuStreamEndCapture          __CUDA_API_PTSZ(cuStreamEndCapture)
+#define cuStreamIsCapturing         __CUDA_API_PTSZ(cuStreamIsCapturing)
+#define cuGraphLaunch               __CUDA_API_PTSZ(cuGraphLaunch)
 #define cuMemAllocAsync             __CUDA_API_PTSZ(cuMemAllocAsync)
 #define cuMemFreeAsync              __CUDA_API_PTSZ(cuMemFreeAsync)
 #define cuMemAllocFromPoolAsync     __CUDA_API_PTSZ(cuMemAllocFromPoolAsync)
@@ -1479,6 +1493,112 @@ typedef enum CUsharedconfig_enum {
 
 /* ==== Functions ==== */
 
+/* ---- Graphs and stream capture ---- */
+
+typedef struct CUgraph_st *CUgraph;
+typedef struct CUgraphNode_st *CUgraphNode;
+typedef struct CUgraphExec_st *CUgraphExec;
+
+typedef enum CUgraphNodeType_enum {
+   CU_GRAPH_NODE_TYPE_KERNEL = 0,
+   CU_GRAPH_NODE_TYPE_MEMCPY = 1,
+   CU_GRAPH_NODE_TYPE_MEMSET = 2,
+   CU_GRAPH_NODE_TYPE_HOST = 3,
+   CU_GRAPH_NODE_TYPE_GRAPH = 4,
+   CU_GRAPH_NODE_TYPE_EMPTY = 5,
+   CU_GRAPH_NODE_TYPE_WAIT_EVENT = 6,
+   CU_GRAPH_NODE_TYPE_EVENT_RECORD = 7,
+   CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL = 8,
+   CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT = 9,
+   CU_GRAPH_NODE_TYPE_MEM_ALLOC = 10,
+   CU_GRAPH_NODE_TYPE_MEM_FREE = 11,
+   CU_GRAPH_NODE_TYPE_BATCH_MEM_OP = 12,
+   CU_GRAPH_NODE_TYPE_CONDITIONAL = 13,
+} CUgraphNodeType;
+
+/* What an edge carries; only the default type, both ports 0, is the
+ * plain dependency. */
+typedef enum CUgraphDependencyType_enum {
+   CU_GRAPH_DEPENDENCY_TYPE_DEFAULT = 0,
+   CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC = 1,
+} CUgraphDependencyType;
+
+typedef struct CUgraphEdgeData_st {
+   unsigned char from_port;
+   unsigned char to_port;
+   unsigned char type;        /* CUgraphDependencyType */
+   unsigned char reserved[5];
+} CUgraphEdgeData;
+
+/* The kernel node of CUDA 10 to 11 (cuGraphAddKernelNode); _v2 adds the
+ * CUkernel and context of CUDA 12. */
+typedef struct CUDA_KERNEL_NODE_PARAMS_st {
+   CUfunction func;
+   unsigned int gridDimX;
+   unsigned int gridDimY;
+   unsigned int gridDimZ;
+   unsigned int blockDimX;
+   unsigned int blockDimY;
+   unsigned int blockDimZ;
+   unsigned int sharedMemBytes;
+   void **kernelParams;
+   void **extra;
+} CUDA_KERNEL_NODE_PARAMS_v1;
+
+typedef struct CUDA_KERNEL_NODE_PARAMS_v2_st {
+   CUfunction func;
+   unsigned int gridDimX;
+   unsigned int gridDimY;
+   unsigned int gridDimZ;
+   unsigned int blockDimX;
+   unsigned int blockDimY;
+   unsigned int blockDimZ;
+   unsigned int sharedMemBytes;
+   void **kernelParams;
+   void **extra;
+   CUkernel kern;             /* used instead of func when set */
+   CUcontext ctx;             /* kern's context; NULL: the current one */
+} CUDA_KERNEL_NODE_PARAMS_v2;
+typedef CUDA_KERNEL_NODE_PARAMS_v2 CUDA_KERNEL_NODE_PARAMS;
+
+/* A 2D fill of 1-, 2- or 4-byte elements; width in elements. */
+typedef struct CUDA_MEMSET_NODE_PARAMS_st {
+   CUdeviceptr dst;
+   size_t pitch;
+   unsigned int value;
+   unsigned int elementSize;
+   size_t width;
+   size_t height;
+} CUDA_MEMSET_NODE_PARAMS_v1;
+typedef CUDA_MEMSET_NODE_PARAMS_v1 CUDA_MEMSET_NODE_PARAMS;
+
+typedef struct CUDA_HOST_NODE_PARAMS_st {
+   CUhostFn fn;
+   void *userData;
+} CUDA_HOST_NODE_PARAMS_v1;
+typedef CUDA_HOST_NODE_PARAMS_v1 CUDA_HOST_NODE_PARAMS;
+
+typedef enum CUgraphInstantiate_flags_enum {
+   CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH = 1,
+   CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD = 2,
+   CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH = 4,
+   CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY = 8,
+} CUgraphInstantiate_flags;
+
+typedef enum CUstreamCaptureStatus_enum {
+   CU_STREAM_CAPTURE_STATUS_NONE = 0,
+   CU_STREAM_CAPTURE_STATUS_ACTIVE = 1,
+   CU_STREAM_CAPTURE_STATUS_INVALIDATED = 2,
+} CUstreamCaptureStatus;
+
+/* Which calls other threads' (and the capturing thread's own) captures
+ * forbid: global and thread-local forbid the unsafe ones, relaxed none. */
+typedef enum CUstreamCaptureMode_enum {
+   CU_STREAM_CAPTURE_MODE_GLOBAL = 0,
+   CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1,
+   CU_STREAM_CAPTURE_MODE_RELAXED = 2,
+} CUstreamCaptureMode;
+
 /* Errors */
 CUresult CUDAAPI cuGetErrorName(CUresult error, const char **pStr);
 CUresult CUDAAPI cuGetErrorString(CUresult error, const char **pStr);
@@ -1814,6 +1934,57 @@ CUresult CUDAAPI cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *ha
 CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion,
                                   cuuint64_t flags, CUdriverProcAddressQueryResult *symbolStatus);
 
+/* Graphs */
+CUresult CUDAAPI cuGraphCreate(CUgraph *phGraph, unsigned int flags);
+CUresult CUDAAPI cuGraphDestroy(CUgraph hGraph);
+CUresult CUDAAPI cuGraphAddKernelNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+                                      size_t numDependencies, const CUDA_KERNEL_NODE_PARAMS *nodeParams);
+CUresult CUDAAPI cuGraphAddMemcpyNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+                                      size_t numDependencies, const CUDA_MEMCPY3D *copyParams, CUcontext ctx);
+CUresult CUDAAPI cuGraphAddMemsetNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+                                      size_t numDependencies, const CUDA_MEMSET_NODE_PARAMS *memsetParams,
+                                      CUcontext ctx);
+CUresult CUDAAPI cuGraphAddHostNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+                                    size_t numDependencies, const CUDA_HOST_NODE_PARAMS *nodeParams);
+CUresult CUDAAPI cuGraphAddEmptyNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+                                     size_t numDependencies);
+CUresult CUDAAPI cuGraphAddEventRecordNode(CUgraphNode *phGraphNode, CUgraph hGraph,
+                                           const CUgraphNode *dependencies, size_t numDependencies,
+                                           CUevent event);
+CUresult CUDAAPI cuGraphAddEventWaitNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+                                         size_t numDependencies, CUevent event);
+CUresult CUDAAPI cuGraphAddDependencies(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to,
+                                        const CUgraphEdgeData *edgeData, size_t numDependencies);
+CUresult CUDAAPI cuGraphDestroyNode(CUgraphNode hNode);
+CUresult CUDAAPI cuGraphGetNodes(CUgraph hGraph, CUgraphNode *nodes, size_t *numNodes);
+CUresult CUDAAPI cuGraphGetRootNodes(CUgraph hGraph, CUgraphNode *rootNodes, size_t *numRootNodes);
+CUresult CUDAAPI cuGraphGetEdges(CUgraph hGraph, CUgraphNode *from, CUgraphNode *to, CUgraphEdgeData *edgeData,
+                                 size_t *numEdges);
+CUresult CUDAAPI cuGraphNodeGetType(CUgraphNode hNode, CUgraphNodeType *type);
+CUresult CUDAAPI cuGraphNodeGetDependencies(CUgraphNode hNode, CUgraphNode *dependencies,
+                                            CUgraphEdgeData *edgeData, size_t *numDependencies);
+CUresult CUDAAPI cuGraphNodeGetDependentNodes(CUgraphNode hNode, CUgraphNode *dependentNodes,
+                                              CUgraphEdgeData *edgeData, size_t *numDependentNodes);
+CUresult CUDAAPI cuGraphKernelNodeGetParams(CUgraphNode hNode, CUDA_KERNEL_NODE_PARAMS *nodeParams);
+CUresult CUDAAPI cuGraphMemcpyNodeGetParams(CUgraphNode hNode, CUDA_MEMCPY3D *nodeParams);
+CUresult CUDAAPI cuGraphMemsetNodeGetParams(CUgraphNode hNode, CUDA_MEMSET_NODE_PARAMS *nodeParams);
+CUresult CUDAAPI cuGraphHostNodeGetParams(CUgraphNode hNode, CUDA_HOST_NODE_PARAMS *nodeParams);
+CUresult CUDAAPI cuGraphEventRecordNodeGetEvent(CUgraphNode hNode, CUevent *event_out);
+CUresult CUDAAPI cuGraphEventWaitNodeGetEvent(CUgraphNode hNode, CUevent *event_out);
+CUresult CUDAAPI cuGraphInstantiate(CUgraphExec *phGraphExec, CUgraph hGraph, unsigned long long flags);
+CUresult CUDAAPI cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream);
+CUresult CUDAAPI cuGraphExecDestroy(CUgraphExec hGraphExec);
+
+/* Stream capture */
+CUresult CUDAAPI cuStreamBeginCapture(CUstream hStream, CUstreamCaptureMode mode);
+CUresult CUDAAPI cuStreamEndCapture(CUstream hStream, CUgraph *phGraph);
+CUresult CUDAAPI cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus *captureStatus);
+CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out,
+                                        cuuint64_t *id_out, CUgraph *graph_out,
+                                        const CUgraphNode **dependencies_out,
+                                        const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out);
+CUresult CUDAAPI cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *mode);
+
 #if defined(__CUDA_API_VERSION_INTERNAL)
 /*
  * The implementation's view.  Above, each prototype was declared under the
@@ -1905,6 +2076,18 @@ CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int cudaVersio
 #undef cuMemAllocAsync
 #undef cuMemFreeAsync
 #undef cuMemAllocFromPoolAsync
+#undef cuStreamBeginCapture
+#undef cuStreamGetCaptureInfo
+#undef cuStreamEndCapture
+#undef cuStreamIsCapturing
+#undef cuGraphLaunch
+#undef cuGraphInstantiate
+#undef cuGraphAddKernelNode
+#undef cuGraphKernelNodeGetParams
+#undef cuGraphGetEdges
+#undef cuGraphNodeGetDependencies
+#undef cuGraphNodeGetDependentNodes
+#undef cuGraphAddDependencies
 
 /* 32-bit device address of the oldest ABI. */
 typedef unsigned int CUdeviceptr_v1;
@@ -2157,6 +2340,44 @@ CUresult CUDAAPI cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hS
 CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream);
 CUresult CUDAAPI cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool,
                                          CUstream hStream);
+
+/* Graphs and stream capture: the versions before CUDA 12.3's edge data
+ * and 12.0's kernel-node CUkernel, and the legacy-stream names. */
+CUresult CUDAAPI cuStreamBeginCapture(CUstream hStream);
+CUresult CUDAAPI cuStreamBeginCapture_ptsz(CUstream hStream);
+CUresult CUDAAPI cuStreamBeginCapture_v2(CUstream hStream, CUstreamCaptureMode mode);
+CUresult CUDAAPI cuStreamEndCapture(CUstream hStream, CUgraph *phGraph);
+CUresult CUDAAPI cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus *captureStatus);
+CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out,
+                                        cuuint64_t *id_out);
+CUresult CUDAAPI cuStreamGetCaptureInfo_ptsz(CUstream hStream, CUstreamCaptureStatus *captureStatus_out,
+                                             cuuint64_t *id_out);
+CUresult CUDAAPI cuStreamGetCaptureInfo_v2(CUstream hStream, CUstreamCaptureStatus *captureStatus_out,
+                                           cuuint64_t *id_out, CUgraph *graph_out,
+                                           const CUgraphNode **dependencies_out, size_t *numDependencies_out);
+CUresult CUDAAPI cuStreamGetCaptureInfo_v2_ptsz(CUstream hStream, CUstreamCaptureStatus *captureStatus_out,
+                                                cuuint64_t *id_out, CUgraph *graph_out,
+                                                const CUgraphNode **dependencies_out,
+                                                size_t *numDependencies_out);
+CUresult CUDAAPI cuStreamGetCaptureInfo_v3(CUstream hStream, CUstreamCaptureStatus *captureStatus_out,
+                                           cuuint64_t *id_out, CUgraph *graph_out,
+                                           const CUgraphNode **dependencies_out,
+                                           const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out);
+CUresult CUDAAPI cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream);
+CUresult CUDAAPI cuGraphInstantiate(CUgraphExec *phGraphExec, CUgraph hGraph, CUgraphNode *phErrorNode,
+                                    char *logBuffer, size_t bufferSize);
+CUresult CUDAAPI cuGraphInstantiate_v2(CUgraphExec *phGraphExec, CUgraph hGraph, CUgraphNode *phErrorNode,
+                                       char *logBuffer, size_t bufferSize);
+CUresult CUDAAPI cuGraphAddKernelNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+                                      size_t numDependencies, const CUDA_KERNEL_NODE_PARAMS_v1 *nodeParams);
+CUresult CUDAAPI cuGraphKernelNodeGetParams(CUgraphNode hNode, CUDA_KERNEL_NODE_PARAMS_v1 *nodeParams);
+CUresult CUDAAPI cuGraphGetEdges(CUgraph hGraph, CUgraphNode *from, CUgraphNode *to, size_t *numEdges);
+CUresult CUDAAPI cuGraphNodeGetDependencies(CUgraphNode hNode, CUgraphNode *dependencies,
+                                            size_t *numDependencies);
+CUresult CUDAAPI cuGraphNodeGetDependentNodes(CUgraphNode hNode, CUgraphNode *dependentNodes,
+                                              size_t *numDependentNodes);
+CUresult CUDAAPI cuGraphAddDependencies(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to,
+                                        size_t numDependencies);
 
 /* Lookup without the symbol status. */
 CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion,

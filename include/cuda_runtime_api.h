@@ -642,6 +642,122 @@ extern cudaError_t CUDARTAPI cudaMemcpyFromSymbolAsync(void *dst, const void *sy
 
 /* ==== End of kernels ========================================================== */
 
+/* ==== Graphs and stream capture ===============================================
+ *
+ * A graph is built node by node (cudaGraphAdd*Node) or captured from the
+ * work a program queues on a stream between cudaStreamBeginCapture and
+ * cudaStreamEndCapture, then instantiated once and launched any number of
+ * times.  The handles are the driver API's CUgraph, CUgraphNode and
+ * CUgraphExec, and every call here is its driver twin
+ * (src/runtime/graph.c); a kernel node names its kernel by host stub, as
+ * cudaLaunchKernel does. */
+
+#if defined(__CUDART_API_PER_THREAD_DEFAULT_STREAM)
+#define cudaGraphLaunch             __CUDART_API_PTSZ(cudaGraphLaunch)
+#define cudaStreamBeginCapture      __CUDART_API_PTSZ(cudaStreamBeginCapture)
+#define cudaStreamEndCapture        __CUDART_API_PTSZ(cudaStreamEndCapture)
+#define cudaStreamGetCaptureInfo    __CUDART_API_PTSZ(cudaStreamGetCaptureInfo)
+#define cudaStreamIsCapturing       __CUDART_API_PTSZ(cudaStreamIsCapturing)
+#endif
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+extern cudaError_t CUDARTAPI cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags);
+extern cudaError_t CUDARTAPI cudaGraphDestroy(cudaGraph_t graph);
+extern cudaError_t CUDARTAPI cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                                   const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                                   const struct cudaKernelNodeParams *pNodeParams);
+extern cudaError_t CUDARTAPI cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                                   const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                                   const struct cudaMemcpy3DParms *pCopyParams);
+extern cudaError_t CUDARTAPI cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                                   const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                                   const struct cudaMemsetParams *pMemsetParams);
+extern cudaError_t CUDARTAPI cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                                 const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                                 const struct cudaHostNodeParams *pNodeParams);
+extern cudaError_t CUDARTAPI cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                                  const cudaGraphNode_t *pDependencies, size_t numDependencies);
+extern cudaError_t CUDARTAPI cudaGraphAddEventRecordNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                                        const cudaGraphNode_t *pDependencies,
+                                                        size_t numDependencies, cudaEvent_t event);
+extern cudaError_t CUDARTAPI cudaGraphAddEventWaitNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                                      const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                                      cudaEvent_t event);
+/* Edges from[i] -> to[i]; edgeData may be NULL (plain dependencies). */
+extern cudaError_t CUDARTAPI cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *from,
+                                                     const cudaGraphNode_t *to, const cudaGraphEdgeData *edgeData,
+                                                     size_t numDependencies);
+extern cudaError_t CUDARTAPI cudaGraphDestroyNode(cudaGraphNode_t node);
+/* The queries: with a NULL array, the count; else up to *count entries
+ * (the rest of a longer array NULL) and the count written back. */
+extern cudaError_t CUDARTAPI cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *numNodes);
+extern cudaError_t CUDARTAPI cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t *pRootNodes,
+                                                  size_t *pNumRootNodes);
+extern cudaError_t CUDARTAPI cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t *from, cudaGraphNode_t *to,
+                                              cudaGraphEdgeData *edgeData, size_t *numEdges);
+extern cudaError_t CUDARTAPI cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t *pDependencies,
+                                                         cudaGraphEdgeData *edgeData, size_t *pNumDependencies);
+extern cudaError_t CUDARTAPI cudaGraphNodeGetDependentNodes(cudaGraphNode_t node, cudaGraphNode_t *pDependentNodes,
+                                                           cudaGraphEdgeData *edgeData,
+                                                           size_t *pNumDependentNodes);
+extern cudaError_t CUDARTAPI cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *pType);
+extern cudaError_t CUDARTAPI cudaGraphMemsetNodeGetParams(cudaGraphNode_t node, struct cudaMemsetParams *pNodeParams);
+extern cudaError_t CUDARTAPI cudaGraphHostNodeGetParams(cudaGraphNode_t node,
+                                                       struct cudaHostNodeParams *pNodeParams);
+extern cudaError_t CUDARTAPI cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t node, cudaEvent_t *event_out);
+extern cudaError_t CUDARTAPI cudaGraphEventWaitNodeGetEvent(cudaGraphNode_t node, cudaEvent_t *event_out);
+/* CUDA 13: both take the cudaGraphInstantiateFlags. */
+extern cudaError_t CUDARTAPI cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+                                                 unsigned long long flags CUVK_RT_DEFAULT(0));
+extern cudaError_t CUDARTAPI cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+                                                          unsigned long long flags CUVK_RT_DEFAULT(0));
+extern cudaError_t CUDARTAPI cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream);
+extern cudaError_t CUDARTAPI cudaGraphExecDestroy(cudaGraphExec_t graphExec);
+
+extern cudaError_t CUDARTAPI cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode);
+extern cudaError_t CUDARTAPI cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph);
+extern cudaError_t CUDARTAPI cudaStreamIsCapturing(cudaStream_t stream,
+                                                  enum cudaStreamCaptureStatus *pCaptureStatus);
+/* Every output but the status may be NULL; the dependencies (and their
+ * edge data) stay valid until the next call on the stream. */
+extern cudaError_t CUDARTAPI cudaStreamGetCaptureInfo(cudaStream_t stream,
+                                                     enum cudaStreamCaptureStatus *captureStatus_out,
+                                                     unsigned long long *id_out CUVK_RT_DEFAULT(0),
+                                                     cudaGraph_t *graph_out CUVK_RT_DEFAULT(0),
+                                                     const cudaGraphNode_t **dependencies_out CUVK_RT_DEFAULT(0),
+                                                     const cudaGraphEdgeData **edgeData_out CUVK_RT_DEFAULT(0),
+                                                     size_t *numDependencies_out CUVK_RT_DEFAULT(0));
+extern cudaError_t CUDARTAPI cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode);
+
+#if defined(__CUDA_API_VERSION_INTERNAL)
+#undef cudaGraphLaunch
+#undef cudaStreamBeginCapture
+#undef cudaStreamEndCapture
+#undef cudaStreamGetCaptureInfo
+#undef cudaStreamIsCapturing
+
+extern cudaError_t CUDARTAPI cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream);
+extern cudaError_t CUDARTAPI cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode);
+extern cudaError_t CUDARTAPI cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph);
+extern cudaError_t CUDARTAPI cudaStreamIsCapturing(cudaStream_t stream,
+                                                  enum cudaStreamCaptureStatus *pCaptureStatus);
+extern cudaError_t CUDARTAPI cudaStreamGetCaptureInfo(cudaStream_t stream,
+                                                     enum cudaStreamCaptureStatus *captureStatus_out,
+                                                     unsigned long long *id_out, cudaGraph_t *graph_out,
+                                                     const cudaGraphNode_t **dependencies_out,
+                                                     const cudaGraphEdgeData **edgeData_out,
+                                                     size_t *numDependencies_out);
+#endif
+
+#if defined(__cplusplus)
+}
+#endif
+
+/* ==== End of graphs and stream capture ======================================== */
+
 #undef CUVK_RT_DEFAULT
 
 #endif

@@ -1038,6 +1038,107 @@ typedef struct CUexternalSemaphore_st *cudaExternalSemaphore_t;
 /* cudaLaunchHostFunc */
 typedef void (CUDART_CB *cudaHostFn_t)(void *userData);
 
+/* ---- Graphs and stream capture ---- */
+
+/* The driver API's CUgraph, CUgraphNode and CUgraphExec: the same struct
+ * tags, so the two APIs' handles are one. */
+typedef struct CUgraph_st *cudaGraph_t;
+typedef struct CUgraphNode_st *cudaGraphNode_t;
+typedef struct CUgraphExec_st *cudaGraphExec_t;
+
+/* What a node does: the driver's CU_GRAPH_NODE_TYPE_* numbers (the
+ * driver's batch memory operation, 0x0c, has no runtime name). */
+enum cudaGraphNodeType {
+   cudaGraphNodeTypeKernel = 0x00,
+   cudaGraphNodeTypeMemcpy = 0x01,
+   cudaGraphNodeTypeMemset = 0x02,
+   cudaGraphNodeTypeHost = 0x03,
+   cudaGraphNodeTypeGraph = 0x04,
+   cudaGraphNodeTypeEmpty = 0x05,
+   cudaGraphNodeTypeWaitEvent = 0x06,
+   cudaGraphNodeTypeEventRecord = 0x07,
+   cudaGraphNodeTypeExtSemaphoreSignal = 0x08,
+   cudaGraphNodeTypeExtSemaphoreWait = 0x09,
+   cudaGraphNodeTypeMemAlloc = 0x0a,
+   cudaGraphNodeTypeMemFree = 0x0b,
+   cudaGraphNodeTypeConditional = 0x0d,
+   cudaGraphNodeTypeCount
+};
+
+/* An edge's kind (cudaGraphEdgeData.type); only the default, with both
+ * ports 0, is an ordinary dependency. */
+typedef enum cudaGraphDependencyType_enum {
+   cudaGraphDependencyTypeDefault = 0,
+   cudaGraphDependencyTypeProgrammatic = 1
+} cudaGraphDependencyType;
+
+/* What an edge carries, the driver's CUgraphEdgeData; all zero for a
+ * plain dependency. */
+typedef struct cudaGraphEdgeData_st {
+   unsigned char from_port;
+   unsigned char to_port;
+   unsigned char type;        /* cudaGraphDependencyType */
+   unsigned char reserved[5]; /* zero */
+} cudaGraphEdgeData;
+
+/* A kernel node's outgoing ports (cudaGraphEdgeData.from_port). */
+#define cudaGraphKernelNodePortDefault 0
+#define cudaGraphKernelNodePortProgrammatic 1
+#define cudaGraphKernelNodePortLaunchCompletion 2
+
+/* cudaGraphInstantiate's flags: the driver's CUDA_GRAPH_INSTANTIATE_FLAG_*. */
+enum cudaGraphInstantiateFlags {
+   cudaGraphInstantiateFlagAutoFreeOnLaunch = 1,
+   cudaGraphInstantiateFlagUpload = 2,
+   cudaGraphInstantiateFlagDeviceLaunch = 4,
+   cudaGraphInstantiateFlagUseNodePriority = 8
+};
+
+/* A kernel node: func is the kernel's host stub (or a cudaKernel_t), the
+ * arguments as cudaLaunchKernel takes them (kernelParams) or packed
+ * (extra, the driver's CU_LAUNCH_PARAM_* list). */
+struct cudaKernelNodeParams {
+   void *func;
+   dim3 gridDim;
+   dim3 blockDim;
+   unsigned int sharedMemBytes;
+   void **kernelParams;
+   void **extra;
+};
+
+/* A memset node: height rows of width elements of elementSize (1, 2 or
+ * 4) bytes each, pitch bytes apart; the driver's CUDA_MEMSET_NODE_PARAMS
+ * with a pointer for dst. */
+struct cudaMemsetParams {
+   void *dst;
+   size_t pitch;
+   unsigned int value;
+   unsigned int elementSize;
+   size_t width;
+   size_t height;
+};
+
+/* A host node, the driver's CUDA_HOST_NODE_PARAMS. */
+struct cudaHostNodeParams {
+   cudaHostFn_t fn;
+   void *userData;
+};
+
+/* cudaStreamIsCapturing, the driver's CUstreamCaptureStatus. */
+enum cudaStreamCaptureStatus {
+   cudaStreamCaptureStatusNone = 0,
+   cudaStreamCaptureStatusActive = 1,
+   cudaStreamCaptureStatusInvalidated = 2  /* failed, not yet ended */
+};
+
+/* Which calls a capture forbids to other threads and to its own (the
+ * driver's CUstreamCaptureMode). */
+enum cudaStreamCaptureMode {
+   cudaStreamCaptureModeGlobal = 0,
+   cudaStreamCaptureModeThreadLocal = 1,
+   cudaStreamCaptureModeRelaxed = 2
+};
+
 /* ---- Extensible launches (cudaLaunchKernelExC) ---- */
 
 /* The driver's CUlaunchAttribute* under the runtime's names: the same

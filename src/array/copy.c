@@ -32,6 +32,7 @@
 #include "array/array.h"
 #include "cuda_api/context.h"
 #include "cuda_api/driver.h"
+#include "cuda_api/graph.h"
 #include "cuda_api/memory.h"
 #include "cuda_api/transfer.h"
 #include "mem/block_heap.h"
@@ -912,6 +913,22 @@ struct copy3d_desc {
 };
 
 static CUresult
+copy_capture(const struct copy *c, const struct copy3d_desc *d)
+{
+   const CUDA_MEMCPY3D p = {
+      .srcXInBytes = d->src.x, .srcY = d->src.y, .srcZ = d->src.z,
+      .srcMemoryType = d->src.type, .srcHost = d->src.host, .srcDevice = d->src.device,
+      .srcArray = d->src.array, .srcPitch = d->src.pitch, .srcHeight = d->src.height,
+      .dstXInBytes = d->dst.x, .dstY = d->dst.y, .dstZ = d->dst.z,
+      .dstMemoryType = d->dst.type, .dstHost = (void *)d->dst.host, .dstDevice = d->dst.device,
+      .dstArray = d->dst.array, .dstPitch = d->dst.pitch, .dstHeight = d->dst.height,
+      .WidthInBytes = d->width, .Height = d->height, .Depth = d->depth,
+   };
+   const struct cuvk_graph_memcpy node = { .copy = &p, .ctx = (CUcontext)c->ctx };
+   return cuvk_capture_add(c->stream, CU_GRAPH_NODE_TYPE_MEMCPY, cuvk_graph_init_memcpy, &node, c->entry);
+}
+
+static CUresult
 copy3d(const struct copy3d_desc *desc, CUstream hstream, bool async, const char *entry)
 {
    struct copy c = {
@@ -923,9 +940,15 @@ copy3d(const struct copy3d_desc *desc, CUstream hstream, bool async, const char 
       .dst.name = "destination",
       .src.name = "source",
    };
-   CUresult res = cuvk_stream_lookup(hstream, entry, &c.ctx, &c.stream);
+   CUresult res = cuvk_stream_lookup_any(hstream, entry, &c.ctx, &c.stream);
    if (res != CUDA_SUCCESS)
       return res;
+   bool capture = cuvk_stream_capturing(c.stream);
+   if (capture && !async) {
+      res = cuvk_capture_refuse(c.stream, entry);
+      cuvk_stream_put(c.stream);
+      return res;
+   }
    if (c.width == 0 || c.height == 0 || c.depth == 0) {
       cuvk_stream_put(c.stream);
       return CUDA_SUCCESS;
@@ -933,7 +956,10 @@ copy3d(const struct copy3d_desc *desc, CUstream hstream, bool async, const char 
    res = side_parse(&c, &c.dst, &desc->dst, true);
    if (res == CUDA_SUCCESS)
       res = side_parse(&c, &c.src, &desc->src, false);
-   if (res == CUDA_SUCCESS)
+   /* Captured: checked as it would run, and kept as a memcpy node. */
+   if (res == CUDA_SUCCESS && capture)
+      res = copy_capture(&c, desc);
+   else if (res == CUDA_SUCCESS)
       res = copy_run(&c);
    /* The recorded work keeps the images through their deferred release. */
    cuvk_array_put(c.dst.array);

@@ -16,6 +16,9 @@
  * cannot name cuvk's 64-bit addresses and return CUDA_ERROR_NOT_SUPPORTED,
  * a gap docs/api-coverage.md lists.
  */
+#include <stdio.h>
+#include <string.h>
+
 #include <cuda.h>
 
 #include "util/error.h"
@@ -476,4 +479,162 @@ CUVK_EXPORT CUresult CUDAAPI
 cuMemAllocFromPoolAsync_ptsz(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool, CUstream s)
 {
    return cuMemAllocFromPoolAsync(dptr, bytesize, pool, ptsz(s));
+}
+
+/* ---- Graphs and stream capture ---- */
+
+CUVK_EXPORT CUresult CUDAAPI
+cuStreamBeginCapture_v2_ptsz(CUstream hStream, CUstreamCaptureMode mode)
+{
+   return cuStreamBeginCapture_v2(ptsz(hStream), mode);
+}
+
+/* CUDA 10.0's form, before capture modes: a global capture. */
+CUVK_EXPORT CUresult CUDAAPI
+cuStreamBeginCapture(CUstream hStream)
+{
+   return cuStreamBeginCapture_v2(hStream, CU_STREAM_CAPTURE_MODE_GLOBAL);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuStreamBeginCapture_ptsz(CUstream hStream)
+{
+   return cuStreamBeginCapture_v2(ptsz(hStream), CU_STREAM_CAPTURE_MODE_GLOBAL);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuStreamEndCapture_ptsz(CUstream hStream, CUgraph *phGraph)
+{
+   return cuStreamEndCapture(ptsz(hStream), phGraph);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuStreamIsCapturing_ptsz(CUstream hStream, CUstreamCaptureStatus *captureStatus)
+{
+   return cuStreamIsCapturing(ptsz(hStream), captureStatus);
+}
+
+/* The capture info before the graph and dependencies (10.1), and before
+ * edge data (11.3). */
+CUVK_EXPORT CUresult CUDAAPI
+cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out)
+{
+   return cuStreamGetCaptureInfo_v3(hStream, captureStatus_out, id_out, NULL, NULL, NULL, NULL);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuStreamGetCaptureInfo_ptsz(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out)
+{
+   return cuStreamGetCaptureInfo_v3(ptsz(hStream), captureStatus_out, id_out, NULL, NULL, NULL, NULL);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuStreamGetCaptureInfo_v2(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out,
+                          CUgraph *graph_out, const CUgraphNode **dependencies_out, size_t *numDependencies_out)
+{
+   return cuStreamGetCaptureInfo_v3(hStream, captureStatus_out, id_out, graph_out, dependencies_out, NULL,
+                                    numDependencies_out);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuStreamGetCaptureInfo_v2_ptsz(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out,
+                               CUgraph *graph_out, const CUgraphNode **dependencies_out,
+                               size_t *numDependencies_out)
+{
+   return cuStreamGetCaptureInfo_v3(ptsz(hStream), captureStatus_out, id_out, graph_out, dependencies_out, NULL,
+                                    numDependencies_out);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuStreamGetCaptureInfo_v3_ptsz(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out,
+                               CUgraph *graph_out, const CUgraphNode **dependencies_out,
+                               const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out)
+{
+   return cuStreamGetCaptureInfo_v3(ptsz(hStream), captureStatus_out, id_out, graph_out, dependencies_out,
+                                    edgeData_out, numDependencies_out);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuGraphLaunch_ptsz(CUgraphExec hGraphExec, CUstream hStream)
+{
+   return cuGraphLaunch(hGraphExec, ptsz(hStream));
+}
+
+/* The CUDA 10 and 11 instantiation: no flags, an error node (cuvk's
+ * checks name none) and a log that gets the error's name. */
+static CUresult
+graph_instantiate_logged(CUgraphExec *phGraphExec, CUgraph hGraph, CUgraphNode *phErrorNode, char *logBuffer,
+                         size_t bufferSize)
+{
+   if (phErrorNode)
+      *phErrorNode = NULL;
+   CUresult res = cuGraphInstantiateWithFlags(phGraphExec, hGraph, 0);
+   if (logBuffer && bufferSize) {
+      const char *name = NULL;
+      if (res != CUDA_SUCCESS)
+         cuGetErrorName(res, &name);
+      snprintf(logBuffer, bufferSize, "%s", name ? name : "");
+   }
+   return res;
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuGraphInstantiate(CUgraphExec *phGraphExec, CUgraph hGraph, CUgraphNode *phErrorNode, char *logBuffer,
+                   size_t bufferSize)
+{
+   return graph_instantiate_logged(phGraphExec, hGraph, phErrorNode, logBuffer, bufferSize);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuGraphInstantiate_v2(CUgraphExec *phGraphExec, CUgraph hGraph, CUgraphNode *phErrorNode, char *logBuffer,
+                      size_t bufferSize)
+{
+   return graph_instantiate_logged(phGraphExec, hGraph, phErrorNode, logBuffer, bufferSize);
+}
+
+/* The kernel node before CUDA 12's CUkernel and context. */
+CUVK_EXPORT CUresult CUDAAPI
+cuGraphAddKernelNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+                     size_t numDependencies, const CUDA_KERNEL_NODE_PARAMS_v1 *nodeParams)
+{
+   if (!nodeParams)
+      return cuGraphAddKernelNode_v2(phGraphNode, hGraph, dependencies, numDependencies, NULL);
+   CUDA_KERNEL_NODE_PARAMS p = { 0 };
+   memcpy(&p, nodeParams, sizeof(*nodeParams));
+   return cuGraphAddKernelNode_v2(phGraphNode, hGraph, dependencies, numDependencies, &p);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuGraphKernelNodeGetParams(CUgraphNode hNode, CUDA_KERNEL_NODE_PARAMS_v1 *nodeParams)
+{
+   CUDA_KERNEL_NODE_PARAMS p;
+   CUresult res = cuGraphKernelNodeGetParams_v2(hNode, nodeParams ? &p : NULL);
+   if (res == CUDA_SUCCESS)
+      memcpy(nodeParams, &p, sizeof(*nodeParams));
+   return res;
+}
+
+/* The edge calls before CUDA 12.3's edge data: plain edges only. */
+CUVK_EXPORT CUresult CUDAAPI
+cuGraphAddDependencies(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, size_t numDependencies)
+{
+   return cuGraphAddDependencies_v2(hGraph, from, to, NULL, numDependencies);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuGraphGetEdges(CUgraph hGraph, CUgraphNode *from, CUgraphNode *to, size_t *numEdges)
+{
+   return cuGraphGetEdges_v2(hGraph, from, to, NULL, numEdges);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuGraphNodeGetDependencies(CUgraphNode hNode, CUgraphNode *dependencies, size_t *numDependencies)
+{
+   return cuGraphNodeGetDependencies_v2(hNode, dependencies, NULL, numDependencies);
+}
+
+CUVK_EXPORT CUresult CUDAAPI
+cuGraphNodeGetDependentNodes(CUgraphNode hNode, CUgraphNode *dependentNodes, size_t *numDependentNodes)
+{
+   return cuGraphNodeGetDependentNodes_v2(hNode, dependentNodes, NULL, numDependentNodes);
 }

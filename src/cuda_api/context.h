@@ -40,6 +40,11 @@ struct cuvk_stream {
     * it records on a transfer lane waits for these too (submit.c). */
    uint64_t waits[CUVK_MAX_LANES];
    unsigned long long id;    /* cuStreamGetId: unique in the process */
+   /* The stream capture it takes part in, or NULL, and the nodes its next
+    * captured operation depends on (stream_capture.c's lock). */
+   struct cuvk_capture *capture;
+   struct cuvk_graph_node **capture_deps;
+   uint32_t capture_dep_count, capture_dep_capacity;
 };
 
 #define CUVK_QUERY_POOL_SIZE 256u
@@ -58,6 +63,11 @@ struct cuvk_event {
    uint64_t value;           /* 0: never recorded */
    struct cuvk_query_pool *qpool; /* NULL with CU_EVENT_DISABLE_TIMING */
    uint32_t query;
+   /* Recorded on a capturing stream: the capture (by id, which outlives
+    * it safely) and the nodes it stands for (stream_capture.c's lock). */
+   uint64_t capture_id;
+   struct cuvk_graph_node **capture_deps;
+   uint32_t capture_dep_count, capture_dep_capacity;
 };
 
 /* Staging for pageable host memory: a ring of host-visible slots, each
@@ -281,6 +291,16 @@ CUresult cuvk_stream_resolve(struct cuvk_context *ctx, CUstream hstream, const c
 CUresult cuvk_stream_lookup(CUstream hstream, const char *entry, struct cuvk_context **ctx_out,
                             struct cuvk_stream **out);
 
+/* Both of the above refuse a stream being captured into a graph with
+ * CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, invalidating its capture, so that
+ * no call runs work on one by mistake.  A call that captures its
+ * operation, or may be made on a capturing stream, looks the stream up
+ * with these and checks cuvk_stream_capturing itself (graph.h). */
+CUresult cuvk_stream_resolve_any(struct cuvk_context *ctx, CUstream hstream, const char *entry,
+                                 struct cuvk_stream **out);
+CUresult cuvk_stream_lookup_any(CUstream hstream, const char *entry, struct cuvk_context **ctx_out,
+                                struct cuvk_stream **out);
+
 /* Drops the reference cuvk_stream_lookup or cuvk_stream_resolve took, and
  * with it the one to its context (a default stream holds only that).
  * NULL is ignored. */
@@ -320,6 +340,8 @@ void cuvk_event_destroy_locked(struct cuvk_event *event);
 /* The live event hevent names, with a reference the caller drops with
  * cuvk_event_put (never under the context's lock: the last one takes
  * it). */
+/* cuEventCreate in ctx (flags checked and logged as cuEventCreate's). */
+CUresult cuvk_event_create(struct cuvk_context *ctx, unsigned flags, struct cuvk_event **out);
 CUresult cuvk_event_get(CUevent hevent, const char *entry, struct cuvk_event **out);
 void cuvk_event_put(struct cuvk_event *event);
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuda_api/graph.h"
 #include "cuda_api/context.h"
 #include "cuda_api/driver.h"
 #include "util/error.h"
@@ -60,6 +61,7 @@ event_forget_locked(struct cuvk_event *event)
     * after a reset that is ordered after that work. */
    if (event->qpool)
       event->qpool->used[event->query / 32] &= ~(1u << (event->query % 32));
+   cuvk_capture_event_gone(event);
 }
 
 /* The last reference is gone: after cuEventDestroy, once no call that
@@ -120,12 +122,23 @@ CUVK_EXPORT CUresult CUDAAPI
 cuEventCreate(CUevent *phevent, unsigned int flags)
 {
    struct cuvk_context *ctx CUVK_HELD_CONTEXT = NULL;
-   struct cuvk_event *event = NULL;
    CUresult res = cuvk_context_current("cuEventCreate", &ctx);
    if (res != CUDA_SUCCESS)
       return res;
    if (!phevent)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuEventCreate: phEvent is NULL");
+   struct cuvk_event *event;
+   res = cuvk_event_create(ctx, flags, &event);
+   if (res == CUDA_SUCCESS)
+      *phevent = (CUevent)event;
+   return res;
+}
+
+CUresult
+cuvk_event_create(struct cuvk_context *ctx, unsigned flags, struct cuvk_event **out)
+{
+   struct cuvk_event *event = NULL;
+   CUresult res;
    if (flags & ~EVENT_FLAGS)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuEventCreate: unknown flags 0x%x", flags & ~EVENT_FLAGS);
    if ((flags & CU_EVENT_INTERPROCESS) && !(flags & CU_EVENT_DISABLE_TIMING))
@@ -151,7 +164,7 @@ cuEventCreate(CUevent *phevent, unsigned int flags)
    cuvk_list_addtail(&event->link, &ctx->events);
    pthread_mutex_unlock(&ctx->lock);
    cuvk_object_add_in(&event->base, CUVK_OBJECT_EVENT, event_free, &ctx->base);
-   *phevent = (CUevent)event;
+   *out = event;
    return CUDA_SUCCESS;
 }
 
@@ -164,11 +177,18 @@ cuEventRecord(CUevent hevent, CUstream hstream)
    CUresult res = cuvk_event_get(hevent, "cuEventRecord", &event);
    if (res != CUDA_SUCCESS)
       return res;
-   res = cuvk_stream_lookup(hstream, "cuEventRecord", &ctx, &stream);
+   res = cuvk_stream_lookup_any(hstream, "cuEventRecord", &ctx, &stream);
    if (res == CUDA_SUCCESS && event->ctx != ctx)
       res = cuvk_error(CUDA_ERROR_INVALID_HANDLE,
                        "cuEventRecord: the event and the stream belong to different contexts");
    if (res != CUDA_SUCCESS) {
+      cuvk_event_put(event);
+      return res;
+   }
+   /* In a capture the event only stands for the stream's place in the
+    * graph; its own state is untouched. */
+   if (cuvk_stream_capturing(stream)) {
+      res = cuvk_capture_event_record(stream, event, "cuEventRecord");
       cuvk_event_put(event);
       return res;
    }
@@ -322,11 +342,22 @@ cuEventRecordWithFlags(CUevent hevent, CUstream hstream, unsigned int flags)
    if (flags & ~(unsigned)CU_EVENT_RECORD_EXTERNAL)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuEventRecordWithFlags: unknown flags 0x%x",
                         flags & ~(unsigned)CU_EVENT_RECORD_EXTERNAL);
-   /* EXTERNAL only means something while a stream is being captured into
-    * a graph, which cuvk has no way to do; outside a capture NVIDIA's
-    * driver refuses it the same way (measured). */
-   if (flags & CU_EVENT_RECORD_EXTERNAL)
+   if (!(flags & CU_EVENT_RECORD_EXTERNAL))
+      return cuEventRecord(hevent, hstream);
+   /* EXTERNAL only means something while a stream is being captured: an
+    * event-record node.  Outside a capture NVIDIA's driver refuses it
+    * (measured). */
+   struct cuvk_context *ctx = NULL;
+   struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
+   CUresult res = cuvk_stream_lookup_any(hstream, "cuEventRecordWithFlags", &ctx, &stream);
+   if (res != CUDA_SUCCESS)
+      return res;
+   if (!cuvk_stream_capturing(stream))
       return cuvk_error(CUDA_ERROR_ILLEGAL_STATE,
                         "cuEventRecordWithFlags: CU_EVENT_RECORD_EXTERNAL outside a stream capture");
-   return cuEventRecord(hevent, hstream);
+   if (!cuvk_object_is(hevent, CUVK_OBJECT_EVENT))
+      return cuvk_error(CUDA_ERROR_INVALID_HANDLE, "cuEventRecordWithFlags: %p is not a live event",
+                        (void *)hevent);
+   return cuvk_capture_add(stream, CU_GRAPH_NODE_TYPE_EVENT_RECORD, cuvk_graph_init_event, hevent,
+                           "cuEventRecordWithFlags");
 }

@@ -7,6 +7,7 @@
  */
 #include <stdlib.h>
 
+#include "cuda_api/graph.h"
 #include "cuda_api/context.h"
 #include "cuda_api/driver.h"
 #include "cuda_api/host_queue.h"
@@ -42,9 +43,17 @@ host_call_enqueue(CUstream hstream, struct host_call *call, const char *entry)
 {
    struct cuvk_context *ctx = NULL;
    struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
-   CUresult res = cuvk_stream_lookup(hstream, entry, &ctx, &stream);
+   CUresult res = cuvk_stream_lookup_any(hstream, entry, &ctx, &stream);
    if (res != CUDA_SUCCESS)
       return res;
+   /* A host function is captured as a host node; a stream callback,
+    * which gets the stream and a status, has no node to become. */
+   if (cuvk_stream_capturing(stream)) {
+      if (!call->fn)
+         return cuvk_capture_refuse(stream, entry);
+      const CUDA_HOST_NODE_PARAMS node = { .fn = call->fn, .userData = call->user_data };
+      return cuvk_capture_add(stream, CU_GRAPH_NODE_TYPE_HOST, cuvk_graph_init_host, &node, entry);
+   }
 
    struct cuvk_host_op *op = calloc(1, sizeof(*op));
    struct host_call *data = malloc(sizeof(*data));

@@ -11,6 +11,7 @@
 #include "array/array.h"
 #include "compiler/kernel_abi.h"
 #include "cuda_api/context.h"
+#include "cuda_api/graph.h"
 #include "cuda_api/driver.h"
 #include "cuda_api/memory.h"
 #include "cuda_api/module_cache.h"
@@ -515,7 +516,7 @@ launch_pipeline(struct cuvk_context *ctx, struct cuvk_function *f, const uint32_
 
 /* The parameter bytes, from kernelParams or from extra's buffer. */
 static CUresult
-launch_params(const struct cuvk_function *f, void **params, void **extra, uint8_t *block)
+launch_params(const struct cuvk_function *f, void **params, void **extra, uint8_t *block, const char *entry)
 {
    const struct cuvk_cc_kernel *k = &f->k;
    memset(block, 0, k->param_bytes);
@@ -528,32 +529,51 @@ launch_params(const struct cuvk_function *f, void **params, void **extra, uint8_
             buffer = extra[i + 1];
          } else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE) {
             if (!extra[i + 1])
-               return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuLaunchKernel: extra's buffer size pointer is NULL");
+               return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: extra's buffer size pointer is NULL", entry);
             size = *(const size_t *)extra[i + 1];
             have_size = true;
          } else {
-            return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuLaunchKernel: extra key %p is unknown", extra[i]);
+            return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: extra key %p is unknown", entry, extra[i]);
          }
       }
       if (params)
-         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuLaunchKernel: both kernelParams and extra are given");
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: both kernelParams and extra are given", entry);
       if (k->param_bytes && (!buffer || !have_size))
-         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuLaunchKernel: extra lacks the buffer pointer or its size");
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: extra lacks the buffer pointer or its size", entry);
       if (have_size && size < k->param_bytes)
-         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuLaunchKernel: %s takes %u bytes of parameters, the buffer "
-                           "has %zu", k->name, k->param_bytes, size);
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: %s takes %u bytes of parameters, the buffer "
+                           "has %zu", entry, k->name, k->param_bytes, size);
       if (k->param_bytes)
          memcpy(block, buffer, k->param_bytes);
       return CUDA_SUCCESS;
    }
    if (k->param_count && !params)
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuLaunchKernel: %s takes %u parameters and kernelParams is "
-                        "NULL", k->name, k->param_count);
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: %s takes %u parameters and kernelParams is "
+                        "NULL", entry, k->name, k->param_count);
    for (uint32_t i = 0; i < k->param_count; i++) {
       if (!params[i])
-         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuLaunchKernel: parameter %u of %s is NULL", i, k->name);
+         return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: parameter %u of %s is NULL", entry, i, k->name);
       memcpy(block + k->params[i].offset, params[i], k->params[i].size);
    }
+   return CUDA_SUCCESS;
+}
+
+void
+cuvk_launch_params_layout(const struct cuvk_function *f, uint32_t *bytes, uint32_t *count)
+{
+   *bytes = f->k.param_bytes;
+   *count = f->k.param_count;
+}
+
+CUresult
+cuvk_launch_params_copy(const struct cuvk_function *f, void **params, void **extra, uint8_t *block, void **ptrs,
+                        const char *entry)
+{
+   CUresult res = launch_params(f, params, extra, block, entry);
+   if (res != CUDA_SUCCESS)
+      return res;
+   for (uint32_t i = 0; ptrs && i < f->k.param_count; i++)
+      ptrs[i] = block + f->k.params[i].offset;
    return CUDA_SUCCESS;
 }
 
@@ -561,13 +581,13 @@ launch_params(const struct cuvk_function *f, void **params, void **extra, uint8_
  * since data may be write-combined memory, slow to read back. */
 static CUresult
 launch_spans(const struct cuvk_function *f, struct cuvk_launch *l, void **params, void **extra, uint8_t *data,
-             VkDeviceSize spans_at, uint32_t span_count)
+             VkDeviceSize spans_at, uint32_t span_count, const char *entry)
 {
    uint64_t small[64];
    uint64_t *block = f->k.param_bytes <= sizeof(small) ? small : malloc(f->k.param_bytes);
    if (!block)
       return cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "out of host memory for %u bytes of parameters", f->k.param_bytes);
-   CUresult res = launch_params(f, params, extra, (uint8_t *)block);
+   CUresult res = launch_params(f, params, extra, (uint8_t *)block, entry);
    if (res == CUDA_SUCCESS) {
       struct cuvk_kernel_span spans[CUVK_KERNEL_SPAN_WORDS] = {{0}};
       if (!l->no_spans)
@@ -677,7 +697,7 @@ reuse_record(struct cuvk_context *ctx, struct reuse_entry *e, VkPipeline pipelin
  * entry, too much launch data); nothing was recorded.  Lock held. */
 static CUresult
 launch_reused(struct cuvk_context *ctx, struct cuvk_function *f, VkPipeline pipeline, const uint32_t grid[3],
-              struct cuvk_stream *stream, void **params, void **extra, bool *done)
+              struct cuvk_stream *stream, void **params, void **extra, bool *done, const char *entry)
 {
    struct cuvk_launch *l = ctx->launch;
    struct cuvk_mem_page_table *pt = l->page_table;
@@ -712,7 +732,7 @@ launch_reused(struct cuvk_context *ctx, struct cuvk_function *f, VkPipeline pipe
    uint32_t got = cuvk_mem_page_table_host_ranges(pt, (struct cuvk_kernel_host_range *)(data + params_size), room);
    if (got > room)
       return CUDA_SUCCESS;
-   res = launch_spans(f, l, params, extra, data, spans_at, span_count);
+   res = launch_spans(f, l, params, extra, data, spans_at, span_count, entry);
    if (res != CUDA_SUCCESS)
       return res;
 
@@ -777,9 +797,20 @@ launch_function(struct cuvk_function *f, const uint32_t grid[3], const uint32_t 
                         "the kernel's limit", entry, shared, f->k.static_shared_bytes);
 
    struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
-   res = cuvk_stream_resolve(ctx, hstream, entry, &stream);
+   res = cuvk_stream_resolve_any(ctx, hstream, entry, &stream);
    if (res != CUDA_SUCCESS)
       return res;
+   if (cuvk_stream_capturing(stream)) {
+      const CUDA_KERNEL_NODE_PARAMS node = {
+         .func = (CUfunction)f,
+         .gridDimX = grid[0], .gridDimY = grid[1], .gridDimZ = grid[2],
+         .blockDimX = block[0], .blockDimY = block[1], .blockDimZ = block[2],
+         .sharedMemBytes = shared,
+         .kernelParams = params,
+         .extra = extra,
+      };
+      return cuvk_capture_add(stream, CU_GRAPH_NODE_TYPE_KERNEL, cuvk_graph_init_kernel, &node, entry);
+   }
    /* The sticky error only: the fault word is read where work is known
     * complete (synchronisations and queries), not at every launch, where
     * on a GPU it is a read across the bus and can only see work that
@@ -813,7 +844,7 @@ launch_function(struct cuvk_function *f, const uint32_t grid[3], const uint32_t 
       goto out;
    if (reuse_fits(l, f, grid, lim)) {
       bool done;
-      res = launch_reused(ctx, f, pipeline, grid, stream, params, extra, &done);
+      res = launch_reused(ctx, f, pipeline, grid, stream, params, extra, &done, entry);
       if (res != CUDA_SUCCESS || done)
          goto out;
    }
@@ -865,7 +896,7 @@ launch_function(struct cuvk_function *f, const uint32_t grid[3], const uint32_t 
          break;
       count = got;
    }
-   res = launch_spans(f, l, params, extra, data, spans_at, span_count);
+   res = launch_spans(f, l, params, extra, data, spans_at, span_count, entry);
    if (res != CUDA_SUCCESS)
       goto commit;
    VkDeviceAddress printf_buffer = 0;
@@ -947,7 +978,7 @@ cuvk_launch_kernel(CUfunction hfunc, const uint32_t grid[3], const uint32_t bloc
        * default streams). */
       struct cuvk_context *kctx = NULL;
       struct cuvk_stream *kstream CUVK_HELD_STREAM = NULL;
-      res = cuvk_stream_lookup(hstream, entry, &kctx, &kstream);
+      res = cuvk_stream_lookup_any(hstream, entry, &kctx, &kstream);
       if (res == CUDA_SUCCESS)
          res = cuvk_kernel_function((CUkernel)hfunc, kctx, entry, &f);
       if (res != CUDA_SUCCESS)

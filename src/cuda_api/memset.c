@@ -3,6 +3,7 @@
  * the transfer engine's fill.
  */
 #include "cuda_api/context.h"
+#include "cuda_api/graph.h"
 #include "cuda_api/transfer.h"
 #include "util/error.h"
 #include "util/macros.h"
@@ -12,9 +13,19 @@ fill_on(CUstream hstream, const struct cuvk_fill *fill)
 {
    struct cuvk_context *ctx = NULL;
    struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
-   CUresult res = cuvk_stream_lookup(hstream, fill->entry, &ctx, &stream);
+   CUresult res = cuvk_stream_lookup_any(hstream, fill->entry, &ctx, &stream);
    if (res != CUDA_SUCCESS)
       return res;
+   if (cuvk_stream_capturing(stream)) {
+      if (!fill->async)
+         return cuvk_capture_refuse(stream, fill->entry);
+      const CUDA_MEMSET_NODE_PARAMS set = {
+         .dst = fill->dst, .pitch = fill->pitch, .value = fill->value, .elementSize = fill->elem_size,
+         .width = fill->width, .height = fill->height,
+      };
+      const struct cuvk_graph_memset node = { .set = &set, .ctx = (CUcontext)ctx };
+      return cuvk_capture_add(stream, CU_GRAPH_NODE_TYPE_MEMSET, cuvk_graph_init_memset, &node, fill->entry);
+   }
    return cuvk_fill(ctx, stream, fill);
 }
 

@@ -206,6 +206,15 @@ bool cuvk_module_unload(struct cuvk_module *mod);
 CUresult cuvk_launch_kernel(CUfunction hfunc, const uint32_t grid[3], const uint32_t block[3], uint32_t shared,
                             CUstream hstream, void **params, void **extra, const char *entry);
 
+/* A kernel's parameter block: its size in bytes and its parameter count
+ * (launch.c). */
+void cuvk_launch_params_layout(const struct cuvk_function *f, uint32_t *bytes, uint32_t *count);
+/* Lays the parameters out in block (the layout's size) from kernelParams
+ * or extra, as a launch does, checked the same way; ptrs, when not NULL,
+ * gets a pointer into block for each parameter. */
+CUresult cuvk_launch_params_copy(const struct cuvk_function *f, void **params, void **extra, uint8_t *block,
+                                 void **ptrs, const char *entry);
+
 /* A CUkernel's function in ctx, its library loaded there on first use
  * (library.c).  No lock held. */
 CUresult cuvk_kernel_function(CUkernel hkernel, struct cuvk_context *ctx, const char *entry,

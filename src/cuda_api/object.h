@@ -45,6 +45,9 @@ enum cuvk_object_type {
    CUVK_OBJECT_LIBRARY,
    CUVK_OBJECT_KERNEL,
    CUVK_OBJECT_LINK_STATE,
+   CUVK_OBJECT_GRAPH,
+   CUVK_OBJECT_GRAPH_NODE,
+   CUVK_OBJECT_GRAPH_EXEC,
 };
 
 struct cuvk_object;

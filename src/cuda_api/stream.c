@@ -9,6 +9,7 @@
 #include "cuda_api/context.h"
 #include "cuda_api/driver.h"
 #include "cuda_api/external_semaphore.h"
+#include "cuda_api/graph.h"
 #include "util/error.h"
 #include "util/macros.h"
 
@@ -87,8 +88,8 @@ cuvk_stream_put(struct cuvk_stream *stream)
 }
 
 CUresult
-cuvk_stream_lookup(CUstream hstream, const char *entry, struct cuvk_context **ctx_out,
-                   struct cuvk_stream **out)
+cuvk_stream_lookup_any(CUstream hstream, const char *entry, struct cuvk_context **ctx_out,
+                       struct cuvk_stream **out)
 {
    struct cuvk_context *ctx = NULL;
    CUresult res;
@@ -116,8 +117,8 @@ cuvk_stream_lookup(CUstream hstream, const char *entry, struct cuvk_context **ct
 }
 
 CUresult
-cuvk_stream_resolve(struct cuvk_context *ctx, CUstream hstream, const char *entry,
-                    struct cuvk_stream **out)
+cuvk_stream_resolve_any(struct cuvk_context *ctx, CUstream hstream, const char *entry,
+                        struct cuvk_stream **out)
 {
    if (stream_is_default(hstream))
       return stream_default(ctx, hstream, entry, out);
@@ -133,6 +134,32 @@ cuvk_stream_resolve(struct cuvk_context *ctx, CUstream hstream, const char *entr
    return CUDA_SUCCESS;
 }
 
+/* A lookup that found a capturing stream gives it back and refuses. */
+static CUresult
+stream_refuse_capturing(CUresult res, const char *entry, struct cuvk_stream **out)
+{
+   if (res != CUDA_SUCCESS || !cuvk_stream_capturing(*out))
+      return res;
+   res = cuvk_capture_refuse(*out, entry);
+   cuvk_stream_put(*out);
+   *out = NULL;
+   return res;
+}
+
+CUresult
+cuvk_stream_lookup(CUstream hstream, const char *entry, struct cuvk_context **ctx_out,
+                   struct cuvk_stream **out)
+{
+   return stream_refuse_capturing(cuvk_stream_lookup_any(hstream, entry, ctx_out, out), entry, out);
+}
+
+CUresult
+cuvk_stream_resolve(struct cuvk_context *ctx, CUstream hstream, const char *entry,
+                    struct cuvk_stream **out)
+{
+   return stream_refuse_capturing(cuvk_stream_resolve_any(ctx, hstream, entry, out), entry, out);
+}
+
 /* Takes the stream off its context and drops the table's reference; a
  * call still holding it finishes on it.  ctx lock held; the put only
  * frees memory, so it may run under the lock. */
@@ -144,6 +171,8 @@ cuvk_stream_destroy_locked(struct cuvk_stream *stream)
     * completes, as on CUDA. */
    if (stream->ctx->held_wait_count)
       (void)cuvk_held_waits_submit(stream->ctx);
+   /* A capture it takes part in cannot end well any more. */
+   cuvk_capture_stream_gone(stream);
    cuvk_list_del(&stream->link);
    cuvk_object_release(&stream->base);
 }
@@ -288,15 +317,23 @@ cuStreamWaitEvent(CUstream hstream, CUevent hevent, unsigned int flags)
 {
    struct cuvk_context *ctx = NULL;
    struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
-   CUresult res = cuvk_stream_lookup(hstream, "cuStreamWaitEvent", &ctx, &stream);
+   CUresult res = cuvk_stream_lookup_any(hstream, "cuStreamWaitEvent", &ctx, &stream);
    if (res != CUDA_SUCCESS)
       return res;
-   if (flags != 0)
-      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuStreamWaitEvent: flags must be 0, got 0x%x", flags);
+   if (flags & ~(unsigned)CU_EVENT_WAIT_EXTERNAL)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "cuStreamWaitEvent: unknown flags 0x%x",
+                        flags & ~(unsigned)CU_EVENT_WAIT_EXTERNAL);
    struct cuvk_event *event = NULL;
    res = cuvk_event_get(hevent, "cuStreamWaitEvent", &event);
    if (res != CUDA_SUCCESS)
       return res;
+   /* A fork or join of a capture, or a wait captured as a node. */
+   if (cuvk_capture_wait_event(stream, event, flags, &res)) {
+      cuvk_event_put(event);
+      return res;
+   }
+   /* EXTERNAL only means something while capturing; outside a capture
+    * the wait is an ordinary one. */
    /* Within a context, the stream's lane waits for the event's point on
     * the GPU (nothing when the point is on the same lane, already before
     * the stream's next work).  Across contexts (two VkDevices) there is
@@ -320,7 +357,7 @@ cuStreamGetFlags(CUstream hstream, unsigned int *flags)
 {
    struct cuvk_context *ctx = NULL;
    struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
-   CUresult res = cuvk_stream_lookup(hstream, "cuStreamGetFlags", &ctx, &stream);
+   CUresult res = cuvk_stream_lookup_any(hstream, "cuStreamGetFlags", &ctx, &stream);
    if (res != CUDA_SUCCESS)
       return res;
    if (!flags)
@@ -334,7 +371,7 @@ cuStreamGetPriority(CUstream hstream, int *priority)
 {
    struct cuvk_context *ctx = NULL;
    struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
-   CUresult res = cuvk_stream_lookup(hstream, "cuStreamGetPriority", &ctx, &stream);
+   CUresult res = cuvk_stream_lookup_any(hstream, "cuStreamGetPriority", &ctx, &stream);
    if (res != CUDA_SUCCESS)
       return res;
    if (!priority)
@@ -348,7 +385,7 @@ cuStreamGetCtx_v2(CUstream hstream, CUcontext *pctx, CUgreenCtx *pgreen)
 {
    struct cuvk_context *ctx = NULL;
    struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
-   CUresult res = cuvk_stream_lookup(hstream, "cuStreamGetCtx", &ctx, &stream);
+   CUresult res = cuvk_stream_lookup_any(hstream, "cuStreamGetCtx", &ctx, &stream);
    if (res != CUDA_SUCCESS)
       return res;
    /* Either output may be NULL (measured); a stream of cuvk always
@@ -373,7 +410,7 @@ cuStreamGetId(CUstream hstream, unsigned long long *stream_id)
 {
    struct cuvk_context *ctx = NULL;
    struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
-   CUresult res = cuvk_stream_lookup(hstream, "cuStreamGetId", &ctx, &stream);
+   CUresult res = cuvk_stream_lookup_any(hstream, "cuStreamGetId", &ctx, &stream);
    if (res != CUDA_SUCCESS)
       return res;
    if (!stream_id)
@@ -388,7 +425,7 @@ cuStreamGetDevice(CUstream hstream, CUdevice *device)
 {
    struct cuvk_context *ctx = NULL;
    struct cuvk_stream *stream CUVK_HELD_STREAM = NULL;
-   CUresult res = cuvk_stream_lookup(hstream, "cuStreamGetDevice", &ctx, &stream);
+   CUresult res = cuvk_stream_lookup_any(hstream, "cuStreamGetDevice", &ctx, &stream);
    if (res != CUDA_SUCCESS)
       return res;
    if (!device)

@@ -702,18 +702,15 @@ array_elem(cudaArray_t array, const char *entry, size_t *elem)
    return cudaSuccess;
 }
 
-static cudaError_t
-memcpy3d(const struct cudaMemcpy3DParms *p, cudaStream_t stream, bool async, const char *entry)
+cudaError_t
+cuvk_rt_memcpy3d_desc(const struct cudaMemcpy3DParms *p, const char *entry, CUDA_MEMCPY3D *out)
 {
    CUDA_MEMCPY3D d;
    size_t selem = 1, delem = 1;
 
-   cudaError_t err = cuvk_rt_context();
-   if (err != cudaSuccess)
-      return err;
    if (!p)
       return cuvk_rt_error(cudaErrorInvalidValue, "%s: p is NULL", entry);
-   err = check_kind(p->kind, entry);
+   cudaError_t err = check_kind(p->kind, entry);
    if (err != cudaSuccess)
       return err;
    if (!p->srcArray == !p->srcPtr.ptr || !p->dstArray == !p->dstPtr.ptr)
@@ -755,6 +752,20 @@ memcpy3d(const struct cudaMemcpy3DParms *p, cudaStream_t stream, bool async, con
    d.WidthInBytes = p->extent.width * elem;
    d.Height = p->extent.height;
    d.Depth = p->extent.depth;
+   *out = d;
+   return cudaSuccess;
+}
+
+static cudaError_t
+memcpy3d(const struct cudaMemcpy3DParms *p, cudaStream_t stream, bool async, const char *entry)
+{
+   CUDA_MEMCPY3D d;
+   cudaError_t err = cuvk_rt_context();
+   if (err != cudaSuccess)
+      return err;
+   err = cuvk_rt_memcpy3d_desc(p, entry, &d);
+   if (err != cudaSuccess)
+      return err;
    return cuvk_rt_from_cu(async ? cuMemcpy3DAsync_v2(&d, stream) : cuMemcpy3D_v2(&d));
 }
 

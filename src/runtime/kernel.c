@@ -24,8 +24,8 @@
 #define RT_GRID_MAX_X 0x7fffffffu
 #define RT_GRID_MAX_YZ 65535u
 
-static cudaError_t
-rt_launch_check(CUfunction hfunc, dim3 grid, dim3 block, size_t shared, const char *entry)
+cudaError_t
+cuvk_rt_launch_check(CUfunction hfunc, dim3 grid, dim3 block, size_t shared, const char *entry)
 {
    /* The configuration is checked against the limits cudaDeviceProp
     * reports for the function's device.  CUDA 13's runtime answers a bad
@@ -62,7 +62,7 @@ cudaError_t
 cuvk_rt_launch(CUfunction hfunc, dim3 grid, dim3 block, void **args, size_t shared, cudaStream_t stream,
                const char *entry)
 {
-   cudaError_t err = rt_launch_check(hfunc, grid, block, shared, entry);
+   cudaError_t err = cuvk_rt_launch_check(hfunc, grid, block, shared, entry);
    if (err != cudaSuccess)
       return err;
    return cuvk_rt_from_cu(cuLaunchKernel(hfunc, grid.x, grid.y, grid.z, block.x, block.y, block.z,
@@ -122,7 +122,7 @@ rt_launch_ex(const cudaLaunchConfig_t *config, const void *func, void **args, bo
    CUfunction f;
    cudaError_t err = cuvk_rt_function(func, entry, &f);
    if (err == cudaSuccess)
-      err = rt_launch_check(f, config->gridDim, config->blockDim, config->dynamicSmemBytes, entry);
+      err = cuvk_rt_launch_check(f, config->gridDim, config->blockDim, config->dynamicSmemBytes, entry);
    if (err != cudaSuccess)
       return err;
    cudaStream_t stream = config->stream;

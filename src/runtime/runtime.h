@@ -63,6 +63,16 @@ cudaError_t cuvk_rt_format_from_desc(const struct cudaChannelFormatDesc *d, cons
  * cudaGetChannelDesc). */
 struct cudaChannelFormatDesc cuvk_rt_desc_from_format(CUarray_format format, unsigned channels);
 
+/* The driver's copy for a runtime 3D copy (array.c): each side an array
+ * (position and extent in its elements) or pitched memory, the memory
+ * types from the kind.  Logged, naming entry, for a copy CUDA refuses
+ * before it runs: cudaErrorInvalidValue for p NULL or a side with both or
+ * neither of an array and a pointer, cudaErrorInvalidMemcpyDirection for
+ * a kind outside the enum, a dead array's error for a dead array.  Needs
+ * the calling thread's context (cuvk_rt_context) for the arrays.  What
+ * cudaMemcpy3D(Async) run and what a graph's memcpy node holds. */
+cudaError_t cuvk_rt_memcpy3d_desc(const struct cudaMemcpy3DParms *p, const char *entry, CUDA_MEMCPY3D *out);
+
 /* ---- Kernels and variables nvcc registered (registration.c) ---- */
 
 struct cuvk_rt_fatbin;
@@ -107,6 +117,13 @@ cudaError_t cuvk_rt_function(const void *func, const char *entry, CUfunction *ou
 /* The variable's device address and size in the calling thread's
  * context, loading its module there at first use. */
 cudaError_t cuvk_rt_var_address(const void *symbol, const char *entry, CUdeviceptr *dptr, size_t *size);
+
+/* The runtime's checks of a launch configuration for f, as cudaLaunchKernel
+ * makes them (cudaErrorInvalidValue for a bad grid, block or shared
+ * size; cudaErrorInvalidResourceHandle for a function no longer loaded),
+ * logged naming entry.  Also what a graph's kernel node is checked
+ * against when added. */
+cudaError_t cuvk_rt_launch_check(CUfunction f, dim3 grid, dim3 block, size_t shared, const char *entry);
 
 /* Launches f with the runtime's checks of the configuration
  * (cudaErrorInvalidValue for a bad grid or block, as CUDA 13). */

@@ -85,11 +85,19 @@ cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
    cudaError_t err = cuvk_rt_context();
    if (err != cudaSuccess)
       return cuvk_rt_return(err);
-   /* cudaEventWaitExternal only means something while capturing a graph,
-    * which cuvk never does; real CUDA answers it so outside a capture. */
-   if (flags == cudaEventWaitExternal)
-      return cuvk_rt_return(cuvk_rt_error(cudaErrorIllegalState,
-                                          "cudaStreamWaitEvent: cudaEventWaitExternal outside a stream capture"));
+   /* cudaEventWaitExternal only means something while the stream
+    * captures a graph (an event wait node); real CUDA answers it so
+    * outside a capture. */
+   if (flags == cudaEventWaitExternal) {
+      CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+      CUresult res = cuStreamIsCapturing(stream, &status);
+      if (res != CUDA_SUCCESS)
+         return cuvk_rt_return_cu(res);
+      if (status == CU_STREAM_CAPTURE_STATUS_NONE)
+         return cuvk_rt_return(cuvk_rt_error(cudaErrorIllegalState,
+                                             "cudaStreamWaitEvent: cudaEventWaitExternal outside a stream capture"));
+      return cuvk_rt_return_cu(cuStreamWaitEvent(stream, event, CU_EVENT_WAIT_EXTERNAL));
+   }
    if (flags != cudaEventWaitDefault)
       return cuvk_rt_return(cuvk_rt_error(cudaErrorInvalidValue, "cudaStreamWaitEvent: unknown flags 0x%x",
                                           flags));

@@ -392,8 +392,8 @@ exports_unsupported_sample(void)
    /* One of each area, the names loaders insist on among them. */
    static const char *const names[] = {
       "cuLibraryGetManaged", "cuLaunchCooperativeKernel", "cuTexRefCreate",
-      "cuGraphCreate", "cuMemDiscardBatchAsync", "cuIpcGetMemHandle", "cuGLGetDevices_v2",
-      "cuGraphicsGLRegisterImage", "cuStreamBeginCapture_v2_ptsz", "cuProfilerStart",
+      "cuGraphClone", "cuMemDiscardBatchAsync", "cuIpcGetMemHandle", "cuGLGetDevices_v2",
+      "cuGraphicsGLRegisterImage", "cuStreamBeginCaptureToGraph_ptsz", "cuProfilerStart",
       "cuGetExportTable",
    };
    void *self = dlopen("libcuvk.so.0", RTLD_NOW | RTLD_NOLOAD);
@@ -452,11 +452,12 @@ exports_proc_address_versions(void)
    check_proc("cuMemcpyHtoD", 13000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM, "cuMemcpyHtoD_v2_ptds");
    check_proc("cuMemcpyHtoD", 13000, CU_GET_PROC_ADDRESS_LEGACY_STREAM, "cuMemcpyHtoD_v2");
    check_proc("cuStreamQuery", 13000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM, "cuStreamQuery_ptsz");
-   /* Unsupported calls are found like any other. */
    check_proc("cuStreamBeginCapture", 13000, 0, "cuStreamBeginCapture_v2");
    check_proc("cuStreamBeginCapture", 10000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM,
               "cuStreamBeginCapture_ptsz");
+   /* Unsupported calls are found like any other. */
    check_proc("cuGraphicsResourceGetMappedPointer", 13000, 0, "cuGraphicsResourceGetMappedPointer_v2");
+   check_proc("cuGraphClone", 13000, 0, "cuGraphClone");
    check_proc("cuDeviceComputeCapability", 13000, 0, "cuDeviceComputeCapability");
    check_proc("cuStreamGetCtx", 12050, 0, "cuStreamGetCtx_v2");
    check_proc("cuCtxGetDevice", 12090, 0, "cuCtxGetDevice");
