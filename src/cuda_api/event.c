@@ -192,6 +192,7 @@ cuEventRecord(CUevent hevent, CUstream hstream)
       cuvk_event_put(event);
       return res;
    }
+   cuvk_capture_event_gone(event);
 
    pthread_mutex_lock(&ctx->lock);
    if (event->qpool) {

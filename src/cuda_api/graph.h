@@ -160,7 +160,8 @@ bool cuvk_capture_wait_event(struct cuvk_stream *stream, struct cuvk_event *even
                              CUresult *res);
 /* A stream is going away: it leaves its capture, which it invalidates. */
 void cuvk_capture_stream_gone(struct cuvk_stream *stream);
-/* An event is going away: it forgets what it stood for in a capture. */
+/* An event is going away, or recorded outside a capture again: it
+ * forgets what it stood for in a capture. */
 void cuvk_capture_event_gone(struct cuvk_event *event);
 
 #endif

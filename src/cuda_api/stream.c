@@ -332,8 +332,13 @@ cuStreamWaitEvent(CUstream hstream, CUevent hevent, unsigned int flags)
       cuvk_event_put(event);
       return res;
    }
-   /* EXTERNAL only means something while capturing; outside a capture
-    * the wait is an ordinary one. */
+   /* EXTERNAL only means something while capturing (an event-wait
+    * node); outside a capture it is refused, as the runtime's twin is. */
+   if (flags & CU_EVENT_WAIT_EXTERNAL) {
+      cuvk_event_put(event);
+      return cuvk_error(CUDA_ERROR_ILLEGAL_STATE, "cuStreamWaitEvent: CU_EVENT_WAIT_EXTERNAL outside a stream "
+                        "capture");
+   }
    /* Within a context, the stream's lane waits for the event's point on
     * the GPU (nothing when the point is on the same lane, already before
     * the stream's next work).  Across contexts (two VkDevices) there is

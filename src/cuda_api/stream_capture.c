@@ -269,7 +269,7 @@ cuvk_capture_event_record(struct cuvk_stream *stream, struct cuvk_event *event, 
                         stream->capture_deps, stream->capture_dep_count)) {
       res = cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", entry);
    } else {
-      event->capture_id = capture->id;
+      __atomic_store_n(&event->capture_id, capture->id, __ATOMIC_RELEASE);
    }
    pthread_mutex_unlock(&capture_lock);
    return res;
@@ -279,8 +279,12 @@ bool
 cuvk_capture_wait_event(struct cuvk_stream *stream, struct cuvk_event *event, unsigned flags, CUresult *res)
 {
    static const char entry[] = "cuStreamWaitEvent";
+   /* The common case, without the lock: neither side was ever part of a
+    * capture (both fields are only set under it). */
+   if (!cuvk_stream_capturing(stream) && !__atomic_load_n(&event->capture_id, __ATOMIC_ACQUIRE))
+      return false;
    pthread_mutex_lock(&capture_lock);
-   struct cuvk_capture *from = capture_find(event->capture_id);
+   struct cuvk_capture *from = capture_find(__atomic_load_n(&event->capture_id, __ATOMIC_RELAXED));
    struct cuvk_capture *into = stream->capture;
    bool handled = from || into;
 
@@ -354,11 +358,14 @@ cuvk_capture_stream_gone(struct cuvk_stream *stream)
 void
 cuvk_capture_event_gone(struct cuvk_event *event)
 {
+   /* Set only with an array, under the lock, by a capture's record. */
+   if (!__atomic_load_n(&event->capture_id, __ATOMIC_ACQUIRE))
+      return;
    pthread_mutex_lock(&capture_lock);
    free(event->capture_deps);
    event->capture_deps = NULL;
    event->capture_dep_count = event->capture_dep_capacity = 0;
-   event->capture_id = 0;
+   __atomic_store_n(&event->capture_id, 0, __ATOMIC_RELAXED);
    pthread_mutex_unlock(&capture_lock);
 }
 

@@ -1528,13 +1528,14 @@ static void
 capture_errors(void)
 {
    CUdeviceptr d;
-   CUstream s1, s2;
+   CUstream s1, s2, s3;
    CUevent e1, e2, outside;
    CUgraph g;
 
    API_REQUIRE_CU(cuMemAlloc(&d, 4096));
    API_REQUIRE_CU(cuStreamCreate(&s1, CU_STREAM_NON_BLOCKING));
    API_REQUIRE_CU(cuStreamCreate(&s2, CU_STREAM_NON_BLOCKING));
+   API_REQUIRE_CU(cuStreamCreate(&s3, CU_STREAM_NON_BLOCKING));
    API_REQUIRE_CU(cuEventCreate(&e1, CU_EVENT_DISABLE_TIMING));
    API_REQUIRE_CU(cuEventCreate(&e2, CU_EVENT_DISABLE_TIMING));
    API_REQUIRE_CU(cuEventCreate(&outside, CU_EVENT_DISABLE_TIMING));
@@ -1642,6 +1643,28 @@ capture_errors(void)
    STREAM_WORKS(s1, d, "after the isolation error");
    CHECK_NORMAL_WORK("a capture waiting for an outside event");
 
+   /* CU_EVENT_WAIT_EXTERNAL only has a meaning in a capture (an
+    * event-wait node); outside one it is refused. */
+   API_CHECK_RES(CUDA_ERROR_ILLEGAL_STATE, cuStreamWaitEvent(s2, outside, CU_EVENT_WAIT_EXTERNAL));
+   CHECK_NORMAL_WORK("CU_EVENT_WAIT_EXTERNAL outside a capture");
+
+   /* An event recorded in a capture, then recorded again outside it while
+    * the capture still runs, stands for its new record only: a wait on it
+    * is an ordinary one and does not join the capture. */
+   API_REQUIRE_CU(cuStreamBeginCapture(s1, CU_STREAM_CAPTURE_MODE_GLOBAL));
+   API_CHECK_CU(cuMemsetD32Async(d, 6, 64, s1));
+   API_CHECK_CU(cuEventRecord(e1, s1));
+   API_CHECK_CU(cuEventRecord(e1, s2));
+   API_CHECK_CU(cuStreamWaitEvent(s3, e1, 0));
+   CHECK_CAPTURING(s3, CU_STREAM_CAPTURE_STATUS_NONE);
+   STREAM_WORKS(s3, d + 2048, "a stream waiting on an event recorded again outside the capture");
+   g = NULL;
+   API_CHECK_CU(cuStreamEndCapture(s1, &g));
+   API_CHECK_MSG(g != NULL, "the capture beside a re-recorded event gave no graph");
+   if (g)
+      API_CHECK_CU(cuGraphDestroy(g));
+   CHECK_NORMAL_WORK("an event recorded again outside a capture");
+
    /* The thread's capture mode. */
    CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
    API_CHECK_CU(cuThreadExchangeStreamCaptureMode(&mode));
@@ -1660,6 +1683,7 @@ capture_errors(void)
    API_CHECK_CU(cuEventDestroy(outside));
    API_CHECK_CU(cuEventDestroy(e2));
    API_CHECK_CU(cuEventDestroy(e1));
+   API_CHECK_CU(cuStreamDestroy(s3));
    API_CHECK_CU(cuStreamDestroy(s2));
    API_CHECK_CU(cuStreamDestroy(s1));
    API_CHECK_CU(cuMemFree(d));
