@@ -54,6 +54,7 @@
 #define cudaStreamGetFlags          __CUDART_API_PTSZ(cudaStreamGetFlags)
 #define cudaStreamGetPriority       __CUDART_API_PTSZ(cudaStreamGetPriority)
 #define cudaEventRecord             __CUDART_API_PTSZ(cudaEventRecord)
+#define cudaEventRecordWithFlags    __CUDART_API_PTSZ(cudaEventRecordWithFlags)
 #define cudaStreamWaitEvent         __CUDART_API_PTSZ(cudaStreamWaitEvent)
 #define cudaStreamSynchronize       __CUDART_API_PTSZ(cudaStreamSynchronize)
 #define cudaStreamAddCallback       __CUDART_API_PTSZ(cudaStreamAddCallback)
@@ -124,6 +125,8 @@ extern cudaError_t CUDARTAPI cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_
 extern cudaError_t CUDARTAPI cudaEventCreate(cudaEvent_t *event);
 extern cudaError_t CUDARTAPI cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);
 extern cudaError_t CUDARTAPI cudaEventRecord(cudaEvent_t event, cudaStream_t stream CUVK_RT_DEFAULT(0));
+extern cudaError_t CUDARTAPI cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream CUVK_RT_DEFAULT(0),
+                                                     unsigned int flags CUVK_RT_DEFAULT(0));
 extern cudaError_t CUDARTAPI cudaEventQuery(cudaEvent_t event);
 extern cudaError_t CUDARTAPI cudaEventSynchronize(cudaEvent_t event);
 extern cudaError_t CUDARTAPI cudaEventDestroy(cudaEvent_t event);
@@ -245,6 +248,7 @@ extern cudaError_t CUDARTAPI cudaGetDriverEntryPointByVersion(const char *symbol
 #undef cudaStreamGetFlags
 #undef cudaStreamGetPriority
 #undef cudaEventRecord
+#undef cudaEventRecordWithFlags
 #undef cudaStreamWaitEvent
 #undef cudaStreamSynchronize
 #undef cudaStreamAddCallback
@@ -268,6 +272,7 @@ extern cudaError_t CUDARTAPI cudaStreamQuery(cudaStream_t stream);
 extern cudaError_t CUDARTAPI cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags);
 extern cudaError_t CUDARTAPI cudaStreamGetPriority(cudaStream_t hStream, int *priority);
 extern cudaError_t CUDARTAPI cudaEventRecord(cudaEvent_t event, cudaStream_t stream);
+extern cudaError_t CUDARTAPI cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags);
 extern cudaError_t CUDARTAPI cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags);
 extern cudaError_t CUDARTAPI cudaStreamSynchronize(cudaStream_t stream);
 extern cudaError_t CUDARTAPI cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,

@@ -457,15 +457,25 @@ cuGraphAddEventWaitNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphN
                     cuvk_graph_init_event, event, "cuGraphAddEventWaitNode");
 }
 
-/* Only plain edges exist here: data, if given, must be all zero. */
+/* Only plain edges exist here.  Edge data CUDA itself refuses (reserved
+ * bytes, an unknown type, a programmatic edge not between two kernel
+ * nodes) is invalid; a programmatic edge or ports CUDA would take are
+ * not supported. */
 static CUresult
-edge_data_check(const CUgraphEdgeData *data, size_t count, const char *entry)
+edge_data_check(const CUgraphEdgeData *d, const struct cuvk_graph_node *from, const struct cuvk_graph_node *to,
+                size_t i, const char *entry)
 {
-   static const CUgraphEdgeData zero;
-   for (size_t i = 0; data && i < count; i++)
-      if (memcmp(&data[i], &zero, sizeof(zero)) != 0)
-         return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "%s: edge %zu has ports or a type other than the "
-                           "default, which cuvk does not support", entry, i);
+   static const unsigned char zero[sizeof(d->reserved)];
+   if (memcmp(d->reserved, zero, sizeof(zero)) != 0 || d->type > CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC)
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: edge %zu has reserved bytes set or an unknown type %u",
+                        entry, i, d->type);
+   if (d->type == CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC &&
+       (from->type != CU_GRAPH_NODE_TYPE_KERNEL || to->type != CU_GRAPH_NODE_TYPE_KERNEL))
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: edge %zu is programmatic but not between two kernel nodes",
+                        entry, i);
+   if (d->type || d->from_port || d->to_port)
+      return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "%s: edge %zu is programmatic or has ports, which cuvk does not "
+                        "support", entry, i);
    return CUDA_SUCCESS;
 }
 
@@ -480,8 +490,6 @@ cuGraphAddDependencies_v2(CUgraph hGraph, const CUgraphNode *from, const CUgraph
       res = cuvk_graph_get(hGraph, entry, &graph);
    if (res == CUDA_SUCCESS && numDependencies && (!from || !to))
       res = cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: from or to is NULL", entry);
-   if (res == CUDA_SUCCESS)
-      res = edge_data_check(edgeData, numDependencies, entry);
    if (res != CUDA_SUCCESS)
       return res;
 
@@ -496,6 +504,8 @@ cuGraphAddDependencies_v2(CUgraph hGraph, const CUgraphNode *from, const CUgraph
          res = cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: edge %zu goes from a node to itself", entry, i);
       else if (node_depends_on(b, a))
          res = cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: edge %zu exists already", entry, i);
+      else if (edgeData)
+         res = edge_data_check(&edgeData[i], a, b, i, entry);
       for (size_t j = 0; j < i && res == CUDA_SUCCESS; j++)
          if (from[j] == from[i] && to[j] == to[i])
             res = cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: edge %zu is given twice", entry, i);

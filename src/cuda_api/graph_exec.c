@@ -129,11 +129,16 @@ exec_create(struct cuvk_graph *graph, const char *entry, struct cuvk_graph_exec 
    return CUDA_SUCCESS;
 }
 
-/* Flags cuvk's instantiation honours: none changes what a launch does
- * here (memory-allocation nodes, uploads ahead and device launches do not
- * exist in cuvk's graphs), so only what CUDA accepts without them is
- * taken: 0, and AUTO_FREE_ON_LAUNCH, which has no allocation to free. */
-#define INSTANTIATE_FLAGS ((unsigned long long)CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH)
+/* The flags cuGraphInstantiateWithFlags takes.  AUTO_FREE_ON_LAUNCH has
+ * no allocation node to free in cuvk's graphs, and USE_NODE_PRIORITY no
+ * node with a priority of its own (every node runs at its stream's), so
+ * both change nothing here; DEVICE_LAUNCH asks for launches from kernels,
+ * which cuvk cannot do.  UPLOAD belongs to cuGraphInstantiateWithParams
+ * only. */
+#define INSTANTIATE_FLAGS                                                      \
+   ((unsigned long long)(CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH |      \
+                         CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH |            \
+                         CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY))
 
 static CUresult
 instantiate(CUgraphExec *out, CUgraph hgraph, unsigned long long flags, const char *entry)
@@ -144,8 +149,11 @@ instantiate(CUgraphExec *out, CUgraph hgraph, unsigned long long flags, const ch
    if (!out)
       return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: phGraphExec is NULL", entry);
    if (flags & ~INSTANTIATE_FLAGS)
-      return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "%s: instantiation flags 0x%llx are not supported by cuvk",
-                        entry, flags & ~INSTANTIATE_FLAGS);
+      return cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: flags 0x%llx are not flags this call takes", entry,
+                        flags & ~INSTANTIATE_FLAGS);
+   if (flags & CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH)
+      return cuvk_error(CUDA_ERROR_NOT_SUPPORTED, "%s: graphs launched from kernels are not supported by cuvk",
+                        entry);
    struct cuvk_graph *graph = NULL;
    res = cuvk_graph_get(hgraph, entry, &graph);
    if (res != CUDA_SUCCESS)

@@ -67,6 +67,12 @@ cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream)
 }
 
 CUVK_EXPORT cudaError_t CUDARTAPI
+cudaEventRecordWithFlags_ptsz(cudaEvent_t event, cudaStream_t stream, unsigned int flags)
+{
+   return cudaEventRecordWithFlags(event, rt_ptsz(stream), flags);
+}
+
+CUVK_EXPORT cudaError_t CUDARTAPI
 cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
 {
    return cudaStreamWaitEvent(rt_ptsz(stream), event, flags);

@@ -129,6 +129,17 @@ cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
    return cuvk_rt_return_cu(cuEventRecord(event, stream));
 }
 
+/* cudaEventRecordExternal is CU_EVENT_RECORD_EXTERNAL: an event-record
+ * node in a capture, refused outside one, as the driver's. */
+CUVK_EXPORT cudaError_t CUDARTAPI
+cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags)
+{
+   cudaError_t err = cuvk_rt_context();
+   if (err != cudaSuccess)
+      return cuvk_rt_return(err);
+   return cuvk_rt_return_cu(cuEventRecordWithFlags(event, stream, flags));
+}
+
 CUVK_EXPORT cudaError_t CUDARTAPI
 cudaEventQuery(cudaEvent_t event)
 {

@@ -2,7 +2,8 @@
 """Runs an error-code probe (tests/common/codes_harness.h) on cuvk and
 compares every case's code with the table of the codes cuvk documents
 (texture.codes: tests/texture/codes_expected.txt; api.mempool.codes:
-tests/api/mempool_codes_expected.txt).
+tests/api/mempool_codes_expected.txt; graph.codes:
+tests/graph/graph_codes_expected.txt).
 
 The table has one line per case, as the probe prints it:
 

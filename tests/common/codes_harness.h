@@ -1,6 +1,7 @@
 /*
  * codes_harness: the part the error-code probes share
- * (tests/texture/codes_probe.c, tests/api/mempool_codes_probe.c).
+ * (tests/texture/codes_probe.c, tests/api/mempool_codes_probe.c,
+ * tests/graph/graph_codes_probe.c).
  *
  * A probe is a program built against NVIDIA's cuda.h and
  * cuda_runtime_api.h and linked to nothing CUDA: the harness dlopens the
