@@ -18,6 +18,7 @@
 
 #include "compiler/compiler.h"
 #include "cuda_api/external_memory.h"
+#include "cuda_api/graph.h"
 #include "cuda_api/host_queue.h"
 #include "cuda_api/object.h"
 #include "cuda_api/semaphore_pool.h"
@@ -43,8 +44,7 @@ struct cuvk_stream {
    /* The stream capture it takes part in, or NULL, and the nodes its next
     * captured operation depends on (stream_capture.c's lock). */
    struct cuvk_capture *capture;
-   struct cuvk_graph_node **capture_deps;
-   uint32_t capture_dep_count, capture_dep_capacity;
+   struct cuvk_graph_nodes capture_deps;
 };
 
 #define CUVK_QUERY_POOL_SIZE 256u
@@ -66,8 +66,7 @@ struct cuvk_event {
    /* Recorded on a capturing stream: the capture (by id, which outlives
     * it safely) and the nodes it stands for (stream_capture.c's lock). */
    uint64_t capture_id;
-   struct cuvk_graph_node **capture_deps;
-   uint32_t capture_dep_count, capture_dep_capacity;
+   struct cuvk_graph_nodes capture_deps;
 };
 
 /* Staging for pageable host memory: a ring of host-visible slots, each

@@ -19,7 +19,7 @@ static void
 graph_node_free(struct cuvk_graph_node *node)
 {
    cuvk_graph_node_finish(node);
-   free(node->deps);
+   cuvk_graph_nodes_finish(&node->deps);
    free(node);
 }
 
@@ -27,14 +27,14 @@ static void
 graph_free(struct cuvk_object *obj)
 {
    struct cuvk_graph *graph = cuvk_container_of(obj, struct cuvk_graph, base);
-   for (uint32_t i = 0; i < graph->node_count; i++)
-      graph_node_free(graph->nodes[i]);
+   for (uint32_t i = 0; i < graph->nodes.count; i++)
+      graph_node_free(graph->nodes.at[i]);
    while (graph->retired) {
       struct cuvk_graph_node *node = graph->retired;
       graph->retired = node->next_retired;
       graph_node_free(node);
    }
-   free(graph->nodes);
+   cuvk_graph_nodes_finish(&graph->nodes);
    pthread_mutex_destroy(&graph->lock);
    free(graph);
 }
@@ -93,46 +93,76 @@ cuvk_graph_release(struct cuvk_graph *graph)
 {
    /* Its nodes first: they live in the graph's memory. */
    pthread_mutex_lock(&graph->lock);
-   for (uint32_t i = 0; i < graph->node_count; i++)
-      cuvk_object_remove(&graph->nodes[i]->base);
+   for (uint32_t i = 0; i < graph->nodes.count; i++)
+      cuvk_object_remove(&graph->nodes.at[i]->base);
    pthread_mutex_unlock(&graph->lock);
    cuvk_object_release(&graph->base);
 }
 
 /* ---- nodes -------------------------------------------------------------- */
 
-static CUresult
-node_add_dep(struct cuvk_graph_node *node, struct cuvk_graph_node *dep)
+bool
+cuvk_graph_nodes_has(const struct cuvk_graph_nodes *set, const struct cuvk_graph_node *node)
 {
-   if (node->dep_count == node->dep_capacity) {
-      uint32_t cap = node->dep_capacity ? node->dep_capacity * 2 : 4;
-      struct cuvk_graph_node **deps = realloc(node->deps, cap * sizeof(*deps));
-      if (!deps)
-         return CUDA_ERROR_OUT_OF_MEMORY;
-      node->deps = deps;
-      node->dep_capacity = cap;
-   }
-   node->deps[node->dep_count++] = dep;
-   return CUDA_SUCCESS;
-}
-
-static bool
-node_depends_on(const struct cuvk_graph_node *node, const struct cuvk_graph_node *dep)
-{
-   for (uint32_t i = 0; i < node->dep_count; i++)
-      if (node->deps[i] == dep)
+   for (uint32_t i = 0; i < set->count; i++)
+      if (set->at[i] == node)
          return true;
    return false;
+}
+
+bool
+cuvk_graph_nodes_add(struct cuvk_graph_nodes *set, struct cuvk_graph_node *node)
+{
+   if (set->count == set->capacity) {
+      uint32_t cap = set->capacity ? set->capacity * 2 : 4;
+      struct cuvk_graph_node **grown = realloc(set->at, cap * sizeof(*grown));
+      if (!grown)
+         return false;
+      set->at = grown;
+      set->capacity = cap;
+   }
+   set->at[set->count++] = node;
+   return true;
+}
+
+bool
+cuvk_graph_nodes_merge(struct cuvk_graph_nodes *set, struct cuvk_graph_node *const *from, uint32_t n)
+{
+   for (uint32_t i = 0; i < n; i++)
+      if (!cuvk_graph_nodes_has(set, from[i]) && !cuvk_graph_nodes_add(set, from[i]))
+         return false;
+   return true;
+}
+
+void
+cuvk_graph_nodes_remove(struct cuvk_graph_nodes *set, const struct cuvk_graph_node *node)
+{
+   uint32_t keep = 0;
+   for (uint32_t i = 0; i < set->count; i++)
+      if (set->at[i] != node)
+         set->at[keep++] = set->at[i];
+   set->count = keep;
+}
+
+bool
+cuvk_graph_nodes_copy(struct cuvk_graph_nodes *set, struct cuvk_graph_node *const *from, uint32_t n)
+{
+   set->count = 0;
+   return cuvk_graph_nodes_merge(set, from, n);
+}
+
+void
+cuvk_graph_nodes_finish(struct cuvk_graph_nodes *set)
+{
+   free(set->at);
+   *set = (struct cuvk_graph_nodes){ 0 };
 }
 
 /* Graph lock held: whether node is one of graph's. */
 static bool
 graph_has(const struct cuvk_graph *graph, const void *node)
 {
-   for (uint32_t i = 0; i < graph->node_count; i++)
-      if (graph->nodes[i] == node)
-         return true;
-   return false;
+   return cuvk_graph_nodes_has(&graph->nodes, node);
 }
 
 CUresult
@@ -157,12 +187,12 @@ cuvk_graph_add_node(struct cuvk_graph *graph, CUgraphNodeType type, struct cuvk_
                           i, (void *)deps[i], (void *)graph);
          goto fail;
       }
-      if (node_depends_on(node, deps[i])) {
+      if (cuvk_graph_nodes_has(&node->deps, deps[i])) {
          res = cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: dependency %zu (%p) is given twice", entry, i,
                           (void *)deps[i]);
          goto fail;
       }
-      if (node_add_dep(node, deps[i]) != CUDA_SUCCESS) {
+      if (!cuvk_graph_nodes_add(&node->deps, deps[i])) {
          res = cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", entry);
          goto fail;
       }
@@ -172,18 +202,11 @@ cuvk_graph_add_node(struct cuvk_graph *graph, CUgraphNodeType type, struct cuvk_
       if (res != CUDA_SUCCESS)
          goto fail;
    }
-   if (graph->node_count == graph->node_capacity) {
-      uint32_t cap = graph->node_capacity ? graph->node_capacity * 2 : 16;
-      struct cuvk_graph_node **nodes = realloc(graph->nodes, cap * sizeof(*nodes));
-      if (!nodes) {
-         cuvk_graph_node_finish(node);
-         res = cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", entry);
-         goto fail;
-      }
-      graph->nodes = nodes;
-      graph->node_capacity = cap;
+   if (!cuvk_graph_nodes_add(&graph->nodes, node)) {
+      cuvk_graph_node_finish(node);
+      res = cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", entry);
+      goto fail;
    }
-   graph->nodes[graph->node_count++] = node;
    cuvk_object_add_owned(&node->base, CUVK_OBJECT_GRAPH_NODE, &graph->base);
    pthread_mutex_unlock(&graph->lock);
    if (out)
@@ -192,7 +215,7 @@ cuvk_graph_add_node(struct cuvk_graph *graph, CUgraphNodeType type, struct cuvk_
 
 fail:
    pthread_mutex_unlock(&graph->lock);
-   free(node->deps);
+   cuvk_graph_nodes_finish(&node->deps);
    free(node);
    return res;
 }
@@ -502,7 +525,7 @@ cuGraphAddDependencies_v2(CUgraph hGraph, const CUgraphNode *from, const CUgraph
                           (void *)graph);
       else if (a == b)
          res = cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: edge %zu goes from a node to itself", entry, i);
-      else if (node_depends_on(b, a))
+      else if (cuvk_graph_nodes_has(&b->deps, a))
          res = cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: edge %zu exists already", entry, i);
       else if (edgeData)
          res = edge_data_check(&edgeData[i], a, b, i, entry);
@@ -511,7 +534,7 @@ cuGraphAddDependencies_v2(CUgraph hGraph, const CUgraphNode *from, const CUgraph
             res = cuvk_error(CUDA_ERROR_INVALID_VALUE, "%s: edge %zu is given twice", entry, i);
    }
    for (size_t i = 0; i < numDependencies && res == CUDA_SUCCESS; i++)
-      if (node_add_dep((struct cuvk_graph_node *)to[i], (struct cuvk_graph_node *)from[i]) != CUDA_SUCCESS)
+      if (!cuvk_graph_nodes_add(&((struct cuvk_graph_node *)to[i])->deps, (struct cuvk_graph_node *)from[i]))
          res = cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", entry);
    pthread_mutex_unlock(&graph->lock);
    return res;
@@ -531,19 +554,9 @@ cuGraphDestroyNode(CUgraphNode hNode)
    bool first = cuvk_object_remove(&node->base);
    if (first) {
       /* Its edges go with it, both ways. */
-      uint32_t keep = 0;
-      for (uint32_t i = 0; i < graph->node_count; i++) {
-         struct cuvk_graph_node *n = graph->nodes[i];
-         if (n == node)
-            continue;
-         uint32_t d = 0;
-         for (uint32_t j = 0; j < n->dep_count; j++)
-            if (n->deps[j] != node)
-               n->deps[d++] = n->deps[j];
-         n->dep_count = d;
-         graph->nodes[keep++] = n;
-      }
-      graph->node_count = keep;
+      cuvk_graph_nodes_remove(&graph->nodes, node);
+      for (uint32_t i = 0; i < graph->nodes.count; i++)
+         cuvk_graph_nodes_remove(&graph->nodes.at[i]->deps, node);
       node->next_retired = graph->retired;
       graph->retired = node;
    }
@@ -589,7 +602,7 @@ cuGraphGetNodes(CUgraph hGraph, CUgraphNode *nodes, size_t *numNodes)
    if (res != CUDA_SUCCESS)
       return res;
    pthread_mutex_lock(&graph->lock);
-   fill_nodes(nodes, numNodes, graph->nodes, graph->node_count);
+   fill_nodes(nodes, numNodes, graph->nodes.at, graph->nodes.count);
    pthread_mutex_unlock(&graph->lock);
    return CUDA_SUCCESS;
 }
@@ -606,12 +619,12 @@ cuGraphGetRootNodes(CUgraph hGraph, CUgraphNode *rootNodes, size_t *numRootNodes
    if (res != CUDA_SUCCESS)
       return res;
    pthread_mutex_lock(&graph->lock);
-   struct cuvk_graph_node **roots = malloc((graph->node_count + 1) * sizeof(*roots));
+   struct cuvk_graph_node **roots = malloc((graph->nodes.count + 1) * sizeof(*roots));
    size_t n = 0;
    if (roots) {
-      for (uint32_t i = 0; i < graph->node_count; i++)
-         if (!graph->nodes[i]->dep_count)
-            roots[n++] = graph->nodes[i];
+      for (uint32_t i = 0; i < graph->nodes.count; i++)
+         if (!graph->nodes.at[i]->deps.count)
+            roots[n++] = graph->nodes.at[i];
       fill_nodes(rootNodes, numRootNodes, roots, n);
    }
    pthread_mutex_unlock(&graph->lock);
@@ -633,11 +646,11 @@ cuGraphGetEdges_v2(CUgraph hGraph, CUgraphNode *from, CUgraphNode *to, CUgraphEd
       return res;
    pthread_mutex_lock(&graph->lock);
    size_t n = 0;
-   for (uint32_t i = 0; i < graph->node_count; i++) {
-      struct cuvk_graph_node *b = graph->nodes[i];
-      for (uint32_t j = 0; j < b->dep_count; j++, n++) {
+   for (uint32_t i = 0; i < graph->nodes.count; i++) {
+      struct cuvk_graph_node *b = graph->nodes.at[i];
+      for (uint32_t j = 0; j < b->deps.count; j++, n++) {
          if (from && n < *numEdges) {
-            from[n] = (CUgraphNode)b->deps[j];
+            from[n] = (CUgraphNode)b->deps.at[j];
             to[n] = (CUgraphNode)b;
          }
       }
@@ -682,7 +695,7 @@ cuGraphNodeGetDependencies_v2(CUgraphNode hNode, CUgraphNode *dependencies, CUgr
    if (res != CUDA_SUCCESS)
       return res;
    pthread_mutex_lock(&node->graph->lock);
-   fill_nodes(dependencies, numDependencies, node->deps, node->dep_count);
+   fill_nodes(dependencies, numDependencies, node->deps.at, node->deps.count);
    pthread_mutex_unlock(&node->graph->lock);
    if (dependencies)
       fill_edge_data(edgeData, *numDependencies);
@@ -703,12 +716,12 @@ cuGraphNodeGetDependentNodes_v2(CUgraphNode hNode, CUgraphNode *dependentNodes, 
       return res;
    struct cuvk_graph *graph = node->graph;
    pthread_mutex_lock(&graph->lock);
-   struct cuvk_graph_node **found = malloc((graph->node_count + 1) * sizeof(*found));
+   struct cuvk_graph_node **found = malloc((graph->nodes.count + 1) * sizeof(*found));
    size_t n = 0;
    if (found) {
-      for (uint32_t i = 0; i < graph->node_count; i++)
-         if (node_depends_on(graph->nodes[i], node))
-            found[n++] = graph->nodes[i];
+      for (uint32_t i = 0; i < graph->nodes.count; i++)
+         if (cuvk_graph_nodes_has(&graph->nodes.at[i]->deps, node))
+            found[n++] = graph->nodes.at[i];
       fill_nodes(dependentNodes, numDependentNodes, found, n);
    }
    pthread_mutex_unlock(&graph->lock);

@@ -32,6 +32,28 @@
 
 struct cuvk_stream;
 struct cuvk_event;
+struct cuvk_graph_node;
+
+/* Nodes in the order they were added, no node twice: a node's
+ * dependencies, a graph's nodes, a capturing stream's dependencies, what
+ * an event recorded in a capture stands for. */
+struct cuvk_graph_nodes {
+   struct cuvk_graph_node **at;
+   uint32_t count, capacity;
+};
+
+bool cuvk_graph_nodes_has(const struct cuvk_graph_nodes *set, const struct cuvk_graph_node *node);
+/* Appends node, which the caller knows the set lacks; false when out of
+ * memory. */
+bool cuvk_graph_nodes_add(struct cuvk_graph_nodes *set, struct cuvk_graph_node *node);
+/* Adds the nodes of from the set lacks; false when out of memory (those
+ * added so far stay). */
+bool cuvk_graph_nodes_merge(struct cuvk_graph_nodes *set, struct cuvk_graph_node *const *from, uint32_t n);
+/* Takes node out, keeping the others' order. */
+void cuvk_graph_nodes_remove(struct cuvk_graph_nodes *set, const struct cuvk_graph_node *node);
+/* The set becomes from's nodes. */
+bool cuvk_graph_nodes_copy(struct cuvk_graph_nodes *set, struct cuvk_graph_node *const *from, uint32_t n);
+void cuvk_graph_nodes_finish(struct cuvk_graph_nodes *set);
 
 /* A kernel node's launch, its parameters as bytes. */
 struct cuvk_graph_kernel {
@@ -49,9 +71,8 @@ struct cuvk_graph_node {
    struct cuvk_object base;        /* CUVK_OBJECT_GRAPH_NODE, owned by its graph */
    struct cuvk_graph *graph;
    CUgraphNodeType type;
-   /* The nodes this one depends on: in the order given, no repeats. */
-   struct cuvk_graph_node **deps;
-   uint32_t dep_count, dep_capacity;
+   /* The nodes this one depends on, in the order given. */
+   struct cuvk_graph_nodes deps;
    /* On the graph's retired list once cuGraphDestroyNode took it out: a
     * call that looked it up before may still read it until the graph
     * goes. */
@@ -74,8 +95,7 @@ struct cuvk_graph_node {
 struct cuvk_graph {
    struct cuvk_object base;        /* CUVK_OBJECT_GRAPH, counted */
    pthread_mutex_t lock;
-   struct cuvk_graph_node **nodes; /* in creation order */
-   uint32_t node_count, node_capacity;
+   struct cuvk_graph_nodes nodes;  /* in creation order */
    struct cuvk_graph_node *retired;
 };
 

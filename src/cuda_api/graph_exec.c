@@ -55,7 +55,7 @@ exec_get(CUgraphExec hexec, const char *entry, struct cuvk_graph_exec **out)
 static bool
 graph_order(const struct cuvk_graph *graph, const struct cuvk_graph_node **order)
 {
-   uint32_t n = graph->node_count, placed = 0;
+   uint32_t n = graph->nodes.count, placed = 0;
    bool *done = calloc(n ? n : 1, sizeof(*done));
    if (!done)
       return false;
@@ -67,11 +67,11 @@ graph_order(const struct cuvk_graph *graph, const struct cuvk_graph_node **order
       for (uint32_t i = 0; i < n; i++) {
          if (done[i])
             continue;
-         const struct cuvk_graph_node *node = graph->nodes[i];
+         const struct cuvk_graph_node *node = graph->nodes.at[i];
          bool ready = true;
-         for (uint32_t d = 0; d < node->dep_count && ready; d++) {
+         for (uint32_t d = 0; d < node->deps.count && ready; d++) {
             for (uint32_t j = 0; j < n; j++) {
-               if (graph->nodes[j] == node->deps[d]) {
+               if (graph->nodes.at[j] == node->deps.at[d]) {
                   ready = done[j];
                   break;
                }
@@ -98,7 +98,7 @@ exec_create(struct cuvk_graph *graph, const char *entry, struct cuvk_graph_exec 
    pthread_mutex_init(&exec->lock, NULL);
 
    pthread_mutex_lock(&graph->lock);
-   uint32_t n = graph->node_count;
+   uint32_t n = graph->nodes.count;
    const struct cuvk_graph_node **order = malloc((n ? n : 1) * sizeof(*order));
    exec->nodes = calloc(n ? n : 1, sizeof(*exec->nodes));
    if (!order || !exec->nodes) {

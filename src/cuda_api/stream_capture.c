@@ -28,7 +28,6 @@
 #include "cuda_api/graph.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "cuda_api/context.h"
 #include "cuda_api/driver.h"
@@ -55,49 +54,6 @@ static uint64_t next_capture_id = 1;
 
 static __thread CUstreamCaptureMode thread_mode = CU_STREAM_CAPTURE_MODE_GLOBAL;
 
-/* ---- dependency sets ---------------------------------------------------- */
-
-static bool
-deps_set(struct cuvk_graph_node ***deps, uint32_t *count, uint32_t *capacity, struct cuvk_graph_node *const *from,
-         uint32_t n)
-{
-   if (n > *capacity) {
-      struct cuvk_graph_node **grown = realloc(*deps, n * sizeof(*grown));
-      if (!grown)
-         return false;
-      *deps = grown;
-      *capacity = n;
-   }
-   if (n)
-      memcpy(*deps, from, n * sizeof(*from));
-   *count = n;
-   return true;
-}
-
-/* Adds from's nodes not in the set already. */
-static bool
-deps_merge(struct cuvk_graph_node ***deps, uint32_t *count, uint32_t *capacity, struct cuvk_graph_node *const *from,
-           uint32_t n)
-{
-   for (uint32_t i = 0; i < n; i++) {
-      bool have = false;
-      for (uint32_t j = 0; j < *count && !have; j++)
-         have = (*deps)[j] == from[i];
-      if (have)
-         continue;
-      if (*count == *capacity) {
-         uint32_t cap = *capacity ? *capacity * 2 : 4;
-         struct cuvk_graph_node **grown = realloc(*deps, cap * sizeof(*grown));
-         if (!grown)
-            return false;
-         *deps = grown;
-         *capacity = cap;
-      }
-      (*deps)[(*count)++] = from[i];
-   }
-   return true;
-}
-
 /* ---- captures ----------------------------------------------------------- */
 
 static struct cuvk_capture *
@@ -122,7 +78,7 @@ capture_join(struct cuvk_capture *capture, struct cuvk_stream *stream)
    }
    capture->streams[capture->stream_count++] = stream;
    __atomic_store_n(&stream->capture, capture, __ATOMIC_RELEASE);
-   stream->capture_dep_count = 0;
+   stream->capture_deps.count = 0;
    return true;
 }
 
@@ -130,9 +86,7 @@ static void
 stream_leave(struct cuvk_stream *stream)
 {
    __atomic_store_n(&stream->capture, NULL, __ATOMIC_RELEASE);
-   free(stream->capture_deps);
-   stream->capture_deps = NULL;
-   stream->capture_dep_count = stream->capture_dep_capacity = 0;
+   cuvk_graph_nodes_finish(&stream->capture_deps);
 }
 
 /* Ends a capture: its streams leave it, and it leaves the live list.  The
@@ -174,8 +128,8 @@ mark_ancestors(struct cuvk_graph_node *node, struct cuvk_graph_node **stack, uin
       if (have)
          continue;
       stack[n + (*seen)++] = x;
-      for (uint32_t d = 0; d < x->dep_count; d++)
-         stack[top++] = x->deps[d];
+      for (uint32_t d = 0; d < x->deps.count; d++)
+         stack[top++] = x->deps.at[d];
    }
 }
 
@@ -190,21 +144,21 @@ capture_joined(struct cuvk_capture *capture)
       return true;
    pthread_mutex_lock(&graph->lock);
    /* The stack can hold every edge once; the seen list every node. */
-   uint32_t edges = 0, n = graph->node_count;
+   uint32_t edges = 0, n = graph->nodes.count;
    for (uint32_t i = 0; i < n; i++)
-      edges += graph->nodes[i]->dep_count;
-   uint32_t room = edges + origin->capture_dep_count + 1;
+      edges += graph->nodes.at[i]->deps.count;
+   uint32_t room = edges + origin->capture_deps.count + 1;
    struct cuvk_graph_node **stack = malloc((room + n + 1) * sizeof(*stack));
    bool joined = stack != NULL;
    uint32_t seen = 0;
-   for (uint32_t i = 0; joined && i < origin->capture_dep_count; i++)
-      mark_ancestors(origin->capture_deps[i], stack, &seen, room);
+   for (uint32_t i = 0; joined && i < origin->capture_deps.count; i++)
+      mark_ancestors(origin->capture_deps.at[i], stack, &seen, room);
    for (uint32_t s = 1; joined && s < capture->stream_count; s++) {
       const struct cuvk_stream *other = capture->streams[s];
-      for (uint32_t d = 0; joined && d < other->capture_dep_count; d++) {
+      for (uint32_t d = 0; joined && d < other->capture_deps.count; d++) {
          bool have = false;
          for (uint32_t i = 0; i < seen && !have; i++)
-            have = stack[room + i] == other->capture_deps[d];
+            have = stack[room + i] == other->capture_deps.at[d];
          joined = have;
       }
    }
@@ -245,10 +199,10 @@ cuvk_capture_add(struct cuvk_stream *stream, CUgraphNodeType type, cuvk_graph_no
       res = cuvk_error(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, "%s: the stream's capture was invalidated", entry);
    } else {
       struct cuvk_graph_node *node;
-      res = cuvk_graph_add_node(capture->graph, type, stream->capture_deps, stream->capture_dep_count, init,
+      res = cuvk_graph_add_node(capture->graph, type, stream->capture_deps.at, stream->capture_deps.count, init,
                                 data, entry, &node);
       if (res == CUDA_SUCCESS &&
-          !deps_set(&stream->capture_deps, &stream->capture_dep_count, &stream->capture_dep_capacity, &node, 1)) {
+          !cuvk_graph_nodes_copy(&stream->capture_deps, &node, 1)) {
          capture_invalidate(capture, entry);
          res = cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", entry);
       }
@@ -265,8 +219,7 @@ cuvk_capture_event_record(struct cuvk_stream *stream, struct cuvk_event *event, 
    struct cuvk_capture *capture = stream->capture;
    if (!capture || capture->invalidated) {
       res = cuvk_error(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, "%s: the stream's capture was invalidated", entry);
-   } else if (!deps_set(&event->capture_deps, &event->capture_dep_count, &event->capture_dep_capacity,
-                        stream->capture_deps, stream->capture_dep_count)) {
+   } else if (!cuvk_graph_nodes_copy(&event->capture_deps, stream->capture_deps.at, stream->capture_deps.count)) {
       res = cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", entry);
    } else {
       __atomic_store_n(&event->capture_id, capture->id, __ATOMIC_RELEASE);
@@ -312,8 +265,7 @@ cuvk_capture_wait_event(struct cuvk_stream *stream, struct cuvk_event *event, un
    } else if (!into) {
       /* A fork: the stream joins the capture after the event's work. */
       if (!capture_join(from, stream) ||
-          !deps_set(&stream->capture_deps, &stream->capture_dep_count, &stream->capture_dep_capacity,
-                    event->capture_deps, event->capture_dep_count)) {
+          !cuvk_graph_nodes_copy(&stream->capture_deps, event->capture_deps.at, event->capture_deps.count)) {
          capture_invalidate(from, entry);
          *res = cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", entry);
       } else {
@@ -321,8 +273,7 @@ cuvk_capture_wait_event(struct cuvk_stream *stream, struct cuvk_event *event, un
       }
    } else {
       /* A join within the capture. */
-      *res = deps_merge(&stream->capture_deps, &stream->capture_dep_count, &stream->capture_dep_capacity,
-                        event->capture_deps, event->capture_dep_count)
+      *res = cuvk_graph_nodes_merge(&stream->capture_deps, event->capture_deps.at, event->capture_deps.count)
                 ? CUDA_SUCCESS
                 : cuvk_error(CUDA_ERROR_OUT_OF_MEMORY, "%s: out of host memory", entry);
    }
@@ -333,6 +284,9 @@ cuvk_capture_wait_event(struct cuvk_stream *stream, struct cuvk_event *event, un
 void
 cuvk_capture_stream_gone(struct cuvk_stream *stream)
 {
+   /* Most streams never capture: no lock for them at every destroy. */
+   if (!cuvk_stream_capturing(stream))
+      return;
    pthread_mutex_lock(&capture_lock);
    struct cuvk_capture *capture = stream->capture;
    if (capture) {
@@ -362,9 +316,7 @@ cuvk_capture_event_gone(struct cuvk_event *event)
    if (!__atomic_load_n(&event->capture_id, __ATOMIC_ACQUIRE))
       return;
    pthread_mutex_lock(&capture_lock);
-   free(event->capture_deps);
-   event->capture_deps = NULL;
-   event->capture_dep_count = event->capture_dep_capacity = 0;
+   cuvk_graph_nodes_finish(&event->capture_deps);
    __atomic_store_n(&event->capture_id, 0, __ATOMIC_RELAXED);
    pthread_mutex_unlock(&capture_lock);
 }
@@ -500,11 +452,11 @@ capture_info(CUstream hstream, CUstreamCaptureStatus *status, cuuint64_t *id, CU
          *graph = (CUgraph)capture->graph;
       /* Valid until the stream's next capture call, as CUDA's are. */
       if (deps)
-         *deps = (const CUgraphNode *)stream->capture_deps;
+         *deps = (const CUgraphNode *)stream->capture_deps.at;
       if (edge_data)
          *edge_data = NULL; /* every edge is a plain one */
       if (dep_count)
-         *dep_count = stream->capture_dep_count;
+         *dep_count = stream->capture_deps.count;
    }
    pthread_mutex_unlock(&capture_lock);
    return CUDA_SUCCESS;

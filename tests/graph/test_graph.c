@@ -18,6 +18,7 @@
  * y[i] = a * y[i] + b for every i < n, one thread an element.
  */
 #include "api_test.h"
+#include "axpb_ptx.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -26,34 +27,6 @@
 #define N 4096
 #define BYTES (N * sizeof(float))
 #define BLOCK 128
-
-static const char axpb_ptx[] =
-   ".version 8.0\n.target sm_75\n.address_size 64\n"
-   ".visible .entry axpb(.param .u64 y, .param .f32 a, .param .f32 b, .param .u32 n)\n"
-   "{\n"
-   "   .reg .pred %p<2>;\n"
-   "   .reg .b32 %r<6>;\n"
-   "   .reg .f32 %f<5>;\n"
-   "   .reg .b64 %rd<5>;\n"
-   "   ld.param.u64 %rd1, [y];\n"
-   "   ld.param.f32 %f1, [a];\n"
-   "   ld.param.f32 %f2, [b];\n"
-   "   ld.param.u32 %r1, [n];\n"
-   "   mov.u32 %r2, %ctaid.x;\n"
-   "   mov.u32 %r3, %ntid.x;\n"
-   "   mov.u32 %r4, %tid.x;\n"
-   "   mad.lo.s32 %r5, %r2, %r3, %r4;\n"
-   "   setp.ge.u32 %p1, %r5, %r1;\n"
-   "   @%p1 bra $done;\n"
-   "   cvta.to.global.u64 %rd2, %rd1;\n"
-   "   mul.wide.u32 %rd3, %r5, 4;\n"
-   "   add.s64 %rd4, %rd2, %rd3;\n"
-   "   ld.global.f32 %f3, [%rd4];\n"
-   "   fma.rn.f32 %f4, %f1, %f3, %f2;\n"
-   "   st.global.f32 [%rd4], %f4;\n"
-   "$done:\n"
-   "   ret;\n"
-   "}\n";
 
 /* ---- Helpers ---- */
 
